@@ -1,0 +1,38 @@
+/** Stable error types answered in `{status:"ERROR", error_type}` bodies (HTTP 412) and by the web client. */
+export const ERROR_TYPES = [
+  'BAD_PASSWORD',
+  'INVALID_PASSWORD',
+  'INVALID_TIME_ZONE',
+  'NOT_MEMBER',
+  'NOT_PERMITTED',
+  'NOT_FOUND',
+  'MISSING_FIELDS',
+  'INVALID_FIELD',
+  'EXPIRED',
+  'LOCKED',
+  'RATE_LIMITED',
+  'NAMESPACE_NOT_FOUND',
+  'STUDY_SET_PARAMS_EMPTY',
+  'STUDY_SET_PARAMS_UUID_NOT_FOUND',
+  'FILE_CONTENT_EMPTY',
+  'FILE_TOO_LARGE',
+  'INVALID_DICOM',
+  'TAG_NOT_FOUND',
+  'DICOM_UPLOAD_FAILD',
+  'NO_LINK_ERROR',
+  'USER_INFO_NOT_SET',
+  'NO_SUITABLE_ACCOUNT',
+  'INTERNAL',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+export interface ApiErrorBody {
+  status: 'ERROR';
+  error_type: ErrorType;
+  error_subtype?: string | null;
+  error_data?: unknown;
+}
+
+export interface ApiOk {
+  status: 'OK';
+}

@@ -1,0 +1,68 @@
+import type { GroupType } from './groups.js';
+import type { PermissionFlags } from './permissions.js';
+
+export interface LoginAnswer {
+  status: 'OK';
+  sid: string;
+  uuid: string;
+  name: string;
+  pin_required: 0 | 1;
+  privacy: string | null;
+  indicator: string | null;
+  terms: string | null;
+  training_todo: 0 | 1;
+  is_proxy: 0 | 1;
+}
+
+export interface SessionUser {
+  status: 'OK';
+  uuid: string;
+  name: string;
+  email: string;
+  namespace_id: string;
+  account_id: string;
+  ui_json: string | null;
+  session_expire: string;
+  sysadmin: 0 | 1;
+  support: 0 | 1;
+  admin: 0 | 1;
+}
+
+export interface PermissionsAnswer extends PermissionFlags {
+  status: 'OK';
+}
+
+export interface TtlAnswer {
+  status: 'OK';
+  ttl: number;
+}
+
+export interface AccountSummary {
+  uuid: string;
+  name: string;
+  namespace_id: string;
+  vanity: string | null;
+}
+
+export interface AccountAnswer extends AccountSummary {
+  status: 'OK';
+  permissions: PermissionFlags;
+  settings: Record<string, string>;
+  brand_settings: Record<string, string>;
+}
+
+export interface GroupSummary {
+  uuid: string;
+  name: string;
+  namespace_id: string;
+  type: GroupType;
+  account_id: string;
+  permissions: PermissionFlags;
+}
+
+export interface NamespaceSummary {
+  namespace_id: string;
+  name: string;
+  type: 'ACCOUNT' | GroupType;
+  account_id: string;
+}

@@ -1,0 +1,142 @@
+import type { StudyPermissionFlags } from './permissions.js';
+
+/** A study as api/v3 answers it (SPEC.md section 3). Dates are YYYYMMDD strings as in DICOM. */
+export interface Study {
+  uuid: string;
+  study_uid: string;
+  patient_name: string;
+  patientid: string;
+  patient_sex: string;
+  patient_birth_date: string;
+  patient_age: string;
+  accession_number: string;
+  study_description: string;
+  study_date: string;
+  study_time: string;
+  modality: string;
+  referring_physician: string;
+  source_ae_title: string;
+  destination_ae_title: string;
+  image_count: number;
+  series_count: number;
+  attachment_count: number;
+  /** bytes */
+  size: number;
+  star: 0 | 1;
+  thin: 0 | 1;
+  tags: string[];
+  is_locked: 0 | 1;
+  is_frozen: 0 | 1;
+  must_approve: 0 | 1;
+  study_status: string;
+  study_push_status: { status: string; updated: string; destination_name: string }[];
+  source: string | null;
+  share_message: string | null;
+  storage_namespace: string;
+  phi_namespace: string;
+  phi_namespace_name: string;
+  engine_fqdn: string;
+  created: string;
+  updated: string;
+  customfields: { name: string; value: string | null }[];
+  permissions: StudyPermissionFlags;
+  viewer_link: string;
+}
+
+/** Sort options of SPEC.md section 9, written field-direction. */
+export const STUDY_SORTS = {
+  Priority: 'customfield-priority-asc',
+  'Newest nomination': 'customfield-nominated_at-desc',
+  'Oldest nomination': 'customfield-nominated_at-asc',
+  'Newest upload': 'created-desc',
+  'Oldest upload': 'created-asc',
+  'Oldest exam date': 'study_date-asc',
+  'Newest exam date': 'study_date-desc',
+  'Name (A to Z)': 'patient_name-asc',
+  'Name (Z to A)': 'patient_name-desc',
+} as const;
+export type StudySortLabel = keyof typeof STUDY_SORTS;
+export const DEFAULT_STUDY_SORT = STUDY_SORTS['Newest upload'];
+/** Options shown only in gatekeeper Nominations. */
+export const NOMINATION_ONLY_SORTS: StudySortLabel[] = ['Priority', 'Newest nomination', 'Oldest nomination'];
+
+/** Sortable study columns accepted by `sort_by`. */
+export const STUDY_SORT_FIELDS = [
+  'created',
+  'updated',
+  'study_date',
+  'patient_name',
+  'patientid',
+  'accession_number',
+  'modality',
+  'size',
+  'image_count',
+] as const;
+
+/** 43 modality options of the advanced search. */
+export const MODALITIES = [
+  'CR',
+  'CT',
+  'US',
+  'SR',
+  'MR',
+  'MG',
+  'NM',
+  'RF',
+  'OT',
+  'XA',
+  'DX',
+  'PT',
+  'AU',
+  'BI',
+  'BMD',
+  'DG',
+  'DOC',
+  'ECG',
+  'EPS',
+  'ES',
+  'GM',
+  'HC',
+  'HD',
+  'IO',
+  'IVUS',
+  'KO',
+  'LS',
+  'OCT',
+  'OP',
+  'OPM',
+  'OPT',
+  'PR',
+  'PX',
+  'REG',
+  'RG',
+  'RTDOSE',
+  'RTIMAGE',
+  'RTPLAN',
+  'RTSTRUCT',
+  'SEG',
+  'SM',
+  'TG',
+  'XC',
+] as const;
+
+export interface StudyListAnswer {
+  status: 'OK';
+  studies: Study[];
+  page: { number: number; rows: number; more: 0 | 1 };
+}
+
+export interface StudyCountAnswer {
+  status: 'OK';
+  count: number;
+}
+
+/** Answer of the single-file upload call, once the file and its index rows are durable. */
+export interface ImageUploadAnswer {
+  status: 'OK';
+  study_uid: string;
+  series_uid: string;
+  sop_instance_uid: string;
+  study_uuid: string;
+  duplicate: boolean;
+}
