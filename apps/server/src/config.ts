@@ -1,0 +1,80 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Configuration comes from the environment only, validated once at boot. Defaults give the embedded
+ * mode: SQLite and files under ./data, HTTP on 127.0.0.1:8080, mail into the outbox table.
+ */
+const portSchema = z.coerce.number().int().min(0).max(65535);
+
+const envSchema = z.object({
+  PORT: portSchema.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must start with postgres:// (leave it unset for SQLite)')
+    .optional(),
+  DICOM_PORT: portSchema.default(11112),
+  DICOM_AE_TITLE: z.string().min(1).max(16).default('IMAGINGINBOX'),
+  SMTP_URL: z
+    .string()
+    .refine((v) => /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().default('Imaging Inbox <no-reply@imaging-inbox.local>'),
+  PUBLIC_URL: z.string().url().optional(),
+  DEMO_PASSWORD: z.string().min(1).optional(),
+  SEED_DEMO: z.enum(['0', '1']).default('1'),
+  SEED_STUDIES: z.coerce.number().int().min(0).max(100_000).default(40),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  dicomPort: number;
+  dicomAeTitle: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  publicUrl: string;
+  demoPassword: string | undefined;
+  seedDemo: boolean;
+  seedStudies: number;
+  sessionIdleSeconds: number;
+  logLevel: string;
+  webDist: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings are treated as unset, as shells often export VAR= to clear a value.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    dicomPort: e.DICOM_PORT,
+    dicomAeTitle: e.DICOM_AE_TITLE,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),
+    demoPassword: e.DEMO_PASSWORD,
+    seedDemo: e.SEED_DEMO === '1',
+    seedStudies: e.SEED_STUDIES,
+    sessionIdleSeconds: e.SESSION_IDLE_MINUTES * 60,
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST,
+  };
+}

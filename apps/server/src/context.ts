@@ -1,0 +1,73 @@
+import type { Config } from './config.js';
+import type { Db } from './db/dialect.js';
+import { Mailer } from './mail/mailer.js';
+import { AccountsRepository } from './repositories/accounts.repository.js';
+import { AuditRepository } from './repositories/audit.repository.js';
+import { AuthFailuresRepository } from './repositories/auth-failures.repository.js';
+import { MembershipsRepository } from './repositories/memberships.repository.js';
+import { OutboxRepository } from './repositories/outbox.repository.js';
+import { PasswordResetsRepository } from './repositories/password-resets.repository.js';
+import { SessionsRepository } from './repositories/sessions.repository.js';
+import { SettingsRepository } from './repositories/settings.repository.js';
+import { StudiesRepository } from './repositories/studies.repository.js';
+import { TagsRepository } from './repositories/tags.repository.js';
+import { UsersRepository } from './repositories/users.repository.js';
+import { AccessService } from './services/access.service.js';
+import { AuditService } from './services/audit.service.js';
+import { PasswordResetService } from './services/password-reset.service.js';
+import type { RateLimits } from './services/session.service.js';
+import { SessionService } from './services/session.service.js';
+import { StudyService } from './services/study.service.js';
+import { FileBlobStore } from './storage/file-blob-store.js';
+import { IngestService } from './ingest/ingest.service.js';
+import { IngestRepository } from './repositories/ingest.repository.js';
+
+/** The composition root: every repository and service, wired once per process. */
+export function createContext(config: Config, db: Db, options: { rateLimits?: RateLimits } = {}) {
+  const k = db.kysely;
+  const repos = {
+    users: new UsersRepository(k),
+    sessions: new SessionsRepository(k),
+    failures: new AuthFailuresRepository(k),
+    resets: new PasswordResetsRepository(k),
+    settings: new SettingsRepository(k),
+    accounts: new AccountsRepository(k),
+    memberships: new MembershipsRepository(k),
+    studies: new StudiesRepository(k),
+    tags: new TagsRepository(k),
+    ingest: new IngestRepository(k),
+    audit: new AuditRepository(k),
+    outbox: new OutboxRepository(k),
+  };
+  const audit = new AuditService(repos.audit);
+  const mailer = new Mailer(repos.outbox, config.smtpUrl, config.mailFrom);
+  const blobs = new FileBlobStore(config.dataDir);
+  const engineFqdn = new URL(config.publicUrl).host;
+  const services = {
+    audit,
+    mailer,
+    blobs,
+    access: new AccessService(repos.memberships, repos.accounts),
+    sessions: new SessionService({
+      users: repos.users,
+      sessions: repos.sessions,
+      failures: repos.failures,
+      audit,
+      idleSeconds: config.sessionIdleSeconds,
+      rateLimits: options.rateLimits,
+    }),
+    passwordReset: new PasswordResetService({
+      users: repos.users,
+      resets: repos.resets,
+      sessions: repos.sessions,
+      mailer,
+      audit,
+      publicUrl: config.publicUrl,
+    }),
+    studies: new StudyService({ studies: repos.studies, audit, engineFqdn }),
+    ingest: new IngestService({ repo: repos.ingest, blobs, audit }),
+  };
+  return { config, db, repos, services };
+}
+
+export type AppContext = ReturnType<typeof createContext>;

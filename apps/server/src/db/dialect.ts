@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// PostgreSQL answers int8 (bigint, count(*)) as strings; every such value here is an epoch
+// millisecond time, a byte size or a count, all far below 2^53, so numbers are safe.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+/** Opens the SQLite file in dataDir, or PostgreSQL when a URL is given. */
+export function openDatabase(options: { dataDir: string; databaseUrl?: string | undefined }): Db {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const sqlite = new SQLite(path.join(options.dataDir, 'imaging-inbox.sqlite'));
+  // WAL lets readers run while one writer commits; NORMAL sync is still durable at each commit
+  // in WAL mode except on power loss mid-checkpoint, which the blob store's fsync guards against.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -65536');
+  // Search keys are stored upper-cased; a case-sensitive LIKE lets a prefix pattern use the index.
+  sqlite.pragma('case_sensitive_like = ON');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}

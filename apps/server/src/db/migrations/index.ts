@@ -1,0 +1,17 @@
+import type { Migration } from 'kysely';
+import { identity } from './20261122T1300-identity.js';
+import { sessions } from './20261122T1301-sessions.js';
+import { settings } from './20261122T1302-settings.js';
+import { studies } from './20261122T1303-studies.js';
+import { audit } from './20261122T1304-audit.js';
+import { outboxAndJobs } from './20261122T1305-outbox-jobs.js';
+
+/** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
+export const migrations: Record<string, Migration> = {
+  '20261122T1300-identity': identity,
+  '20261122T1301-sessions': sessions,
+  '20261122T1302-settings': settings,
+  '20261122T1303-studies': studies,
+  '20261122T1304-audit': audit,
+  '20261122T1305-outbox-jobs': outboxAndJobs,
+};

@@ -1,0 +1,243 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table shapes as Kysely sees them. Times are epoch milliseconds (integers sort and compare the
+ * same on SQLite and PostgreSQL); booleans are 0/1 integers; JSON is stored as text.
+ */
+export interface AccountTable {
+  uuid: string;
+  name: string;
+  namespace_id: string;
+  vanity: string | null;
+  share_code: string | null;
+  created: number;
+}
+
+export interface NamespaceTable {
+  id: string;
+  account_id: string;
+  /** ACCOUNT for the account's own namespace, else the group type. */
+  kind: string;
+  name: string;
+}
+
+export interface GroupTable {
+  uuid: string;
+  account_id: string;
+  namespace_id: string;
+  name: string;
+  type: string;
+  created: number;
+}
+
+export interface UserTable {
+  uuid: string;
+  email: string;
+  name: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+  /** JSON array of the previous password hashes, newest first (password reuse rule). */
+  password_history: string;
+  sysadmin: number;
+  support: number;
+  status: string;
+  time_zone: string | null;
+  ui_json: string | null;
+  created: number;
+  last_login: number | null;
+}
+
+export interface AccountMemberTable {
+  account_id: string;
+  user_id: string;
+  role: string;
+  /** JSON array of granted permission names at account level. */
+  permissions: string;
+}
+
+export interface GroupMemberTable {
+  group_id: string;
+  user_id: string;
+  /** JSON array of granted permission names in this group. */
+  permissions: string;
+}
+
+export interface SessionTable {
+  /** SHA-256 of the sid: a leaked database does not hand out live sessions. */
+  sid_hash: string;
+  user_id: string;
+  created: number;
+  last_seen: number;
+  expires: number;
+  ip: string | null;
+}
+
+export interface AuthFailureTable {
+  id: Generated<number>;
+  /** `login:<email>` or `ip:<address>` */
+  key: string;
+  at: number;
+}
+
+export interface PasswordResetTable {
+  token_hash: string;
+  user_id: string;
+  expires: number;
+  used: number | null;
+}
+
+export interface SettingTable {
+  /** `user:<uuid>` or `account:<uuid>` */
+  owner: string;
+  key: string;
+  value: string;
+}
+
+export interface StudyTable {
+  uuid: string;
+  account_id: string;
+  namespace_id: string;
+  study_uid: string;
+  patient_name: string;
+  /** Upper-cased patient name: the search key, so case-insensitive search uses a plain index. */
+  patient_name_key: string;
+  patientid: string;
+  patientid_key: string;
+  patient_sex: string;
+  patient_birth_date: string;
+  patient_age: string;
+  accession_number: string;
+  study_description: string;
+  study_description_key: string;
+  study_date: string;
+  study_time: string;
+  /** All modalities of the study, backslash-joined as DICOM's ModalitiesInStudy. */
+  modality: string;
+  referring_physician: string;
+  referring_physician_key: string;
+  source_ae_title: string;
+  destination_ae_title: string;
+  institution_name: string;
+  image_count: Generated<number>;
+  series_count: Generated<number>;
+  attachment_count: Generated<number>;
+  size: Generated<number>;
+  star: Generated<number>;
+  thin: Generated<number>;
+  is_locked: Generated<number>;
+  locked_by: string | null;
+  must_approve: Generated<number>;
+  study_status: string;
+  push_status: string | null;
+  source: string | null;
+  share_message: string | null;
+  shared_from: string | null;
+  direct_share_count: Generated<number>;
+  deleted: number | null;
+  created: number;
+  updated: number;
+}
+
+export interface StudyModalityTable {
+  study_uuid: string;
+  modality: string;
+}
+
+export interface StudyTagTable {
+  study_uuid: string;
+  tag: string;
+}
+
+export interface StudyCustomFieldTable {
+  study_uuid: string;
+  name: string;
+  value: string | null;
+}
+
+export interface SeriesTable {
+  uuid: string;
+  study_uuid: string;
+  series_uid: string;
+  modality: string;
+  series_number: number | null;
+  series_description: string;
+  body_part: string;
+  image_count: number;
+  size: number;
+}
+
+export interface InstanceTable {
+  uuid: string;
+  study_uuid: string;
+  series_uuid: string;
+  sop_instance_uid: string;
+  sop_class_uid: string;
+  instance_number: number | null;
+  transfer_syntax: string;
+  rows: number | null;
+  columns: number | null;
+  frames: number | null;
+  blob_key: string;
+  size: number;
+  sha256: string;
+  created: number;
+}
+
+export interface AuditEventTable {
+  id: Generated<number>;
+  at: number;
+  user_id: string | null;
+  account_id: string | null;
+  action: string;
+  object_type: string;
+  object_id: string | null;
+  outcome: string;
+  detail: string | null;
+  ip: string | null;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  body: string;
+  created: number;
+  sent: number | null;
+}
+
+export interface JobTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  run_at: number;
+  locked_until: number | null;
+  last_error: string | null;
+  dedupe_key: string | null;
+  created: number;
+  updated: number;
+}
+
+export interface Database {
+  accounts: AccountTable;
+  namespaces: NamespaceTable;
+  groups: GroupTable;
+  users: UserTable;
+  account_members: AccountMemberTable;
+  group_members: GroupMemberTable;
+  sessions: SessionTable;
+  auth_failures: AuthFailureTable;
+  password_resets: PasswordResetTable;
+  settings: SettingTable;
+  studies: StudyTable;
+  study_modalities: StudyModalityTable;
+  study_tags: StudyTagTable;
+  study_customfields: StudyCustomFieldTable;
+  series: SeriesTable;
+  instances: InstanceTable;
+  audit_events: AuditEventTable;
+  outbox: OutboxTable;
+  jobs: JobTable;
+}

@@ -1,0 +1,259 @@
+/**
+ * Fast DICOM Part-10 header reader for the ingest pipeline.
+ *
+ * dicom-parser is used instead of dcmjs because it only records element offsets (no value decoding,
+ * no copies of pixel data), so indexing a file costs little more than a scan of its header. Parsing
+ * stops at Pixel Data (7FE0,0010); the bytes after it are never examined except to prove the pixel
+ * data element is complete, because a file cut mid-transfer must be rejected rather than indexed.
+ *
+ * Transfer syntaxes: implicit VR little endian, explicit VR little and big endian, every encapsulated
+ * (compressed) syntax (only the header is read), and deflated explicit VR little endian
+ * (1.2.840.10008.1.2.1.99), which dicom-parser supports through an `inflater` callback fed by node:zlib.
+ * Files without the 128-byte preamble + `DICM` (raw datasets) are rejected: the ingest pipeline only
+ * accepts Part-10 files, and guessing the transfer syntax of a raw dataset is unreliable.
+ */
+import { inflateRawSync } from 'node:zlib';
+import dicomParser from 'dicom-parser';
+import type { DataSet, Element } from 'dicom-parser';
+import { decoderFor } from './charset.js';
+import { DicomParseError } from './errors.js';
+
+/** The attributes the server indexes for one SOP instance. Strings are '' when the attribute is absent. */
+export interface ParsedInstance {
+  studyInstanceUid: string;
+  seriesInstanceUid: string;
+  sopInstanceUid: string;
+  /** From (0008,0016), falling back to the meta header's MediaStorageSOPClassUID. */
+  sopClassUid: string;
+  transferSyntaxUid: string;
+  /** Raw DICOM PN value, e.g. `DOE^JOHN`, decoded with the file's Specific Character Set. */
+  patientName: string;
+  patientId: string;
+  patientSex: string;
+  /** `YYYYMMDD`, or '' when absent or not a valid DA value. */
+  patientBirthDate: string;
+  /** Raw AS value, e.g. `045Y`. */
+  patientAge: string;
+  accessionNumber: string;
+  studyDescription: string;
+  /** Raw DA value as stored (normally `YYYYMMDD`). */
+  studyDate: string;
+  /** Raw TM value as stored (e.g. `142233` or `142233.123`). */
+  studyTime: string;
+  modality: string;
+  referringPhysician: string;
+  seriesNumber: number | null;
+  seriesDescription: string;
+  bodyPart: string;
+  instanceNumber: number | null;
+  rows: number | null;
+  columns: number | null;
+  /** Number of Frames (0028,0008); 1 for single-frame images, null when the object has no pixel data. */
+  numberOfFrames: number | null;
+  institutionName: string;
+  /** Size of the file as received (the deflated size for deflated files). */
+  byteLength: number;
+}
+
+const PIXEL_DATA = 'x7fe00010';
+const UNDEFINED_LENGTH = 0xffffffff;
+
+// Tags in dicom-parser's `xggggeeee` form, named by DICOM keyword for readable errors.
+const T = {
+  TransferSyntaxUID: 'x00020010',
+  MediaStorageSOPClassUID: 'x00020002',
+  SpecificCharacterSet: 'x00080005',
+  SOPClassUID: 'x00080016',
+  SOPInstanceUID: 'x00080018',
+  StudyDate: 'x00080020',
+  StudyTime: 'x00080030',
+  AccessionNumber: 'x00080050',
+  Modality: 'x00080060',
+  InstitutionName: 'x00080080',
+  ReferringPhysicianName: 'x00080090',
+  StudyDescription: 'x00081030',
+  SeriesDescription: 'x0008103e',
+  PatientName: 'x00100010',
+  PatientID: 'x00100020',
+  PatientBirthDate: 'x00100030',
+  PatientSex: 'x00100040',
+  PatientAge: 'x00101010',
+  BodyPartExamined: 'x00180015',
+  StudyInstanceUID: 'x0020000d',
+  SeriesInstanceUID: 'x0020000e',
+  SeriesNumber: 'x00200011',
+  InstanceNumber: 'x00200013',
+  NumberOfFrames: 'x00280008',
+  Rows: 'x00280010',
+  Columns: 'x00280011',
+} as const;
+
+// Warnings dicom-parser emits (instead of throwing) when a sequence or item runs off the end of the
+// buffer. They mean the file is truncated. The "peeking to determine VR" warning is left out: it also
+// fires for a legitimate short element at the very end of an implicit-VR file.
+const TRUNCATION_WARNING = /eof encountered before finding (item delimiter|sequence (delimitation|delimiter|item delimiter))/;
+
+/**
+ * Reads the indexable header attributes of a DICOM Part-10 file.
+ * @throws DicomParseError FILE_CONTENT_EMPTY, INVALID_DICOM or TAG_NOT_FOUND (detail = attribute keyword).
+ */
+export function parseDicomHeader(bytes: Uint8Array): ParsedInstance {
+  if (bytes.length === 0) throw new DicomParseError('FILE_CONTENT_EMPTY', 'file is empty');
+  // Checked here rather than left to dicom-parser so that short non-DICOM input gets a clear reason.
+  if (bytes.length < 132 || !hasDicmPrefix(bytes)) {
+    throw new DicomParseError('INVALID_DICOM', 'no DICM prefix at offset 128 (not a DICOM Part-10 file)');
+  }
+
+  let dataSet: DataSet;
+  try {
+    dataSet = dicomParser.parseDicom(bytes, { untilTag: PIXEL_DATA, inflater: inflate });
+  } catch (error) {
+    // dicom-parser throws strings, Errors, or `{ exception, dataSet }` objects; keep the text for logs.
+    throw new DicomParseError('INVALID_DICOM', `unreadable dataset: ${describe(error)}`, { cause: error });
+  }
+  assertComplete(dataSet);
+
+  const text = reader(dataSet);
+  const required = (keyword: 'StudyInstanceUID' | 'SeriesInstanceUID' | 'SOPInstanceUID'): string => {
+    const value = text(T[keyword], true);
+    if (value === '') throw new DicomParseError('TAG_NOT_FOUND', keyword);
+    return value;
+  };
+
+  const studyInstanceUid = required('StudyInstanceUID');
+  const seriesInstanceUid = required('SeriesInstanceUID');
+  const sopInstanceUid = required('SOPInstanceUID');
+  const birthDate = text(T.PatientBirthDate);
+  const hasPixelData = dataSet.elements[PIXEL_DATA] !== undefined;
+
+  return {
+    studyInstanceUid,
+    seriesInstanceUid,
+    sopInstanceUid,
+    sopClassUid: text(T.SOPClassUID, true) || text(T.MediaStorageSOPClassUID, true),
+    transferSyntaxUid: text(T.TransferSyntaxUID, true),
+    patientName: text(T.PatientName),
+    patientId: text(T.PatientID),
+    patientSex: text(T.PatientSex, true),
+    patientBirthDate: /^\d{8}$/.test(birthDate) ? birthDate : '',
+    patientAge: text(T.PatientAge, true),
+    accessionNumber: text(T.AccessionNumber),
+    studyDescription: text(T.StudyDescription),
+    studyDate: text(T.StudyDate, true),
+    studyTime: text(T.StudyTime, true),
+    modality: text(T.Modality, true),
+    referringPhysician: text(T.ReferringPhysicianName),
+    seriesNumber: integer(text(T.SeriesNumber, true)),
+    seriesDescription: text(T.SeriesDescription),
+    bodyPart: text(T.BodyPartExamined, true),
+    instanceNumber: integer(text(T.InstanceNumber, true)),
+    rows: uint16(dataSet, T.Rows),
+    columns: uint16(dataSet, T.Columns),
+    numberOfFrames: integer(text(T.NumberOfFrames, true)) ?? (hasPixelData ? 1 : null),
+    institutionName: text(T.InstitutionName),
+    byteLength: bytes.length,
+  };
+}
+
+function hasDicmPrefix(bytes: Uint8Array): boolean {
+  return bytes[128] === 0x44 && bytes[129] === 0x49 && bytes[130] === 0x43 && bytes[131] === 0x4d;
+}
+
+/** dicom-parser's deflate hook: it wants the meta header bytes followed by the inflated dataset. */
+function inflate(bytes: Uint8Array, position: number): Uint8Array {
+  const inflated = inflateRawSync(bytes.subarray(position));
+  const full = new Uint8Array(position + inflated.length);
+  full.set(bytes.subarray(0, position), 0);
+  full.set(inflated, position);
+  return full;
+}
+
+/**
+ * dicom-parser skips element values with an unchecked seek, so a file cut inside a value (most often
+ * inside Pixel Data, which is where a truncated upload usually ends) parses "successfully". Every
+ * element's value, and the pixel data's fragments, must therefore be shown to lie inside the buffer.
+ */
+function assertComplete(dataSet: DataSet): void {
+  const end = dataSet.byteArray.length;
+  const truncated = dataSet.warnings.find((w) => TRUNCATION_WARNING.test(w));
+  if (truncated) throw new DicomParseError('INVALID_DICOM', `truncated: ${truncated}`);
+
+  const check = (elements: Record<string, Element>): void => {
+    for (const element of Object.values(elements)) {
+      if (element.tag === PIXEL_DATA && element.length === UNDEFINED_LENGTH) {
+        assertFragmentsComplete(dataSet, element.dataOffset);
+      } else if (element.length !== UNDEFINED_LENGTH && element.dataOffset + element.length > end) {
+        throw new DicomParseError('INVALID_DICOM', `truncated: element ${element.tag} runs past end of file`);
+      }
+      for (const item of element.items ?? []) if (item.dataSet) check(item.dataSet.elements);
+    }
+  };
+  check(dataSet.elements);
+}
+
+/**
+ * Encapsulated pixel data: a run of items (FFFE,E000) ended by a sequence delimiter (FFFE,E0DD).
+ * Walking the item headers is cheap (a few per frame) and proves every fragment is present.
+ */
+function assertFragmentsComplete(dataSet: DataSet, start: number): void {
+  const bytes = dataSet.byteArray;
+  const read16 = (at: number): number => dataSet.byteArrayParser.readUint16(bytes, at);
+  const read32 = (at: number): number => dataSet.byteArrayParser.readUint32(bytes, at);
+  let position = start;
+  while (position + 8 <= bytes.length) {
+    const group = read16(position);
+    const elementNumber = read16(position + 2);
+    const length = read32(position + 4);
+    position += 8;
+    if (group !== 0xfffe) break;
+    if (elementNumber === 0xe0dd) return;
+    if (elementNumber !== 0xe000 || length === UNDEFINED_LENGTH) break;
+    position += length;
+  }
+  throw new DicomParseError('INVALID_DICOM', 'truncated: encapsulated pixel data has no sequence delimiter');
+}
+
+/**
+ * Returns a string reader for the data set. Values are decoded with the Specific Character Set and
+ * trailing padding (spaces, NULs) is removed; `trimStart` also removes leading spaces, which are
+ * insignificant for UI/CS/DA/TM/IS/AS values but may be meaningful in names and descriptions.
+ */
+function reader(dataSet: DataSet): (tag: string, trimStart?: boolean) => string {
+  const ascii = (tag: string): string => {
+    const element = dataSet.elements[tag];
+    if (!element || element.length === 0 || element.length === UNDEFINED_LENGTH) return '';
+    return latin1(dataSet.byteArray.subarray(element.dataOffset, element.dataOffset + element.length));
+  };
+  const decoder = decoderFor(ascii(T.SpecificCharacterSet));
+  return (tag, trimStart = false) => {
+    const element = dataSet.elements[tag];
+    if (!element || element.length === 0 || element.length === UNDEFINED_LENGTH) return '';
+    const raw = dataSet.byteArray.subarray(element.dataOffset, element.dataOffset + element.length);
+    const value = decoder.decode(raw).replace(/[\s\0]+$/, '');
+    return trimStart ? value.trimStart() : value;
+  };
+}
+
+function latin1(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += String.fromCharCode(byte);
+  return out;
+}
+
+/** IS values: an integer string, else null (an empty or malformed value is not a number). */
+function integer(value: string): number | null {
+  return /^[+-]?\d+$/.test(value) ? Number.parseInt(value, 10) : null;
+}
+
+function uint16(dataSet: DataSet, tag: string): number | null {
+  const element = dataSet.elements[tag];
+  if (!element || element.length < 2) return null;
+  return dataSet.uint16(tag) ?? null;
+}
+
+function describe(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (error instanceof Error) return error.message;
+  if (error && typeof error === 'object' && 'exception' in error) return describe(error.exception);
+  return String(error);
+}

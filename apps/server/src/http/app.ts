@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
+import type { AppContext } from '../context.js';
+import { ApiError } from './errors.js';
+import { accountRoutes } from './routes/account.routes.js';
+import { bundleRoutes } from './routes/bundle.routes.js';
+import { sessionRoutes } from './routes/session.routes.js';
+import { settingRoutes } from './routes/setting.routes.js';
+import { storageRoutes } from './routes/storage.routes.js';
+import { studyRoutes } from './routes/study.routes.js';
+import { tagRoutes } from './routes/tag.routes.js';
+import { userRoutes } from './routes/user.routes.js';
+import { devRoutes } from './routes/dev.routes.js';
+
+export interface HttpOptions {
+  logLevel: string;
+  webDist?: string | undefined;
+  maxUploadBytes: number;
+}
+
+/** Session ids must never reach a log line. */
+export function redactSid(url: string): string {
+  return url.replace(/([?&]sid=)[^&]*/g, '$1[redacted]');
+}
+
+export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: options.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: redactSid(req.url) }),
+      },
+    },
+    bodyLimit: 10 * 1024 * 1024,
+    disableRequestLogging: options.logLevel !== 'debug',
+  });
+
+  await app.register(formbody);
+  await app.register(multipart);
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.code(error.httpStatus).send({
+        status: 'ERROR',
+        error_type: error.errorType,
+        error_subtype: error.subtype,
+        error_data: error.data,
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) request.log.error({ err: error, url: redactSid(request.url) }, 'request failed');
+    const errorType = status === 413 ? 'FILE_TOO_LARGE' : status >= 500 ? 'INTERNAL' : 'INVALID_FIELD';
+    return reply.code(status).send({ status: 'ERROR', error_type: errorType, error_subtype: status >= 500 ? null : error.message });
+  });
+
+  app.get('/api/v3/health', () => ({ status: 'OK' }));
+  sessionRoutes(ctx, app);
+  userRoutes(ctx, app);
+  settingRoutes(ctx, app);
+  accountRoutes(ctx, app);
+  studyRoutes(ctx, app);
+  tagRoutes(ctx, app);
+  storageRoutes(ctx, app, options.maxUploadBytes);
+  bundleRoutes(app);
+  devRoutes(ctx, app);
+
+  await serveWebApp(app, options.webDist);
+  return app;
+}
+
+/** The built SPA at `/`; unknown non-API paths fall back to index.html for client-side routing. */
+async function serveWebApp(app: FastifyInstance, webDist: string | undefined): Promise<void> {
+  const root = webDist ?? path.resolve(import.meta.dirname, '../../../web/dist');
+  const hasWeb = fs.existsSync(path.join(root, 'index.html'));
+  if (hasWeb) await app.register(fastifyStatic, { root, wildcard: false });
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    if (url.startsWith('/api/') || url.startsWith('/dicomweb/') || request.method !== 'GET' || !hasWeb) {
+      return reply.code(404).send({ status: 'ERROR', error_type: 'NOT_FOUND', error_subtype: 'route' });
+    }
+    return reply.type('text/html').sendFile('index.html');
+  });
+}

@@ -1,0 +1,76 @@
+import { MESSAGES, GROUP_TYPE_ORDER } from '@imaging-inbox/contract';
+import type { GroupType } from '@imaging-inbox/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { authedRoute } from '../api.js';
+import { ApiError, notFound } from '../errors.js';
+import { required } from '../params.js';
+import { permissionFlags } from '../../policies/access.js';
+import type { Caller, GroupAccess } from '../../policies/access.js';
+
+const accountOwner = (uuid: string) => `account:${uuid}`;
+
+function presentGroup(group: GroupAccess) {
+  return {
+    uuid: group.groupId,
+    name: group.name,
+    namespace_id: group.namespaceId,
+    type: group.type,
+    account_id: group.accountId,
+    permissions: permissionFlags(group.permissions),
+  };
+}
+
+function groupsOf(caller: Caller, accountId?: string) {
+  return [...caller.groups.values()]
+    .filter((g) => !accountId || g.accountId === accountId)
+    .sort(
+      (a, b) =>
+        GROUP_TYPE_ORDER[a.type as GroupType] - GROUP_TYPE_ORDER[b.type as GroupType] || a.name.localeCompare(b.name),
+    );
+}
+
+export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
+  authedRoute(ctx, app, 'account/list', async ({ caller }) => {
+    const rows = await ctx.repos.accounts.accountsByIds([...caller.accounts.keys()]);
+    const accounts = [];
+    for (const row of rows) {
+      // Only accounts with the inbox view enabled are offered to the inbox.
+      if ((await ctx.repos.settings.get(accountOwner(row.uuid), 'enable_inbox_view')) !== '1') continue;
+      accounts.push({ uuid: row.uuid, name: row.name, namespace_id: row.namespace_id, vanity: row.vanity });
+    }
+    if (!accounts.length) throw new ApiError('NO_SUITABLE_ACCOUNT', 412, MESSAGES.noSuitableAccount);
+    return { accounts, page: { number: 1, rows: accounts.length, more: 0 } };
+  });
+
+  authedRoute(ctx, app, 'account/get', async ({ caller, params }) => {
+    const [uuid] = required(params, 'uuid');
+    const access = caller.accounts.get(uuid);
+    const row = access ? await ctx.repos.accounts.findAccount(uuid) : undefined;
+    if (!access || !row) throw notFound(MESSAGES.accountNotFound);
+    return {
+      uuid: row.uuid,
+      name: row.name,
+      namespace_id: row.namespace_id,
+      vanity: row.vanity,
+      share_code: row.share_code,
+      permissions: permissionFlags(access.permissions),
+      settings: await ctx.repos.settings.all(accountOwner(row.uuid)),
+      brand_settings: {},
+    };
+  });
+
+  authedRoute(ctx, app, 'group/list', async ({ caller, params }) => {
+    const accountId = params['account_id']?.trim();
+    if (accountId && !caller.accounts.has(accountId)) throw notFound(MESSAGES.accountNotFound);
+    const groups = groupsOf(caller, accountId).map(presentGroup);
+    return { groups, page: { number: 1, rows: groups.length, more: 0 } };
+  });
+
+  authedRoute(ctx, app, 'group/get', async ({ caller, params }) => {
+    const [uuid] = required(params, 'uuid');
+    const group = [...caller.groups.values()].find((g) => g.groupId === uuid);
+    if (!group) throw notFound('group');
+    return presentGroup(group);
+  });
+}

@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { apiRoute, authedRoute, sidOf } from '../api.js';
+import { ApiError } from '../errors.js';
+import { required } from '../params.js';
+import { permissionFlags } from '../../policies/access.js';
+
+export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
+  apiRoute(app, 'session/login', async ({ params, request }) => {
+    const [login, password] = required(params, 'login', 'password');
+    const { sid, user } = await ctx.services.sessions.login(login, password, request.ip);
+    return {
+      sid,
+      uuid: user.uuid,
+      name: user.name,
+      pin_required: 0,
+      privacy: null,
+      indicator: null,
+      terms: null,
+      training_todo: 0,
+      is_proxy: 0,
+    };
+  });
+
+  authedRoute(ctx, app, 'session/user', async ({ caller }) => {
+    const session = await ctx.repos.sessions.find(caller.sidHash);
+    const primary = [...caller.accounts.values()][0];
+    const account = primary ? await ctx.repos.accounts.findAccount(primary.accountId) : undefined;
+    return {
+      uuid: caller.user.uuid,
+      name: caller.user.name,
+      first: caller.user.first_name,
+      last: caller.user.last_name,
+      email: caller.user.email,
+      account_id: account?.uuid ?? null,
+      namespace_id: account?.namespace_id ?? null,
+      ui_json: caller.user.ui_json,
+      time_zone: caller.user.time_zone,
+      session_expire: new Date(session?.expires ?? Date.now()).toISOString(),
+      sysadmin: caller.user.sysadmin,
+      support: caller.user.support,
+      admin: primary?.admin ? 1 : 0,
+    };
+  });
+
+  authedRoute(ctx, app, 'session/permissions', async ({ caller, params }) => {
+    const namespaceId = params['namespace_id']?.trim() || params['account_id']?.trim();
+    if (!namespaceId) {
+      const primary = [...caller.accounts.values()][0];
+      return permissionFlags(primary?.permissions ?? new Set());
+    }
+    const group = caller.groups.get(namespaceId);
+    if (group) return permissionFlags(group.permissions);
+    for (const account of caller.accounts.values()) {
+      const row = await ctx.repos.accounts.findAccount(account.accountId);
+      if (row && (row.namespace_id === namespaceId || row.uuid === namespaceId)) return permissionFlags(account.permissions);
+    }
+    throw new ApiError('NOT_MEMBER', 412, 'You are not a member of this namespace');
+  });
+
+  authedRoute(ctx, app, 'session/logout', async ({ caller, request }) => {
+    await ctx.services.sessions.logout(caller.sidHash, caller.user.uuid, request.ip);
+  });
+
+  // ttl answers EXPIRED (412) rather than 401, so a polling client can log out cleanly.
+  apiRoute(app, 'session/ttl', async ({ params, request }) => {
+    const sid = sidOf(request, params);
+    if (!sid) throw new ApiError('EXPIRED');
+    return { ttl: await ctx.services.sessions.ttlSeconds(sid) };
+  });
+}

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import { ConfigError, loadConfig } from './config.js';
+import type { Config } from './config.js';
+import { createContext } from './context.js';
+import type { AppContext } from './context.js';
+import { openDatabase } from './db/dialect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { buildHttpApp } from './http/app.js';
+import { seedDemo } from './seed/seed-demo.js';
+import { MAX_UPLOAD_BYTES } from '@imaging-inbox/contract';
+
+export interface RunningServer {
+  ctx: AppContext;
+  http: FastifyInstance;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Boot order: config → database (migrated) → demo seed on a new data dir → HTTP. */
+export async function startServer(config: Config, log: (line: string) => void = console.log): Promise<RunningServer> {
+  const db = openDatabase(config);
+  await migrateToLatest(db);
+  const ctx = createContext(config, db);
+  if (config.seedDemo && !(await hasAnyAccount(ctx))) {
+    const { password, generated } = await seedDemo(ctx, { password: config.demoPassword, studies: config.seedStudies, log });
+    if (generated) log(`Demo password (shown once): ${password}`);
+  }
+  const http = await buildHttpApp(ctx, {
+    logLevel: config.logLevel,
+    webDist: config.webDist,
+    maxUploadBytes: Number(process.env['UPLOAD_MAX_BYTES'] ?? MAX_UPLOAD_BYTES),
+  });
+  const url = await http.listen({ port: config.port, host: config.host });
+  log(`Imaging Inbox listening on ${url}`);
+  return {
+    ctx,
+    http,
+    url,
+    async stop() {
+      await http.close();
+      await db.close();
+    },
+  };
+}
+
+async function hasAnyAccount(ctx: AppContext): Promise<boolean> {
+  const row = await ctx.db.kysely.selectFrom('accounts').select('uuid').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const server = await startServer(config);
+  const shutdown = () => {
+    server.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

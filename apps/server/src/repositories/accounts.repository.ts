@@ -1,0 +1,51 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AccountTable, Database, GroupTable } from '../db/schema.js';
+
+export type AccountRow = Selectable<AccountTable>;
+export type GroupRow = Selectable<GroupTable>;
+
+/** Accounts, their groups and the namespaces both own. */
+export class AccountsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async createAccount(account: AccountRow): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('accounts').values(account).execute();
+      await trx
+        .insertInto('namespaces')
+        .values({ id: account.namespace_id, account_id: account.uuid, kind: 'ACCOUNT', name: account.name })
+        .execute();
+    });
+  }
+
+  async createGroup(group: GroupRow): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('namespaces')
+        .values({ id: group.namespace_id, account_id: group.account_id, kind: group.type, name: group.name })
+        .execute();
+      await trx.insertInto('groups').values(group).execute();
+    });
+  }
+
+  findAccount(uuid: string): Promise<AccountRow | undefined> {
+    return this.db.selectFrom('accounts').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  }
+
+  accountsByIds(uuids: string[]): Promise<AccountRow[]> {
+    if (!uuids.length) return Promise.resolve([]);
+    return this.db.selectFrom('accounts').selectAll().where('uuid', 'in', uuids).orderBy('name').execute();
+  }
+
+  groupsOfAccount(accountId: string): Promise<GroupRow[]> {
+    return this.db.selectFrom('groups').selectAll().where('account_id', '=', accountId).execute();
+  }
+
+  findGroup(uuid: string): Promise<GroupRow | undefined> {
+    return this.db.selectFrom('groups').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  }
+
+  namespace(id: string) {
+    return this.db.selectFrom('namespaces').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+}

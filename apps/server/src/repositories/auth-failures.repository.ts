@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/** Failed sign-ins and guesses, kept in the database so every app process sees the same count. */
+export class AuthFailuresRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async record(keys: string[], at: number): Promise<void> {
+    await this.db.insertInto('auth_failures').values(keys.map((key) => ({ key, at }))).execute();
+  }
+
+  async countSince(key: string, since: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('auth_failures')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('key', '=', key)
+      .where('at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.db.deleteFrom('auth_failures').where('key', '=', key).execute();
+  }
+
+  async prune(before: number): Promise<void> {
+    await this.db.deleteFrom('auth_failures').where('at', '<', before).execute();
+  }
+}

@@ -1,0 +1,168 @@
+import type { Kysely, Transaction } from 'kysely';
+import { sql } from 'kysely';
+import type { ParsedInstance } from '../dicom/index.js';
+import type { Database } from '../db/schema.js';
+import { newUuid } from '../services/tokens.js';
+import { searchKey } from './study-search.sql.js';
+
+export interface IndexTarget {
+  accountId: string;
+  namespaceId: string;
+  sourceAeTitle?: string;
+  destinationAeTitle?: string;
+}
+
+export interface IndexResult {
+  studyUuid: string;
+  seriesUuid: string;
+  duplicate: boolean;
+  studyCreated: boolean;
+}
+
+/**
+ * Writes one instance into the study index in a single transaction: the study and series rows
+ * are created on first sight, counters and the modality set are kept in step. A SOP Instance UID
+ * already present in the study is a duplicate and changes nothing.
+ */
+export class IngestRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  indexInstance(p: ParsedInstance, target: IndexTarget, blob: { key: string; sha256: string; size: number }, now: number): Promise<IndexResult> {
+    return this.db.transaction().execute(async (trx) => {
+      const { uuid: studyUuid, created: studyCreated } = await this.ensureStudy(trx, p, target, now);
+      const { uuid: seriesUuid, created: seriesCreated } = await this.ensureSeries(trx, p, studyUuid);
+      const inserted = await trx
+        .insertInto('instances')
+        .values({
+          uuid: newUuid(),
+          study_uuid: studyUuid,
+          series_uuid: seriesUuid,
+          sop_instance_uid: p.sopInstanceUid,
+          sop_class_uid: p.sopClassUid,
+          instance_number: p.instanceNumber,
+          transfer_syntax: p.transferSyntaxUid,
+          rows: p.rows,
+          columns: p.columns,
+          frames: p.numberOfFrames,
+          blob_key: blob.key,
+          size: blob.size,
+          sha256: blob.sha256,
+          created: now,
+        })
+        .onConflict((oc) => oc.columns(['study_uuid', 'sop_instance_uid']).doNothing())
+        .executeTakeFirst();
+      const duplicate = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0;
+      if (duplicate) return { studyUuid, seriesUuid, duplicate, studyCreated };
+
+      await trx
+        .updateTable('series')
+        .set({ image_count: sql`image_count + 1`, size: sql`size + ${blob.size}` })
+        .where('uuid', '=', seriesUuid)
+        .execute();
+      let modality: string | undefined;
+      if (p.modality) {
+        await trx
+          .insertInto('study_modalities')
+          .values({ study_uuid: studyUuid, modality: p.modality.toUpperCase() })
+          .onConflict((oc) => oc.columns(['study_uuid', 'modality']).doNothing())
+          .execute();
+        const rows = await trx.selectFrom('study_modalities').select('modality').where('study_uuid', '=', studyUuid).orderBy('modality').execute();
+        modality = rows.map((r) => r.modality).join('\\');
+      }
+      await trx
+        .updateTable('studies')
+        .set({
+          image_count: sql`image_count + 1`,
+          size: sql`size + ${blob.size}`,
+          series_count: seriesCreated ? sql`series_count + 1` : sql`series_count`,
+          ...(modality !== undefined ? { modality } : {}),
+          updated: now,
+        })
+        .where('uuid', '=', studyUuid)
+        .execute();
+      return { studyUuid, seriesUuid, duplicate, studyCreated };
+    });
+  }
+
+  private async ensureStudy(trx: Transaction<Database>, p: ParsedInstance, target: IndexTarget, now: number) {
+    const existing = await trx
+      .selectFrom('studies')
+      .select('uuid')
+      .where('namespace_id', '=', target.namespaceId)
+      .where('study_uid', '=', p.studyInstanceUid)
+      .executeTakeFirst();
+    if (existing) return { uuid: existing.uuid, created: false };
+    const uuid = newUuid();
+    const inserted = await trx
+      .insertInto('studies')
+      .values({
+        uuid,
+        account_id: target.accountId,
+        namespace_id: target.namespaceId,
+        study_uid: p.studyInstanceUid,
+        patient_name: p.patientName,
+        patient_name_key: searchKey(p.patientName),
+        patientid: p.patientId,
+        patientid_key: searchKey(p.patientId),
+        patient_sex: p.patientSex,
+        patient_birth_date: p.patientBirthDate,
+        patient_age: p.patientAge,
+        accession_number: p.accessionNumber,
+        study_description: p.studyDescription,
+        study_description_key: searchKey(p.studyDescription),
+        study_date: p.studyDate,
+        study_time: p.studyTime,
+        modality: '',
+        referring_physician: p.referringPhysician,
+        referring_physician_key: searchKey(p.referringPhysician),
+        source_ae_title: target.sourceAeTitle ?? '',
+        destination_ae_title: target.destinationAeTitle ?? '',
+        institution_name: p.institutionName,
+        study_status: 'NEW',
+        created: now,
+        updated: now,
+      })
+      .onConflict((oc) => oc.columns(['namespace_id', 'study_uid']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { uuid, created: true };
+    // Another process created it between our read and our insert (PostgreSQL, concurrent senders).
+    const winner = await trx
+      .selectFrom('studies')
+      .select('uuid')
+      .where('namespace_id', '=', target.namespaceId)
+      .where('study_uid', '=', p.studyInstanceUid)
+      .executeTakeFirstOrThrow();
+    return { uuid: winner.uuid, created: false };
+  }
+
+  private async ensureSeries(trx: Transaction<Database>, p: ParsedInstance, studyUuid: string) {
+    const existing = await trx
+      .selectFrom('series')
+      .select('uuid')
+      .where('study_uuid', '=', studyUuid)
+      .where('series_uid', '=', p.seriesInstanceUid)
+      .executeTakeFirst();
+    if (existing) return { uuid: existing.uuid, created: false };
+    const uuid = newUuid();
+    await trx
+      .insertInto('series')
+      .values({
+        uuid,
+        study_uuid: studyUuid,
+        series_uid: p.seriesInstanceUid,
+        modality: p.modality,
+        series_number: p.seriesNumber,
+        series_description: p.seriesDescription,
+        body_part: p.bodyPart,
+        image_count: 0,
+        size: 0,
+      })
+      .execute();
+    return { uuid, created: true };
+  }
+
+  async isBlobReferenced(key: string): Promise<boolean> {
+    const row = await this.db.selectFrom('instances').select('uuid').where('blob_key', '=', key).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+}

@@ -1,0 +1,25 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, PasswordResetTable } from '../db/schema.js';
+
+export class PasswordResetsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(row: Selectable<PasswordResetTable>): Promise<void> {
+    await this.db.insertInto('password_resets').values(row).execute();
+  }
+
+  find(tokenHash: string): Promise<Selectable<PasswordResetTable> | undefined> {
+    return this.db.selectFrom('password_resets').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  }
+
+  /** Marks the token used; false when it was already used (two racing resets: one wins). */
+  async consume(tokenHash: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('password_resets')
+      .set({ used: at })
+      .where('token_hash', '=', tokenHash)
+      .where('used', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

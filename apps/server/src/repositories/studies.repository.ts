@@ -1,0 +1,120 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, StudyTable } from '../db/schema.js';
+import type { StudyQuery } from '../services/study-query.js';
+import { applyStudyFilters, applyStudySort } from './study-search.sql.js';
+
+export type StudyRow = Selectable<StudyTable>;
+
+export interface StudyExtras {
+  tags: Map<string, string[]>;
+  customFields: Map<string, { name: string; value: string | null }[]>;
+}
+
+export class StudiesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** One page, plus whether another page follows (read one row more than asked). */
+  async search(q: StudyQuery, namespaces: string[]): Promise<{ rows: StudyRow[]; more: boolean }> {
+    if (!namespaces.length) return { rows: [], more: false };
+    const base = applyStudyFilters(this.db, this.db.selectFrom('studies'), q, namespaces);
+    const rows = await applyStudySort(base, q)
+      .selectAll('studies')
+      .limit(q.rows + 1)
+      .offset((q.page - 1) * q.rows)
+      .execute();
+    const more = rows.length > q.rows;
+    return { rows: more ? rows.slice(0, q.rows) : rows, more };
+  }
+
+  async count(q: StudyQuery, namespaces: string[]): Promise<number> {
+    if (!namespaces.length) return 0;
+    const row = await applyStudyFilters(this.db, this.db.selectFrom('studies'), q, namespaces)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async extras(uuids: string[]): Promise<StudyExtras> {
+    const tags = new Map<string, string[]>();
+    const customFields = new Map<string, { name: string; value: string | null }[]>();
+    if (!uuids.length) return { tags, customFields };
+    const [tagRows, fieldRows] = await Promise.all([
+      this.db.selectFrom('study_tags').select(['study_uuid', 'tag']).where('study_uuid', 'in', uuids).orderBy('tag').execute(),
+      this.db
+        .selectFrom('study_customfields')
+        .select(['study_uuid', 'name', 'value'])
+        .where('study_uuid', 'in', uuids)
+        .orderBy('name')
+        .execute(),
+    ]);
+    for (const r of tagRows) tags.set(r.study_uuid, [...(tags.get(r.study_uuid) ?? []), r.tag]);
+    for (const r of fieldRows) {
+      customFields.set(r.study_uuid, [...(customFields.get(r.study_uuid) ?? []), { name: r.name, value: r.value }]);
+    }
+    return { tags, customFields };
+  }
+
+  findByUuid(uuid: string): Promise<StudyRow | undefined> {
+    return this.db.selectFrom('studies').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  }
+
+  findByUid(studyUid: string, namespaces: string[]): Promise<StudyRow[]> {
+    if (!namespaces.length) return Promise.resolve([]);
+    return this.db
+      .selectFrom('studies')
+      .selectAll()
+      .where('study_uid', '=', studyUid)
+      .where('namespace_id', 'in', namespaces)
+      .execute();
+  }
+
+  async existsInAccount(studyUid: string, accountId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('studies')
+      .select('uuid')
+      .where('study_uid', '=', studyUid)
+      .where('account_id', '=', accountId)
+      .where('deleted', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async update(uuid: string, changes: Updateable<StudyTable>): Promise<void> {
+    await this.db.updateTable('studies').set(changes).where('uuid', '=', uuid).execute();
+  }
+
+  /** Takes the lock only when free or already ours; false when someone else holds it. */
+  async lock(uuid: string, userId: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('studies')
+      .set({ is_locked: 1, locked_by: userId, updated: at })
+      .where('uuid', '=', uuid)
+      .where((eb) => eb.or([eb('is_locked', '=', 0), eb('locked_by', '=', userId)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async unlock(uuid: string, userId: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('studies')
+      .set({ is_locked: 0, locked_by: null, updated: at })
+      .where('uuid', '=', uuid)
+      .where((eb) => eb.or([eb('is_locked', '=', 0), eb('locked_by', '=', userId)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async setCustomFields(uuid: string, fields: Record<string, string | null>): Promise<void> {
+    const entries = Object.entries(fields);
+    if (!entries.length) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const [name, value] of entries) {
+        await trx
+          .insertInto('study_customfields')
+          .values({ study_uuid: uuid, name, value })
+          .onConflict((oc) => oc.columns(['study_uuid', 'name']).doUpdateSet({ value }))
+          .execute();
+      }
+    });
+  }
+}

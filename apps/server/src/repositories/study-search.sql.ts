@@ -1,0 +1,106 @@
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { KeyedColumn, PlainColumn, StudyQuery } from '../services/study-query.js';
+
+type StudiesQuery = SelectQueryBuilder<Database, 'studies', object>;
+type Eb = ExpressionBuilder<Database, 'studies'>;
+
+const KEYED: Record<KeyedColumn, `${KeyedColumn}_key`> = {
+  patient_name: 'patient_name_key',
+  patientid: 'patientid_key',
+  study_description: 'study_description_key',
+  referring_physician: 'referring_physician_key',
+};
+
+const isKeyed = (column: string): column is KeyedColumn => column in KEYED;
+
+/**
+ * `%` is the only wildcard api/v3 offers; every other character, `_` and `\` included, must match
+ * itself, so those are escaped for SQL LIKE (with ESCAPE '\').
+ */
+export function likePattern(value: string): string {
+  return value.replace(/[\\_]/g, (c) => `\\${c}`);
+}
+
+/** Upper-casing matches how the `_key` columns are stored. */
+export const searchKey = (value: string) => value.toUpperCase();
+
+function textCondition(eb: Eb, column: KeyedColumn | PlainColumn, kind: 'like' | 'equals', value: string) {
+  if (isKeyed(column)) {
+    const key = KEYED[column];
+    const upper = searchKey(value);
+    if (kind === 'equals' || !upper.includes('%')) return eb(key, '=', kind === 'equals' ? upper : upper);
+    return eb(key, 'like', sql<string>`${likePattern(upper)} escape '\\'`);
+  }
+  if (kind === 'equals' || !value.includes('%')) return eb(column, '=', value);
+  return eb(eb.fn('upper', [column]), 'like', sql<string>`${likePattern(searchKey(value))} escape '\\'`);
+}
+
+/** Applies every filter of the query to a select over studies, limited to the given namespaces. */
+export function applyStudyFilters(db: Kysely<Database>, base: StudiesQuery, q: StudyQuery, namespaces: string[]): StudiesQuery {
+  let query = base.where('studies.namespace_id', 'in', namespaces);
+  query = q.deleted ? query.where('studies.deleted', 'is not', null) : query.where('studies.deleted', 'is', null);
+  for (const t of q.text) {
+    query = query.where((eb) => textCondition(eb, t.column, t.kind, t.kind === 'like' ? t.pattern : t.value));
+  }
+  if (q.smart) {
+    const smart = q.smart;
+    const pattern = smart.includes('%') ? smart : `${smart}%`;
+    query = query.where((eb) =>
+      eb.or([
+        textCondition(eb, 'patient_name', 'like', pattern),
+        textCondition(eb, 'patientid', 'equals', smart),
+        eb('studies.accession_number', '=', smart),
+      ]),
+    );
+  }
+  if (q.star !== undefined) query = query.where('studies.star', '=', q.star);
+  if (q.thin !== undefined) query = query.where('studies.thin', '=', q.thin);
+  if (q.mustApprove !== undefined) query = query.where('studies.must_approve', '=', q.mustApprove);
+  if (q.pushStatus?.length) query = query.where('studies.push_status', 'in', q.pushStatus);
+  if (q.sharedOnly) query = query.where('studies.source', '=', 'share');
+  if (q.hasDirectShares) query = query.where('studies.direct_share_count', '>', 0);
+  if (q.studyDate.ge) query = query.where('studies.study_date', '>=', q.studyDate.ge);
+  if (q.studyDate.le) query = query.where('studies.study_date', '<=', q.studyDate.le);
+  if (q.created.ge !== undefined) query = query.where('studies.created', '>=', q.created.ge);
+  if (q.created.le !== undefined) query = query.where('studies.created', '<=', q.created.le);
+  if (q.modalities?.length) {
+    const modalities = q.modalities;
+    query = query.where('studies.uuid', 'in', db.selectFrom('study_modalities').select('study_uuid').where('modality', 'in', modalities));
+  }
+  if (q.tags?.length) {
+    const tags = q.tags;
+    query = query.where('studies.uuid', 'in', db.selectFrom('study_tags').select('study_uuid').where('tag', 'in', tags));
+  }
+  for (const cf of q.customFields) {
+    const values = db.selectFrom('study_customfields').select('study_uuid').where('name', '=', cf.name);
+    if (cf.op === 'is_null') {
+      query = query.where('studies.uuid', 'not in', values.where('value', 'is not', null).where('value', '!=', ''));
+    } else if (cf.op === 'like') {
+      query = query.where('studies.uuid', 'in', values.where(sql<string>`upper(value)`, 'like', sql<string>`${likePattern(searchKey(cf.values[0] ?? ''))} escape '\\'`));
+    } else {
+      query = query.where('studies.uuid', 'in', values.where('value', 'in', cf.values));
+    }
+  }
+  return query;
+}
+
+const SORT_COLUMNS: Record<string, string> = {
+  patient_name: 'studies.patient_name_key',
+  patientid: 'studies.patientid_key',
+};
+
+export function applyStudySort(query: StudiesQuery, q: StudyQuery): StudiesQuery {
+  for (const s of q.sort) {
+    if (s.field === 'customfield' && s.customField) {
+      const name = s.customField;
+      // Studies without the field sort last in either direction.
+      const value = sql`(select value from study_customfields cf where cf.study_uuid = studies.uuid and cf.name = ${name})`;
+      query = query.orderBy(sql`case when ${value} is null then 1 else 0 end`).orderBy(value, s.direction);
+    } else {
+      query = query.orderBy(sql.ref(SORT_COLUMNS[s.field] ?? `studies.${s.field}`), s.direction);
+    }
+  }
+  return query.orderBy('studies.uuid', 'asc');
+}

@@ -1,0 +1,108 @@
+import type { Permission } from '@imaging-inbox/contract';
+
+
+/** The demo world a first-time user and the tests rely on; the README documents it. */
+export const DEMO_ACCOUNTS = [
+  {
+    key: 'demo',
+    name: 'Demo Hospital',
+    vanity: 'demo',
+    shareCode: 'DEMO-HOSP',
+    settings: { enable_inbox_view: '1', inbox_allow_switch_between_modes: '1', hide_administration_tab: '0', enable_dicom_wrapping: '1' },
+    groups: [
+      { key: 'emergency', name: 'Emergency', type: 'CLOUD' },
+      { key: 'cardiology', name: 'Cardiology', type: 'CLOUD' },
+      { key: 'intake', name: 'PACS Intake', type: 'GATEKEEPER' },
+      { key: 'teaching', name: 'Teaching Files', type: 'LIBRARY' },
+    ],
+  },
+  {
+    key: 'partner',
+    name: 'Partner Clinic',
+    vanity: 'partner',
+    shareCode: 'PARTNER-CLINIC',
+    settings: { enable_inbox_view: '1', inbox_allow_switch_between_modes: '1', hide_administration_tab: '0', enable_dicom_wrapping: '1' },
+    groups: [{ key: 'referrals', name: 'Referrals', type: 'CLOUD' }],
+  },
+] as const;
+
+const CLINICIAN: Permission[] = [
+  'study_view',
+  'study_upload',
+  'study_download',
+  'study_download_iso',
+  'study_share',
+  'study_share_user',
+  'study_share_group',
+  'study_share_email',
+  'study_share_account',
+  'study_share_share_code',
+  'study_tag',
+  'study_star',
+  'study_edit',
+  'study_delete',
+  'link_edit',
+];
+
+const GATEKEEPER: Permission[] = [
+  'study_view',
+  'study_download',
+  'study_edit',
+  'study_push',
+  'study_approve',
+  'order_view',
+  'order_edit',
+  'destination_search',
+  'destination_search_mwl',
+];
+
+export interface DemoUser {
+  email: string;
+  first: string;
+  last: string;
+  account: string;
+  role: 'admin' | 'user';
+  sysadmin?: boolean;
+  groups: { group: string; permissions: readonly Permission[] }[];
+}
+
+export const DEMO_USERS: DemoUser[] = [
+  { email: 'admin@demo.local', first: 'Ada', last: 'Admin', account: 'demo', role: 'admin', sysadmin: true, groups: [] },
+  {
+    email: 'clinician@demo.local',
+    first: 'Claire',
+    last: 'Clinician',
+    account: 'demo',
+    role: 'user',
+    groups: [
+      { group: 'emergency', permissions: CLINICIAN },
+      { group: 'cardiology', permissions: CLINICIAN },
+    ],
+  },
+  {
+    email: 'gatekeeper@demo.local',
+    first: 'Gary',
+    last: 'Gatekeeper',
+    account: 'demo',
+    role: 'user',
+    groups: [{ group: 'intake', permissions: GATEKEEPER }],
+  },
+  {
+    email: 'viewer@demo.local',
+    first: 'Vera',
+    last: 'Viewer',
+    account: 'demo',
+    role: 'user',
+    groups: [{ group: 'emergency', permissions: ['study_view'] }],
+  },
+  { email: 'partner@demo.local', first: 'Paul', last: 'Partner', account: 'partner', role: 'admin', groups: [] },
+];
+
+/** How the generated studies are spread over the groups. */
+export const STUDY_SPREAD: { group: string; share: number }[] = [
+  { group: 'emergency', share: 0.4 },
+  { group: 'cardiology', share: 0.3 },
+  { group: 'intake', share: 0.15 },
+  { group: 'teaching', share: 0.15 },
+];
+

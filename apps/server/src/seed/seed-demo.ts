@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import { generateStudySpecs, writeStudyFiles } from '../dicom/index.js';
+import { hashPassword } from '../services/passwords.js';
+import { newUuid } from '../services/tokens.js';
+import { DEMO_ACCOUNTS, DEMO_USERS, STUDY_SPREAD } from './demo-world.js';
+
+const SEED = 20261122;
+const HOUR = 3_600_000;
+
+/** Creates the demo world on an empty database; returns the generated password when none was given. */
+export async function seedDemo(ctx: AppContext, options: { password?: string | undefined; studies: number; log: (line: string) => void }) {
+  const password = options.password ?? `Demo-${randomBytes(6).toString('base64url')}-42`;
+  const now = Date.now();
+  const groupIds = new Map<string, { uuid: string; namespaceId: string; accountId: string }>();
+  const accountIds = new Map<string, string>();
+
+  for (const account of DEMO_ACCOUNTS) {
+    const uuid = newUuid();
+    accountIds.set(account.key, uuid);
+    await ctx.repos.accounts.createAccount({
+      uuid,
+      name: account.name,
+      namespace_id: newUuid(),
+      vanity: account.vanity,
+      share_code: account.shareCode,
+      created: now,
+    });
+    for (const [key, value] of Object.entries(account.settings)) await ctx.repos.settings.set(`account:${uuid}`, key, value);
+    for (const group of account.groups) {
+      const g = { uuid: newUuid(), namespaceId: newUuid(), accountId: uuid };
+      groupIds.set(group.key, g);
+      await ctx.repos.accounts.createGroup({
+        uuid: g.uuid,
+        account_id: uuid,
+        namespace_id: g.namespaceId,
+        name: group.name,
+        type: group.type,
+        created: now,
+      });
+    }
+  }
+
+  const passwordHash = await hashPassword(password);
+  for (const user of DEMO_USERS) {
+    const uuid = newUuid();
+    await ctx.repos.users.insert({
+      uuid,
+      email: user.email,
+      name: `${user.first} ${user.last}`,
+      first_name: user.first,
+      last_name: user.last,
+      password_hash: passwordHash,
+      password_history: '[]',
+      sysadmin: user.sysadmin ? 1 : 0,
+      support: 0,
+      status: 'ACTIVE',
+      time_zone: 'UTC',
+      ui_json: null,
+      created: now,
+      last_login: null,
+    });
+    await ctx.repos.memberships.addAccountMember(accountIds.get(user.account)!, uuid, user.role, []);
+    for (const membership of user.groups) {
+      await ctx.repos.memberships.addGroupMember(groupIds.get(membership.group)!.uuid, uuid, [...membership.permissions]);
+    }
+  }
+
+  await seedStudies(ctx, groupIds, options.studies, now);
+  options.log(`Demo world created: ${DEMO_USERS.map((u) => u.email).join(', ')}`);
+  return { password, generated: options.password === undefined };
+}
+
+async function seedStudies(
+  ctx: AppContext,
+  groups: Map<string, { uuid: string; namespaceId: string; accountId: string }>,
+  count: number,
+  now: number,
+) {
+  const specs = generateStudySpecs(count, SEED, { now: new Date(now) });
+  let index = 0;
+  for (const { group, share } of STUDY_SPREAD) {
+    const target = groups.get(group)!;
+    const take = group === STUDY_SPREAD.at(-1)?.group ? specs.length - index : Math.round(count * share);
+    for (const spec of specs.slice(index, index + take)) {
+      let studyUuid = '';
+      for (const file of writeStudyFiles(spec)) {
+        const temp = await ctx.services.blobs.writeTemp(file.bytes);
+        const result = await ctx.services.ingest.ingestTemp(
+          temp,
+          { accountId: target.accountId, namespaceId: target.namespaceId, sourceAeTitle: 'DEMO_MODALITY' },
+          { kind: 'seed', userId: null },
+        );
+        studyUuid = result.studyUuid;
+      }
+      // Spread upload times over the past weeks so "Newest upload" has a visible order.
+      await ctx.repos.studies.update(studyUuid, { created: now - index * 7 * HOUR, star: index % 7 === 0 ? 1 : 0 });
+      await decorate(ctx, studyUuid, group, index, now);
+      index++;
+    }
+  }
+}
+
+const TAGS = ['follow-up', 'urgent', 'teaching', 'second-opinion'];
+const PUSH_STATES = [null, 'I', 'S', 'F'] as const;
+
+/** Tags on some studies; gatekeeper studies spread over the nomination workflow states. */
+async function decorate(ctx: AppContext, studyUuid: string, group: string, index: number, now: number) {
+  if (index % 3 === 0) await ctx.repos.tags.add(studyUuid, TAGS[index % TAGS.length]!);
+  if (group !== 'intake') return;
+  const push = PUSH_STATES[index % PUSH_STATES.length] ?? null;
+  await ctx.repos.studies.update(studyUuid, { must_approve: push ? 0 : 1, push_status: push });
+  await ctx.repos.studies.setCustomFields(studyUuid, {
+    nominated_at: new Date(now - index * HOUR).toISOString(),
+    priority: index % 2 === 0 ? 'Routine' : 'Priority',
+  });
+}

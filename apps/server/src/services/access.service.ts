@@ -1,0 +1,56 @@
+import type { Permission } from '@imaging-inbox/contract';
+import type { AccountAccess, Caller, GroupAccess } from '../policies/access.js';
+import { ALL_PERMISSION_SET, toPermissionSet } from '../policies/access.js';
+import type { AccountsRepository } from '../repositories/accounts.repository.js';
+import type { MembershipsRepository } from '../repositories/memberships.repository.js';
+import type { UserRow } from '../repositories/users.repository.js';
+
+/** Builds the Caller for a signed-in user from their memberships. */
+export class AccessService {
+  constructor(
+    private readonly memberships: MembershipsRepository,
+    private readonly accounts: AccountsRepository,
+  ) {}
+
+  async load(user: UserRow, sidHash: string, ip: string): Promise<Caller> {
+    const [accountRows, groupRows] = await Promise.all([
+      this.memberships.accountMemberships(user.uuid),
+      this.memberships.groupMemberships(user.uuid),
+    ]);
+    const accounts = new Map<string, AccountAccess>();
+    for (const row of accountRows) {
+      const admin = row.role === 'admin';
+      accounts.set(row.account_id, {
+        accountId: row.account_id,
+        admin,
+        permissions: admin ? ALL_PERMISSION_SET : toPermissionSet(row.permissions),
+      });
+    }
+    const groups = new Map<string, GroupAccess>();
+    for (const row of groupRows) {
+      groups.set(row.namespace_id, {
+        groupId: row.group_id,
+        accountId: row.account_id,
+        namespaceId: row.namespace_id,
+        name: row.name,
+        type: row.type,
+        permissions: toPermissionSet(row.permissions),
+      });
+    }
+    // An account admin sees every group of the account with every permission.
+    for (const account of accounts.values()) {
+      if (!account.admin) continue;
+      for (const group of await this.accounts.groupsOfAccount(account.accountId)) {
+        groups.set(group.namespace_id, {
+          groupId: group.uuid,
+          accountId: group.account_id,
+          namespaceId: group.namespace_id,
+          name: group.name,
+          type: group.type,
+          permissions: ALL_PERMISSION_SET as ReadonlySet<Permission>,
+        });
+      }
+    }
+    return { user, sidHash, ip, accounts, groups };
+  }
+}

@@ -1,0 +1,60 @@
+import type { Study } from '@imaging-inbox/contract';
+import type { Caller } from '../policies/access.js';
+import { studyPermissions } from '../policies/access.js';
+import type { StudyRow } from '../repositories/studies.repository.js';
+
+
+/**
+ * The answer shape of a study, field by field, so nothing the client should not see (lock owner,
+ * search keys, internal links) leaks by accident.
+ */
+export function presentStudy(
+  caller: Caller,
+  row: StudyRow,
+  extras: { tags?: string[]; customFields?: { name: string; value: string | null }[] },
+  engineFqdn: string,
+): Study {
+  const group = caller.groups.get(row.namespace_id);
+  return {
+    uuid: row.uuid,
+    study_uid: row.study_uid,
+    patient_name: row.patient_name,
+    patientid: row.patientid,
+    patient_sex: row.patient_sex,
+    patient_birth_date: row.patient_birth_date,
+    patient_age: row.patient_age,
+    accession_number: row.accession_number,
+    study_description: row.study_description,
+    study_date: row.study_date,
+    study_time: row.study_time,
+    modality: row.modality,
+    referring_physician: row.referring_physician,
+    source_ae_title: row.source_ae_title,
+    destination_ae_title: row.destination_ae_title,
+    image_count: row.image_count,
+    series_count: row.series_count,
+    attachment_count: row.attachment_count,
+    size: row.size,
+    star: row.star ? 1 : 0,
+    thin: row.thin ? 1 : 0,
+    tags: extras.tags ?? [],
+    is_locked: row.is_locked ? 1 : 0,
+    is_frozen: 0,
+    must_approve: row.must_approve ? 1 : 0,
+    study_status: row.study_status,
+    study_push_status: row.push_status
+      ? [{ status: row.push_status, updated: new Date(row.updated).toISOString(), destination_name: "" }]
+      : [],
+    source: row.source,
+    share_message: row.share_message,
+    storage_namespace: row.namespace_id,
+    phi_namespace: row.namespace_id,
+    phi_namespace_name: group?.name ?? '',
+    engine_fqdn: engineFqdn,
+    created: new Date(row.created).toISOString(),
+    updated: new Date(row.updated).toISOString(),
+    customfields: extras.customFields ?? [],
+    permissions: studyPermissions(caller, row),
+    viewer_link: `/viewer/#study/${row.namespace_id}/${row.study_uid}/${row.namespace_id}`,
+  };
+}

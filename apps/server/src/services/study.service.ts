@@ -1,0 +1,190 @@
+import type { Study } from '@imaging-inbox/contract';
+import type { Updateable } from 'kysely';
+import type { StudyTable } from '../db/schema.js';
+import { ApiError, invalidField, notFound, notPermitted } from '../http/errors.js';
+import type { Params } from '../http/params.js';
+import type { Caller } from '../policies/access.js';
+import { hasGroupPermission } from '../policies/access.js';
+import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
+import type { AuditService } from './audit.service.js';
+import { presentStudy } from './study.presenter.js';
+import type { StudyQuery } from './study-query.js';
+import { parseStudyQuery } from './study-query.js';
+import { searchKey } from '../repositories/study-search.sql.js';
+import { toDicomDate } from './time.js';
+
+export interface StudyServiceDeps {
+  studies: StudiesRepository;
+  audit: AuditService;
+  engineFqdn: string;
+  now?: () => number;
+}
+
+/** Patient and exam fields study/set may change, with the index key each one keeps in step. */
+const EDITABLE_FIELDS = {
+  patient_name: 'patient_name_key',
+  patientid: 'patientid_key',
+  study_description: 'study_description_key',
+  referring_physician: 'referring_physician_key',
+  patient_sex: null,
+  patient_birth_date: null,
+  accession_number: null,
+  study_date: null,
+  study_time: null,
+} as const;
+
+export class StudyService {
+  private readonly now: () => number;
+  constructor(private readonly deps: StudyServiceDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Namespaces the query may read: those the caller can view, narrowed by phi_namespace. */
+  private searchable(caller: Caller, q: StudyQuery): string[] {
+    const viewable = [...caller.groups.values()]
+      .filter((g) => g.permissions.has('study_view'))
+      .map((g) => g.namespaceId);
+    if (!q.phiNamespaces) return viewable;
+    const wanted = new Set(q.phiNamespaces);
+    return viewable.filter((ns) => wanted.has(ns));
+  }
+
+  async list(caller: Caller, params: Params): Promise<{ studies: Study[]; page: { number: number; rows: number; more: 0 | 1 } }> {
+    const q = parseStudyQuery(params, caller.user.time_zone ?? 'UTC');
+    const { rows, more } = await this.deps.studies.search(q, this.searchable(caller, q));
+    const extras = await this.deps.studies.extras(rows.map((r) => r.uuid));
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      action: 'STUDY_SEARCH',
+      objectType: 'study',
+      detail: { filters: Object.fromEntries(Object.entries(params).filter(([k]) => k.startsWith('filter.'))), returned: rows.length },
+      ip: caller.ip,
+    });
+    return {
+      studies: rows.map((row) =>
+        presentStudy(caller, row, { tags: extras.tags.get(row.uuid), customFields: extras.customFields.get(row.uuid) }, this.deps.engineFqdn),
+      ),
+      page: { number: q.page, rows: q.rows, more: more ? 1 : 0 },
+    };
+  }
+
+  async count(caller: Caller, params: Params): Promise<number> {
+    const q = parseStudyQuery(params, caller.user.time_zone ?? 'UTC');
+    return this.deps.studies.count(q, this.searchable(caller, q));
+  }
+
+  /**
+   * The study if the caller may view it. Another group's or account's study answers NOT_FOUND,
+   * exactly as a made-up uuid does.
+   */
+  async requireVisible(caller: Caller, uuid: string): Promise<StudyRow> {
+    const row = await this.deps.studies.findByUuid(uuid);
+    if (!row || !hasGroupPermission(caller, row.namespace_id, 'study_view')) throw notFound('study');
+    return row;
+  }
+
+  async get(caller: Caller, uuid: string): Promise<Study> {
+    const row = await this.requireVisible(caller, uuid);
+    const extras = await this.deps.studies.extras([uuid]);
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: row.account_id,
+      action: 'STUDY_VIEW',
+      objectType: 'study',
+      objectId: uuid,
+      ip: caller.ip,
+    });
+    return presentStudy(caller, row, { tags: extras.tags.get(uuid), customFields: extras.customFields.get(uuid) }, this.deps.engineFqdn);
+  }
+
+  async exists(caller: Caller, studyUid: string, accountId: string): Promise<boolean> {
+    if (!caller.accounts.has(accountId)) throw notFound('account');
+    const exists = await this.deps.studies.existsInAccount(studyUid, accountId);
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId,
+      action: 'STUDY_EXISTS',
+      objectType: 'study',
+      detail: { study_uid: studyUid, exists },
+      ip: caller.ip,
+    });
+    return exists;
+  }
+
+  async set(caller: Caller, params: Params): Promise<void> {
+    const uuid = params['uuid']?.trim() || params['study_id']?.trim();
+    if (!uuid) throw new ApiError('STUDY_SET_PARAMS_EMPTY');
+    const row = await this.deps.studies.findByUuid(uuid);
+    if (!row || !hasGroupPermission(caller, row.namespace_id, 'study_view')) {
+      throw new ApiError('STUDY_SET_PARAMS_UUID_NOT_FOUND');
+    }
+    if (!hasGroupPermission(caller, row.namespace_id, 'study_edit')) throw notPermitted('study_edit');
+    if (row.is_locked && row.locked_by !== caller.user.uuid) throw new ApiError('LOCKED');
+
+    const changes: Updateable<StudyTable> = {};
+    const before: Record<string, string> = {};
+    for (const [field, keyColumn] of Object.entries(EDITABLE_FIELDS) as [keyof typeof EDITABLE_FIELDS, string | null][]) {
+      const raw = params[field];
+      if (raw === undefined) continue;
+      const value = normaliseField(field, raw);
+      if (value === row[field]) continue;
+      before[field] = row[field];
+      changes[field] = value;
+      if (keyColumn) (changes as Record<string, string>)[keyColumn] = searchKey(value);
+    }
+    const customFields: Record<string, string | null> = {};
+    for (const [key, value] of Object.entries(params)) {
+      const m = /^customfield-([A-Za-z0-9_-]{1,64})$/.exec(key);
+      if (m?.[1]) customFields[m[1]] = value === '' ? null : value;
+    }
+    if (!Object.keys(changes).length && !Object.keys(customFields).length) return;
+    changes.updated = this.now();
+    await this.deps.studies.update(uuid, changes);
+    await this.deps.studies.setCustomFields(uuid, customFields);
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: row.account_id,
+      action: 'EDIT',
+      objectType: 'study',
+      objectId: uuid,
+      detail: { before, after: { ...pick(changes, Object.keys(before)), ...customFields } },
+      ip: caller.ip,
+    });
+  }
+
+  async setLock(caller: Caller, uuid: string, locked: boolean): Promise<void> {
+    const row = await this.requireVisible(caller, uuid);
+    if (!hasGroupPermission(caller, row.namespace_id, 'study_edit')) throw notPermitted('study_edit');
+    const ok = locked
+      ? await this.deps.studies.lock(uuid, caller.user.uuid, this.now())
+      : await this.deps.studies.unlock(uuid, caller.user.uuid, this.now());
+    if (!ok) throw new ApiError('LOCKED');
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: row.account_id,
+      action: locked ? 'LOCK' : 'UNLOCK',
+      objectType: 'study',
+      objectId: uuid,
+      ip: caller.ip,
+    });
+  }
+}
+
+function normaliseField(field: string, raw: string): string {
+  const value = raw.trim();
+  if (field === 'patient_birth_date' || field === 'study_date') {
+    if (value === '') return '';
+    const date = toDicomDate(value);
+    if (!date) throw invalidField(field, 'must be a date YYYYMMDD');
+    return date;
+  }
+  if (field === 'patient_sex' && !['', 'M', 'F', 'O'].includes(value.toUpperCase())) {
+    throw invalidField(field, 'must be M, F or O');
+  }
+  if (value.length > 256) throw invalidField(field, 'too long');
+  return field === 'patient_sex' ? value.toUpperCase() : value;
+}
+
+function pick(source: object, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(source).filter(([k]) => keys.includes(k)));
+}

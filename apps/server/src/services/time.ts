@@ -1,0 +1,66 @@
+/**
+ * Turns a calendar date (and optional time) read in an IANA time zone into epoch milliseconds.
+ * The offset is found by formatting the instant in the zone and correcting once (twice around
+ * daylight-saving changes), which avoids a time-zone library.
+ */
+export function zonedToEpoch(
+  parts: { year: number; month: number; day: number; hour?: number; minute?: number; second?: number; ms?: number },
+  timeZone: string,
+): number {
+  const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, parts.ms ?? 0);
+  let guess = asUtc - offsetMs(asUtc, timeZone);
+  guess = asUtc - offsetMs(guess, timeZone);
+  return guess;
+}
+
+function offsetMs(epoch: number, timeZone: string): number {
+  const formatter = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  const get = (type: string) => Number(formatter.formatToParts(new Date(epoch)).find((p) => p.type === type)?.value);
+  const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return local - Math.floor(epoch / 1000) * 1000;
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const DATE_RE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?$/;
+
+/**
+ * Reads `YYYY-MM-DD`, `YYYYMMDD` or `YYYY-MM-DD HH:mm[:ss]` in the zone. A bare date used as an
+ * upper bound covers the whole day.
+ */
+export function parseZonedBound(value: string, timeZone: string, bound: 'ge' | 'le'): number | undefined {
+  const m = DATE_RE.exec(value.trim());
+  if (!m) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  if (m[4] === undefined) {
+    const start = zonedToEpoch({ year, month, day }, timeZone);
+    return bound === 'ge' ? start : zonedToEpoch({ year, month, day: day + 1 }, timeZone) - 1;
+  }
+  return zonedToEpoch(
+    { year, month, day, hour: Number(m[4]), minute: Number(m[5]), second: Number(m[6] ?? 0), ms: Number((m[7] ?? '0').padEnd(3, '0')) },
+    timeZone,
+  );
+}
+
+/** DICOM DA from `YYYYMMDD` or `YYYY-MM-DD`; undefined when it is neither. */
+export function toDicomDate(value: string): string | undefined {
+  const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value.trim());
+  return m ? `${m[1]}${m[2]}${m[3]}` : undefined;
+}

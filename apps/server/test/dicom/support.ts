@@ -1,0 +1,88 @@
+/**
+ * Shared helpers for the DICOM tests: a baseline instance spec, temp files, and dcmtk's dcmdump as an
+ * independent oracle (a second, mature DICOM implementation disagreeing with ours is a real bug).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { InstanceSpec } from '../../src/dicom/write.js';
+
+export const PYDICOM_DIR = '/usr/lib/python3/dist-packages/pydicom/data';
+
+export function hasTool(name: string): boolean {
+  return spawnSync('which', [name]).status === 0;
+}
+
+export function baseSpec(overrides: Partial<InstanceSpec> = {}): InstanceSpec {
+  return {
+    patientName: 'DOE^JOHN',
+    patientId: 'MRN0001',
+    patientSex: 'M',
+    patientBirthDate: '19700115',
+    studyInstanceUid: '2.25.1001',
+    studyDate: '20240310',
+    studyTime: '093015',
+    studyDescription: 'CT CHEST W/O CONTRAST',
+    accessionNumber: 'ACC0001',
+    referringPhysician: 'HOUSE^GREGORY',
+    institutionName: 'GENERAL HOSPITAL',
+    seriesInstanceUid: '2.25.1001.1',
+    seriesNumber: 1,
+    seriesDescription: 'AXIAL 2.5MM',
+    modality: 'CT',
+    bodyPart: 'CHEST',
+    sopInstanceUid: '2.25.1001.1.1',
+    instanceNumber: 1,
+    ...overrides,
+  };
+}
+
+/** A temp directory removed by the returned cleanup. */
+export function tempDir(): { dir: string; write: (name: string, bytes: Uint8Array) => string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'dicom-test-'));
+  return {
+    dir,
+    write: (name, bytes) => {
+      const path = join(dir, name);
+      writeFileSync(path, bytes);
+      return path;
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export interface DcmdumpResult {
+  status: number | null;
+  stdout: string;
+  /** Lines dcmtk marks as errors (`E: …`). */
+  errors: string[];
+}
+
+export function dcmdump(path: string, ...args: string[]): DcmdumpResult {
+  const result = spawnSync('dcmdump', [...args, path], { encoding: 'utf8' });
+  const all = `${result.stdout}\n${result.stderr}`;
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    errors: all.split('\n').filter((line) => line.startsWith('E:')),
+  };
+}
+
+/**
+ * Value of a top-level attribute in dcmdump's default output (nested items are indented, so `^` anchors
+ * to the top level), or undefined. `tag` is `gggg,eeee` in lower case. Values dcmtk shows as VR UN (hex
+ * bytes, e.g. UIDs written with an unknown VR) are decoded; call dcmdump with `+L` so they are not cut.
+ */
+export function dumpValue(dump: string, tag: string): string | undefined {
+  const text = new RegExp(`^\\(${tag}\\) \\w\\w \\[(.*?)\\]\\s+#`, 'm').exec(dump);
+  if (text) return text[1];
+  const hex = new RegExp(`^\\(${tag}\\) UN ([0-9a-f\\\\]+)\\s+#`, 'm').exec(dump);
+  if (!hex?.[1]) return undefined;
+  const bytes = hex[1].split('\\').map((byte) => Number.parseInt(byte, 16));
+  return Buffer.from(bytes).toString('latin1').replace(/[\s\0]+$/, '');
+}
+
+export function dcmftest(path: string): string {
+  return execFileSync('dcmftest', [path], { encoding: 'utf8' });
+}
