@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { MAX_UPLOAD_BYTES } from '@imaging-inbox/contract';
 import { z } from 'zod';
 
 /**
@@ -27,6 +28,7 @@ const envSchema = z.object({
   SEED_DEMO: z.enum(['0', '1']).default('1'),
   SEED_STUDIES: z.coerce.number().int().min(0).max(100_000).default(40),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(MAX_UPLOAD_BYTES),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
 });
@@ -45,6 +47,7 @@ export interface Config {
   seedDemo: boolean;
   seedStudies: number;
   sessionIdleSeconds: number;
+  uploadMaxBytes: number;
   logLevel: string;
   webDist: string | undefined;
 }
@@ -74,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO === '1',
     seedStudies: e.SEED_STUDIES,
     sessionIdleSeconds: e.SESSION_IDLE_MINUTES * 60,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
   };

@@ -7,7 +7,6 @@ import { openDatabase } from './db/dialect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
-import { MAX_UPLOAD_BYTES } from '@imaging-inbox/contract';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -28,7 +27,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const http = await buildHttpApp(ctx, {
     logLevel: config.logLevel,
     webDist: config.webDist,
-    maxUploadBytes: Number(process.env['UPLOAD_MAX_BYTES'] ?? MAX_UPLOAD_BYTES),
+    maxUploadBytes: config.uploadMaxBytes,
   });
   const url = await http.listen({ port: config.port, host: config.host });
   log(`Imaging Inbox listening on ${url}`);

@@ -175,7 +175,11 @@ function patientAt(
   const roll = random.next();
   const patientSex = roll < 0.48 ? 'M' : roll < 0.97 ? 'F' : 'O';
   const firstNames =
-    patientSex === 'M' ? MALE_FIRST_NAMES : patientSex === 'F' ? FEMALE_FIRST_NAMES : random.pick([MALE_FIRST_NAMES, FEMALE_FIRST_NAMES]);
+    patientSex === 'M'
+      ? MALE_FIRST_NAMES
+      : patientSex === 'F'
+        ? FEMALE_FIRST_NAMES
+        : random.pick([MALE_FIRST_NAMES, FEMALE_FIRST_NAMES]);
   const birthDay = random.int(BIRTH_FROM / DAY_MS, BIRTH_TO / DAY_MS);
   return {
     patientName: `${random.pick(LAST_NAMES)}^${random.pick(firstNames)}`,

@@ -57,6 +57,7 @@ export interface ParsedInstance {
 
 const PIXEL_DATA = 'x7fe00010';
 const UNDEFINED_LENGTH = 0xffffffff;
+const IMPLICIT_VR_LITTLE_ENDIAN = '1.2.840.10008.1.2';
 
 // Tags in dicom-parser's `xggggeeee` form, named by DICOM keyword for readable errors.
 const T = {
@@ -91,7 +92,8 @@ const T = {
 // Warnings dicom-parser emits (instead of throwing) when a sequence or item runs off the end of the
 // buffer. They mean the file is truncated. The "peeking to determine VR" warning is left out: it also
 // fires for a legitimate short element at the very end of an implicit-VR file.
-const TRUNCATION_WARNING = /eof encountered before finding (item delimiter|sequence (delimitation|delimiter|item delimiter))/;
+const TRUNCATION_WARNING =
+  /eof encountered before finding (item delimiter|sequence (delimitation|delimiter|item delimiter))/;
 
 /**
  * Reads the indexable header attributes of a DICOM Part-10 file.
@@ -171,7 +173,8 @@ function inflate(bytes: Uint8Array, position: number): Uint8Array {
 /**
  * dicom-parser skips element values with an unchecked seek, so a file cut inside a value (most often
  * inside Pixel Data, which is where a truncated upload usually ends) parses "successfully". Every
- * element's value, and the pixel data's fragments, must therefore be shown to lie inside the buffer.
+ * element's value, the pixel data's fragments and any elements after the pixel data (e.g. trailing
+ * padding) must therefore be shown to lie inside the buffer.
  */
 function assertComplete(dataSet: DataSet): void {
   const end = dataSet.byteArray.length;
@@ -180,37 +183,97 @@ function assertComplete(dataSet: DataSet): void {
 
   const check = (elements: Record<string, Element>): void => {
     for (const element of Object.values(elements)) {
-      if (element.tag === PIXEL_DATA && element.length === UNDEFINED_LENGTH) {
-        assertFragmentsComplete(dataSet, element.dataOffset);
-      } else if (element.length !== UNDEFINED_LENGTH && element.dataOffset + element.length > end) {
+      if (element.tag === PIXEL_DATA) continue; // parsing stopped at its header; checked below
+      if (element.length !== UNDEFINED_LENGTH && element.dataOffset + element.length > end) {
         throw new DicomParseError('INVALID_DICOM', `truncated: element ${element.tag} runs past end of file`);
       }
       for (const item of element.items ?? []) if (item.dataSet) check(item.dataSet.elements);
     }
   };
   check(dataSet.elements);
+
+  const pixelData = dataSet.elements[PIXEL_DATA];
+  if (!pixelData) return;
+  const pixelEnd =
+    pixelData.length === UNDEFINED_LENGTH
+      ? endOfFragments(dataSet, pixelData.dataOffset)
+      : pixelData.dataOffset + pixelData.length;
+  if (pixelEnd > end)
+    throw new DicomParseError('INVALID_DICOM', 'truncated: pixel data runs past end of file');
+  assertTailComplete(dataSet, pixelEnd);
 }
 
 /**
  * Encapsulated pixel data: a run of items (FFFE,E000) ended by a sequence delimiter (FFFE,E0DD).
  * Walking the item headers is cheap (a few per frame) and proves every fragment is present.
+ * Returns the offset just past the delimiter.
  */
-function assertFragmentsComplete(dataSet: DataSet, start: number): void {
+function endOfFragments(dataSet: DataSet, start: number): number {
   const bytes = dataSet.byteArray;
-  const read16 = (at: number): number => dataSet.byteArrayParser.readUint16(bytes, at);
-  const read32 = (at: number): number => dataSet.byteArrayParser.readUint32(bytes, at);
+  const parser = dataSet.byteArrayParser;
   let position = start;
   while (position + 8 <= bytes.length) {
-    const group = read16(position);
-    const elementNumber = read16(position + 2);
-    const length = read32(position + 4);
+    const group = parser.readUint16(bytes, position);
+    const elementNumber = parser.readUint16(bytes, position + 2);
+    const length = parser.readUint32(bytes, position + 4);
     position += 8;
     if (group !== 0xfffe) break;
-    if (elementNumber === 0xe0dd) return;
+    if (elementNumber === 0xe0dd) return position;
     if (elementNumber !== 0xe000 || length === UNDEFINED_LENGTH) break;
     position += length;
   }
   throw new DicomParseError('INVALID_DICOM', 'truncated: encapsulated pixel data has no sequence delimiter');
+}
+
+// Explicit-VR elements whose length field is 4 bytes (after 2 reserved bytes) instead of 2.
+const LONG_LENGTH_VRS = new Set([
+  'OB',
+  'OD',
+  'OF',
+  'OL',
+  'OV',
+  'OW',
+  'SQ',
+  'SV',
+  'UC',
+  'UN',
+  'UR',
+  'UT',
+  'UV',
+]);
+
+/**
+ * Elements after Pixel Data (usually Data Set Trailing Padding) are not parsed, but a cut inside them
+ * still means the upload is incomplete, so their headers are walked. An element of undefined length
+ * there is accepted without further checks (it does not occur in practice).
+ */
+function assertTailComplete(dataSet: DataSet, start: number): void {
+  const bytes = dataSet.byteArray;
+  const parser = dataSet.byteArrayParser;
+  const explicit = dataSet.string(T.TransferSyntaxUID) !== IMPLICIT_VR_LITTLE_ENDIAN;
+  let position = start;
+  while (position < bytes.length) {
+    if (position + 8 > bytes.length)
+      throw new DicomParseError('INVALID_DICOM', 'truncated: partial element header');
+    let length: number;
+    const vr = String.fromCharCode(bytes[position + 4] ?? 0, bytes[position + 5] ?? 0);
+    if (!explicit) {
+      length = parser.readUint32(bytes, position + 4);
+      position += 8;
+    } else if (LONG_LENGTH_VRS.has(vr)) {
+      if (position + 12 > bytes.length)
+        throw new DicomParseError('INVALID_DICOM', 'truncated: partial element header');
+      length = parser.readUint32(bytes, position + 8);
+      position += 12;
+    } else {
+      length = parser.readUint16(bytes, position + 6);
+      position += 8;
+    }
+    if (length === UNDEFINED_LENGTH) return;
+    position += length;
+  }
+  if (position > bytes.length)
+    throw new DicomParseError('INVALID_DICOM', 'truncated: element after pixel data');
 }
 
 /**

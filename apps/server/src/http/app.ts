@@ -38,7 +38,6 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
       },
     },
     bodyLimit: 10 * 1024 * 1024,
-    disableRequestLogging: options.logLevel !== 'debug',
   });
 
   await app.register(formbody);

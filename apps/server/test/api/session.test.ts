@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../src/services/tokens.js';
+import type { TestServer } from '../support/test-server.js';
+import { DEMO_PASSWORD, DIALECTS, startTestServer } from '../support/test-server.js';
+
+describe.each(DIALECTS)('sessions on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { SESSION_IDLE_MINUTES: '1' });
+  });
+  afterAll(() => server?.stop());
+
+  it('logs in with the demo password and answers the spec fields with a long random sid', async () => {
+    const { status, body } = await server.api.call('session/login', { login: 'clinician@demo.local', password: DEMO_PASSWORD });
+    expect(status).toBe(200);
+    expect(body.status).toBe('OK');
+    expect(body.sid).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits, base64url
+    for (const field of ['uuid', 'name', 'pin_required', 'privacy', 'indicator', 'terms', 'training_todo', 'is_proxy']) {
+      expect(body).toHaveProperty(field);
+    }
+    const again = await server.api.login('clinician@demo.local');
+    expect(again).not.toBe(body.sid);
+  });
+
+  it('stores only the hash of the sid', async () => {
+    const sid = await server.api.login('viewer@demo.local');
+    const rows = await server.ctx.db.kysely.selectFrom('sessions').select('sid_hash').execute();
+    expect(rows.map((r) => r.sid_hash)).toContain(hashToken(sid));
+    expect(rows.map((r) => r.sid_hash)).not.toContain(sid);
+  });
+
+  it('answers BAD_PASSWORD for a wrong password and for an unknown login alike', async () => {
+    const wrong = await server.api.call('session/login', { login: 'viewer@demo.local', password: 'nope-nope-12' });
+    const unknown = await server.api.call('session/login', { login: 'ghost@demo.local', password: 'nope-nope-12' });
+    expect(wrong.status).toBe(412);
+    expect(wrong.body.error_type).toBe('BAD_PASSWORD');
+    expect(unknown.body).toEqual(wrong.body);
+  });
+
+  it('refuses a login without fields with MISSING_FIELDS', async () => {
+    const { status, body } = await server.api.call('session/login', { login: 'viewer@demo.local' });
+    expect(status).toBe(412);
+    expect(body.error_type).toBe('MISSING_FIELDS');
+    expect(body.error_data).toEqual(['password']);
+  });
+
+  it('rate-limits repeated failures on one account, even with the right password afterwards', async () => {
+    for (let i = 0; i < 5; i++) {
+      const r = await server.api.call('session/login', { login: 'partner@demo.local', password: `wrong-${i}-xx` });
+      expect(r.body.error_type).toBe('BAD_PASSWORD');
+    }
+    const limited = await server.api.call('session/login', { login: 'partner@demo.local', password: DEMO_PASSWORD });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error_type).toBe('RATE_LIMITED');
+    const audit = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select(['outcome'])
+      .where('action', '=', 'LOGIN')
+      .where('outcome', '=', 'FAILURE')
+      .execute();
+    expect(audit.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('returns the user, permissions per namespace and ttl for a live session', async () => {
+    const sid = await server.api.login('clinician@demo.local');
+    const user = await server.api.get('session/user', { sid });
+    expect(user.body).toMatchObject({ email: 'clinician@demo.local', sysadmin: 0, admin: 0 });
+    const groups = await server.api.groups(sid);
+    const emergency = groups.find((g) => g.name === 'Emergency')!;
+    const perms = await server.api.get('session/permissions', { sid, namespace_id: emergency.namespace_id });
+    expect(perms.body.study_upload).toBe(1);
+    expect(perms.body.study_push).toBe(0);
+    const foreign = await server.api.get('session/permissions', { sid, namespace_id: 'not-a-namespace' });
+    expect(foreign.body.error_type).toBe('NOT_MEMBER');
+    const ttl = await server.api.get('session/ttl', { sid });
+    expect(ttl.body.ttl).toBeGreaterThan(50);
+    expect(ttl.body.ttl).toBeLessThanOrEqual(60);
+  });
+
+  it('invalidates the session on logout: later calls get 401 and ttl answers EXPIRED', async () => {
+    const sid = await server.api.login('viewer@demo.local');
+    expect((await server.api.get('session/logout', { sid })).status).toBe(200);
+    const after = await server.api.get('session/user', { sid });
+    expect(after.status).toBe(401);
+    const ttl = await server.api.get('session/ttl', { sid });
+    expect(ttl.status).toBe(412);
+    expect(ttl.body.error_type).toBe('EXPIRED');
+  });
+
+  it('expires an idle session', async () => {
+    const sid = await server.api.login('viewer@demo.local');
+    await server.ctx.db.kysely
+      .updateTable('sessions')
+      .set({ expires: Date.now() - 1 })
+      .where('sid_hash', '=', hashToken(sid))
+      .execute();
+    expect((await server.api.get('session/user', { sid })).status).toBe(401);
+    expect((await server.api.get('session/ttl', { sid })).body.error_type).toBe('EXPIRED');
+  });
+
+  it('answers 401 without a sid and accepts a Bearer header', async () => {
+    expect((await server.api.get('session/user')).status).toBe(401);
+    const sid = await server.api.login('viewer@demo.local');
+    const response = await fetch(`${server.url}/api/v3/session/user`, { headers: { authorization: `Bearer ${sid}` } });
+    expect(response.status).toBe(200);
+  });
+});

@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { RunningServer } from '../../src/main.js';
+import { startServer } from '../../src/main.js';
+
+export const DEMO_PASSWORD = 'Demo-pass-2024';
+export type Dialect = 'sqlite' | 'postgres';
+export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  api: ApiClient;
+}
+
+async function createPgDatabase(): Promise<string> {
+  const base = inject('pgBaseUrl');
+  const name = `inbox_${Math.random().toString(36).slice(2, 10)}`;
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  return base.replace(/\/postgres$/, `/${name}`);
+}
+
+/** A real server on a fresh data dir (and a fresh PostgreSQL database when asked), seeded with the demo world. */
+export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-test-'));
+  const config = loadConfig({
+    PORT: '0',
+    DATA_DIR: dataDir,
+    DEMO_PASSWORD,
+    SEED_STUDIES: '16',
+    LOG_LEVEL: 'warn',
+    ...(dialect === 'postgres' ? { DATABASE_URL: await createPgDatabase() } : {}),
+    ...env,
+  });
+  const server = await startServer(config, () => undefined);
+  return {
+    ...server,
+    dataDir,
+    api: new ApiClient(server.url),
+    async stop() {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+}
+
+/** Speaks api/v3 the way browsers and Ambra clients do: form-encoded POSTs, sid in the body. */
+export class ApiClient {
+  constructor(readonly baseUrl: string) {}
+
+  async call<T = any>(pathName: string, params: Record<string, string | number> = {}, sid?: string): Promise<Answer<T>> {
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) form.set(k, String(v));
+    if (sid) form.set('sid', sid);
+    const response = await fetch(`${this.baseUrl}/api/v3/${pathName}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
+    return { status: response.status, body: (await response.json()) as T };
+  }
+
+  async get<T = any>(pathName: string, params: Record<string, string | number> = {}): Promise<Answer<T>> {
+    const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
+    const response = await fetch(`${this.baseUrl}/api/v3/${pathName}?${query}`);
+    return { status: response.status, body: (await response.json()) as T };
+  }
+
+  async login(email: string, password = DEMO_PASSWORD): Promise<string> {
+    const { status, body } = await this.call<{ sid: string }>('session/login', { login: email, password });
+    if (status !== 200) throw new Error(`login of ${email} failed: ${status} ${JSON.stringify(body)}`);
+    return body.sid;
+  }
+
+  async groups(sid: string): Promise<{ uuid: string; name: string; namespace_id: string; type: string }[]> {
+    const { body } = await this.call('group/list', {}, sid);
+    return body.groups;
+  }
+
+  async upload(sid: string, namespaceId: string, bytes: Uint8Array, contentType = 'application/dicom'): Promise<Answer> {
+    const response = await fetch(`${this.baseUrl}/api/v3/storage/namespace/${namespaceId}/image?sid=${encodeURIComponent(sid)}`, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: bytes,
+    });
+    return { status: response.status, body: await response.json() };
+  }
+}
