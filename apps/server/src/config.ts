@@ -27,7 +27,12 @@ const envSchema = z.object({
   DEMO_PASSWORD: z.string().min(1).optional(),
   SEED_DEMO: z.enum(['0', '1']).default('1'),
   SEED_STUDIES: z.coerce.number().int().min(0).max(100_000).default(40),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(60),
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(MAX_UPLOAD_BYTES),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),

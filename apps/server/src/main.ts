@@ -16,12 +16,19 @@ export interface RunningServer {
 }
 
 /** Boot order: config → database (migrated) → demo seed on a new data dir → HTTP. */
-export async function startServer(config: Config, log: (line: string) => void = console.log): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  log: (line: string) => void = console.log,
+): Promise<RunningServer> {
   const db = openDatabase(config);
   await migrateToLatest(db);
   const ctx = createContext(config, db);
   if (config.seedDemo && !(await hasAnyAccount(ctx))) {
-    const { password, generated } = await seedDemo(ctx, { password: config.demoPassword, studies: config.seedStudies, log });
+    const { password, generated } = await seedDemo(ctx, {
+      password: config.demoPassword,
+      studies: config.seedStudies,
+      log,
+    });
     if (generated) log(`Demo password (shown once): ${password}`);
   }
   const http = await buildHttpApp(ctx, {

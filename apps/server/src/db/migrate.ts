@@ -9,6 +9,6 @@ const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migra
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db: db.kysely, provider });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -21,7 +21,11 @@ export function sidOf(request: FastifyRequest, params: Params): string | undefin
   return params['sid']?.trim() || undefined;
 }
 
-export async function authenticate(ctx: AppContext, request: FastifyRequest, params: Params): Promise<Caller> {
+export async function authenticate(
+  ctx: AppContext,
+  request: FastifyRequest,
+  params: Params,
+): Promise<Caller> {
   const sid = sidOf(request, params);
   if (!sid) throw new ApiError('EXPIRED', 401, 'SID not found in session');
   const resolved = await ctx.services.sessions.resolve(sid);
@@ -33,7 +37,11 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest, par
  * Registers one api/v3 call on GET and POST (Ambra clients use both), answering `{status:"OK"}`
  * merged with what the handler returns.
  */
-export function apiRoute(app: FastifyInstance, path: string, handler: (call: ApiCall) => Promise<object | void>): void {
+export function apiRoute(
+  app: FastifyInstance,
+  path: string,
+  handler: (call: ApiCall) => Promise<object | void> | object | void,
+): void {
   app.route({
     method: ['GET', 'POST'],
     url: `/api/v3/${path}`,
@@ -50,7 +58,7 @@ export function authedRoute(
   ctx: AppContext,
   app: FastifyInstance,
   path: string,
-  handler: (call: AuthedCall) => Promise<object | void>,
+  handler: (call: AuthedCall) => Promise<object | void> | object | void,
 ): void {
   apiRoute(app, path, async (call) => {
     const caller = await authenticate(ctx, call.request, call.params);

@@ -55,7 +55,9 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     const status = error.statusCode ?? 500;
     if (status >= 500) request.log.error({ err: error, url: redactSid(request.url) }, 'request failed');
     const errorType = status === 413 ? 'FILE_TOO_LARGE' : status >= 500 ? 'INTERNAL' : 'INVALID_FIELD';
-    return reply.code(status).send({ status: 'ERROR', error_type: errorType, error_subtype: status >= 500 ? null : error.message });
+    return reply
+      .code(status)
+      .send({ status: 'ERROR', error_type: errorType, error_subtype: status >= 500 ? null : error.message });
   });
 
   app.get('/api/v3/health', () => ({ status: 'OK' }));

@@ -17,5 +17,6 @@ export class ApiError extends Error {
 
 export const notFound = (what?: string) => new ApiError('NOT_FOUND', 412, what ?? null);
 export const notPermitted = (what?: string) => new ApiError('NOT_PERMITTED', 412, what ?? null);
-export const missingFields = (fields: string[]) => new ApiError('MISSING_FIELDS', 412, fields.join(','), fields);
+export const missingFields = (fields: string[]) =>
+  new ApiError('MISSING_FIELDS', 412, fields.join(','), fields);
 export const invalidField = (field: string, why: string) => new ApiError('INVALID_FIELD', 412, field, why);

@@ -15,9 +15,9 @@ export function collectParams(request: FastifyRequest): Params {
     if (typeof (source as { pipe?: unknown }).pipe === 'function') return;
     for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
       if (value === undefined || value === null) continue;
-      if (Array.isArray(value)) out[key] = JSON.stringify(value);
-      else if (typeof value === 'object') out[key] = JSON.stringify(value);
-      else out[key] = String(value as string | number | boolean);
+      if (typeof value === 'string') out[key] = value;
+      else if (typeof value === 'number' || typeof value === 'boolean') out[key] = String(value);
+      else out[key] = JSON.stringify(value);
     }
   };
   add(request.query);
@@ -26,13 +26,22 @@ export function collectParams(request: FastifyRequest): Params {
 }
 
 /** The trimmed values of required parameters, in order; MISSING_FIELDS names every absent one. */
-export function required<const N extends readonly string[]>(params: Params, ...names: N): { [K in keyof N]: string } {
+export function required<const N extends readonly string[]>(
+  params: Params,
+  ...names: N
+): { [K in keyof N]: string } {
   const missing = names.filter((n) => !params[n]?.trim());
   if (missing.length) throw missingFields(missing);
   return names.map((n) => params[n]!.trim()) as { [K in keyof N]: string };
 }
 
-export function optionalInt(params: Params, name: string, fallback: number, min: number, max: number): number {
+export function optionalInt(
+  params: Params,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = params[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -45,7 +54,11 @@ export function optionalInt(params: Params, name: string, fallback: number, min:
 /** A JSON array of strings, or one plain string, as the `in` filters accept both. */
 export function stringList(raw: string, name: string): string[] {
   const text = raw.trim();
-  if (!text.startsWith('[')) return text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!text.startsWith('['))
+    return text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

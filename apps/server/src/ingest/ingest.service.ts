@@ -1,5 +1,4 @@
 import fsp from 'node:fs/promises';
-import type { ErrorType } from '@imaging-inbox/contract';
 import { DicomParseError, parseDicomHeader } from '../dicom/index.js';
 import type { ParsedInstance } from '../dicom/index.js';
 import { ApiError } from '../http/errors.js';
@@ -46,13 +45,18 @@ export class IngestService {
       parsed = parseDicomHeader(await fsp.readFile(temp.path));
     } catch (error) {
       await this.deps.blobs.discard(temp);
-      if (error instanceof DicomParseError) throw new ApiError(error.code as ErrorType, 412, error.detail);
+      if (error instanceof DicomParseError) throw new ApiError(error.code, 412, error.detail);
       throw error;
     }
     const key = await this.deps.blobs.commit(temp);
     let result;
     try {
-      result = await this.deps.repo.indexInstance(parsed, target, { key, sha256: temp.sha256, size: temp.size }, this.now());
+      result = await this.deps.repo.indexInstance(
+        parsed,
+        target,
+        { key, sha256: temp.sha256, size: temp.size },
+        this.now(),
+      );
     } catch (error) {
       await this.removeIfUnreferenced(key);
       throw error;
@@ -71,7 +75,12 @@ export class IngestService {
         ip: source.ip ?? null,
       });
     }
-    return { studyUuid: result.studyUuid, seriesUuid: result.seriesUuid, duplicate: result.duplicate, parsed };
+    return {
+      studyUuid: result.studyUuid,
+      seriesUuid: result.seriesUuid,
+      duplicate: result.duplicate,
+      parsed,
+    };
   }
 
   private async removeIfUnreferenced(key: string): Promise<void> {

@@ -28,6 +28,12 @@ export class Mailer {
       await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
       sent = Date.now();
     }
-    await this.outbox.insert({ to_address: mail.to, subject: mail.subject, body: mail.text, created: Date.now(), sent });
+    await this.outbox.insert({
+      to_address: mail.to,
+      subject: mail.subject,
+      body: mail.text,
+      created: Date.now(),
+      sent,
+    });
   }
 }

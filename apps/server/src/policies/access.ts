@@ -1,4 +1,9 @@
-import type { Permission, PermissionFlags, StudyPermission, StudyPermissionFlags } from '@imaging-inbox/contract';
+import type {
+  Permission,
+  PermissionFlags,
+  StudyPermission,
+  StudyPermissionFlags,
+} from '@imaging-inbox/contract';
 import { ALL_PERMISSIONS, STUDY_PERMISSIONS, isPermission } from '@imaging-inbox/contract';
 import type { UserRow } from '../repositories/users.repository.js';
 

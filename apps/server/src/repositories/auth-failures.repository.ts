@@ -6,7 +6,10 @@ export class AuthFailuresRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async record(keys: string[], at: number): Promise<void> {
-    await this.db.insertInto('auth_failures').values(keys.map((key) => ({ key, at }))).execute();
+    await this.db
+      .insertInto('auth_failures')
+      .values(keys.map((key) => ({ key, at })))
+      .execute();
   }
 
   async countSince(key: string, since: number): Promise<number> {

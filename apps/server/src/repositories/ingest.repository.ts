@@ -27,7 +27,12 @@ export interface IndexResult {
 export class IngestRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  indexInstance(p: ParsedInstance, target: IndexTarget, blob: { key: string; sha256: string; size: number }, now: number): Promise<IndexResult> {
+  indexInstance(
+    p: ParsedInstance,
+    target: IndexTarget,
+    blob: { key: string; sha256: string; size: number },
+    now: number,
+  ): Promise<IndexResult> {
     return this.db.transaction().execute(async (trx) => {
       const { uuid: studyUuid, created: studyCreated } = await this.ensureStudy(trx, p, target, now);
       const { uuid: seriesUuid, created: seriesCreated } = await this.ensureSeries(trx, p, studyUuid);
@@ -66,7 +71,12 @@ export class IngestRepository {
           .values({ study_uuid: studyUuid, modality: p.modality.toUpperCase() })
           .onConflict((oc) => oc.columns(['study_uuid', 'modality']).doNothing())
           .execute();
-        const rows = await trx.selectFrom('study_modalities').select('modality').where('study_uuid', '=', studyUuid).orderBy('modality').execute();
+        const rows = await trx
+          .selectFrom('study_modalities')
+          .select('modality')
+          .where('study_uuid', '=', studyUuid)
+          .orderBy('modality')
+          .execute();
         modality = rows.map((r) => r.modality).join('\\');
       }
       await trx
@@ -162,7 +172,12 @@ export class IngestRepository {
   }
 
   async isBlobReferenced(key: string): Promise<boolean> {
-    const row = await this.db.selectFrom('instances').select('uuid').where('blob_key', '=', key).limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('instances')
+      .select('uuid')
+      .where('blob_key', '=', key)
+      .limit(1)
+      .executeTakeFirst();
     return row !== undefined;
   }
 }

@@ -51,7 +51,12 @@ export class MembershipsRepository {
     return rows.map((r) => ({ ...r, permissions: parseList(r.permissions) }));
   }
 
-  async addAccountMember(accountId: string, userId: string, role: string, permissions: string[]): Promise<void> {
+  async addAccountMember(
+    accountId: string,
+    userId: string,
+    role: string,
+    permissions: string[],
+  ): Promise<void> {
     await this.db
       .insertInto('account_members')
       .values({ account_id: accountId, user_id: userId, role, permissions: JSON.stringify(permissions) })

@@ -6,7 +6,13 @@ export type OutboxRow = Selectable<OutboxTable>;
 export class OutboxRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(mail: { to_address: string; subject: string; body: string; created: number; sent: number | null }) {
+  async insert(mail: {
+    to_address: string;
+    subject: string;
+    body: string;
+    created: number;
+    sent: number | null;
+  }) {
     await this.db.insertInto('outbox').values(mail).execute();
   }
 

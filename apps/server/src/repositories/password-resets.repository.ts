@@ -9,7 +9,11 @@ export class PasswordResetsRepository {
   }
 
   find(tokenHash: string): Promise<Selectable<PasswordResetTable> | undefined> {
-    return this.db.selectFrom('password_resets').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    return this.db
+      .selectFrom('password_resets')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
   }
 
   /** Marks the token used; false when it was already used (two racing resets: one wins). */

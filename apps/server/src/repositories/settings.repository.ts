@@ -6,7 +6,11 @@ export class SettingsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async all(owner: string): Promise<Record<string, string>> {
-    const rows = await this.db.selectFrom('settings').select(['key', 'value']).where('owner', '=', owner).execute();
+    const rows = await this.db
+      .selectFrom('settings')
+      .select(['key', 'value'])
+      .where('owner', '=', owner)
+      .execute();
     return Object.fromEntries(rows.map((r) => [r.key, r.value]));
   }
 

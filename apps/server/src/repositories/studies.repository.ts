@@ -39,7 +39,12 @@ export class StudiesRepository {
     const customFields = new Map<string, { name: string; value: string | null }[]>();
     if (!uuids.length) return { tags, customFields };
     const [tagRows, fieldRows] = await Promise.all([
-      this.db.selectFrom('study_tags').select(['study_uuid', 'tag']).where('study_uuid', 'in', uuids).orderBy('tag').execute(),
+      this.db
+        .selectFrom('study_tags')
+        .select(['study_uuid', 'tag'])
+        .where('study_uuid', 'in', uuids)
+        .orderBy('tag')
+        .execute(),
       this.db
         .selectFrom('study_customfields')
         .select(['study_uuid', 'name', 'value'])
@@ -49,7 +54,10 @@ export class StudiesRepository {
     ]);
     for (const r of tagRows) tags.set(r.study_uuid, [...(tags.get(r.study_uuid) ?? []), r.tag]);
     for (const r of fieldRows) {
-      customFields.set(r.study_uuid, [...(customFields.get(r.study_uuid) ?? []), { name: r.name, value: r.value }]);
+      customFields.set(r.study_uuid, [
+        ...(customFields.get(r.study_uuid) ?? []),
+        { name: r.name, value: r.value },
+      ]);
     }
     return { tags, customFields };
   }

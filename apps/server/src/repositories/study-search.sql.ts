@@ -38,9 +38,16 @@ function textCondition(eb: Eb, column: KeyedColumn | PlainColumn, kind: 'like' |
 }
 
 /** Applies every filter of the query to a select over studies, limited to the given namespaces. */
-export function applyStudyFilters(db: Kysely<Database>, base: StudiesQuery, q: StudyQuery, namespaces: string[]): StudiesQuery {
+export function applyStudyFilters(
+  db: Kysely<Database>,
+  base: StudiesQuery,
+  q: StudyQuery,
+  namespaces: string[],
+): StudiesQuery {
   let query = base.where('studies.namespace_id', 'in', namespaces);
-  query = q.deleted ? query.where('studies.deleted', 'is not', null) : query.where('studies.deleted', 'is', null);
+  query = q.deleted
+    ? query.where('studies.deleted', 'is not', null)
+    : query.where('studies.deleted', 'is', null);
   for (const t of q.text) {
     query = query.where((eb) => textCondition(eb, t.column, t.kind, t.kind === 'like' ? t.pattern : t.value));
   }
@@ -67,18 +74,38 @@ export function applyStudyFilters(db: Kysely<Database>, base: StudiesQuery, q: S
   if (q.created.le !== undefined) query = query.where('studies.created', '<=', q.created.le);
   if (q.modalities?.length) {
     const modalities = q.modalities;
-    query = query.where('studies.uuid', 'in', db.selectFrom('study_modalities').select('study_uuid').where('modality', 'in', modalities));
+    query = query.where(
+      'studies.uuid',
+      'in',
+      db.selectFrom('study_modalities').select('study_uuid').where('modality', 'in', modalities),
+    );
   }
   if (q.tags?.length) {
     const tags = q.tags;
-    query = query.where('studies.uuid', 'in', db.selectFrom('study_tags').select('study_uuid').where('tag', 'in', tags));
+    query = query.where(
+      'studies.uuid',
+      'in',
+      db.selectFrom('study_tags').select('study_uuid').where('tag', 'in', tags),
+    );
   }
   for (const cf of q.customFields) {
     const values = db.selectFrom('study_customfields').select('study_uuid').where('name', '=', cf.name);
     if (cf.op === 'is_null') {
-      query = query.where('studies.uuid', 'not in', values.where('value', 'is not', null).where('value', '!=', ''));
+      query = query.where(
+        'studies.uuid',
+        'not in',
+        values.where('value', 'is not', null).where('value', '!=', ''),
+      );
     } else if (cf.op === 'like') {
-      query = query.where('studies.uuid', 'in', values.where(sql<string>`upper(value)`, 'like', sql<string>`${likePattern(searchKey(cf.values[0] ?? ''))} escape '\\'`));
+      query = query.where(
+        'studies.uuid',
+        'in',
+        values.where(
+          sql<string>`upper(value)`,
+          'like',
+          sql<string>`${likePattern(searchKey(cf.values[0] ?? ''))} escape '\\'`,
+        ),
+      );
     } else {
       query = query.where('studies.uuid', 'in', values.where('value', 'in', cf.values));
     }

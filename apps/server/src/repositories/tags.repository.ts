@@ -15,7 +15,11 @@ export class TagsRepository {
   }
 
   async remove(studyUuid: string, tag: string): Promise<void> {
-    await this.db.deleteFrom('study_tags').where('study_uuid', '=', studyUuid).where('tag', '=', tag).execute();
+    await this.db
+      .deleteFrom('study_tags')
+      .where('study_uuid', '=', studyUuid)
+      .where('tag', '=', tag)
+      .execute();
   }
 
   /** Distinct tags used on studies of the given namespaces, optionally matching a like pattern. */
@@ -29,7 +33,11 @@ export class TagsRepository {
       .where('studies.namespace_id', 'in', namespaces);
     if (like) {
       const pattern = like.includes('%') ? like : `%${like}%`;
-      query = query.where(sql<string>`upper(study_tags.tag)`, 'like', sql<string>`${likePattern(pattern.toUpperCase())} escape '\\'`);
+      query = query.where(
+        sql<string>`upper(study_tags.tag)`,
+        'like',
+        sql<string>`${likePattern(pattern.toUpperCase())} escape '\\'`,
+      );
     }
     const rows = await query.orderBy('study_tags.tag').limit(limit).execute();
     return rows.map((r) => r.tag);

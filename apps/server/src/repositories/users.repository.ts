@@ -7,7 +7,11 @@ export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   findByEmail(email: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email.trim().toLowerCase())
+      .executeTakeFirst();
   }
 
   findByUuid(uuid: string): Promise<UserRow | undefined> {
@@ -15,7 +19,10 @@ export class UsersRepository {
   }
 
   async insert(user: Insertable<UserTable>): Promise<void> {
-    await this.db.insertInto('users').values({ ...user, email: user.email.toLowerCase() }).execute();
+    await this.db
+      .insertInto('users')
+      .values({ ...user, email: user.email.toLowerCase() })
+      .execute();
   }
 
   async setPassword(uuid: string, passwordHash: string, history: string[]): Promise<void> {

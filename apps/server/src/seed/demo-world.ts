@@ -1,6 +1,5 @@
 import type { Permission } from '@imaging-inbox/contract';
 
-
 /** The demo world a first-time user and the tests rely on; the README documents it. */
 export const DEMO_ACCOUNTS = [
   {
@@ -8,7 +7,12 @@ export const DEMO_ACCOUNTS = [
     name: 'Demo Hospital',
     vanity: 'demo',
     shareCode: 'DEMO-HOSP',
-    settings: { enable_inbox_view: '1', inbox_allow_switch_between_modes: '1', hide_administration_tab: '0', enable_dicom_wrapping: '1' },
+    settings: {
+      enable_inbox_view: '1',
+      inbox_allow_switch_between_modes: '1',
+      hide_administration_tab: '0',
+      enable_dicom_wrapping: '1',
+    },
     groups: [
       { key: 'emergency', name: 'Emergency', type: 'CLOUD' },
       { key: 'cardiology', name: 'Cardiology', type: 'CLOUD' },
@@ -21,7 +25,12 @@ export const DEMO_ACCOUNTS = [
     name: 'Partner Clinic',
     vanity: 'partner',
     shareCode: 'PARTNER-CLINIC',
-    settings: { enable_inbox_view: '1', inbox_allow_switch_between_modes: '1', hide_administration_tab: '0', enable_dicom_wrapping: '1' },
+    settings: {
+      enable_inbox_view: '1',
+      inbox_allow_switch_between_modes: '1',
+      hide_administration_tab: '0',
+      enable_dicom_wrapping: '1',
+    },
     groups: [{ key: 'referrals', name: 'Referrals', type: 'CLOUD' }],
   },
 ] as const;
@@ -67,7 +76,15 @@ export interface DemoUser {
 }
 
 export const DEMO_USERS: DemoUser[] = [
-  { email: 'admin@demo.local', first: 'Ada', last: 'Admin', account: 'demo', role: 'admin', sysadmin: true, groups: [] },
+  {
+    email: 'admin@demo.local',
+    first: 'Ada',
+    last: 'Admin',
+    account: 'demo',
+    role: 'admin',
+    sysadmin: true,
+    groups: [],
+  },
   {
     email: 'clinician@demo.local',
     first: 'Claire',
@@ -95,7 +112,14 @@ export const DEMO_USERS: DemoUser[] = [
     role: 'user',
     groups: [{ group: 'emergency', permissions: ['study_view'] }],
   },
-  { email: 'partner@demo.local', first: 'Paul', last: 'Partner', account: 'partner', role: 'admin', groups: [] },
+  {
+    email: 'partner@demo.local',
+    first: 'Paul',
+    last: 'Partner',
+    account: 'partner',
+    role: 'admin',
+    groups: [],
+  },
 ];
 
 /** How the generated studies are spread over the groups. */
@@ -105,4 +129,3 @@ export const STUDY_SPREAD: { group: string; share: number }[] = [
   { group: 'intake', share: 0.15 },
   { group: 'teaching', share: 0.15 },
 ];
-

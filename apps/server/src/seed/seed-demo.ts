@@ -9,7 +9,10 @@ const SEED = 20261122;
 const HOUR = 3_600_000;
 
 /** Creates the demo world on an empty database; returns the generated password when none was given. */
-export async function seedDemo(ctx: AppContext, options: { password?: string | undefined; studies: number; log: (line: string) => void }) {
+export async function seedDemo(
+  ctx: AppContext,
+  options: { password?: string | undefined; studies: number; log: (line: string) => void },
+) {
   const password = options.password ?? `Demo-${randomBytes(6).toString('base64url')}-42`;
   const now = Date.now();
   const groupIds = new Map<string, { uuid: string; namespaceId: string; accountId: string }>();
@@ -26,7 +29,8 @@ export async function seedDemo(ctx: AppContext, options: { password?: string | u
       share_code: account.shareCode,
       created: now,
     });
-    for (const [key, value] of Object.entries(account.settings)) await ctx.repos.settings.set(`account:${uuid}`, key, value);
+    for (const [key, value] of Object.entries(account.settings))
+      await ctx.repos.settings.set(`account:${uuid}`, key, value);
     for (const group of account.groups) {
       const g = { uuid: newUuid(), namespaceId: newUuid(), accountId: uuid };
       groupIds.set(group.key, g);
@@ -62,7 +66,9 @@ export async function seedDemo(ctx: AppContext, options: { password?: string | u
     });
     await ctx.repos.memberships.addAccountMember(accountIds.get(user.account)!, uuid, user.role, []);
     for (const membership of user.groups) {
-      await ctx.repos.memberships.addGroupMember(groupIds.get(membership.group)!.uuid, uuid, [...membership.permissions]);
+      await ctx.repos.memberships.addGroupMember(groupIds.get(membership.group)!.uuid, uuid, [
+        ...membership.permissions,
+      ]);
     }
   }
 
@@ -94,7 +100,10 @@ async function seedStudies(
         studyUuid = result.studyUuid;
       }
       // Spread upload times over the past weeks so "Newest upload" has a visible order.
-      await ctx.repos.studies.update(studyUuid, { created: now - index * 7 * HOUR, star: index % 7 === 0 ? 1 : 0 });
+      await ctx.repos.studies.update(studyUuid, {
+        created: now - index * 7 * HOUR,
+        star: index % 7 === 0 ? 1 : 0,
+      });
       await decorate(ctx, studyUuid, group, index, now);
       index++;
     }

@@ -1,4 +1,3 @@
-import type { Permission } from '@imaging-inbox/contract';
 import type { AccountAccess, Caller, GroupAccess } from '../policies/access.js';
 import { ALL_PERMISSION_SET, toPermissionSet } from '../policies/access.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
@@ -47,7 +46,7 @@ export class AccessService {
           namespaceId: group.namespace_id,
           name: group.name,
           type: group.type,
-          permissions: ALL_PERMISSION_SET as ReadonlySet<Permission>,
+          permissions: ALL_PERMISSION_SET,
         });
       }
     }

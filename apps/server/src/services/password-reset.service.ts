@@ -45,7 +45,13 @@ export class PasswordResetService {
       subject: 'Reset your Imaging Inbox password',
       text: `Someone asked to reset the password of ${user.email}.\n\nOpen this link within one hour to choose a new password:\n${link}\n\nIf it was not you, ignore this message.`,
     });
-    await this.deps.audit.record({ userId: user.uuid, action: 'PASSWORD_RESET_REQUEST', objectType: 'user', objectId: user.uuid, ip });
+    await this.deps.audit.record({
+      userId: user.uuid,
+      action: 'PASSWORD_RESET_REQUEST',
+      objectType: 'user',
+      objectId: user.uuid,
+      ip,
+    });
   }
 
   async reset(token: string, password: string, ip: string): Promise<void> {
@@ -60,7 +66,13 @@ export class PasswordResetService {
       throw new ApiError('NOT_FOUND', 412, 'reset link is not valid');
     }
     await this.deps.sessions.deleteAllOfUser(user.uuid);
-    await this.deps.audit.record({ userId: user.uuid, action: 'PASSWORD_RESET', objectType: 'user', objectId: user.uuid, ip });
+    await this.deps.audit.record({
+      userId: user.uuid,
+      action: 'PASSWORD_RESET',
+      objectType: 'user',
+      objectId: user.uuid,
+      ip,
+    });
   }
 
   /** Applies the password rules and the reuse rule, then stores the new hash. */
@@ -75,6 +87,10 @@ export class PasswordResetService {
     for (const old of previous) {
       if (await verifyPassword(password, old)) throw new ApiError('BAD_PASSWORD', 412, 'reused');
     }
-    await this.deps.users.setPassword(user.uuid, await hashPassword(password), previous.slice(0, REMEMBERED_PASSWORDS - 1));
+    await this.deps.users.setPassword(
+      user.uuid,
+      await hashPassword(password),
+      previous.slice(0, REMEMBERED_PASSWORDS - 1),
+    );
   }
 }

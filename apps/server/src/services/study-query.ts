@@ -1,4 +1,9 @@
-import { DEFAULT_STUDY_SORT, MAX_PAGE_ROWS, STUDY_PAGE_ROWS, STUDY_SORT_FIELDS } from '@imaging-inbox/contract';
+import {
+  DEFAULT_STUDY_SORT,
+  MAX_PAGE_ROWS,
+  STUDY_PAGE_ROWS,
+  STUDY_SORT_FIELDS,
+} from '@imaging-inbox/contract';
 import { invalidField } from '../http/errors.js';
 import type { Params } from '../http/params.js';
 import { flag, optionalInt, stringList } from '../http/params.js';
@@ -214,7 +219,8 @@ function parseSort(raw: string | undefined): StudySort[] {
     if (!m) throw invalidField('sort_by', 'must be field-direction');
     const [, custom, field, direction] = m as unknown as [string, string | undefined, string, 'asc' | 'desc'];
     if (custom) return { field: 'customfield', customField: field, direction };
-    if (!(STUDY_SORT_FIELDS as readonly string[]).includes(field)) throw invalidField('sort_by', `cannot sort by ${field}`);
+    if (!(STUDY_SORT_FIELDS as readonly string[]).includes(field))
+      throw invalidField('sort_by', `cannot sort by ${field}`);
     return { field, direction };
   });
 }

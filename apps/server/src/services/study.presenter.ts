@@ -3,7 +3,6 @@ import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
 
-
 /**
  * The answer shape of a study, field by field, so nothing the client should not see (lock owner,
  * search keys, internal links) leaks by accident.
@@ -43,7 +42,7 @@ export function presentStudy(
     must_approve: row.must_approve ? 1 : 0,
     study_status: row.study_status,
     study_push_status: row.push_status
-      ? [{ status: row.push_status, updated: new Date(row.updated).toISOString(), destination_name: "" }]
+      ? [{ status: row.push_status, updated: new Date(row.updated).toISOString(), destination_name: '' }]
       : [],
     source: row.source,
     share_message: row.share_message,

@@ -49,7 +49,10 @@ export class StudyService {
     return viewable.filter((ns) => wanted.has(ns));
   }
 
-  async list(caller: Caller, params: Params): Promise<{ studies: Study[]; page: { number: number; rows: number; more: 0 | 1 } }> {
+  async list(
+    caller: Caller,
+    params: Params,
+  ): Promise<{ studies: Study[]; page: { number: number; rows: number; more: 0 | 1 } }> {
     const q = parseStudyQuery(params, caller.user.time_zone ?? 'UTC');
     const { rows, more } = await this.deps.studies.search(q, this.searchable(caller, q));
     const extras = await this.deps.studies.extras(rows.map((r) => r.uuid));
@@ -57,12 +60,20 @@ export class StudyService {
       userId: caller.user.uuid,
       action: 'STUDY_SEARCH',
       objectType: 'study',
-      detail: { filters: Object.fromEntries(Object.entries(params).filter(([k]) => k.startsWith('filter.'))), returned: rows.length },
+      detail: {
+        filters: Object.fromEntries(Object.entries(params).filter(([k]) => k.startsWith('filter.'))),
+        returned: rows.length,
+      },
       ip: caller.ip,
     });
     return {
       studies: rows.map((row) =>
-        presentStudy(caller, row, { tags: extras.tags.get(row.uuid), customFields: extras.customFields.get(row.uuid) }, this.deps.engineFqdn),
+        presentStudy(
+          caller,
+          row,
+          { tags: extras.tags.get(row.uuid), customFields: extras.customFields.get(row.uuid) },
+          this.deps.engineFqdn,
+        ),
       ),
       page: { number: q.page, rows: q.rows, more: more ? 1 : 0 },
     };
@@ -94,7 +105,12 @@ export class StudyService {
       objectId: uuid,
       ip: caller.ip,
     });
-    return presentStudy(caller, row, { tags: extras.tags.get(uuid), customFields: extras.customFields.get(uuid) }, this.deps.engineFqdn);
+    return presentStudy(
+      caller,
+      row,
+      { tags: extras.tags.get(uuid), customFields: extras.customFields.get(uuid) },
+      this.deps.engineFqdn,
+    );
   }
 
   async exists(caller: Caller, studyUid: string, accountId: string): Promise<boolean> {
@@ -123,7 +139,10 @@ export class StudyService {
 
     const changes: Updateable<StudyTable> = {};
     const before: Record<string, string> = {};
-    for (const [field, keyColumn] of Object.entries(EDITABLE_FIELDS) as [keyof typeof EDITABLE_FIELDS, string | null][]) {
+    for (const [field, keyColumn] of Object.entries(EDITABLE_FIELDS) as [
+      keyof typeof EDITABLE_FIELDS,
+      string | null,
+    ][]) {
       const raw = params[field];
       if (raw === undefined) continue;
       const value = normaliseField(field, raw);

@@ -4,10 +4,26 @@
  * daylight-saving changes), which avoids a time-zone library.
  */
 export function zonedToEpoch(
-  parts: { year: number; month: number; day: number; hour?: number; minute?: number; second?: number; ms?: number },
+  parts: {
+    year: number;
+    month: number;
+    day: number;
+    hour?: number;
+    minute?: number;
+    second?: number;
+    ms?: number;
+  },
   timeZone: string,
 ): number {
-  const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, parts.ms ?? 0);
+  const asUtc = Date.UTC(
+    parts.year,
+    parts.month - 1,
+    parts.day,
+    parts.hour ?? 0,
+    parts.minute ?? 0,
+    parts.second ?? 0,
+    parts.ms ?? 0,
+  );
   let guess = asUtc - offsetMs(asUtc, timeZone);
   guess = asUtc - offsetMs(guess, timeZone);
   return guess;
@@ -24,8 +40,16 @@ function offsetMs(epoch: number, timeZone: string): number {
     minute: '2-digit',
     second: '2-digit',
   });
-  const get = (type: string) => Number(formatter.formatToParts(new Date(epoch)).find((p) => p.type === type)?.value);
-  const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  const get = (type: string) =>
+    Number(formatter.formatToParts(new Date(epoch)).find((p) => p.type === type)?.value);
+  const local = Date.UTC(
+    get('year'),
+    get('month') - 1,
+    get('day'),
+    get('hour'),
+    get('minute'),
+    get('second'),
+  );
   return local - Math.floor(epoch / 1000) * 1000;
 }
 
@@ -54,7 +78,15 @@ export function parseZonedBound(value: string, timeZone: string, bound: 'ge' | '
     return bound === 'ge' ? start : zonedToEpoch({ year, month, day: day + 1 }, timeZone) - 1;
   }
   return zonedToEpoch(
-    { year, month, day, hour: Number(m[4]), minute: Number(m[5]), second: Number(m[6] ?? 0), ms: Number((m[7] ?? '0').padEnd(3, '0')) },
+    {
+      year,
+      month,
+      day,
+      hour: Number(m[4]),
+      minute: Number(m[5]),
+      second: Number(m[6] ?? 0),
+      ms: Number((m[7] ?? '0').padEnd(3, '0')),
+    },
     timeZone,
   );
 }

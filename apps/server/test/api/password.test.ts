@@ -41,20 +41,27 @@ describe.each(DIALECTS)('password recovery on %s', (dialect) => {
     expect(ok.body.status).toBe('OK');
     const replay = await server.api.call('user/password/reset', { token, password: 'Other-pass-88' });
     expect(replay.body.error_type).toBe('NOT_FOUND');
-    expect((await server.api.call('session/login', { login: 'gatekeeper@demo.local', password: DEMO_PASSWORD })).body.error_type).toBe(
-      'BAD_PASSWORD',
-    );
+    expect(
+      (await server.api.call('session/login', { login: 'gatekeeper@demo.local', password: DEMO_PASSWORD }))
+        .body.error_type,
+    ).toBe('BAD_PASSWORD');
     await server.api.login('gatekeeper@demo.local', 'New-pass-77');
   });
 
   it('refuses an expired or made-up token and changes nothing', async () => {
     await server.api.call('user/password/lost', { email: 'viewer@demo.local' });
     const token = await lastResetToken(server, 'viewer@demo.local');
-    await server.ctx.db.kysely.updateTable('password_resets').set({ expires: Date.now() - 1 }).execute();
-    expect((await server.api.call('user/password/reset', { token, password: 'Fresh-pass-55' })).body.error_type).toBe('EXPIRED');
-    expect((await server.api.call('user/password/reset', { token: 'made-up', password: 'Fresh-pass-55' })).body.error_type).toBe(
-      'NOT_FOUND',
-    );
+    await server.ctx.db.kysely
+      .updateTable('password_resets')
+      .set({ expires: Date.now() - 1 })
+      .execute();
+    expect(
+      (await server.api.call('user/password/reset', { token, password: 'Fresh-pass-55' })).body.error_type,
+    ).toBe('EXPIRED');
+    expect(
+      (await server.api.call('user/password/reset', { token: 'made-up', password: 'Fresh-pass-55' })).body
+        .error_type,
+    ).toBe('NOT_FOUND');
     await server.api.login('viewer@demo.local');
   });
 });

@@ -11,11 +11,23 @@ describe.each(DIALECTS)('sessions on %s', (dialect) => {
   afterAll(() => server?.stop());
 
   it('logs in with the demo password and answers the spec fields with a long random sid', async () => {
-    const { status, body } = await server.api.call('session/login', { login: 'clinician@demo.local', password: DEMO_PASSWORD });
+    const { status, body } = await server.api.call('session/login', {
+      login: 'clinician@demo.local',
+      password: DEMO_PASSWORD,
+    });
     expect(status).toBe(200);
     expect(body.status).toBe('OK');
     expect(body.sid).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits, base64url
-    for (const field of ['uuid', 'name', 'pin_required', 'privacy', 'indicator', 'terms', 'training_todo', 'is_proxy']) {
+    for (const field of [
+      'uuid',
+      'name',
+      'pin_required',
+      'privacy',
+      'indicator',
+      'terms',
+      'training_todo',
+      'is_proxy',
+    ]) {
       expect(body).toHaveProperty(field);
     }
     const again = await server.api.login('clinician@demo.local');
@@ -30,8 +42,14 @@ describe.each(DIALECTS)('sessions on %s', (dialect) => {
   });
 
   it('answers BAD_PASSWORD for a wrong password and for an unknown login alike', async () => {
-    const wrong = await server.api.call('session/login', { login: 'viewer@demo.local', password: 'nope-nope-12' });
-    const unknown = await server.api.call('session/login', { login: 'ghost@demo.local', password: 'nope-nope-12' });
+    const wrong = await server.api.call('session/login', {
+      login: 'viewer@demo.local',
+      password: 'nope-nope-12',
+    });
+    const unknown = await server.api.call('session/login', {
+      login: 'ghost@demo.local',
+      password: 'nope-nope-12',
+    });
     expect(wrong.status).toBe(412);
     expect(wrong.body.error_type).toBe('BAD_PASSWORD');
     expect(unknown.body).toEqual(wrong.body);
@@ -46,10 +64,16 @@ describe.each(DIALECTS)('sessions on %s', (dialect) => {
 
   it('rate-limits repeated failures on one account, even with the right password afterwards', async () => {
     for (let i = 0; i < 5; i++) {
-      const r = await server.api.call('session/login', { login: 'partner@demo.local', password: `wrong-${i}-xx` });
+      const r = await server.api.call('session/login', {
+        login: 'partner@demo.local',
+        password: `wrong-${i}-xx`,
+      });
       expect(r.body.error_type).toBe('BAD_PASSWORD');
     }
-    const limited = await server.api.call('session/login', { login: 'partner@demo.local', password: DEMO_PASSWORD });
+    const limited = await server.api.call('session/login', {
+      login: 'partner@demo.local',
+      password: DEMO_PASSWORD,
+    });
     expect(limited.status).toBe(429);
     expect(limited.body.error_type).toBe('RATE_LIMITED');
     const audit = await server.ctx.db.kysely
@@ -101,7 +125,9 @@ describe.each(DIALECTS)('sessions on %s', (dialect) => {
   it('answers 401 without a sid and accepts a Bearer header', async () => {
     expect((await server.api.get('session/user')).status).toBe(401);
     const sid = await server.api.login('viewer@demo.local');
-    const response = await fetch(`${server.url}/api/v3/session/user`, { headers: { authorization: `Bearer ${sid}` } });
+    const response = await fetch(`${server.url}/api/v3/session/user`, {
+      headers: { authorization: `Bearer ${sid}` },
+    });
     expect(response.status).toBe(200);
   });
 });

@@ -27,7 +27,13 @@ describe.each(DIALECTS)('study get, exists, set and lock on %s', (dialect) => {
       .select(['studies.uuid'])
       .where('groups.name', '=', 'PACS Intake')
       .executeTakeFirstOrThrow();
-    partnerAccount = (await db.selectFrom('accounts').select('uuid').where('name', '=', 'Partner Clinic').executeTakeFirstOrThrow()).uuid;
+    partnerAccount = (
+      await db
+        .selectFrom('accounts')
+        .select('uuid')
+        .where('name', '=', 'Partner Clinic')
+        .executeTakeFirstOrThrow()
+    ).uuid;
   });
   afterAll(() => server?.stop());
 
@@ -45,24 +51,43 @@ describe.each(DIALECTS)('study get, exists, set and lock on %s', (dialect) => {
 
   it("answers the same NOT_FOUND for another group's study and a made-up uuid", async () => {
     const foreign = await server.api.get('study/get', { sid: clinician, uuid: intakeStudy.uuid });
-    const madeUp = await server.api.get('study/get', { sid: clinician, uuid: '00000000-0000-0000-0000-000000000000' });
+    const madeUp = await server.api.get('study/get', {
+      sid: clinician,
+      uuid: '00000000-0000-0000-0000-000000000000',
+    });
     expect(foreign.status).toBe(412);
     expect(foreign.body).toEqual(madeUp.body);
     expect(foreign.body.error_type).toBe('NOT_FOUND');
   });
 
   it('tells whether a study uid exists in an account, only to its members', async () => {
-    const yes = await server.api.call('study/exists', { studyUID: emergencyStudy.study_uid, accountUuid: emergencyStudy.account_id }, clinician);
+    const yes = await server.api.call(
+      'study/exists',
+      { studyUID: emergencyStudy.study_uid, accountUuid: emergencyStudy.account_id },
+      clinician,
+    );
     expect(yes.body.exists).toBe(1);
-    const no = await server.api.call('study/exists', { studyUID: '1.2.3.4.5', accountUuid: emergencyStudy.account_id }, clinician);
+    const no = await server.api.call(
+      'study/exists',
+      { studyUID: '1.2.3.4.5', accountUuid: emergencyStudy.account_id },
+      clinician,
+    );
     expect(no.body.exists).toBe(0);
-    const foreign = await server.api.call('study/exists', { studyUID: emergencyStudy.study_uid, accountUuid: partnerAccount }, clinician);
+    const foreign = await server.api.call(
+      'study/exists',
+      { studyUID: emergencyStudy.study_uid, accountUuid: partnerAccount },
+      clinician,
+    );
     expect(foreign.body.error_type).toBe('NOT_FOUND');
     expect((await server.api.call('study/exists', {}, clinician)).body.error_type).toBe('MISSING_FIELDS');
   });
 
   it('edits patient fields with study/set, keeps search keys in step and audits before/after', async () => {
-    const { body } = await server.api.call('study/set', { uuid: emergencyStudy.uuid, patientid: 'NEW-MRN-1', patient_name: 'Zeta^Quinn' }, clinician);
+    const { body } = await server.api.call(
+      'study/set',
+      { uuid: emergencyStudy.uuid, patientid: 'NEW-MRN-1', patient_name: 'Zeta^Quinn' },
+      clinician,
+    );
     expect(body.status).toBe('OK');
     const found = await server.api.call('study/list', { 'filter.patient_name.like': 'ZETA%' }, clinician);
     expect(found.body.studies.map((s: { uuid: string }) => s.uuid)).toEqual([emergencyStudy.uuid]);
@@ -73,31 +98,65 @@ describe.each(DIALECTS)('study get, exists, set and lock on %s', (dialect) => {
       .where('action', '=', 'EDIT')
       .where('object_id', '=', emergencyStudy.uuid)
       .executeTakeFirstOrThrow();
-    expect(JSON.parse(edit.detail!)).toMatchObject({ before: { patientid: emergencyStudy.patientid }, after: { patientid: 'NEW-MRN-1' } });
+    expect(JSON.parse(edit.detail!)).toMatchObject({
+      before: { patientid: emergencyStudy.patientid },
+      after: { patientid: 'NEW-MRN-1' },
+    });
   });
 
   it('refuses study/set without an id, on an unknown study, without study_edit, and with bad values', async () => {
-    expect((await server.api.call('study/set', { patientid: 'X' }, clinician)).body.error_type).toBe('STUDY_SET_PARAMS_EMPTY');
-    expect((await server.api.call('study/set', { uuid: intakeStudy.uuid, patientid: 'X' }, clinician)).body.error_type).toBe(
-      'STUDY_SET_PARAMS_UUID_NOT_FOUND',
+    expect((await server.api.call('study/set', { patientid: 'X' }, clinician)).body.error_type).toBe(
+      'STUDY_SET_PARAMS_EMPTY',
     );
-    expect((await server.api.call('study/set', { uuid: emergencyStudy.uuid, patientid: 'X' }, viewer)).body.error_type).toBe('NOT_PERMITTED');
-    const bad = await server.api.call('study/set', { uuid: emergencyStudy.uuid, study_date: 'tomorrow' }, clinician);
+    expect(
+      (await server.api.call('study/set', { uuid: intakeStudy.uuid, patientid: 'X' }, clinician)).body
+        .error_type,
+    ).toBe('STUDY_SET_PARAMS_UUID_NOT_FOUND');
+    expect(
+      (await server.api.call('study/set', { uuid: emergencyStudy.uuid, patientid: 'X' }, viewer)).body
+        .error_type,
+    ).toBe('NOT_PERMITTED');
+    const bad = await server.api.call(
+      'study/set',
+      { uuid: emergencyStudy.uuid, study_date: 'tomorrow' },
+      clinician,
+    );
     expect(bad.body.error_type).toBe('INVALID_FIELD');
-    const row = await server.ctx.db.kysely.selectFrom('studies').select('patientid').where('uuid', '=', emergencyStudy.uuid).executeTakeFirstOrThrow();
+    const row = await server.ctx.db.kysely
+      .selectFrom('studies')
+      .select('patientid')
+      .where('uuid', '=', emergencyStudy.uuid)
+      .executeTakeFirstOrThrow();
     expect(row.patientid).toBe('NEW-MRN-1');
   });
 
   it('locks a study against edits by others until unlocked', async () => {
     const admin = await server.api.login('admin@demo.local');
-    expect((await server.api.get('study/lock', { sid: admin, uuid: emergencyStudy.uuid })).body.status).toBe('OK');
-    const studyForClinician = await server.api.get('study/get', { sid: clinician, uuid: emergencyStudy.uuid });
+    expect((await server.api.get('study/lock', { sid: admin, uuid: emergencyStudy.uuid })).body.status).toBe(
+      'OK',
+    );
+    const studyForClinician = await server.api.get('study/get', {
+      sid: clinician,
+      uuid: emergencyStudy.uuid,
+    });
     expect(studyForClinician.body.is_locked).toBe(1);
     expect(studyForClinician.body.permissions.study_edit).toBe(0);
-    expect((await server.api.call('study/set', { uuid: emergencyStudy.uuid, patientid: 'Y' }, clinician)).body.error_type).toBe('LOCKED');
-    expect((await server.api.get('study/unlock', { sid: clinician, uuid: emergencyStudy.uuid })).body.error_type).toBe('LOCKED');
-    expect((await server.api.get('study/unlock', { sid: admin, uuid: emergencyStudy.uuid })).body.status).toBe('OK');
-    expect((await server.api.call('study/set', { uuid: emergencyStudy.uuid, patientid: 'Y' }, clinician)).body.status).toBe('OK');
-    expect((await server.api.get('study/lock', { sid: viewer, uuid: emergencyStudy.uuid })).body.error_type).toBe('NOT_PERMITTED');
+    expect(
+      (await server.api.call('study/set', { uuid: emergencyStudy.uuid, patientid: 'Y' }, clinician)).body
+        .error_type,
+    ).toBe('LOCKED');
+    expect(
+      (await server.api.get('study/unlock', { sid: clinician, uuid: emergencyStudy.uuid })).body.error_type,
+    ).toBe('LOCKED');
+    expect(
+      (await server.api.get('study/unlock', { sid: admin, uuid: emergencyStudy.uuid })).body.status,
+    ).toBe('OK');
+    expect(
+      (await server.api.call('study/set', { uuid: emergencyStudy.uuid, patientid: 'Y' }, clinician)).body
+        .status,
+    ).toBe('OK');
+    expect(
+      (await server.api.get('study/lock', { sid: viewer, uuid: emergencyStudy.uuid })).body.error_type,
+    ).toBe('NOT_PERMITTED');
   });
 });

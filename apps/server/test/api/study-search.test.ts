@@ -24,7 +24,8 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
   afterAll(() => server?.stop());
 
   const list = (params: Record<string, string | number> = {}) => server.api.call('study/list', params, sid);
-  const count = async (params: Record<string, string | number> = {}) => (await server.api.call('study/count', params, sid)).body.count as number;
+  const count = async (params: Record<string, string | number> = {}) =>
+    (await server.api.call('study/count', params, sid)).body.count as number;
 
   it('lists only the studies of the groups the user belongs to, newest upload first', async () => {
     const { body } = await list();
@@ -33,7 +34,9 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
     expect(body.studies).toHaveLength(visible.length);
     const created = body.studies.map((s: { created: string }) => Date.parse(s.created));
     expect(created).toEqual([...created].sort((a, b) => b - a));
-    expect(new Set(body.studies.map((s: { phi_namespace: string }) => s.phi_namespace))).toEqual(new Set(namespaces.values()));
+    expect(new Set(body.studies.map((s: { phi_namespace: string }) => s.phi_namespace))).toEqual(
+      new Set(namespaces.values()),
+    );
     expect(await count()).toBe(visible.length);
     const all = await server.ctx.db.kysely.selectFrom('studies').select('uuid').execute();
     expect(all.length).toBeGreaterThan(visible.length);
@@ -45,7 +48,9 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
     expect(first.body.page).toEqual({ number: 1, rows: 5, more: 1 });
     expect(first.body.studies).toHaveLength(5);
     const firstIds = first.body.studies.map((s: { uuid: string }) => s.uuid);
-    expect(second.body.studies.map((s: { uuid: string }) => s.uuid).some((u: string) => firstIds.includes(u))).toBe(false);
+    expect(
+      second.body.studies.map((s: { uuid: string }) => s.uuid).some((u: string) => firstIds.includes(u)),
+    ).toBe(false);
     const last = await list({ 'page.rows': 5, 'page.number': Math.ceil(visible.length / 5) });
     expect(last.body.page.more).toBe(0);
   });
@@ -53,10 +58,14 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
   it('matches patient_name like with % as the only wildcard, case-insensitively', async () => {
     const target = visible[0]!;
     const last = target.patient_name.split('^')[0]!;
-    const expected = visible.filter((s) => s.patient_name.toUpperCase().startsWith(last.toUpperCase())).length;
+    const expected = visible.filter((s) =>
+      s.patient_name.toUpperCase().startsWith(last.toUpperCase()),
+    ).length;
     expect(await count({ 'filter.patient_name.like': `${last.toLowerCase()}%` })).toBe(expected);
     const first = target.patient_name.split('^')[1] ?? '';
-    const both = visible.filter((s) => s.patient_name.toUpperCase().startsWith(last) && s.patient_name.toUpperCase().includes(first)).length;
+    const both = visible.filter(
+      (s) => s.patient_name.toUpperCase().startsWith(last) && s.patient_name.toUpperCase().includes(first),
+    ).length;
     expect(await count({ 'filter.patient_name.like': `${last}%${first}` })).toBe(both);
     // `_` is literal, not a single-character wildcard.
     expect(await count({ 'filter.patient_name.like': `${last.slice(0, -1)}_%` })).toBe(0);
@@ -67,7 +76,9 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
     const one = await list({ 'filter.accession_number.equals': target.accession_number });
     expect(one.body.studies.map((s: { uuid: string }) => s.uuid)).toEqual([target.uuid]);
     expect(await count({ 'filter.accession_number.equals': target.accession_number.slice(0, -1) })).toBe(0);
-    expect(await count({ 'filter.patientid.like': target.patientid })).toBe(visible.filter((s) => s.patientid === target.patientid).length);
+    expect(await count({ 'filter.patientid.like': target.patientid })).toBe(
+      visible.filter((s) => s.patientid === target.patientid).length,
+    );
     expect(await count({ 'filter.study_uid.equals': target.study_uid })).toBe(1);
     expect(await count({ 'filter.uuid.equals': target.uuid })).toBe(1);
   });
@@ -77,10 +88,19 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
     const ge = dates[2]!;
     const le = dates[dates.length - 3]!;
     const inRange = visible.filter((s) => s.study_date >= ge && s.study_date <= le).length;
-    expect(await count({ 'filter.study_date.ge': ge, 'filter.study_date.le': `${le.slice(0, 4)}-${le.slice(4, 6)}-${le.slice(6)}` })).toBe(inRange);
-    expect(await count({ 'filter.patient_sex.equals': 'F' })).toBe(visible.filter((s) => s.patient_sex === 'F').length);
+    expect(
+      await count({
+        'filter.study_date.ge': ge,
+        'filter.study_date.le': `${le.slice(0, 4)}-${le.slice(4, 6)}-${le.slice(6)}`,
+      }),
+    ).toBe(inRange);
+    expect(await count({ 'filter.patient_sex.equals': 'F' })).toBe(
+      visible.filter((s) => s.patient_sex === 'F').length,
+    );
     const dob = visible[1]!.patient_birth_date;
-    expect(await count({ 'filter.patient_birth_date.equals': dob })).toBe(visible.filter((s) => s.patient_birth_date === dob).length);
+    expect(await count({ 'filter.patient_birth_date.equals': dob })).toBe(
+      visible.filter((s) => s.patient_birth_date === dob).length,
+    );
     const modalities = [...new Set(visible.map((s) => s.modality.split('\\')[0]!))].slice(0, 2);
     const expected = visible.filter((s) => s.modality.split('\\').some((m) => modalities.includes(m))).length;
     expect(await count({ 'filter.modality.in': JSON.stringify(modalities) })).toBe(expected);
@@ -96,7 +116,13 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
     const oldest = await list({ sort_by: 'created-asc' });
     const created = oldest.body.studies.map((s: { created: string }) => s.created);
     expect(created).toEqual([...created].sort());
-    for (const sort of ['customfield-priority-asc', 'customfield-nominated_at-desc', 'patient_name-desc', 'study_date-asc', 'created-desc']) {
+    for (const sort of [
+      'customfield-priority-asc',
+      'customfield-nominated_at-desc',
+      'patient_name-desc',
+      'study_date-asc',
+      'created-desc',
+    ]) {
       expect((await list({ sort_by: sort })).body.status).toBe('OK');
     }
   });
@@ -105,18 +131,28 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
     const newest = visible.reduce((a, b) => (a.created > b.created ? a : b));
     const day = new Date(newest.created).toISOString().slice(0, 10);
     const expectedUtc = visible.filter((s) => new Date(s.created).toISOString().slice(0, 10) === day).length;
-    expect(await count({ 'filter.created.ge': day, 'filter.created.le': day, 'filter.timezone': 'UTC' })).toBe(expectedUtc);
+    expect(
+      await count({ 'filter.created.ge': day, 'filter.created.le': day, 'filter.timezone': 'UTC' }),
+    ).toBe(expectedUtc);
     // The same calendar day read in Tokyo starts nine hours earlier.
     const tokyoStart = Date.parse(`${day}T00:00:00+09:00`);
     const tokyoEnd = tokyoStart + 86_400_000 - 1;
     const expectedTokyo = visible.filter((s) => s.created >= tokyoStart && s.created <= tokyoEnd).length;
-    expect(await count({ 'filter.created.ge': day, 'filter.created.le': day, 'filter.timezone': 'Asia/Tokyo' })).toBe(expectedTokyo);
+    expect(
+      await count({ 'filter.created.ge': day, 'filter.created.le': day, 'filter.timezone': 'Asia/Tokyo' }),
+    ).toBe(expectedTokyo);
   });
 
   it('narrows to one namespace with phi_namespace and finds nothing in a foreign one', async () => {
     const emergency = namespaces.get('Emergency')!;
-    expect(await count({ 'filter.phi_namespace.equals': emergency })).toBe(visible.filter((s) => s.namespace_id === emergency).length);
-    const intake = await server.ctx.db.kysely.selectFrom('groups').select('namespace_id').where('name', '=', 'PACS Intake').executeTakeFirstOrThrow();
+    expect(await count({ 'filter.phi_namespace.equals': emergency })).toBe(
+      visible.filter((s) => s.namespace_id === emergency).length,
+    );
+    const intake = await server.ctx.db.kysely
+      .selectFrom('groups')
+      .select('namespace_id')
+      .where('name', '=', 'PACS Intake')
+      .executeTakeFirstOrThrow();
     expect(await count({ 'filter.phi_namespace.in': JSON.stringify([intake.namespace_id]) })).toBe(0);
   });
 
@@ -127,10 +163,16 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
     const tagged = await server.ctx.db.kysely
       .selectFrom('study_tags')
       .select(['tag', 'study_uuid'])
-      .where('study_uuid', 'in', visible.map((s) => s.uuid))
+      .where(
+        'study_uuid',
+        'in',
+        visible.map((s) => s.uuid),
+      )
       .execute();
     const tag = tagged[0]!.tag;
-    expect(await count({ 'filter.tags.in': JSON.stringify([tag]) })).toBe(tagged.filter((t) => t.tag === tag).length);
+    expect(await count({ 'filter.tags.in': JSON.stringify([tag]) })).toBe(
+      tagged.filter((t) => t.tag === tag).length,
+    );
     expect(await count({ 'filter.star.equals': 1 })).toBe(visible.filter((s) => s.star === 1).length);
   });
 
@@ -139,7 +181,11 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
     expect(body.studies[0].permissions).toMatchObject({ study_view: 1, study_delete: 1, study_push: 0 });
     const viewerSid = await server.api.login('viewer@demo.local');
     const viewer = await server.api.call('study/list', { 'page.rows': 1 }, viewerSid);
-    expect(viewer.body.studies[0].permissions).toMatchObject({ study_view: 1, study_delete: 0, study_download: 0 });
+    expect(viewer.body.studies[0].permissions).toMatchObject({
+      study_view: 1,
+      study_delete: 0,
+      study_download: 0,
+    });
   });
 
   it('refuses bad filters, sorts and pages with a clear error', async () => {
@@ -161,9 +207,17 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
   });
 
   it('audits every search', async () => {
-    const before = await server.ctx.db.kysely.selectFrom('audit_events').select('id').where('action', '=', 'STUDY_SEARCH').execute();
+    const before = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select('id')
+      .where('action', '=', 'STUDY_SEARCH')
+      .execute();
     await list({ 'filter.patient_name.like': 'A%' });
-    const after = await server.ctx.db.kysely.selectFrom('audit_events').select('id').where('action', '=', 'STUDY_SEARCH').execute();
+    const after = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select('id')
+      .where('action', '=', 'STUDY_SEARCH')
+      .execute();
     expect(after.length).toBe(before.length + 1);
   });
 });

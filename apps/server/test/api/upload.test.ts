@@ -11,7 +11,10 @@ const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 describe.each(DIALECTS)('single-file upload through the ingest pipeline on %s', (dialect) => {
@@ -32,10 +35,21 @@ describe.each(DIALECTS)('single-file upload through the ingest pipeline on %s', 
   const countRows = async () => {
     const db = server.ctx.db.kysely;
     const [s, i] = await Promise.all([
-      db.selectFrom('studies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      db.selectFrom('instances').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('studies')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('instances')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
     ]);
-    return { studies: Number(s.n), instances: Number(i.n), blobs: filesUnder(path.join(server.dataDir, 'blobs')).length, temps: filesUnder(path.join(server.dataDir, 'tmp')).length };
+    return {
+      studies: Number(s.n),
+      instances: Number(i.n),
+      blobs: filesUnder(path.join(server.dataDir, 'blobs')).length,
+      temps: filesUnder(path.join(server.dataDir, 'tmp')).length,
+    };
   };
 
   it('stores a generated multi-series study, answers 202 with its uids, and indexes it once', async () => {
@@ -45,13 +59,29 @@ describe.each(DIALECTS)('single-file upload through the ingest pipeline on %s', 
     for (const file of files) {
       const { status, body } = await server.api.upload(sid, emergency, file.bytes);
       expect(status).toBe(202);
-      expect(body).toMatchObject({ status: 'OK', study_uid: spec!.studyInstanceUid, sop_instance_uid: file.sopInstanceUid, duplicate: false });
+      expect(body).toMatchObject({
+        status: 'OK',
+        study_uid: spec!.studyInstanceUid,
+        sop_instance_uid: file.sopInstanceUid,
+        duplicate: false,
+      });
       studyUuid = body.study_uuid;
     }
     const study = await server.api.get('study/get', { sid, uuid: studyUuid });
-    expect(study.body).toMatchObject({ patient_name: spec!.patientName, patientid: spec!.patientId, accession_number: spec!.accessionNumber, image_count: files.length, series_count: spec!.series.length });
+    expect(study.body).toMatchObject({
+      patient_name: spec!.patientName,
+      patientid: spec!.patientId,
+      accession_number: spec!.accessionNumber,
+      image_count: files.length,
+      series_count: spec!.series.length,
+    });
     expect(study.body.size).toBe(files.reduce((n, f) => n + f.bytes.byteLength, 0));
-    const created = await server.ctx.db.kysely.selectFrom('audit_events').select('action').where('object_id', '=', studyUuid).where('action', '=', 'CREATE').execute();
+    const created = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select('action')
+      .where('object_id', '=', studyUuid)
+      .where('action', '=', 'CREATE')
+      .execute();
     expect(created).toHaveLength(1);
   });
 
@@ -69,7 +99,10 @@ describe.each(DIALECTS)('single-file upload through the ingest pipeline on %s', 
   it('accepts a multipart field named file', async () => {
     const form = new FormData();
     form.set('file', new Blob([fs.readFileSync(path.join(PYDICOM, 'MR_small.dcm'))]), 'MR_small.dcm');
-    const response = await fetch(`${server.url}/api/v3/storage/namespace/${emergency}/image?sid=${sid}`, { method: 'POST', body: form });
+    const response = await fetch(`${server.url}/api/v3/storage/namespace/${emergency}/image?sid=${sid}`, {
+      method: 'POST',
+      body: form,
+    });
     expect(response.status).toBe(202);
     expect(((await response.json()) as { study_uid: string }).study_uid).toMatch(/^[0-9.]+$/);
   });

@@ -67,7 +67,8 @@ describe.skipIf(!available)('pydicom test files', () => {
   it('rejects files without the Part-10 preamble, which dcmdump can still read', () => {
     const raw = files.filter((name) => !part10.includes(name));
     expect(raw).toContain('no_meta.dcm');
-    for (const name of raw) expect(parseError(readFileSync(join(TEST_FILES, name)))?.code).toBe('INVALID_DICOM');
+    for (const name of raw)
+      expect(parseError(readFileSync(join(TEST_FILES, name)))?.code).toBe('INVALID_DICOM');
   });
 
   it.each([

@@ -84,7 +84,10 @@ describe.each(MODALITIES.map((m) => [m] as [Modality]))('round trip %s', (modali
 describe('pixel data', () => {
   it('differs between slices of a series, so the viewer shows distinct images', () => {
     const slice = (instanceNumber: number): Uint8Array =>
-      pixelBytes(readWithDcmjs(buildInstance(baseSpec({ instanceNumber, sopInstanceUid: `2.25.5.${instanceNumber}` }))).data);
+      pixelBytes(
+        readWithDcmjs(buildInstance(baseSpec({ instanceNumber, sopInstanceUid: `2.25.5.${instanceNumber}` })))
+          .data,
+      );
     const [a, b] = [slice(1), slice(2)];
     expect(a.length).toBe(64 * 64 * 2); // default size
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(false);
@@ -98,7 +101,12 @@ describe('pixel data', () => {
 
   it('writes CT rescale and window so stored values map to Hounsfield units', () => {
     const { data } = readWithDcmjs(buildInstance(baseSpec({ modality: 'CT' })));
-    expect(data).toMatchObject({ RescaleIntercept: -1024, RescaleSlope: 1, WindowCenter: 40, WindowWidth: 400 });
+    expect(data).toMatchObject({
+      RescaleIntercept: -1024,
+      RescaleSlope: 1,
+      WindowCenter: 40,
+      WindowWidth: 400,
+    });
     expect(data.FrameOfReferenceUID).toMatch(/^2\.25\.\d+$/);
   });
 
@@ -123,7 +131,9 @@ describe('text values', () => {
   });
 
   it('computes the patient age from birth and study date when not given', () => {
-    const parsed = parseDicomHeader(buildInstance(baseSpec({ patientBirthDate: '20231201', studyDate: '20240310' })));
+    const parsed = parseDicomHeader(
+      buildInstance(baseSpec({ patientBirthDate: '20231201', studyDate: '20240310' })),
+    );
     expect(parsed.patientAge).toBe('003M');
   });
 });

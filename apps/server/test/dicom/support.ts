@@ -2,7 +2,7 @@
  * Shared helpers for the DICOM tests: a baseline instance spec, temp files, and dcmtk's dcmdump as an
  * independent oracle (a second, mature DICOM implementation disagreeing with ours is a real bug).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,11 @@ export function baseSpec(overrides: Partial<InstanceSpec> = {}): InstanceSpec {
 }
 
 /** A temp directory removed by the returned cleanup. */
-export function tempDir(): { dir: string; write: (name: string, bytes: Uint8Array) => string; cleanup: () => void } {
+export function tempDir(): {
+  dir: string;
+  write: (name: string, bytes: Uint8Array) => string;
+  cleanup: () => void;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'dicom-test-'));
   return {
     dir,
@@ -80,9 +84,13 @@ export function dumpValue(dump: string, tag: string): string | undefined {
   const hex = new RegExp(`^\\(${tag}\\) UN ([0-9a-f\\\\]+)\\s+#`, 'm').exec(dump);
   if (!hex?.[1]) return undefined;
   const bytes = hex[1].split('\\').map((byte) => Number.parseInt(byte, 16));
-  return Buffer.from(bytes).toString('latin1').replace(/[\s\0]+$/, '');
+  return Buffer.from(bytes)
+    .toString('latin1')
+    .replace(/[\s\0]+$/, '');
 }
 
+/** dcmftest prints `yes: <path>` for a valid Part-10 file and `no: <path>` (exit 1) otherwise. */
 export function dcmftest(path: string): string {
-  return execFileSync('dcmftest', [path], { encoding: 'utf8' });
+  const result = spawnSync('dcmftest', [path], { encoding: 'utf8' });
+  return result.stdout;
 }

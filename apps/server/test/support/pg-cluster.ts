@@ -23,14 +23,17 @@ export function freePort(): Promise<number> {
     const server = net.createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
 /** Runs a command as the postgres user when we are root (initdb refuses root). */
 function asPostgres(command: string, args: string[]): void {
-  if (process.getuid?.() === 0) execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe' });
+  if (process.getuid?.() === 0)
+    execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe' });
   else execFileSync(command, args, { stdio: 'pipe' });
 }
 
@@ -59,4 +62,3 @@ export async function startPgCluster(): Promise<PgCluster> {
     },
   };
 }
-

@@ -30,7 +30,10 @@ async function createPgDatabase(): Promise<string> {
 }
 
 /** A real server on a fresh data dir (and a fresh PostgreSQL database when asked), seeded with the demo world. */
-export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-test-'));
   const config = loadConfig({
     PORT: '0',
@@ -62,7 +65,11 @@ export interface Answer<T = any> {
 export class ApiClient {
   constructor(readonly baseUrl: string) {}
 
-  async call<T = any>(pathName: string, params: Record<string, string | number> = {}, sid?: string): Promise<Answer<T>> {
+  async call<T = any>(
+    pathName: string,
+    params: Record<string, string | number> = {},
+    sid?: string,
+  ): Promise<Answer<T>> {
     const form = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) form.set(k, String(v));
     if (sid) form.set('sid', sid);
@@ -75,8 +82,10 @@ export class ApiClient {
   }
 
   async get<T = any>(pathName: string, params: Record<string, string | number> = {}): Promise<Answer<T>> {
-    const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
-    const response = await fetch(`${this.baseUrl}/api/v3/${pathName}?${query}`);
+    const query = new URLSearchParams(
+      Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
+    );
+    const response = await fetch(`${this.baseUrl}/api/v3/${pathName}?${query.toString()}`);
     return { status: response.status, body: (await response.json()) as T };
   }
 
@@ -91,12 +100,20 @@ export class ApiClient {
     return body.groups;
   }
 
-  async upload(sid: string, namespaceId: string, bytes: Uint8Array, contentType = 'application/dicom'): Promise<Answer> {
-    const response = await fetch(`${this.baseUrl}/api/v3/storage/namespace/${namespaceId}/image?sid=${encodeURIComponent(sid)}`, {
-      method: 'POST',
-      headers: { 'content-type': contentType },
-      body: bytes,
-    });
+  async upload(
+    sid: string,
+    namespaceId: string,
+    bytes: Uint8Array,
+    contentType = 'application/dicom',
+  ): Promise<Answer> {
+    const response = await fetch(
+      `${this.baseUrl}/api/v3/storage/namespace/${namespaceId}/image?sid=${encodeURIComponent(sid)}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: bytes,
+      },
+    );
     return { status: response.status, body: await response.json() };
   }
 }

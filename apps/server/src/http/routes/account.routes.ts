@@ -26,7 +26,8 @@ function groupsOf(caller: Caller, accountId?: string) {
     .filter((g) => !accountId || g.accountId === accountId)
     .sort(
       (a, b) =>
-        GROUP_TYPE_ORDER[a.type as GroupType] - GROUP_TYPE_ORDER[b.type as GroupType] || a.name.localeCompare(b.name),
+        GROUP_TYPE_ORDER[a.type as GroupType] - GROUP_TYPE_ORDER[b.type as GroupType] ||
+        a.name.localeCompare(b.name),
     );
 }
 
@@ -60,14 +61,14 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
     };
   });
 
-  authedRoute(ctx, app, 'group/list', async ({ caller, params }) => {
+  authedRoute(ctx, app, 'group/list', ({ caller, params }) => {
     const accountId = params['account_id']?.trim();
     if (accountId && !caller.accounts.has(accountId)) throw notFound(MESSAGES.accountNotFound);
     const groups = groupsOf(caller, accountId).map(presentGroup);
     return { groups, page: { number: 1, rows: groups.length, more: 0 } };
   });
 
-  authedRoute(ctx, app, 'group/get', async ({ caller, params }) => {
+  authedRoute(ctx, app, 'group/get', ({ caller, params }) => {
     const [uuid] = required(params, 'uuid');
     const group = [...caller.groups.values()].find((g) => g.groupId === uuid);
     if (!group) throw notFound('group');

@@ -12,8 +12,13 @@ export function devRoutes(ctx: AppContext, app: FastifyInstance): void {
     const mails = await ctx.repos.outbox.latest(50);
     const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
     const items = mails
-      .map((m) => `<article><h3>${escape(m.subject)}</h3><p>To: ${escape(m.to_address)} · ${new Date(m.created).toISOString()}</p><pre>${escape(m.body)}</pre></article>`)
+      .map(
+        (m) =>
+          `<article><h3>${escape(m.subject)}</h3><p>To: ${escape(m.to_address)} · ${new Date(m.created).toISOString()}</p><pre>${escape(m.body)}</pre></article>`,
+      )
       .join('<hr>');
-    return reply.type('text/html').send(`<!doctype html><title>Outbox</title><h1>Outbox</h1>${items || '<p>No mail yet.</p>'}`);
+    return reply
+      .type('text/html')
+      .send(`<!doctype html><title>Outbox</title><h1>Outbox</h1>${items || '<p>No mail yet.</p>'}`);
   });
 }

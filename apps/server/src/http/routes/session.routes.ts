@@ -53,7 +53,8 @@ export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
     if (group) return permissionFlags(group.permissions);
     for (const account of caller.accounts.values()) {
       const row = await ctx.repos.accounts.findAccount(account.accountId);
-      if (row && (row.namespace_id === namespaceId || row.uuid === namespaceId)) return permissionFlags(account.permissions);
+      if (row && (row.namespace_id === namespaceId || row.uuid === namespaceId))
+        return permissionFlags(account.permissions);
     }
     throw new ApiError('NOT_MEMBER', 412, 'You are not a member of this namespace');
   });

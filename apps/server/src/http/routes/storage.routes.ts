@@ -14,28 +14,31 @@ const RAW_TYPES = ['application/dicom', 'application/octet-stream'];
 export function storageRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBytes: number): void {
   app.addContentTypeParser(RAW_TYPES, (_request, payload, done) => done(null, payload));
 
-  app.post<{ Params: { namespace_id: string } }>('/api/v3/storage/namespace/:namespace_id/image', async (request, reply) => {
-    const caller = await authenticate(ctx, request, collectParams(request));
-    const group = caller.groups.get(request.params.namespace_id);
-    if (!group) throw notFound('namespace');
-    if (!group.permissions.has('study_upload')) throw notPermitted('study_upload');
+  app.post<{ Params: { namespace_id: string } }>(
+    '/api/v3/storage/namespace/:namespace_id/image',
+    async (request, reply) => {
+      const caller = await authenticate(ctx, request, collectParams(request));
+      const group = caller.groups.get(request.params.namespace_id);
+      if (!group) throw notFound('namespace');
+      if (!group.permissions.has('study_upload')) throw notPermitted('study_upload');
 
-    const temp = await receiveBody(ctx, request, maxUploadBytes);
-    const result = await ctx.services.ingest.ingestTemp(
-      temp,
-      { accountId: group.accountId, namespaceId: group.namespaceId },
-      { kind: 'upload', userId: caller.user.uuid, ip: request.ip },
-    );
-    const answer: ImageUploadAnswer = {
-      status: 'OK',
-      study_uid: result.parsed.studyInstanceUid,
-      series_uid: result.parsed.seriesInstanceUid,
-      sop_instance_uid: result.parsed.sopInstanceUid,
-      study_uuid: result.studyUuid,
-      duplicate: result.duplicate,
-    };
-    return reply.code(202).send(answer);
-  });
+      const temp = await receiveBody(ctx, request, maxUploadBytes);
+      const result = await ctx.services.ingest.ingestTemp(
+        temp,
+        { accountId: group.accountId, namespaceId: group.namespaceId },
+        { kind: 'upload', userId: caller.user.uuid, ip: request.ip },
+      );
+      const answer: ImageUploadAnswer = {
+        status: 'OK',
+        study_uid: result.parsed.studyInstanceUid,
+        series_uid: result.parsed.seriesInstanceUid,
+        sop_instance_uid: result.parsed.sopInstanceUid,
+        study_uuid: result.studyUuid,
+        duplicate: result.duplicate,
+      };
+      return reply.code(202).send(answer);
+    },
+  );
 }
 
 async function receiveBody(ctx: AppContext, request: FastifyRequest, maxBytes: number): Promise<TempFile> {
@@ -52,11 +55,18 @@ async function receiveBody(ctx: AppContext, request: FastifyRequest, maxBytes: n
     }
     const body = request.body as Readable | undefined;
     if (!body || typeof (body as { pipe?: unknown }).pipe !== 'function') {
-      throw new ApiError('FILE_CONTENT_EMPTY', 412, 'send the file as application/dicom or multipart field file');
+      throw new ApiError(
+        'FILE_CONTENT_EMPTY',
+        412,
+        'send the file as application/dicom or multipart field file',
+      );
     }
     return await ctx.services.blobs.writeTemp(body, maxBytes);
   } catch (error) {
-    if (error instanceof BodyTooLargeError || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+    if (
+      error instanceof BodyTooLargeError ||
+      (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE'
+    ) {
       throw new ApiError('FILE_TOO_LARGE', 413, `at most ${maxBytes} bytes`);
     }
     throw error;

@@ -8,7 +8,9 @@ export function studyRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'study/list', ({ caller, params }) => studies.list(caller, params));
 
-  authedRoute(ctx, app, 'study/count', async ({ caller, params }) => ({ count: await studies.count(caller, params) }));
+  authedRoute(ctx, app, 'study/count', async ({ caller, params }) => ({
+    count: await studies.count(caller, params),
+  }));
 
   authedRoute(ctx, app, 'study/get', async ({ caller, params }) => {
     const [uuid] = required(params, 'uuid');
@@ -17,7 +19,8 @@ export function studyRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'study/exists', async ({ caller, params }) => {
     const [studyUid] = required(params, 'studyUID');
-    const accountId = params['accountUuid']?.trim() || params['account_id']?.trim() || [...caller.accounts.keys()][0] || '';
+    const accountId =
+      params['accountUuid']?.trim() || params['account_id']?.trim() || [...caller.accounts.keys()][0] || '';
     return { exists: (await studies.exists(caller, studyUid, accountId)) ? 1 : 0 };
   });
 

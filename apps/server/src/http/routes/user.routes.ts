@@ -26,11 +26,22 @@ export function userRoutes(ctx: AppContext, app: FastifyInstance): void {
     for (const account of caller.accounts.values()) {
       if (accountId && account.accountId !== accountId) continue;
       const row = await ctx.repos.accounts.findAccount(account.accountId);
-      if (row) namespaces.push({ namespace_id: row.namespace_id, name: row.name, type: 'ACCOUNT', account_id: row.uuid });
+      if (row)
+        namespaces.push({
+          namespace_id: row.namespace_id,
+          name: row.name,
+          type: 'ACCOUNT',
+          account_id: row.uuid,
+        });
     }
     for (const group of caller.groups.values()) {
       if (accountId && group.accountId !== accountId) continue;
-      namespaces.push({ namespace_id: group.namespaceId, name: group.name, type: group.type, account_id: group.accountId });
+      namespaces.push({
+        namespace_id: group.namespaceId,
+        name: group.name,
+        type: group.type,
+        account_id: group.accountId,
+      });
     }
     return { namespaces };
   });

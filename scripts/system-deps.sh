@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Debian packages the product and its tests use: Chromium for browser tests, dcmtk and Orthanc as
+# real DICOM peers, PostgreSQL 15 for the scale-out tests. Installs only what is missing.
+set -euo pipefail
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v dcmodify >/dev/null 2>&1 || need+=(dcmtk)
+command -v Orthanc >/dev/null 2>&1 || need+=(orthanc)
+[ -e /usr/share/orthanc/plugins/libOrthancDicomWeb.so ] || need+=(orthanc-dicomweb)
+[ -d /usr/lib/python3/dist-packages/pydicom/data/test_files ] || need+=(python3-pydicom)
+[ -x /usr/lib/postgresql/15/bin/initdb ] || command -v initdb >/dev/null 2>&1 || need+=(postgresql-15)
+
+if ((${#need[@]})); then
+  echo "Installing Debian packages: ${need[*]}"
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# npm test: every check — types, lint, format, unit and integration tests on SQLite and on a private
+# PostgreSQL cluster, web component tests, and browser tests in Debian's Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export TCP_NODELAY=1
+
+bash scripts/system-deps.sh
+bash scripts/npm-deps.sh
+
+echo "== build"
+npm run build --silent
+echo "== type check"
+npx tsc -p apps/server/tsconfig.json
+npx tsc -p apps/web/tsconfig.json --noEmit
+[ -f e2e/tsconfig.json ] && npx tsc -p e2e/tsconfig.json --noEmit
+echo "== lint and format"
+npx eslint . --max-warnings 0
+npx prettier --check . >/dev/null || { npx prettier --check . | tail -20; exit 1; }
+echo "== server: unit and integration (SQLite and PostgreSQL)"
+(cd apps/server && npx vitest run)
+echo "== web: component tests"
+(cd apps/web && npx vitest run --passWithNoTests)
+if [ -f e2e/vitest.config.ts ]; then
+  echo "== browser tests"
+  (cd e2e && npx vitest run)
+fi
