@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../http/errors.js';
+import { likePattern } from '../repositories/study-search.sql.js';
+import { parseStudyQuery } from './study-query.js';
+
+describe('parseStudyQuery', () => {
+  it('defaults to 50 rows, page 1, newest upload first', () => {
+    const q = parseStudyQuery({});
+    expect(q).toMatchObject({
+      rows: 50,
+      page: 1,
+      deleted: false,
+      sort: [{ field: 'created', direction: 'desc' }],
+    });
+  });
+
+  it('reads literal dotted filter keys', () => {
+    const q = parseStudyQuery({
+      'filter.patient_name.like': 'DOE%',
+      'filter.accession_number.equals': 'A1',
+      'filter.modality.in': '["ct","MR"]',
+      'filter.study_date.ge': '2026-01-01',
+      'filter.star.equals': '1',
+      'filter.customfield-priority.equals': 'Routine',
+      sort_by: 'customfield-nominated_at-asc',
+      'page.rows': '10',
+      'page.number': '3',
+    });
+    expect(q.text).toEqual([
+      { kind: 'like', column: 'patient_name', pattern: 'DOE%' },
+      { kind: 'equals', column: 'accession_number', value: 'A1' },
+    ]);
+    expect(q.modalities).toEqual(['CT', 'MR']);
+    expect(q.studyDate).toEqual({ ge: '20260101' });
+    expect(q.star).toBe(1);
+    expect(q.customFields).toEqual([{ name: 'priority', op: 'equals', values: ['Routine'] }]);
+    expect(q.sort).toEqual([{ field: 'customfield', customField: 'nominated_at', direction: 'asc' }]);
+    expect([q.rows, q.page]).toEqual([10, 3]);
+  });
+
+  it('ignores empty values but refuses unknown fields and bad values', () => {
+    expect(parseStudyQuery({ 'filter.patient_name.like': '' }).text).toEqual([]);
+    for (const params of [
+      { 'filter.password.equals': 'x' },
+      { 'filter.patient_name.gt': 'x' },
+      { 'filter.star.equals': 'maybe' },
+      { sort_by: 'uuid; drop table studies-asc' },
+      { 'page.rows': '100000' },
+      { 'filter.customfield-bad name.equals': 'x' },
+    ]) {
+      expect(() => parseStudyQuery(params), JSON.stringify(params)).toThrow(ApiError);
+    }
+  });
+});
+
+describe('likePattern', () => {
+  it('keeps % as the wildcard and escapes _ and backslash', () => {
+    expect(likePattern('SMITH%JO_N\\')).toBe('SMITH%JO\\_N\\\\');
+  });
+});
