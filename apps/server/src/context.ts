@@ -4,6 +4,7 @@ import { Mailer } from './mail/mailer.js';
 import { AccountsRepository } from './repositories/accounts.repository.js';
 import { AuditRepository } from './repositories/audit.repository.js';
 import { AuthFailuresRepository } from './repositories/auth-failures.repository.js';
+import { DicomNodesRepository } from './repositories/dicom-nodes.repository.js';
 import { MembershipsRepository } from './repositories/memberships.repository.js';
 import { OutboxRepository } from './repositories/outbox.repository.js';
 import { PasswordResetsRepository } from './repositories/password-resets.repository.js';
@@ -20,6 +21,7 @@ import { SessionService } from './services/session.service.js';
 import { StudyService } from './services/study.service.js';
 import { FileBlobStore } from './storage/file-blob-store.js';
 import { IngestService } from './ingest/ingest.service.js';
+import { DicomwebRepository } from './repositories/dicomweb.repository.js';
 import { IngestRepository } from './repositories/ingest.repository.js';
 
 /** The composition root: every repository and service, wired once per process. */
@@ -34,10 +36,12 @@ export function createContext(config: Config, db: Db, options: { rateLimits?: Ra
     accounts: new AccountsRepository(k),
     memberships: new MembershipsRepository(k),
     studies: new StudiesRepository(k),
+    dicomweb: new DicomwebRepository(k),
     tags: new TagsRepository(k),
     ingest: new IngestRepository(k),
     audit: new AuditRepository(k),
     outbox: new OutboxRepository(k),
+    dicomNodes: new DicomNodesRepository(k),
   };
   const audit = new AuditService(repos.audit);
   const mailer = new Mailer(repos.outbox, config.smtpUrl, config.mailFrom);

@@ -15,12 +15,22 @@ import { storageRoutes } from './routes/storage.routes.js';
 import { studyRoutes } from './routes/study.routes.js';
 import { tagRoutes } from './routes/tag.routes.js';
 import { userRoutes } from './routes/user.routes.js';
+import { qidoRoutes } from '../dicomweb/qido.routes.js';
+import { wadoRoutes } from '../dicomweb/wado.routes.js';
 import { devRoutes } from './routes/dev.routes.js';
 
 export interface HttpOptions {
   logLevel: string;
   webDist?: string | undefined;
   maxUploadBytes: number;
+}
+
+/** DICOMweb clients expect plain HTTP statuses rather than api/v3's 412. */
+function dicomwebStatus(url: string, error: ApiError): number | undefined {
+  if (!url.startsWith('/dicomweb/') || error.httpStatus !== 412) return undefined;
+  if (error.errorType === 'NOT_FOUND') return 404;
+  if (error.errorType === 'NOT_PERMITTED') return 403;
+  return 400;
 }
 
 /** Session ids must never reach a log line. */
@@ -45,7 +55,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
-      return reply.code(error.httpStatus).send({
+      return reply.code(dicomwebStatus(request.url, error) ?? error.httpStatus).send({
         status: 'ERROR',
         error_type: error.errorType,
         error_subtype: error.subtype,
@@ -69,6 +79,8 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   tagRoutes(ctx, app);
   storageRoutes(ctx, app, options.maxUploadBytes);
   bundleRoutes(app);
+  qidoRoutes(ctx, app);
+  wadoRoutes(ctx, app);
   devRoutes(ctx, app);
 
   await serveWebApp(app, options.webDist);

@@ -40,7 +40,7 @@ describe('parseStudyQuery', () => {
 
   it('ignores empty values but refuses unknown fields and bad values', () => {
     expect(parseStudyQuery({ 'filter.patient_name.like': '' }).text).toEqual([]);
-    for (const params of [
+    for (const params of <Record<string, string>[]>[
       { 'filter.password.equals': 'x' },
       { 'filter.patient_name.gt': 'x' },
       { 'filter.star.equals': 'maybe' },

@@ -56,6 +56,8 @@ export interface StudyQuery {
   sort: StudySort[];
   rows: number;
   page: number;
+  /** Rows to skip; when unset, (page - 1) * rows. QIDO-RS pages by offset. */
+  offset?: number;
 }
 
 const TEXT_FILTERS: Record<string, KeyedColumn | PlainColumn> = {

@@ -1,0 +1,125 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { Params } from '../http/params.js';
+import { collectParams } from '../http/params.js';
+import { parseStudyQuery } from '../services/study-query.js';
+import { dicomwebBase, dicomwebCaller, viewableNamespaces, visibleStudy } from './access.js';
+import type { DicomJson } from './dicom-json.js';
+import { instanceAttributes, seriesAttributes, studyAttributes } from './dicom-json.js';
+import { qidoPaging, qidoStudyFilters } from './qido-params.js';
+
+const DICOM_JSON = 'application/dicom+json';
+
+function send(reply: FastifyReply, items: DicomJson[]) {
+  // PS3.18: an empty match answers 204 No Content... many clients expect 200 []; both are allowed.
+  return reply.type(DICOM_JSON).send(items);
+}
+
+const numberOrUndefined = (value: string | undefined) =>
+  value && /^\d+$/.test(value) ? Number(value) : undefined;
+
+/** QIDO-RS: search for studies, series and instances (PS3.18 section 10.6). */
+export function qidoRoutes(ctx: AppContext, app: FastifyInstance): void {
+  app.get('/dicomweb/studies', async (request, reply) => {
+    const caller = await dicomwebCaller(ctx, request);
+    const query = collectParams(request);
+    const paging = qidoPaging(query);
+    const q = parseStudyQuery(qidoStudyFilters(query), caller.user.time_zone ?? 'UTC');
+    q.rows = paging.limit;
+    q.offset = paging.offset;
+    const { rows } = await ctx.repos.studies.search(q, viewableNamespaces(caller));
+    await ctx.services.audit.record({
+      userId: caller.user.uuid,
+      action: 'STUDY_SEARCH',
+      objectType: 'study',
+      detail: { via: 'qido-rs', query: withoutSid(query), returned: rows.length },
+      ip: request.ip,
+    });
+    const base = dicomwebBase(request);
+    return send(
+      reply,
+      rows.map((row) => studyAttributes(row, base)),
+    );
+  });
+
+  app.get<{ Params: { study: string } }>('/dicomweb/studies/:study/series', async (request, reply) => {
+    const caller = await dicomwebCaller(ctx, request);
+    const query = collectParams(request);
+    const paging = qidoPaging(query);
+    const study = await visibleStudy(ctx, caller, request.params.study);
+    const series = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, {
+      seriesUid: query['SeriesInstanceUID'] ?? query['0020000E'],
+      modality: query['Modality'] ?? query['00080060'],
+      seriesNumber: numberOrUndefined(query['SeriesNumber'] ?? query['00200011']),
+    });
+    await auditStudy(ctx, caller.user.uuid, study.uuid, study.account_id, request.ip, 'qido-rs series');
+    const base = dicomwebBase(request);
+    return send(
+      reply,
+      series.slice(paging.offset, paging.offset + paging.limit).map((s) => seriesAttributes(study, s, base)),
+    );
+  });
+
+  const instancesHandler = async (
+    params: { study: string; series?: string },
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => {
+    const caller = await dicomwebCaller(ctx, request);
+    const query = collectParams(request);
+    const paging = qidoPaging(query);
+    const study = await visibleStudy(ctx, caller, params.study);
+    let seriesUuid: string | undefined;
+    if (params.series) {
+      const [series] = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, { seriesUid: params.series });
+      if (!series) return send(reply, []);
+      seriesUuid = series.uuid;
+    }
+    const instances = await ctx.repos.dicomweb.instances(study.uuid, {
+      seriesUuid,
+      sopInstanceUid: query['SOPInstanceUID'] ?? query['00080018'],
+      sopClassUid: query['SOPClassUID'] ?? query['00080016'],
+      instanceNumber: numberOrUndefined(query['InstanceNumber'] ?? query['00200013']),
+    });
+    await auditStudy(ctx, caller.user.uuid, study.uuid, study.account_id, request.ip, 'qido-rs instances');
+    const base = dicomwebBase(request);
+    return send(
+      reply,
+      instances
+        .slice(paging.offset, paging.offset + paging.limit)
+        .map((i) => instanceAttributes(study, i, base)),
+    );
+  };
+
+  app.get<{ Params: { study: string } }>('/dicomweb/studies/:study/instances', (request, reply) =>
+    instancesHandler(request.params, request, reply),
+  );
+  app.get<{ Params: { study: string; series: string } }>(
+    '/dicomweb/studies/:study/series/:series/instances',
+    (request, reply) => instancesHandler(request.params, request, reply),
+  );
+}
+
+function withoutSid(query: Params): Params {
+  return Object.fromEntries(Object.entries(query).filter(([k]) => k !== 'sid'));
+}
+
+export async function auditStudy(
+  ctx: AppContext,
+  userId: string,
+  studyUuid: string,
+  accountId: string,
+  ip: string,
+  via: string,
+  action = 'STUDY_VIEW',
+) {
+  await ctx.services.audit.record({
+    userId,
+    accountId,
+    action,
+    objectType: 'study',
+    objectId: studyUuid,
+    detail: { via },
+    ip,
+  });
+}

@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { notFound } from '../http/errors.js';
+import type { Caller } from '../policies/access.js';
+import type { InstanceRow } from '../repositories/dicomweb.repository.js';
+import type { StudyRow } from '../repositories/studies.repository.js';
+import { dicomwebBase, dicomwebCaller, visibleStudy } from './access.js';
+import { extractFrame, frameContentType, parseFrameList } from './frames.js';
+import { instanceMetadata } from './metadata.js';
+import { multipartStream, newBoundary } from './multipart-writer.js';
+import { auditStudy } from './qido.routes.js';
+
+type Instance = InstanceRow & { series_uid: string };
+interface Target {
+  study: string;
+  series?: string;
+  instance?: string;
+}
+
+/** WADO-RS: retrieve studies, series, instances, their metadata and frames (PS3.18 section 10.4). */
+export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
+  /** The instances a WADO path names, after the same visibility check as api/v3. */
+  async function resolve(
+    caller: Caller,
+    target: Target,
+  ): Promise<{ study: StudyRow; instances: Instance[] }> {
+    const study = await visibleStudy(ctx, caller, target.study);
+    let seriesUuid: string | undefined;
+    if (target.series) {
+      const [series] = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, { seriesUid: target.series });
+      if (!series) throw notFound('series');
+      seriesUuid = series.uuid;
+    }
+    const instances = await ctx.repos.dicomweb.instances(study.uuid, {
+      seriesUuid,
+      sopInstanceUid: target.instance,
+    });
+    if (!instances.length) throw notFound('instance');
+    return { study, instances };
+  }
+
+  const instanceUrl = (base: string, study: StudyRow, i: Instance) =>
+    `${base}/studies/${study.study_uid}/series/${i.series_uid}/instances/${i.sop_instance_uid}`;
+
+  async function retrieve(request: FastifyRequest, reply: FastifyReply, target: Target) {
+    const caller = await dicomwebCaller(ctx, request);
+    const { study, instances } = await resolve(caller, target);
+    await auditStudy(ctx, caller.user.uuid, study.uuid, study.account_id, request.ip, 'wado-rs');
+    const boundary = newBoundary();
+    const base = dicomwebBase(request);
+    const parts = instances.map((i) => ({
+      contentType: 'application/dicom',
+      path: ctx.services.blobs.pathOf(i.blob_key),
+      location: instanceUrl(base, study, i),
+    }));
+    return reply
+      .type(`multipart/related; type="application/dicom"; boundary=${boundary}`)
+      .send(multipartStream(parts, boundary));
+  }
+
+  async function metadata(request: FastifyRequest, reply: FastifyReply, target: Target) {
+    const caller = await dicomwebCaller(ctx, request);
+    const { study, instances } = await resolve(caller, target);
+    await auditStudy(ctx, caller.user.uuid, study.uuid, study.account_id, request.ip, 'wado-rs metadata');
+    const base = dicomwebBase(request);
+    const answer = [];
+    for (const i of instances) {
+      answer.push(instanceMetadata(await ctx.services.blobs.read(i.blob_key), instanceUrl(base, study, i)));
+    }
+    return reply.type('application/dicom+json').send(answer);
+  }
+
+  type P = { study: string; series: string; instance: string; frames: string };
+  app.get<{ Params: Pick<P, 'study'> }>('/dicomweb/studies/:study', (req, reply) =>
+    retrieve(req, reply, req.params),
+  );
+  app.get<{ Params: Pick<P, 'study' | 'series'> }>('/dicomweb/studies/:study/series/:series', (req, reply) =>
+    retrieve(req, reply, req.params),
+  );
+  app.get<{ Params: Pick<P, 'study' | 'series' | 'instance'> }>(
+    '/dicomweb/studies/:study/series/:series/instances/:instance',
+    (req, reply) => retrieve(req, reply, req.params),
+  );
+  app.get<{ Params: Pick<P, 'study'> }>('/dicomweb/studies/:study/metadata', (req, reply) =>
+    metadata(req, reply, req.params),
+  );
+  app.get<{ Params: Pick<P, 'study' | 'series'> }>(
+    '/dicomweb/studies/:study/series/:series/metadata',
+    (req, reply) => metadata(req, reply, req.params),
+  );
+  app.get<{ Params: Pick<P, 'study' | 'series' | 'instance'> }>(
+    '/dicomweb/studies/:study/series/:series/instances/:instance/metadata',
+    (req, reply) => metadata(req, reply, req.params),
+  );
+
+  app.get<{ Params: P }>(
+    '/dicomweb/studies/:study/series/:series/instances/:instance/frames/:frames',
+    async (request, reply) => {
+      const caller = await dicomwebCaller(ctx, request);
+      const frames = parseFrameList(request.params.frames);
+      const { study, instances } = await resolve(caller, request.params);
+      const instance = instances[0]!;
+      await auditStudy(ctx, caller.user.uuid, study.uuid, study.account_id, request.ip, 'wado-rs frames');
+      const file = await ctx.services.blobs.read(instance.blob_key);
+      const contentType = frameContentType(instance.transfer_syntax);
+      const boundary = newBoundary();
+      const parts = frames.map((n) => ({ contentType, bytes: extractFrame(file, n) }));
+      const partType = contentType.split(';')[0] ?? 'application/octet-stream';
+      return reply
+        .type(`multipart/related; type="${partType}"; boundary=${boundary}`)
+        .send(multipartStream(parts, boundary));
+    },
+  );
+}
