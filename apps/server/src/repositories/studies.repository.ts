@@ -1,7 +1,11 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from '../services/study-query.js';
-import { applyStudyFilters, applyStudySort } from './study-search.sql.js';
+import { applyStudyFilters, applyStudySort, studySortTerms } from './study-search.sql.js';
+
+/** Up to this many namespaces and rows per page window, study/list merges one stream per namespace. */
+const MERGE_MAX_NAMESPACES = 32;
+const MERGE_MAX_WINDOW = 2_000;
 
 export type StudyRow = Selectable<StudyTable>;
 
@@ -16,14 +20,52 @@ export class StudiesRepository {
   /** One page, plus whether another page follows (read one row more than asked). */
   async search(q: StudyQuery, namespaces: string[]): Promise<{ rows: StudyRow[]; more: boolean }> {
     if (!namespaces.length) return { rows: [], more: false };
-    const base = applyStudyFilters(this.db, this.db.selectFrom('studies'), q, namespaces);
-    const rows = await applyStudySort(base, q)
-      .selectAll('studies')
-      .limit(q.rows + 1)
-      .offset((q.page - 1) * q.rows)
-      .execute();
+    const offset = q.offset ?? (q.page - 1) * q.rows;
+    const window = offset + q.rows + 1;
+    // A text filter (name, id, accession, smart search…) is selective and has its own index,
+    // which the single query uses; per-namespace streams pay off for broad searches only.
+    const broad = q.text.length === 0 && q.smart === undefined;
+    const rows =
+      broad && namespaces.length <= MERGE_MAX_NAMESPACES && window <= MERGE_MAX_WINDOW
+        ? await this.searchMerged(q, namespaces, window, offset)
+        : await applyStudySort(applyStudyFilters(this.db, this.db.selectFrom('studies'), q, namespaces), q)
+            .selectAll('studies')
+            .limit(q.rows + 1)
+            .offset(offset)
+            .execute();
     const more = rows.length > q.rows;
     return { rows: more ? rows.slice(0, q.rows) : rows, more };
+  }
+
+  /**
+   * The same page as one query over all namespaces, read as one sorted stream per namespace:
+   * each namespace's first `window` rows come in index order from its (namespace_id, sort key)
+   * index and stop early, then the few rows of all streams are merged and sorted. One query over
+   * `namespace_id in (…)` cannot use such an index for the order and sorts every match instead.
+   */
+  private searchMerged(
+    q: StudyQuery,
+    namespaces: string[],
+    window: number,
+    offset: number,
+  ): Promise<StudyRow[]> {
+    const arms = namespaces.map((ns) =>
+      this.db
+        .selectFrom(
+          applyStudySort(applyStudyFilters(this.db, this.db.selectFrom('studies'), q, [ns], 'exists'), q)
+            .selectAll('studies')
+            .limit(window)
+            .as('arm'),
+        )
+        .selectAll(),
+    );
+    const union = arms.slice(1).reduce((all, arm) => all.unionAll(arm), arms[0]!);
+    let query = this.db.selectFrom(union.as('merged')).selectAll();
+    for (const t of studySortTerms(q, 'merged')) query = query.orderBy(t.expr, t.direction);
+    return query
+      .limit(q.rows + 1)
+      .offset(offset)
+      .execute();
   }
 
   async count(q: StudyQuery, namespaces: string[]): Promise<number> {

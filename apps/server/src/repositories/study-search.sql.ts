@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import type { ExpressionBuilder, Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { KeyedColumn, PlainColumn, StudyQuery } from '../services/study-query.js';
@@ -37,12 +37,21 @@ function textCondition(eb: Eb, column: KeyedColumn | PlainColumn, kind: 'like' |
   return eb(eb.fn('upper', [column]), 'like', sql<string>`${likePattern(searchKey(value))} escape '\\'`);
 }
 
+/**
+ * How modality and tag filters are joined: `in` (`studies.uuid in (select study_uuid …)`) suits a
+ * count, which reads every match from the small side table; `exists` (a correlated probe of the
+ * side table's primary key) suits a page read in index order, which stops after a few rows.
+ * Both select exactly the same studies.
+ */
+export type SemiJoin = 'in' | 'exists';
+
 /** Applies every filter of the query to a select over studies, limited to the given namespaces. */
 export function applyStudyFilters(
   db: Kysely<Database>,
   base: StudiesQuery,
   q: StudyQuery,
   namespaces: string[],
+  semiJoin: SemiJoin = 'in',
 ): StudiesQuery {
   let query = base.where('studies.namespace_id', 'in', namespaces);
   query = q.deleted
@@ -74,19 +83,41 @@ export function applyStudyFilters(
   if (q.created.le !== undefined) query = query.where('studies.created', '<=', q.created.le);
   if (q.modalities?.length) {
     const modalities = q.modalities;
-    query = query.where(
-      'studies.uuid',
-      'in',
-      db.selectFrom('study_modalities').select('study_uuid').where('modality', 'in', modalities),
-    );
+    query =
+      semiJoin === 'exists'
+        ? query.where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('study_modalities')
+                .select('study_modalities.study_uuid')
+                .whereRef('study_modalities.study_uuid', '=', 'studies.uuid')
+                .where('study_modalities.modality', 'in', modalities),
+            ),
+          )
+        : query.where(
+            'studies.uuid',
+            'in',
+            db.selectFrom('study_modalities').select('study_uuid').where('modality', 'in', modalities),
+          );
   }
   if (q.tags?.length) {
     const tags = q.tags;
-    query = query.where(
-      'studies.uuid',
-      'in',
-      db.selectFrom('study_tags').select('study_uuid').where('tag', 'in', tags),
-    );
+    query =
+      semiJoin === 'exists'
+        ? query.where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('study_tags')
+                .select('study_tags.study_uuid')
+                .whereRef('study_tags.study_uuid', '=', 'studies.uuid')
+                .where('study_tags.tag', 'in', tags),
+            ),
+          )
+        : query.where(
+            'studies.uuid',
+            'in',
+            db.selectFrom('study_tags').select('study_uuid').where('tag', 'in', tags),
+          );
   }
   for (const cf of q.customFields) {
     const values = db.selectFrom('study_customfields').select('study_uuid').where('name', '=', cf.name);
@@ -114,20 +145,35 @@ export function applyStudyFilters(
 }
 
 const SORT_COLUMNS: Record<string, string> = {
-  patient_name: 'studies.patient_name_key',
-  patientid: 'studies.patientid_key',
+  patient_name: 'patient_name_key',
+  patientid: 'patientid_key',
 };
 
-export function applyStudySort(query: StudiesQuery, q: StudyQuery): StudiesQuery {
+/**
+ * The ORDER BY terms of the query over `table` (studies itself, or a derived table with the
+ * same columns), ending with uuid so that pages are stable.
+ */
+export function studySortTerms(
+  q: StudyQuery,
+  table = 'studies',
+): { expr: RawBuilder<unknown>; direction: 'asc' | 'desc' }[] {
+  const terms: { expr: RawBuilder<unknown>; direction: 'asc' | 'desc' }[] = [];
   for (const s of q.sort) {
     if (s.field === 'customfield' && s.customField) {
       const name = s.customField;
       // Studies without the field sort last in either direction.
-      const value = sql`(select value from study_customfields cf where cf.study_uuid = studies.uuid and cf.name = ${name})`;
-      query = query.orderBy(sql`case when ${value} is null then 1 else 0 end`).orderBy(value, s.direction);
+      const value = sql`(select value from study_customfields cf where cf.study_uuid = ${sql.ref(`${table}.uuid`)} and cf.name = ${name})`;
+      terms.push({ expr: sql`case when ${value} is null then 1 else 0 end`, direction: 'asc' });
+      terms.push({ expr: value, direction: s.direction });
     } else {
-      query = query.orderBy(sql.ref(SORT_COLUMNS[s.field] ?? `studies.${s.field}`), s.direction);
+      terms.push({ expr: sql.ref(`${table}.${SORT_COLUMNS[s.field] ?? s.field}`), direction: s.direction });
     }
   }
-  return query.orderBy('studies.uuid', 'asc');
+  terms.push({ expr: sql.ref(`${table}.uuid`), direction: 'asc' });
+  return terms;
+}
+
+export function applyStudySort(query: StudiesQuery, q: StudyQuery): StudiesQuery {
+  for (const t of studySortTerms(q)) query = query.orderBy(t.expr, t.direction);
+  return query;
 }

@@ -53,13 +53,18 @@ function offsetMs(epoch: number, timeZone: string): number {
   return local - Math.floor(epoch / 1000) * 1000;
 }
 
+/** Zones already accepted: building an Intl.DateTimeFormat costs ~1 ms, and every search asks. */
+const validTimeZones = new Set<string>();
+
 export function isValidTimeZone(timeZone: string): boolean {
+  if (validTimeZones.has(timeZone)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
   } catch {
     return false;
   }
+  if (validTimeZones.size < 1000) validTimeZones.add(timeZone);
+  return true;
 }
 
 const DATE_RE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?$/;

@@ -1,0 +1,266 @@
+/**
+ * Search benchmark (issue 2, "Speed"): fills a fresh database with N studies and measures
+ * study/list (page of 50) plus study/count over HTTP, in one api/v3 bundle per request.
+ *
+ *   npm run bench:search -- [--studies 100000] [--runs 200] [--warmup 20] [--database-url postgres://…]
+ *
+ * SQLite goes into a fresh temporary DATA_DIR (removed afterwards unless --keep). A PostgreSQL
+ * database must be empty: the benchmark migrates it and leaves the data in place.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config.js';
+import { createContext } from '../src/context.js';
+import type { Db } from '../src/db/dialect.js';
+import { openDatabase } from '../src/db/dialect.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { startServer } from '../src/main.js';
+import { seedDemo } from '../src/seed/seed-demo.js';
+import { benchStudy, fillStudies } from './fill.js';
+
+const SEED = 4242;
+const PASSWORD = 'Bench-Search-Password-42';
+const ADMIN = 'admin@demo.local';
+const DAY_MS = 86_400_000;
+
+interface Args {
+  studies: number;
+  runs: number;
+  warmup: number;
+  databaseUrl: string | undefined;
+  keep: boolean;
+}
+
+function parse(): Args {
+  const { values } = parseArgs({
+    options: {
+      studies: { type: 'string', default: '100000' },
+      runs: { type: 'string', default: '200' },
+      warmup: { type: 'string', default: '20' },
+      'database-url': { type: 'string' },
+      keep: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const int = (name: string, raw: string, min: number) => {
+    const n = Number(raw.replace(/_/g, ''));
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}`);
+    return n;
+  };
+  return {
+    studies: int('studies', values.studies, 1),
+    runs: int('runs', values.runs, 1),
+    warmup: int('warmup', values.warmup, 0),
+    databaseUrl: values['database-url'],
+    keep: values.keep,
+  };
+}
+
+function fmtDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10).replace(/-/g, '');
+}
+
+function percentile(sorted: number[], p: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1));
+  return sorted[i] ?? NaN;
+}
+
+async function dbSizeBytes(db: Db, dataDir: string): Promise<number> {
+  if (db.dialect === 'postgres') {
+    const { rows } = await sql<{ size: number }>`select pg_database_size(current_database()) as size`.execute(
+      db.kysely,
+    );
+    return Number(rows[0]?.size ?? 0);
+  }
+  let total = 0;
+  for (const name of fs.readdirSync(dataDir)) {
+    if (name.startsWith('imaging-inbox.sqlite')) total += fs.statSync(path.join(dataDir, name)).size;
+  }
+  return total;
+}
+
+async function assertEmptyPostgres(db: Db): Promise<void> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*) as n from information_schema.tables where table_schema = current_schema()`.execute(
+    db.kysely,
+  );
+  if (Number(rows[0]?.n ?? 0) > 0) {
+    throw new Error('The PostgreSQL database is not empty; give --database-url a freshly created database.');
+  }
+}
+
+async function post(url: string, body: unknown): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+async function main() {
+  const args = parse();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
+  const backend = args.databaseUrl ? 'postgres' : 'sqlite';
+  console.log(
+    `bench:search  studies=${args.studies}  backend=${backend}  runs=${args.runs}  data_dir=${dataDir}`,
+  );
+
+  // 1. Fresh schema, the demo world (accounts, groups, users) without studies, then the bulk fill.
+  const now = new Date();
+  const db = openDatabase({ dataDir, databaseUrl: args.databaseUrl });
+  let peakRss = process.memoryUsage().rss;
+  let fillMs: number;
+  try {
+    if (db.dialect === 'postgres') await assertEmptyPostgres(db);
+    await migrateToLatest(db);
+    const seedCtx = createContext(loadConfig({ DATA_DIR: dataDir, SEED_DEMO: '0' }), db);
+    await seedDemo(seedCtx, { password: PASSWORD, studies: 0, log: () => {} });
+    const account = await db.kysely
+      .selectFrom('accounts')
+      .select(['uuid'])
+      .where('vanity', '=', 'demo')
+      .executeTakeFirstOrThrow();
+    const groups = await db.kysely
+      .selectFrom('groups')
+      .select('namespace_id')
+      .where('account_id', '=', account.uuid)
+      .orderBy('name')
+      .execute();
+    const started = performance.now();
+    let lastLog = started;
+    await fillStudies(
+      db,
+      { accountId: account.uuid, namespaceIds: groups.map((g) => g.namespace_id) },
+      {
+        count: args.studies,
+        seed: SEED,
+        now,
+        onProgress: (done) => {
+          peakRss = Math.max(peakRss, process.memoryUsage().rss);
+          if (performance.now() - lastLog > 10_000 || done === args.studies) {
+            lastLog = performance.now();
+            const secs = (lastLog - started) / 1000;
+            console.log(`  filled ${done}/${args.studies} studies in ${secs.toFixed(1)} s`);
+          }
+        },
+      },
+    );
+    if (db.dialect === 'postgres') await sql`analyze`.execute(db.kysely); // as autovacuum would after a bulk load
+    fillMs = performance.now() - started;
+  } finally {
+    await db.close();
+  }
+
+  // 2. The real server, on a free port.
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: args.databaseUrl,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'warn',
+  });
+  const server = await startServer(config, () => {});
+  try {
+    const sizeBytes = await dbSizeBytes(server.ctx.db, dataDir);
+    const login = await post(`${server.url}/api/v3/session/login`, { login: ADMIN, password: PASSWORD });
+    if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
+    const sid = (JSON.parse(login.text) as { sid: string }).sid;
+
+    // Filter values that exist in the data set (studies are deterministic for SEED and now).
+    const sample = benchStudy(SEED, Math.floor(args.studies / 2), now).spec;
+    const namePrefix = `${sample.patientName.slice(0, 3)}%`;
+    const accession = benchStudy(SEED, Math.floor(args.studies / 3), now).spec.accessionNumber;
+    const from = now.getTime() - 200 * DAY_MS;
+    const queries: { name: string; filters: Record<string, string> }[] = [
+      { name: 'no filter', filters: {} },
+      { name: `patient name like ${namePrefix}`, filters: { 'filter.patient_name.like': namePrefix } },
+      { name: `accession = ${accession}`, filters: { 'filter.accession_number.equals': accession } },
+      {
+        name: `study date ${fmtDate(from)}..${fmtDate(from + 30 * DAY_MS)}`,
+        filters: {
+          'filter.study_date.ge': fmtDate(from),
+          'filter.study_date.le': fmtDate(from + 30 * DAY_MS),
+        },
+      },
+      {
+        name: 'modality in [CT,MR], sort patient_name',
+        filters: { 'filter.modality.in': '["CT","MR"]', sort_by: 'patient_name-asc' },
+      },
+    ];
+
+    // 3. Sequential requests: warm-up, then timed runs of list (page of 50) + count in one bundle.
+    const results: { name: string; count: number; rows: number; median: number; p95: number }[] = [];
+    for (const q of queries) {
+      const body = [
+        { URL: 'study/list', sid, 'page.rows': '50', ...q.filters },
+        { URL: 'study/count', sid, ...q.filters },
+      ];
+      const bundleUrl = `${server.url}/api/v3/bundle`;
+      let count = 0;
+      let rows = 0;
+      const check = (text: string) => {
+        const answer = JSON.parse(text) as [
+          { status: string; studies?: unknown[] },
+          { status: string; count?: number },
+        ];
+        if (answer[0]?.status !== 'OK' || answer[1]?.status !== 'OK')
+          throw new Error(`${q.name}: ${text.slice(0, 300)}`);
+        rows = answer[0].studies?.length ?? 0;
+        count = answer[1].count ?? 0;
+      };
+      for (let i = 0; i < args.warmup; i++) check((await post(bundleUrl, body)).text);
+      const times: number[] = [];
+      for (let i = 0; i < args.runs; i++) {
+        const t0 = performance.now();
+        const res = await post(bundleUrl, body);
+        times.push(performance.now() - t0);
+        if (res.status !== 200) throw new Error(`${q.name}: HTTP ${res.status}`);
+        check(res.text);
+      }
+      if (count === 0 || rows === 0) throw new Error(`${q.name}: no matches, the benchmark query is wrong`);
+      times.sort((a, b) => a - b);
+      results.push({
+        name: q.name,
+        count,
+        rows,
+        median: percentile(times, 0.5),
+        p95: percentile(times, 0.95),
+      });
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }
+
+    const width = Math.max(...results.map((r) => r.name.length), 5);
+    console.log('');
+    console.log(
+      `${'query'.padEnd(width)}  ${'matches'.padStart(8)}  ${'rows'.padStart(4)}  ${'median'.padStart(8)}  ${'p95'.padStart(8)}`,
+    );
+    for (const r of results) {
+      console.log(
+        `${r.name.padEnd(width)}  ${String(r.count).padStart(8)}  ${String(r.rows).padStart(4)}  ${r.median.toFixed(1).padStart(5)} ms  ${r.p95.toFixed(1).padStart(5)} ms`,
+      );
+    }
+    console.log('');
+    console.log(
+      `studies=${args.studies} backend=${backend} runs=${args.runs} (list page.rows=50 + count, one bundle per request)`,
+    );
+    console.log(
+      `fill_s=${(fillMs / 1000).toFixed(1)} (${Math.round(args.studies / (fillMs / 1000))} studies/s)`,
+    );
+    console.log(`db_size_mb=${(sizeBytes / 1024 / 1024).toFixed(1)}`);
+    console.log(`peak_rss_mb=${(peakRss / 1024 / 1024).toFixed(0)}`);
+    console.log(`p95_ms_max=${Math.max(...results.map((r) => r.p95)).toFixed(1)}`);
+  } finally {
+    await server.stop();
+    if (!args.keep) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
