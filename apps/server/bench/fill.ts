@@ -1,3 +1,4 @@
+import { modalityMask } from '@imaging-inbox/contract';
 import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../src/db/dialect.js';
 import type { Database, StudyTable } from '../src/db/schema.js';
@@ -63,6 +64,7 @@ function studyRow(
     study_date: spec.studyDate,
     study_time: spec.studyTime,
     modality: modalities.join('\\'),
+    modality_bits: modalityMask(modalities),
     referring_physician: spec.referringPhysician,
     referring_physician_key: searchKey(spec.referringPhysician),
     source_ae_title: 'BENCH_MODALITY',

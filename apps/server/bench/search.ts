@@ -1,6 +1,6 @@
 /**
  * Search benchmark (issue 2, "Speed"): fills a fresh database with N studies and measures
- * study/list (page of 50) plus study/count over HTTP, in one api/v3 bundle per request.
+ * study/list (page of 50 with its total, `with_count=1`) over HTTP, one request each.
  *
  *   npm run bench:search -- [--studies 100000] [--runs 200] [--warmup 20] [--database-url postgres://…]
  *
@@ -193,31 +193,24 @@ async function main() {
       },
     ];
 
-    // 3. Sequential requests: warm-up, then timed runs of list (page of 50) + count in one bundle.
+    // 3. Sequential requests: warm-up, then timed runs of a page of 50 with its total.
     const results: { name: string; count: number; rows: number; median: number; p95: number }[] = [];
     for (const q of queries) {
-      const body = [
-        { URL: 'study/list', sid, 'page.rows': '50', ...q.filters },
-        { URL: 'study/count', sid, ...q.filters },
-      ];
-      const bundleUrl = `${server.url}/api/v3/bundle`;
+      const body = { sid, 'page.rows': '50', with_count: '1', ...q.filters };
+      const listUrl = `${server.url}/api/v3/study/list`;
       let count = 0;
       let rows = 0;
       const check = (text: string) => {
-        const answer = JSON.parse(text) as [
-          { status: string; studies?: unknown[] },
-          { status: string; count?: number },
-        ];
-        if (answer[0]?.status !== 'OK' || answer[1]?.status !== 'OK')
-          throw new Error(`${q.name}: ${text.slice(0, 300)}`);
-        rows = answer[0].studies?.length ?? 0;
-        count = answer[1].count ?? 0;
+        const answer = JSON.parse(text) as { status: string; studies?: unknown[]; page?: { total?: number } };
+        if (answer.status !== 'OK') throw new Error(`${q.name}: ${text.slice(0, 300)}`);
+        rows = answer.studies?.length ?? 0;
+        count = answer.page?.total ?? 0;
       };
-      for (let i = 0; i < args.warmup; i++) check((await post(bundleUrl, body)).text);
+      for (let i = 0; i < args.warmup; i++) check((await post(listUrl, body)).text);
       const times: number[] = [];
       for (let i = 0; i < args.runs; i++) {
         const t0 = performance.now();
-        const res = await post(bundleUrl, body);
+        const res = await post(listUrl, body);
         times.push(performance.now() - t0);
         if (res.status !== 200) throw new Error(`${q.name}: HTTP ${res.status}`);
         check(res.text);
@@ -246,7 +239,7 @@ async function main() {
     }
     console.log('');
     console.log(
-      `studies=${args.studies} backend=${backend} runs=${args.runs} (list page.rows=50 + count, one bundle per request)`,
+      `studies=${args.studies} backend=${backend} runs=${args.runs} (study/list page.rows=50 with_count=1, one request each)`,
     );
     console.log(
       `fill_s=${(fillMs / 1000).toFixed(1)} (${Math.round(args.studies / (fillMs / 1000))} studies/s)`,

@@ -114,6 +114,8 @@ export interface StudyTable {
   study_time: string;
   /** All modalities of the study, backslash-joined as DICOM's ModalitiesInStudy. */
   modality: string;
+  /** The same set as a bit mask (contract modality-bits.ts), for fast modality filters. */
+  modality_bits: Generated<number>;
   referring_physician: string;
   referring_physician_key: string;
   source_ae_title: string;
@@ -220,6 +222,19 @@ export interface JobTable {
   updated: number;
 }
 
+/** A registered DICOM sender: associations from this AE title and host deliver into the group. */
+export interface DicomNodeTable {
+  uuid: string;
+  account_id: string;
+  /** Unique over all accounts: the calling AE title is what identifies the sender. */
+  ae_title: string;
+  /** IP address the association must come from; `*` accepts any. */
+  host: string;
+  group_uuid: string;
+  name: string;
+  created: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   namespaces: NamespaceTable;
@@ -240,4 +255,5 @@ export interface Database {
   audit_events: AuditEventTable;
   outbox: OutboxTable;
   jobs: JobTable;
+  dicom_nodes: DicomNodeTable;
 }

@@ -1,3 +1,4 @@
+import { modalityMask } from '@imaging-inbox/contract';
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { ParsedInstance } from '../dicom/index.js';
@@ -65,6 +66,7 @@ export class IngestRepository {
         .where('uuid', '=', seriesUuid)
         .execute();
       let modality: string | undefined;
+      let modalityBits = 0;
       if (p.modality) {
         await trx
           .insertInto('study_modalities')
@@ -78,6 +80,7 @@ export class IngestRepository {
           .orderBy('modality')
           .execute();
         modality = rows.map((r) => r.modality).join('\\');
+        modalityBits = modalityMask(rows.map((r) => r.modality));
       }
       await trx
         .updateTable('studies')
@@ -85,7 +88,7 @@ export class IngestRepository {
           image_count: sql`image_count + 1`,
           size: sql`size + ${blob.size}`,
           series_count: seriesCreated ? sql`series_count + 1` : sql`series_count`,
-          ...(modality !== undefined ? { modality } : {}),
+          ...(modality !== undefined ? { modality, modality_bits: modalityBits } : {}),
           updated: now,
         })
         .where('uuid', '=', studyUuid)

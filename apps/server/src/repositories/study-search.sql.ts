@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
 import { sql } from 'kysely';
+import { isKnownModality, modalityMask } from '@imaging-inbox/contract';
 import type { Database } from '../db/schema.js';
 import type { KeyedColumn, PlainColumn, StudyQuery } from '../services/study-query.js';
 
@@ -81,7 +82,11 @@ export function applyStudyFilters(
   if (q.studyDate.le) query = query.where('studies.study_date', '<=', q.studyDate.le);
   if (q.created.ge !== undefined) query = query.where('studies.created', '>=', q.created.ge);
   if (q.created.le !== undefined) query = query.where('studies.created', '<=', q.created.le);
-  if (q.modalities?.length) {
+  if (q.modalities?.length && q.modalities.every(isKnownModality)) {
+    // Known modalities: one integer test against the study's modality mask.
+    const mask = modalityMask(q.modalities);
+    query = query.where(sql<boolean>`(studies.modality_bits & ${mask}) <> 0`);
+  } else if (q.modalities?.length) {
     const modalities = q.modalities;
     query =
       semiJoin === 'exists'

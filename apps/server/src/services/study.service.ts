@@ -49,12 +49,17 @@ export class StudyService {
     return viewable.filter((ns) => wanted.has(ns));
   }
 
+  /** One page; with `with_count=1` the answer's page also carries the total, saving a study/count call. */
   async list(
     caller: Caller,
     params: Params,
-  ): Promise<{ studies: Study[]; page: { number: number; rows: number; more: 0 | 1 } }> {
+  ): Promise<{ studies: Study[]; page: { number: number; rows: number; more: 0 | 1; total?: number } }> {
     const q = parseStudyQuery(params, caller.user.time_zone ?? 'UTC');
-    const { rows, more } = await this.deps.studies.search(q, this.searchable(caller, q));
+    const namespaces = this.searchable(caller, q);
+    const [{ rows, more }, total] = await Promise.all([
+      this.deps.studies.search(q, namespaces),
+      params['with_count'] === '1' ? this.deps.studies.count(q, namespaces) : Promise.resolve(undefined),
+    ]);
     const extras = await this.deps.studies.extras(rows.map((r) => r.uuid));
     await this.deps.audit.record({
       userId: caller.user.uuid,
@@ -75,7 +80,7 @@ export class StudyService {
           this.deps.engineFqdn,
         ),
       ),
-      page: { number: q.page, rows: q.rows, more: more ? 1 : 0 },
+      page: { number: q.page, rows: q.rows, more: more ? 1 : 0, ...(total !== undefined ? { total } : {}) },
     };
   }
 

@@ -106,6 +106,25 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
     expect(await count({ 'filter.modality.in': JSON.stringify(modalities) })).toBe(expected);
   });
 
+  it('answers the total with the page when asked with with_count=1', async () => {
+    const { body } = await list({ 'page.rows': 3, with_count: 1 });
+    expect(body.page).toEqual({ number: 1, rows: 3, more: 1, total: visible.length });
+    expect((await list({ 'page.rows': 3 })).body.page.total).toBeUndefined();
+  });
+
+  it('matches modalities outside the known list through the modality table', async () => {
+    const target = visible[2]!;
+    await server.ctx.db.kysely
+      .insertInto('study_modalities')
+      .values({ study_uuid: target.uuid, modality: 'ZZX' })
+      .execute();
+    expect(await count({ 'filter.modality.in': '["ZZX"]' })).toBe(1);
+    const first = target.modality.split('\\')[0]!;
+    const expected = visible.filter((s) => s.modality.split('\\').includes(first)).length;
+    expect(await count({ 'filter.modality.in': JSON.stringify(['ZZX', first]) })).toBe(expected);
+    await server.ctx.db.kysely.deleteFrom('study_modalities').where('modality', '=', 'ZZX').execute();
+  });
+
   it('sorts by every section 9 option', async () => {
     const byName = await list({ sort_by: 'patient_name-asc' });
     const names = byName.body.studies.map((s: { patient_name: string }) => s.patient_name.toUpperCase());
