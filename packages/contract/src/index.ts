@@ -6,3 +6,5 @@ export * from './messages.js';
 export * from './studies.js';
 export * from './session.js';
 export * from './validation.js';
+export * from './form-schemas.js';
+export * from './modality-bits.js';

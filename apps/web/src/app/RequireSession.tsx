@@ -1,0 +1,25 @@
+import { Navigate, Outlet } from 'react-router';
+import { Loading } from '../components/Loading';
+import { useSessionUser } from '../features/auth/api/session-user';
+import { SessionContext } from '../features/auth/session-context';
+import { getSid } from '../lib/storage';
+import { useSessionTtlPoll } from './use-session-ttl-poll';
+
+/** Protected pages: a stored sid validated by session/user, with Loading meanwhile; else back to /. */
+export function RequireSession() {
+  const sid = getSid();
+  const user = useSessionUser(sid);
+  if (sid === null || user.isError) return <Navigate to="/" replace />;
+  if (user.isPending) return <Loading />;
+  return (
+    <SessionContext.Provider value={user.data}>
+      <TtlPoll />
+      <Outlet />
+    </SessionContext.Provider>
+  );
+}
+
+function TtlPoll() {
+  useSessionTtlPoll();
+  return null;
+}

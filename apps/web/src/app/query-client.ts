@@ -1,0 +1,16 @@
+import { QueryClient } from '@tanstack/react-query';
+import { ApiError, CLIENT_ERROR_CODES } from '../lib/api-error';
+
+/** Only network failures are retried; a 4xx answer will not change by asking again. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        retry: (count, error) =>
+          count < 2 && error instanceof ApiError && error.code === CLIENT_ERROR_CODES.network,
+        refetchOnWindowFocus: false,
+        staleTime: 30_000,
+      },
+    },
+  });
+}

@@ -1,0 +1,48 @@
+import { Suspense, type ReactNode } from 'react';
+import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
+import { Loading } from '../components/Loading';
+import { SignInPage } from '../features/auth/components/SignInPage';
+import { InboxUnavailablePage } from './InboxUnavailablePage';
+import {
+  AccountSettingsPage,
+  GroupPage,
+  InboxShell,
+  RequestStudyPage,
+  ResetPasswordPage,
+  RetrieveStudyPage,
+  UploadPage,
+} from './lazy-pages';
+import { NotFoundPage } from './NotFoundPage';
+import { RequireSession } from './RequireSession';
+
+const suspended = (node: ReactNode) => <Suspense fallback={<Loading />}>{node}</Suspense>;
+
+/** Routes of SPEC.md section 2; external pages (/worklist, /organization/*) are served by the server. */
+export const routes: RouteObject[] = [
+  { path: '/', element: <SignInPage /> },
+  { path: '/reset-password', element: suspended(<ResetPasswordPage />) },
+  { path: '/404', element: <InboxUnavailablePage /> },
+  {
+    element: <RequireSession />,
+    children: [
+      {
+        element: suspended(<InboxShell />),
+        children: [
+          { path: '/group/list', element: <GroupPage /> },
+          { path: '/group/:groupId', element: <GroupPage /> },
+          { path: '/group/:groupId/:stateName', element: <GroupPage /> },
+          { path: '/inbox/group/list', element: <Navigate to="/group/list" replace /> },
+          { path: '/study/upload', element: <UploadPage /> },
+          { path: '/study/request/:groupId', element: <RequestStudyPage /> },
+          { path: '/study/retrieve/:groupId', element: <RetrieveStudyPage /> },
+          { path: '/account-settings', element: <AccountSettingsPage /> },
+        ],
+      },
+    ],
+  },
+  { path: '*', element: <NotFoundPage /> },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { apiGet } from '../../../lib/api-client';
+import { clearSession } from '../../../lib/storage';
+
+export const logout = () => apiGet<{ status: 'OK' }>('session/logout');
+
+/** Ends the session on the server; whatever the answer, local session data is cleared. */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: logout,
+    onSettled: () => {
+      clearSession();
+      queryClient.clear();
+      void navigate('/', { replace: true });
+    },
+  });
+}

@@ -1,0 +1,22 @@
+import { queryOptions } from '@tanstack/react-query';
+import { TAG_LOOKUP_ROWS } from '@imaging-inbox/contract';
+import { apiGet } from '../../../lib/api-client';
+
+export interface TagListAnswer {
+  status: 'OK';
+  tags: { tag: string }[];
+}
+
+/** Tag suggestions for a typed prefix, 25 rows. */
+export const tagListQuery = (text: string) =>
+  queryOptions({
+    queryKey: ['tag', 'list', text],
+    queryFn: ({ signal }) =>
+      apiGet<TagListAnswer>(
+        'tag/list',
+        { 'filter.tag.like': `%${text}%`, 'page.rows': TAG_LOOKUP_ROWS },
+        { signal },
+      ),
+    enabled: text !== '',
+    staleTime: 60_000,
+  });

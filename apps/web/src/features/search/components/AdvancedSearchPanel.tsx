@@ -1,0 +1,166 @@
+import { useState } from 'react';
+import { Box, Button, IconButton, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
+import HelpOutline from '@mui/icons-material/HelpOutlined';
+import { useTranslation } from 'react-i18next';
+import { DATE_PRESETS, UPLOADED_DATE_PRESETS, isRangeComplete, parseTypedDay } from '../../../lib/dates';
+import {
+  EMPTY_ADVANCED_FILTERS,
+  SEX_OPTIONS,
+  TRI_STATE_OPTIONS,
+  type AdvancedFilters,
+  type SexFilter,
+  type TriState,
+} from '../lib/advanced-filters';
+import { DateRangeField } from './DateRangeField';
+import { ModalitySelect } from './ModalitySelect';
+import { SavedSearches } from './SavedSearches';
+import { SearchTipsDialog } from './SearchTipsDialog';
+import { TagsInput } from './TagsInput';
+
+interface Props {
+  id: string;
+  initial: AdvancedFilters;
+  onSearch: (filters: AdvancedFilters) => void;
+}
+
+type TextKey = {
+  [K in keyof AdvancedFilters]: AdvancedFilters[K] extends string ? K : never;
+}[keyof AdvancedFilters];
+
+const TEXT_FIELDS: { key: TextKey; label: string }[] = [
+  { key: 'patientName', label: 'Patient name' },
+  { key: 'mrn', label: 'MRN' },
+];
+const MORE_TEXT_FIELDS: { key: TextKey; label: string }[] = [
+  { key: 'accessionNumber', label: 'Accession number' },
+  { key: 'referringPhysician', label: 'Referring physician' },
+  { key: 'studyUid', label: 'Study UID' },
+  { key: 'studyUuid', label: 'Study UUID' },
+  { key: 'sourceTitle', label: 'Source title' },
+  { key: 'destinationTitle', label: 'Destination title' },
+];
+
+/** Selects whose empty value means All show the word instead of an empty box. */
+const ALL_VISIBLE = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
+
+/** Every advanced field of SPEC.md section 2, with Clear, Search, search tips and saved searches. */
+export function AdvancedSearchPanel({ id, initial, onSearch }: Props) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState<AdvancedFilters>(initial);
+  const [tipsOpen, setTipsOpen] = useState(false);
+  const set = <K extends keyof AdvancedFilters>(key: K, value: AdvancedFilters[K]) =>
+    setDraft((prev) => ({ ...prev, [key]: value }));
+
+  const birthDateInvalid = draft.birthDate.trim() !== '' && parseTypedDay(draft.birthDate) === null;
+  const invalid =
+    birthDateInvalid || !isRangeComplete(draft.studyDate) || !isRangeComplete(draft.uploadedDate);
+
+  const text = ({ key, label }: { key: TextKey; label: string }) => (
+    <TextField
+      key={key}
+      size="small"
+      label={t(label)}
+      value={draft[key]}
+      onChange={(e) => set(key, e.target.value)}
+    />
+  );
+
+  return (
+    <Box
+      id={id}
+      component="form"
+      aria-label={t('Advanced search')}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!invalid) onSearch(draft);
+      }}
+      sx={{ px: 1.5, pb: 1.5 }}
+    >
+      <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' }}>
+        {TEXT_FIELDS.map(text)}
+        <TextField
+          size="small"
+          label={t('Date of birth')}
+          placeholder="MM-DD-YYYY"
+          value={draft.birthDate}
+          error={birthDateInvalid}
+          helperText={birthDateInvalid ? t('The date format does not match') : undefined}
+          onChange={(e) => set('birthDate', e.target.value)}
+        />
+        <TextField
+          select
+          size="small"
+          label={t('Sex')}
+          value={draft.sex}
+          slotProps={ALL_VISIBLE}
+          onChange={(e) => set('sex', e.target.value as SexFilter)}
+        >
+          {SEX_OPTIONS.map((o) => (
+            <MenuItem key={o.value} value={o.value}>
+              {t(o.label)}
+            </MenuItem>
+          ))}
+        </TextField>
+        {MORE_TEXT_FIELDS.slice(0, 2).map(text)}
+        <ModalitySelect value={draft.modalities} onChange={(v) => set('modalities', v)} />
+        {(['starred', 'thin'] as const).map((key) => (
+          <TextField
+            key={key}
+            select
+            size="small"
+            label={t(key === 'starred' ? 'Starred' : 'Thin')}
+            value={draft[key]}
+            slotProps={ALL_VISIBLE}
+            onChange={(e) => set(key, e.target.value as TriState)}
+          >
+            {TRI_STATE_OPTIONS.map((o) => (
+              <MenuItem key={o.value} value={o.value}>
+                {t(o.label)}
+              </MenuItem>
+            ))}
+          </TextField>
+        ))}
+        {MORE_TEXT_FIELDS.slice(2).map(text)}
+        <DateRangeField
+          label="Study date"
+          presets={DATE_PRESETS}
+          value={draft.studyDate}
+          onChange={(v) => set('studyDate', v)}
+        />
+        <DateRangeField
+          label="Uploaded date"
+          presets={UPLOADED_DATE_PRESETS}
+          value={draft.uploadedDate}
+          onChange={(v) => set('uploadedDate', v)}
+        />
+        <TagsInput value={draft.tags} onChange={(v) => set('tags', v)} />
+        <TextField
+          size="small"
+          label={t('Study description')}
+          multiline
+          minRows={4}
+          value={draft.studyDescription}
+          onChange={(e) => set('studyDescription', e.target.value)}
+          sx={{ gridColumn: 'span 2' }}
+        />
+      </Box>
+      <Stack direction="row" spacing={1} sx={{ mt: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
+        <SavedSearches current={draft} onApply={setDraft} />
+        <Tooltip title={t('Search tips')}>
+          <IconButton aria-label={t('Search tips')} onClick={() => setTipsOpen(true)}>
+            <HelpOutline />
+          </IconButton>
+        </Tooltip>
+        <Box sx={{ flex: 1 }} />
+        <Button type="button" onClick={() => setDraft(EMPTY_ADVANCED_FILTERS)}>
+          {t('Clear')}
+        </Button>
+        <Button type="submit" variant="contained" disabled={invalid}>
+          {t('Search')}
+        </Button>
+      </Stack>
+      <SearchTipsDialog open={tipsOpen} onClose={() => setTipsOpen(false)} />
+    </Box>
+  );
+}

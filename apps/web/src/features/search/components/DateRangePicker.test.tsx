@@ -1,0 +1,64 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { ALL_DATES, DATE_PRESETS, UPLOADED_DATE_PRESETS, type DatePreset } from '../../../lib/dates';
+import { DateRangePicker } from './DateRangePicker';
+
+function setup(presets: readonly DatePreset[] = DATE_PRESETS) {
+  const onSave = vi.fn();
+  const onCancel = vi.fn();
+  render(<DateRangePicker presets={presets} value={ALL_DATES} onSave={onSave} onCancel={onCancel} />);
+  return { onSave, onCancel };
+}
+
+describe('DateRangePicker', () => {
+  it('shows two months with weeks starting Monday', () => {
+    setup();
+    const grids = screen.getAllByRole('grid');
+    expect(grids).toHaveLength(2);
+    const firstDay = grids[0]!.querySelector('thead th');
+    expect(firstDay?.getAttribute('aria-label')).toBe('Monday');
+  });
+
+  it('applies a preset at once (closing the picker)', () => {
+    const { onSave } = setup();
+    fireEvent.click(screen.getByRole('button', { name: 'Last 7 days' }));
+    expect(onSave).toHaveBeenCalledWith(expect.objectContaining({ label: 'Last 7 days', mode: 'Between' }));
+  });
+
+  it('keeps the calendar open for Custom until Save', () => {
+    const { onSave } = setup();
+    fireEvent.click(screen.getByRole('button', { name: 'Custom date range' }));
+    expect(onSave).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByLabelText('Start date'), { target: { value: '01-02-2024' } });
+    fireEvent.change(screen.getByLabelText('End date'), { target: { value: '20240110' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onSave).toHaveBeenCalledWith({
+      label: 'Custom date range',
+      mode: 'Between',
+      startDate: '2024-01-02',
+      endDate: '2024-01-10',
+    });
+  });
+
+  it('blocks Save on a half-filled Between range or a bad typed date', () => {
+    setup();
+    fireEvent.click(screen.getByRole('button', { name: 'Custom date range' }));
+    fireEvent.change(screen.getByLabelText('Start date'), { target: { value: '01-02-2024' } });
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Save' }).disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText('End date'), { target: { value: '13-45-2024' } });
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Save' }).disabled).toBe(true);
+  });
+
+  it('cancels without saving', () => {
+    const { onSave, onCancel } = setup();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(onCancel).toHaveBeenCalled();
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it('has no Yesterday preset for the uploaded date', () => {
+    setup(UPLOADED_DATE_PRESETS);
+    expect(screen.queryByRole('button', { name: 'Yesterday' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Today and yesterday' })).toBeTruthy();
+  });
+});

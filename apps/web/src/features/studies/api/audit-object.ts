@@ -1,0 +1,31 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiGet } from '../../../lib/api-client';
+import { SHOWN_AUDIT_ACTIONS } from '../lib/history';
+
+export interface AuditEvent {
+  action: string;
+  type?: string | null;
+  who?: string | null;
+  user_name?: string | null;
+  when?: string | null;
+  created?: string | null;
+  detail?: unknown;
+}
+
+export interface AuditObjectAnswer {
+  status: 'OK';
+  events: AuditEvent[];
+}
+
+/** A study's history, newest first, limited to the action kinds the Summary shows. */
+export const auditObjectQuery = (uuid: string) =>
+  queryOptions({
+    queryKey: ['audit', 'object', uuid],
+    queryFn: ({ signal }) =>
+      apiGet<AuditObjectAnswer>(
+        'audit/object',
+        { uuid, reverse: 1, 'filter.action.in': JSON.stringify(SHOWN_AUDIT_ACTIONS), rows: 50 },
+        { signal },
+      ),
+    retry: false,
+  });

@@ -1,0 +1,33 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { StudyCountAnswer, StudyListAnswer } from '@imaging-inbox/contract';
+import { apiPost } from '../../../lib/api-client';
+
+export interface StudyListParams {
+  filters: Record<string, string>;
+  sort: string;
+  page: number;
+  rows: number;
+}
+
+/**
+ * One page of studies. Each distinct search is its own query key, so an older answer can never
+ * overwrite a newer one, and the previous page stays on screen while the next one loads.
+ */
+export const studyListQuery = (params: StudyListParams) =>
+  queryOptions({
+    queryKey: ['study', 'list', params],
+    queryFn: ({ signal }) =>
+      apiPost<StudyListAnswer>(
+        'study/list',
+        { ...params.filters, sort_by: params.sort, 'page.rows': params.rows, 'page.number': params.page },
+        { signal },
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export const studyCountQuery = (filters: Record<string, string>) =>
+  queryOptions({
+    queryKey: ['study', 'count', filters],
+    queryFn: ({ signal }) => apiPost<StudyCountAnswer>('study/count', filters, { signal }),
+    placeholderData: keepPreviousData,
+  });

@@ -1,0 +1,35 @@
+import { useQuery } from '@tanstack/react-query';
+import { List, ListItem, ListItemText, Typography } from '@mui/material';
+import { formatTimestamp } from '../../../lib/format';
+import { useTranslation } from 'react-i18next';
+import { auditObjectQuery, type AuditEvent } from '../api/audit-object';
+import { historyKind } from '../lib/history';
+
+function when(event: AuditEvent): string {
+  return formatTimestamp(event.when ?? event.created);
+}
+
+/** The study's audit events as upload, view, edit, download, shared, invite and remove share. */
+export function ExamHistory({ uuid }: { uuid: string }) {
+  const { t } = useTranslation();
+  const history = useQuery(auditObjectQuery(uuid));
+  if (history.isPending) return <Typography color="text.secondary">{t('Loading')}</Typography>;
+  if (history.isError)
+    return <Typography color="text.secondary">{t('History is not available.')}</Typography>;
+  const rows = history.data.events
+    .map((e) => ({ event: e, kind: historyKind(e.action, e.type) }))
+    .filter((r) => r.kind !== null);
+  if (rows.length === 0) return <Typography color="text.secondary">{t('No history yet.')}</Typography>;
+  return (
+    <List dense disablePadding>
+      {rows.map(({ event, kind }, index) => (
+        <ListItem key={index} disableGutters>
+          <ListItemText
+            primary={t(kind ?? '')}
+            secondary={[event.who ?? event.user_name, when(event)].filter(Boolean).join(' · ')}
+          />
+        </ListItem>
+      ))}
+    </List>
+  );
+}

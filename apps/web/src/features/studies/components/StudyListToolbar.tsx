@@ -1,0 +1,43 @@
+import { FormControl, InputLabel, MenuItem, Select, Stack, Typography } from '@mui/material';
+import { STUDY_SORTS, type StudySortLabel } from '@imaging-inbox/contract';
+import { useTranslation } from 'react-i18next';
+
+interface Props {
+  header: string;
+  total: number | undefined;
+  sort: string;
+  options: StudySortLabel[];
+  onSort: (sort: string) => void;
+}
+
+/** The result header with the total, and the sort select. */
+export function StudyListToolbar({ header, total, sort, options, onSort }: Props) {
+  const { t } = useTranslation();
+  return (
+    <Stack direction="row" spacing={2} sx={{ px: 2, py: 1, alignItems: 'center' }}>
+      <Typography variant="h6" component="h2" sx={{ flex: 1 }} noWrap>
+        {header}
+        {total !== undefined && (
+          <Typography component="span" color="text.secondary" sx={{ ml: 1 }} data-testid="study-total">
+            ({t('{{count}} exams', { count: total })})
+          </Typography>
+        )}
+      </Typography>
+      <FormControl size="small" sx={{ minWidth: 200 }}>
+        <InputLabel id="study-sort-label">{t('Sort by')}</InputLabel>
+        <Select
+          labelId="study-sort-label"
+          label={t('Sort by')}
+          value={sort}
+          onChange={(e) => onSort(e.target.value)}
+        >
+          {options.map((label) => (
+            <MenuItem key={label} value={STUDY_SORTS[label]}>
+              {t(label)}
+            </MenuItem>
+          ))}
+        </Select>
+      </FormControl>
+    </Stack>
+  );
+}

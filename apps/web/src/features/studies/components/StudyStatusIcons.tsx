@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react';
+import { Box, Tooltip, Typography } from '@mui/material';
+import CheckCircle from '@mui/icons-material/CheckCircle';
+import Block from '@mui/icons-material/Block';
+import ErrorIcon from '@mui/icons-material/Error';
+import HowToVote from '@mui/icons-material/HowToVote';
+import type { Study } from '@imaging-inbox/contract';
+import { formatDistanceToNow, parseISO } from 'date-fns';
+import { useTranslation } from 'react-i18next';
+import { CUSTOM_FIELDS, customField, studyStatusIcons, type StudyStatusIcon } from '../lib/study-status';
+
+const ICONS: Record<StudyStatusIcon, { label: string; node: ReactNode }> = {
+  processed: { label: 'Processed', node: <CheckCircle fontSize="small" color="success" /> },
+  rejected: { label: 'Rejected', node: <Block fontSize="small" color="disabled" /> },
+  failed: { label: 'Failed', node: <ErrorIcon fontSize="small" color="error" /> },
+  nominated: { label: 'Nominated', node: <HowToVote fontSize="small" color="primary" /> },
+};
+
+/** Processed / rejected / failed / nominated icons; a nomination also shows its time ago. */
+export function StudyStatusIcons({ study }: { study: Study }) {
+  const { t } = useTranslation();
+  const icons = studyStatusIcons(study);
+  if (icons.length === 0) return null;
+  const nominatedAt = customField(study, CUSTOM_FIELDS.nominatedAt);
+  return (
+    <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+      {icons.map((icon) => (
+        <Tooltip key={icon} title={t(ICONS[icon].label)}>
+          <Box component="span" role="img" aria-label={t(ICONS[icon].label)} sx={{ display: 'inline-flex' }}>
+            {ICONS[icon].node}
+          </Box>
+        </Tooltip>
+      ))}
+      {icons.includes('nominated') && nominatedAt && (
+        <Typography variant="caption" color="text.secondary">
+          {t('{{time}} ago', { time: timeAgo(nominatedAt) })}
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+function timeAgo(iso: string): string {
+  const date = parseISO(iso);
+  return Number.isNaN(date.getTime()) ? iso : formatDistanceToNow(date);
+}

@@ -1,0 +1,88 @@
+import type { ReactNode } from 'react';
+import { Accordion, AccordionDetails, AccordionSummary, Box, Typography } from '@mui/material';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import type { Study } from '@imaging-inbox/contract';
+import { useTranslation } from 'react-i18next';
+import { formatDicomDate, formatMegabytes, formatPatientName, formatTimestamp } from '../../../lib/format';
+import { ExamHistory } from './ExamHistory';
+
+function Rows({ rows }: { rows: [string, string | number | null | undefined][] }) {
+  const { t } = useTranslation();
+  return (
+    <Box
+      component="dl"
+      sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}
+    >
+      {rows.map(([label, value]) => (
+        <Box key={label} sx={{ display: 'contents' }}>
+          <Typography component="dt" variant="body2" color="text.secondary">
+            {t(label)}
+          </Typography>
+          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+            {value === null || value === undefined || value === '' ? '—' : value}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+function Section({ title, children, open }: { title: string; children: ReactNode; open?: boolean }) {
+  const { t } = useTranslation();
+  // A closed section renders nothing, so the history is only fetched when someone opens it.
+  return (
+    <Accordion
+      defaultExpanded={open}
+      disableGutters
+      variant="outlined"
+      slotProps={{ transition: { unmountOnExit: true } }}
+    >
+      <AccordionSummary expandIcon={<ExpandMore />}>
+        <Typography sx={{ fontWeight: 500 }}>{t(title)}</Typography>
+      </AccordionSummary>
+      <AccordionDetails>{children}</AccordionDetails>
+    </Accordion>
+  );
+}
+
+/** Summary tab: patient demographics, exam information and exam history. */
+export function StudySummary({ study }: { study: Study }) {
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+      <Section title="Patient demographics" open>
+        <Rows
+          rows={[
+            ['Patient name', formatPatientName(study.patient_name)],
+            ['MRN', study.patientid],
+            ['Date of birth', formatDicomDate(study.patient_birth_date)],
+            ['Age', study.patient_age],
+            ['Sex', study.patient_sex],
+          ]}
+        />
+      </Section>
+      <Section title="Exam information" open>
+        <Rows
+          rows={[
+            ['Accession number', study.accession_number],
+            ['Study description', study.study_description],
+            ['Study date', formatDicomDate(study.study_date)],
+            ['Modality', study.modality],
+            ['Referring physician', formatPatientName(study.referring_physician)],
+            ['Images', study.image_count],
+            ['Series', study.series_count],
+            ['Size', formatMegabytes(study.size)],
+            ['Source title', study.source_ae_title],
+            ['Destination title', study.destination_ae_title],
+            ['Group', study.phi_namespace_name],
+            ['Uploaded', formatTimestamp(study.created)],
+            ['Tags', study.tags.join(', ')],
+            ['Study UID', study.study_uid],
+          ]}
+        />
+      </Section>
+      <Section title="Exam history">
+        <ExamHistory uuid={study.uuid} />
+      </Section>
+    </Box>
+  );
+}

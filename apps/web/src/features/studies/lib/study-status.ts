@@ -1,0 +1,42 @@
+import type { Study } from '@imaging-inbox/contract';
+
+export type StudyStatusIcon = 'processed' | 'rejected' | 'failed' | 'nominated';
+
+export const CUSTOM_FIELDS = {
+  priority: 'priority',
+  rejected: 'is_process_form_rejected',
+  nominatedAt: 'nominated_at',
+} as const;
+
+export function customField(study: Study, name: string): string | null {
+  const value = study.customfields.find((f) => f.name === name)?.value;
+  return value === undefined || value === null || value === '' ? null : value;
+}
+
+/** The latest push status code (I, N, P, S, F, R), or null if never pushed. */
+export function latestPushStatus(study: Study): string | null {
+  if (study.study_push_status.length === 0) return null;
+  const latest = [...study.study_push_status].sort((a, b) => b.updated.localeCompare(a.updated))[0];
+  return latest?.status ?? null;
+}
+
+function isSet(value: string | null): boolean {
+  return value !== null && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/**
+ * The card icons (SPEC.md section 2): processed = completed; rejected = the rejected custom field is
+ * set; failed = failed; nominated = the nomination field is set and neither completed nor rejected.
+ */
+export function studyStatusIcons(study: Study): StudyStatusIcon[] {
+  const push = latestPushStatus(study);
+  const completed = push === 'S';
+  const rejected = isSet(customField(study, CUSTOM_FIELDS.rejected));
+  const icons: StudyStatusIcon[] = [];
+  if (completed) icons.push('processed');
+  if (rejected) icons.push('rejected');
+  if (push === 'F') icons.push('failed');
+  if (customField(study, CUSTOM_FIELDS.nominatedAt) !== null && !completed && !rejected)
+    icons.push('nominated');
+  return icons;
+}

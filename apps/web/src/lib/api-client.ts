@@ -1,0 +1,98 @@
+import type { ApiErrorBody } from '@imaging-inbox/contract';
+import { ApiError, CLIENT_ERROR_CODES } from './api-error';
+import { clearSession, getSid } from './storage';
+
+export const API_BASE = '/api/v3';
+
+export type Params = Record<string, string | number | boolean | null | undefined>;
+
+type UnauthorizedHandler = () => void;
+let onUnauthorized: UnauthorizedHandler = () => window.location.assign('/');
+
+/** The router registers a client-side navigation so a 401 does not reload the page. */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
+  onUnauthorized = handler;
+}
+
+interface CallOptions {
+  /** Defaults to true: adds the stored sid (query on GET, body otherwise). */
+  withSid?: boolean;
+  signal?: AbortSignal;
+}
+
+function toEntries(params: Params, sid: string | null): [string, string][] {
+  const entries: [string, string][] = [];
+  if (sid) entries.push(['sid', sid]);
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    entries.push([key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value)]);
+  }
+  return entries;
+}
+
+async function send<T>(url: string, init: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      ...init,
+      credentials: 'same-origin',
+      headers: {
+        ...init.headers,
+        'X-Requested-With': 'XMLHttpRequest',
+        'X-Client': `imaging-inbox-web/${__APP_VERSION__}`,
+      },
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(CLIENT_ERROR_CODES.network, 0);
+  }
+  if (response.status === 401) {
+    clearSession();
+    onUnauthorized();
+    throw new ApiError(CLIENT_ERROR_CODES.unauthorized, 401);
+  }
+  if (response.status === 404 || response.status === 405) {
+    throw new ApiError(response.statusText || String(response.status), response.status);
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    throw new ApiError(CLIENT_ERROR_CODES.unexpected, response.status);
+  }
+  if (response.status === 412) {
+    const errorBody = body as Partial<ApiErrorBody>;
+    throw new ApiError(errorBody.error_type ?? CLIENT_ERROR_CODES.unexpected, 412, body);
+  }
+  if (!response.ok) throw new ApiError(CLIENT_ERROR_CODES.unexpected, response.status, body);
+  return body as T;
+}
+
+/** GET api/v3/{path} with the sid and params in the query string. */
+export function apiGet<T>(path: string, params: Params = {}, options: CallOptions = {}): Promise<T> {
+  const sid = options.withSid === false ? null : getSid();
+  const query = new URLSearchParams(toEntries(params, sid)).toString();
+  return send<T>(`${API_BASE}/${path}${query ? `?${query}` : ''}`, { method: 'GET', signal: options.signal });
+}
+
+/** POST api/v3/{path} as a form, with the sid in the body. */
+export function apiPost<T>(path: string, params: Params = {}, options: CallOptions = {}): Promise<T> {
+  const sid = options.withSid === false ? null : getSid();
+  return send<T>(`${API_BASE}/${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(toEntries(params, sid)).toString(),
+    signal: options.signal,
+  });
+}
+
+/** POST api/v3/bundle: a JSON list of sub-requests answered in order. */
+export function apiBundle<T>(calls: ({ URL: string } & Params)[], options: CallOptions = {}): Promise<T[]> {
+  const sid = getSid();
+  return send<T[]>(`${API_BASE}/bundle`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(calls.map((call) => ({ sid, ...call }))),
+    signal: options.signal,
+  });
+}

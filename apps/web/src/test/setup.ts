@@ -1,0 +1,11 @@
+import { afterEach } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
+import '../lib/i18n';
+
+// Lazy pages are compiled on first import; on a busy machine that can take more than the default 1 s.
+configure({ asyncUtilTimeout: 5000 });
+
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+});

@@ -1,0 +1,33 @@
+import { defineConfig } from 'vitest/config';
+import { defaultClientConditions } from 'vite';
+import react from '@vitejs/plugin-react';
+import pkg from './package.json' with { type: 'json' };
+
+// `source` resolves workspace packages (the contract) to their TypeScript source, so the web build
+// never depends on the contract having been compiled first.
+export default defineConfig({
+  plugins: [react()],
+  // Sent with every api call so the server can tell which web release is talking to it.
+  define: { __APP_VERSION__: JSON.stringify(pkg.version) },
+  resolve: { conditions: ['source', ...defaultClientConditions] },
+  server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
+  preview: { proxy: { '/api': 'http://127.0.0.1:8080' } },
+  build: { outDir: 'dist', emptyOutDir: true },
+  test: {
+    // Pure logic runs in Node; components get jsdom.
+    projects: [
+      { extends: true, test: { name: 'unit', environment: 'node', include: ['src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          environment: 'jsdom',
+          include: ['src/**/*.test.tsx'],
+          setupFiles: ['src/test/setup.ts'],
+          css: false,
+          testTimeout: 20_000,
+        },
+      },
+    ],
+  },
+});

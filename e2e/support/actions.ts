@@ -1,0 +1,26 @@
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD } from './server';
+
+export async function signIn(page: Page, login: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Username').fill(login);
+  await page.getByLabel('Password', { exact: false }).first().fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Logs in through the api and returns a sid, for preparing data or checks outside the UI. */
+export async function apiLogin(baseUrl: string, login: string, password = DEMO_PASSWORD): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/v3/session/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ login, password }).toString(),
+  });
+  const body = (await res.json()) as { sid?: string };
+  if (!body.sid) throw new Error(`login failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.sid;
+}
+
+export async function apiGet<T>(baseUrl: string, path: string, params: Record<string, string>): Promise<T> {
+  const res = await fetch(`${baseUrl}/api/v3/${path}?${new URLSearchParams(params).toString()}`);
+  return (await res.json()) as T;
+}

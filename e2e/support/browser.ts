@@ -1,0 +1,60 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const SCREENSHOTS = path.resolve(import.meta.dirname, '../screenshots');
+
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+  /** console errors and uncaught page errors seen so far */
+  errors: string[];
+  close: () => Promise<void>;
+}
+
+/** Debian's Chromium with a throw-away profile; never downloads a browser. */
+export async function openBrowser(baseUrl: string): Promise<BrowserSession> {
+  const userDataDir = await mkdtemp(path.join(tmpdir(), 'imaging-inbox-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    baseURL: baseUrl,
+    viewport: { width: 1440, height: 900 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    // A refused sign-in answers 412 and an ended session 401; the browser logs those loads itself.
+    if (message.type() === 'error' && !/status of 4(01|12)/.test(message.text())) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return {
+    context,
+    page,
+    errors,
+    close: async () => {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  // Let MUI's enter transitions (about 225 ms) finish so the picture is not caught mid-fade.
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
