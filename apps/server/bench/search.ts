@@ -162,6 +162,7 @@ async function main() {
     HOST: '127.0.0.1',
     PORT: '0',
     SEED_DEMO: '0',
+    DICOM_PORT: '0',
     LOG_LEVEL: 'warn',
   });
   const server = await startServer(config, () => {});

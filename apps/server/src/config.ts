@@ -16,8 +16,14 @@ const envSchema = z.object({
     .string()
     .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must start with postgres:// (leave it unset for SQLite)')
     .optional(),
+  /** 0 picks a free port (tests); the bound port is reported by startServer. */
   DICOM_PORT: portSchema.default(11112),
-  DICOM_AE_TITLE: z.string().min(1).max(16).default('IMAGINGINBOX'),
+  /** The called AE title of our SCP: 1–16 characters of the DICOM AE repertoire, no backslash. */
+  DICOM_AET: z
+    .string()
+    .trim()
+    .regex(/^[\x20-\x5b\x5d-\x7e]{1,16}$/, 'must be 1-16 printable ASCII characters without backslash')
+    .default('INBOX'),
   SMTP_URL: z
     .string()
     .refine((v) => /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://')
@@ -44,7 +50,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   dicomPort: number;
-  dicomAeTitle: string;
+  dicomAet: string;
   smtpUrl: string | undefined;
   mailFrom: string;
   publicUrl: string;
@@ -74,7 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     dicomPort: e.DICOM_PORT,
-    dicomAeTitle: e.DICOM_AE_TITLE,
+    dicomAet: e.DICOM_AET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),

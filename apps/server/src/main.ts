@@ -5,6 +5,7 @@ import { createContext } from './context.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/dialect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { DicomListener } from './dimse/listener.js';
 import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
 
@@ -12,10 +13,12 @@ export interface RunningServer {
   ctx: AppContext;
   http: FastifyInstance;
   url: string;
+  /** The port the DICOM listener is bound to (DICOM_PORT, or the free port picked for 0). */
+  dicomPort: number;
   stop(): Promise<void>;
 }
 
-/** Boot order: config → database (migrated) → demo seed on a new data dir → HTTP. */
+/** Boot order: config → database (migrated) → demo seed on a new data dir → HTTP → DICOM listener. */
 export async function startServer(
   config: Config,
   log: (line: string) => void = console.log,
@@ -38,11 +41,29 @@ export async function startServer(
   });
   const url = await http.listen({ port: config.port, host: config.host });
   log(`Imaging Inbox listening on ${url}`);
+  const dicom = new DicomListener({
+    aeTitle: config.dicomAet,
+    nodes: ctx.repos.dicomNodes,
+    ingest: ctx.services.ingest,
+    blobs: ctx.services.blobs,
+    log,
+  });
+  let dicomPort: number;
+  try {
+    dicomPort = await dicom.start(config.dicomPort, config.host);
+  } catch (error) {
+    await http.close();
+    await db.close();
+    throw error;
+  }
+  log(`DICOM listener ${config.dicomAet} on ${config.host}:${dicomPort}`);
   return {
     ctx,
     http,
     url,
+    dicomPort,
     async stop() {
+      await dicom.stop();
       await http.close();
       await db.close();
     },

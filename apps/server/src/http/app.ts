@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import Fastify from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError } from './errors.js';
+import { auditRoutes } from './routes/audit.routes.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { bundleRoutes } from './routes/bundle.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
@@ -18,6 +19,7 @@ import { userRoutes } from './routes/user.routes.js';
 import { qidoRoutes } from '../dicomweb/qido.routes.js';
 import { wadoRoutes } from '../dicomweb/wado.routes.js';
 import { devRoutes } from './routes/dev.routes.js';
+import { stowRoutes } from '../dicomweb/stow.js';
 
 export interface HttpOptions {
   logLevel: string;
@@ -77,11 +79,13 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   accountRoutes(ctx, app);
   studyRoutes(ctx, app);
   tagRoutes(ctx, app);
+  auditRoutes(ctx, app);
   storageRoutes(ctx, app, options.maxUploadBytes);
   bundleRoutes(app);
   qidoRoutes(ctx, app);
   wadoRoutes(ctx, app);
   devRoutes(ctx, app);
+  stowRoutes(ctx, app, options.maxUploadBytes);
 
   await serveWebApp(app, options.webDist);
   return app;

@@ -10,14 +10,24 @@ export class AuditRepository {
     await this.db.insertInto('audit_events').values(event).execute();
   }
 
-  forObject(objectId: string, limit = 100): Promise<AuditEventRow[]> {
-    return this.db
+  /** Events about one object with the name of who acted; one row more than asked tells of a next page. */
+  forObject(
+    objectId: string,
+    options: { actions?: string[]; newestFirst: boolean; limit: number; offset: number },
+  ): Promise<(AuditEventRow & { user_name: string | null })[]> {
+    let query = this.db
       .selectFrom('audit_events')
-      .selectAll()
-      .where('object_id', '=', objectId)
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
+      .leftJoin('users', 'users.uuid', 'audit_events.user_id')
+      .selectAll('audit_events')
+      .select('users.name as user_name')
+      .where('audit_events.object_id', '=', objectId);
+    if (options.actions?.length) query = query.where('audit_events.action', 'in', options.actions);
+    const direction = options.newestFirst ? 'desc' : 'asc';
+    return query
+      .orderBy('audit_events.at', direction)
+      .orderBy('audit_events.id', direction)
+      .limit(options.limit)
+      .offset(options.offset)
       .execute();
   }
 }

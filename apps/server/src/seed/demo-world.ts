@@ -122,6 +122,11 @@ export const DEMO_USERS: DemoUser[] = [
   },
 ];
 
+/** Registered DICOM senders: a gateway on this machine that delivers into Emergency. */
+export const DEMO_DICOM_NODES = [
+  { account: 'demo', aeTitle: 'DEMO_GATEWAY', host: '127.0.0.1', group: 'emergency', name: 'Demo gateway' },
+] as const;
+
 /** How the generated studies are spread over the groups. */
 export const STUDY_SPREAD: { group: string; share: number }[] = [
   { group: 'emergency', share: 0.4 },

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { generateStudySpecs, writeStudyFiles } from '../dicom/index.js';
 import { hashPassword } from '../services/passwords.js';
 import { newUuid } from '../services/tokens.js';
-import { DEMO_ACCOUNTS, DEMO_USERS, STUDY_SPREAD } from './demo-world.js';
+import { DEMO_ACCOUNTS, DEMO_DICOM_NODES, DEMO_USERS, STUDY_SPREAD } from './demo-world.js';
 
 const SEED = 20261122;
 const HOUR = 3_600_000;
@@ -43,6 +43,18 @@ export async function seedDemo(
         created: now,
       });
     }
+  }
+
+  for (const node of DEMO_DICOM_NODES) {
+    await ctx.repos.dicomNodes.insert({
+      uuid: newUuid(),
+      account_id: accountIds.get(node.account)!,
+      ae_title: node.aeTitle,
+      host: node.host,
+      group_uuid: groupIds.get(node.group)!.uuid,
+      name: node.name,
+      created: now,
+    });
   }
 
   const passwordHash = await hashPassword(password);

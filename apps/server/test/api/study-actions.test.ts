@@ -104,6 +104,24 @@ describe.each(DIALECTS)('study get, exists, set and lock on %s', (dialect) => {
     });
   });
 
+  it('answers the study history with audit/object, filtered by action, newest first', async () => {
+    const { body } = await server.api.get('audit/object', {
+      sid: clinician,
+      uuid: emergencyStudy.uuid,
+      reverse: 1,
+      'filter.action.in': JSON.stringify(['EDIT', 'STUDY_VIEW']),
+    });
+    expect(body.status).toBe('OK');
+    const actions = body.events.map((e: { action: string }) => e.action);
+    expect(actions[0]).toBe('EDIT');
+    expect(new Set(actions)).toEqual(new Set(['EDIT', 'STUDY_VIEW']));
+    expect(body.events[0]).toMatchObject({ type: 'study', who: 'Claire Clinician' });
+    const times = body.events.map((e: { when: string }) => e.when);
+    expect(times).toEqual([...times].sort().reverse());
+    const foreign = await server.api.get('audit/object', { sid: clinician, uuid: intakeStudy.uuid });
+    expect(foreign.body.error_type).toBe('NOT_FOUND');
+  });
+
   it('refuses study/set without an id, on an unknown study, without study_edit, and with bad values', async () => {
     expect((await server.api.call('study/set', { patientid: 'X' }, clinician)).body.error_type).toBe(
       'STUDY_SET_PARAMS_EMPTY',

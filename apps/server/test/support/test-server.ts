@@ -37,6 +37,7 @@ export async function startTestServer(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-test-'));
   const config = loadConfig({
     PORT: '0',
+    DICOM_PORT: '0',
     DATA_DIR: dataDir,
     DEMO_PASSWORD,
     SEED_STUDIES: '16',

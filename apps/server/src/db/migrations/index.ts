@@ -5,6 +5,10 @@ import { settings } from './20261122T1302-settings.js';
 import { studies } from './20261122T1303-studies.js';
 import { audit } from './20261122T1304-audit.js';
 import { outboxAndJobs } from './20261122T1305-outbox-jobs.js';
+import { searchIndexes } from './20261122T1400-search-indexes.js';
+import { dicomNodes } from './20261122T1410-dicom-nodes.js';
+import { modalityBits } from './20261122T1420-modality-bits.js';
+import { modalityBitsBackfill } from './20261122T1421-modality-bits-backfill.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +18,8 @@ export const migrations: Record<string, Migration> = {
   '20261122T1303-studies': studies,
   '20261122T1304-audit': audit,
   '20261122T1305-outbox-jobs': outboxAndJobs,
+  '20261122T1400-search-indexes': searchIndexes,
+  '20261122T1410-dicom-nodes': dicomNodes,
+  '20261122T1420-modality-bits': modalityBits,
+  '20261122T1421-modality-bits-backfill': modalityBitsBackfill,
 };

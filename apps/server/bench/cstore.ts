@@ -1,0 +1,185 @@
+/**
+ * C-STORE ingest rate: dcmtk's storescu sends a directory of generated instances over ONE association
+ * to a fresh server (demo world, gateway DEMO_GATEWAY → Emergency). Two sets, as in issue 4:
+ *   - 10,000 small instances (100×136 16-bit CT, about 28 KB each),
+ *   - 300 CT-size instances (512×512 16-bit, about 0.5 MB each).
+ * Prints instances/s and MB/s (10^6 bytes of Part-10 file per second) for each, measured as the wall
+ * time of the storescu process (which includes its own scan of the files) and as the server's ingest
+ * window (first to last stored instance).
+ *
+ *   npm run bench:cstore [-- --small 10000 --ct 300 --database-url postgres://…]
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.js';
+import { buildInstance, newUid } from '../src/dicom/index.js';
+import type { InstanceSpec } from '../src/dicom/index.js';
+import { startServer } from '../src/main.js';
+
+const { values: args } = parseArgs({
+  options: {
+    small: { type: 'string', default: '10000' },
+    ct: { type: 'string', default: '300' },
+    'database-url': { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+interface SetSpec {
+  name: string;
+  count: number;
+  rows: number;
+  columns: number;
+  perSeries: number;
+  seriesPerStudy: number;
+}
+
+/** Writes the set into dir; answers the total bytes. Studies of `seriesPerStudy` series of `perSeries` instances. */
+function generate(dir: string, set: SetSpec): number {
+  fs.mkdirSync(dir, { recursive: true });
+  let bytes = 0;
+  let study: Omit<InstanceSpec, 'seriesInstanceUid' | 'seriesNumber' | 'sopInstanceUid' | 'instanceNumber'> =
+    studyBase(0);
+  let seriesUid = '';
+  for (let i = 0; i < set.count; i++) {
+    const inSeries = i % set.perSeries;
+    const seriesIndex = Math.floor(i / set.perSeries);
+    if (inSeries === 0) {
+      if (seriesIndex % set.seriesPerStudy === 0) study = studyBase(seriesIndex / set.seriesPerStudy);
+      seriesUid = newUid();
+    }
+    const file = buildInstance({
+      ...study,
+      seriesInstanceUid: seriesUid,
+      seriesNumber: (seriesIndex % set.seriesPerStudy) + 1,
+      sopInstanceUid: newUid(),
+      instanceNumber: inSeries + 1,
+      rows: set.rows,
+      columns: set.columns,
+    });
+    fs.writeFileSync(path.join(dir, `${String(i).padStart(6, '0')}.dcm`), file);
+    bytes += file.byteLength;
+  }
+  return bytes;
+}
+
+function studyBase(n: number) {
+  return {
+    patientName: `BENCH^PATIENT${n}`,
+    patientId: `BENCH-${n}`,
+    patientSex: 'O',
+    patientBirthDate: '19700101',
+    studyInstanceUid: newUid(),
+    studyDate: '20260101',
+    studyTime: '120000',
+    studyDescription: 'C-STORE benchmark',
+    accessionNumber: `ACC${n}`,
+    referringPhysician: '',
+    institutionName: 'Bench',
+    seriesDescription: 'bench series',
+    modality: 'CT' as const,
+    bodyPart: 'HEAD',
+  };
+}
+
+function storescu(dir: string, port: number): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'storescu',
+      ['-aet', 'DEMO_GATEWAY', '-aec', 'INBOX', '+sd', '-nh', '127.0.0.1', String(port), dir],
+      { env: { ...process.env, TCP_NODELAY: '1' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stderr }));
+  });
+}
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-bench-cstore-'));
+const sets: SetSpec[] = [
+  {
+    name: 'small (100x136 16-bit)',
+    count: Number(args.small),
+    rows: 100,
+    columns: 136,
+    perSeries: 100,
+    seriesPerStudy: 5,
+  },
+  {
+    name: 'CT (512x512 16-bit)',
+    count: Number(args.ct),
+    rows: 512,
+    columns: 512,
+    perSeries: 100,
+    seriesPerStudy: 3,
+  },
+];
+
+const server = await startServer(
+  loadConfig({
+    DATA_DIR: path.join(root, 'data'),
+    DATABASE_URL: args['database-url'],
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DICOM_PORT: '0',
+    SEED_STUDIES: '0',
+    DEMO_PASSWORD: 'Bench-pass-2026',
+    LOG_LEVEL: 'warn',
+  }),
+  (line) => {
+    if (!line.startsWith('Demo')) console.log(`  server: ${line}`);
+  },
+);
+console.log(`server ${server.url}, DICOM port ${server.dicomPort}, ${server.ctx.db.dialect}, data ${root}`);
+
+try {
+  for (const [index, set] of sets.entries()) {
+    if (set.count === 0) continue;
+    const dir = path.join(root, `set-${index}`);
+    const started = performance.now();
+    const bytes = generate(dir, set);
+    console.log(
+      `\n${set.name}: generated ${set.count} files, ${(bytes / set.count / 1000).toFixed(1)} KB each, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    const before = await instanceCount();
+    const since = Date.now();
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const { code, stderr } = await storescu(dir, server.dicomPort);
+    const wall = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const stored = (await instanceCount()) - before;
+    const window = await server.ctx.db.kysely
+      .selectFrom('instances')
+      .select((eb) => [eb.fn.min('created').as('first'), eb.fn.max('created').as('last')])
+      .where('created', '>=', since)
+      .executeTakeFirstOrThrow();
+    const ingest = (Number(window.last) - Number(window.first)) / 1000;
+    if (code !== 0 || stored !== set.count) {
+      console.log(`  storescu exit ${code}, stored ${stored}/${set.count}\n${stderr.slice(0, 2000)}`);
+    }
+    const rate = (seconds: number) =>
+      `${(stored / seconds).toFixed(0)} instances/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s`;
+    console.log(`  storescu wall time ${wall.toFixed(2)} s: ${rate(wall)}`);
+    if (ingest > 0)
+      console.log(`  server ingest window ${ingest.toFixed(2)} s (first→last stored): ${rate(ingest)}`);
+    console.log(
+      `  server process CPU ${((cpu.user + cpu.system) / 1000 / Math.max(stored, 1)).toFixed(2)} ms/instance (user ${(cpu.user / 1000 / Math.max(stored, 1)).toFixed(2)}, system ${(cpu.system / 1000 / Math.max(stored, 1)).toFixed(2)}); load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`,
+    );
+  }
+} finally {
+  await server.stop();
+  if (!args.keep) fs.rmSync(root, { recursive: true, force: true });
+}
+
+async function instanceCount(): Promise<number> {
+  const row = await server.ctx.db.kysely
+    .selectFrom('instances')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

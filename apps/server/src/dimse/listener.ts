@@ -1,0 +1,60 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import dimse from 'dcmjs-dimse';
+import { InboxScp } from './scp.js';
+import type { ScpDeps } from './scp.js';
+
+/**
+ * The DICOM listener: a plain net.Server (dcmjs-dimse's own Server cannot bind a host) that runs one
+ * InboxScp per connection, with Nagle off so each C-STORE answer leaves at once.
+ */
+export class DicomListener {
+  private server: net.Server | undefined;
+  private readonly sockets = new Set<net.Socket>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: Omit<ScpDeps, 'track'>) {
+    dimse.log.setLevel('silent');
+  }
+
+  /** Binds host:port (0 picks a free port) and answers the bound port. */
+  async start(port: number, host: string): Promise<number> {
+    const server = net.createServer((socket) => this.accept(socket));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ port, host }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    server.on('error', (error) => this.deps.log(`DICOM listener error: ${error.message}`));
+    this.server = server;
+    return (server.address() as AddressInfo).port;
+  }
+
+  private accept(socket: net.Socket): void {
+    socket.setNoDelay(true);
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    const scp = new InboxScp(socket, {
+      ...this.deps,
+      track: (work) => {
+        this.inFlight.add(work);
+        void work.finally(() => this.inFlight.delete(work));
+      },
+    });
+    (scp as unknown as { connected: boolean }).connected = true;
+    scp.on('networkError', () => socket.destroy());
+  }
+
+  /** Stops accepting, drops open associations and waits for stores already being ingested. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    await Promise.allSettled([...this.inFlight]);
+    await closed;
+  }
+}

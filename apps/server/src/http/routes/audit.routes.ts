@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { authedRoute } from '../api.js';
+import { optionalInt, required, stringList } from '../params.js';
+
+/** A study's history (Summary tab): its audit events, for callers who may view the study. */
+export function auditRoutes(ctx: AppContext, app: FastifyInstance): void {
+  authedRoute(ctx, app, 'audit/object', async ({ caller, params }) => {
+    const [uuid] = required(params, 'uuid');
+    await ctx.services.studies.requireVisible(caller, uuid);
+    const rows = optionalInt(params, 'rows', 50, 1, 500);
+    const number = optionalInt(params, 'number', 1, 1, 100_000);
+    const actions = params['filter.action.in']
+      ? stringList(params['filter.action.in'], 'filter.action.in')
+      : undefined;
+    const events = await ctx.repos.audit.forObject(uuid, {
+      actions,
+      newestFirst: params['reverse'] === '1',
+      limit: rows + 1,
+      offset: (number - 1) * rows,
+    });
+    const more = events.length > rows;
+    return {
+      events: events.slice(0, rows).map((e) => ({
+        id: e.id,
+        action: e.action,
+        type: e.object_type,
+        who: e.user_name ?? 'System',
+        user_name: e.user_name,
+        when: new Date(e.at).toISOString(),
+        outcome: e.outcome,
+        detail: e.detail ? (JSON.parse(e.detail) as unknown) : null,
+      })),
+      page: { number, rows, more: more ? 1 : 0 },
+    };
+  });
+}
