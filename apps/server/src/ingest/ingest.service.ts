@@ -42,7 +42,7 @@ export class IngestService {
     let parsed: ParsedInstance;
     try {
       if (temp.size === 0) throw new DicomParseError('FILE_CONTENT_EMPTY', 'empty body');
-      parsed = parseDicomHeader(await fsp.readFile(temp.path));
+      parsed = parseDicomHeader(temp.bytes ?? (await fsp.readFile(temp.path)));
     } catch (error) {
       await this.deps.blobs.discard(temp);
       if (error instanceof DicomParseError) throw new ApiError(error.code, 412, error.detail);

@@ -87,43 +87,9 @@ export function applyStudyFilters(
     const mask = modalityMask(q.modalities);
     query = query.where(sql<boolean>`(studies.modality_bits & ${mask}) <> 0`);
   } else if (q.modalities?.length) {
-    const modalities = q.modalities;
-    query =
-      semiJoin === 'exists'
-        ? query.where((eb) =>
-            eb.exists(
-              eb
-                .selectFrom('study_modalities')
-                .select('study_modalities.study_uuid')
-                .whereRef('study_modalities.study_uuid', '=', 'studies.uuid')
-                .where('study_modalities.modality', 'in', modalities),
-            ),
-          )
-        : query.where(
-            'studies.uuid',
-            'in',
-            db.selectFrom('study_modalities').select('study_uuid').where('modality', 'in', modalities),
-          );
+    query = whereSideTable(db, query, 'study_modalities', 'modality', q.modalities, semiJoin);
   }
-  if (q.tags?.length) {
-    const tags = q.tags;
-    query =
-      semiJoin === 'exists'
-        ? query.where((eb) =>
-            eb.exists(
-              eb
-                .selectFrom('study_tags')
-                .select('study_tags.study_uuid')
-                .whereRef('study_tags.study_uuid', '=', 'studies.uuid')
-                .where('study_tags.tag', 'in', tags),
-            ),
-          )
-        : query.where(
-            'studies.uuid',
-            'in',
-            db.selectFrom('study_tags').select('study_uuid').where('tag', 'in', tags),
-          );
-  }
+  if (q.tags?.length) query = whereSideTable(db, query, 'study_tags', 'tag', q.tags, semiJoin);
   for (const cf of q.customFields) {
     const values = db.selectFrom('study_customfields').select('study_uuid').where('name', '=', cf.name);
     if (cf.op === 'is_null') {
@@ -147,6 +113,36 @@ export function applyStudyFilters(
     }
   }
   return query;
+}
+
+/** Studies having at least one row in a side table (modalities, tags) whose column is among values. */
+function whereSideTable(
+  db: Kysely<Database>,
+  query: StudiesQuery,
+  table: 'study_modalities' | 'study_tags',
+  column: 'modality' | 'tag',
+  values: string[],
+  semiJoin: SemiJoin,
+): StudiesQuery {
+  if (semiJoin === 'exists') {
+    return query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom(table)
+          .select(sql<string>`${sql.ref(`${table}.study_uuid`)}`.as('study_uuid'))
+          .where(sql.ref(`${table}.study_uuid`), '=', sql.ref('studies.uuid'))
+          .where(sql.ref(`${table}.${column}`), 'in', values),
+      ),
+    );
+  }
+  return query.where(
+    'studies.uuid',
+    'in',
+    db
+      .selectFrom(table)
+      .select(sql<string>`${sql.ref(`${table}.study_uuid`)}`.as('study_uuid'))
+      .where(sql.ref(`${table}.${column}`), 'in', values),
+  );
 }
 
 const SORT_COLUMNS: Record<string, string> = {

@@ -10,6 +10,8 @@ export interface TempFile {
   path: string;
   sha256: string;
   size: number;
+  /** The content, when it was written from memory: spares reading the file back to parse it. */
+  bytes?: Uint8Array;
 }
 
 export class BodyTooLargeError extends Error {}
@@ -77,7 +79,8 @@ export class FileBlobStore {
       await fsp.rm(tempPath, { force: true });
       throw error;
     }
-    return { path: tempPath, sha256: hash.digest('hex'), size };
+    const bytes = source instanceof Uint8Array ? source : undefined;
+    return { path: tempPath, sha256: hash.digest('hex'), size, ...(bytes ? { bytes } : {}) };
   }
 
   /** Moves a temp file under its content key. Same content already stored: the temp is dropped. */

@@ -192,6 +192,13 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
     expect(await count({ 'filter.tags.in': JSON.stringify([tag]) })).toBe(
       tagged.filter((t) => t.tag === tag).length,
     );
+    const taggedPage = await list({ 'filter.tags.in': JSON.stringify([tag]) });
+    expect(taggedPage.body.studies.map((s: { uuid: string }) => s.uuid).sort()).toEqual(
+      tagged
+        .filter((t) => t.tag === tag)
+        .map((t) => t.study_uuid)
+        .sort(),
+    );
     expect(await count({ 'filter.star.equals': 1 })).toBe(visible.filter((s) => s.star === 1).length);
   });
 
