@@ -23,9 +23,24 @@ import { FileBlobStore } from './storage/file-blob-store.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { DicomwebRepository } from './repositories/dicomweb.repository.js';
 import { IngestRepository } from './repositories/ingest.repository.js';
+import { DownloadService } from './services/download.service.js';
+import { PurgeRepository } from './repositories/purge.repository.js';
+import { PurgeService } from './services/purge.service.js';
+import { StudyTrashService } from './services/study-trash.service.js';
+import { StudyMarksService } from './services/study-marks.service.js';
+import { SharesRepository } from './repositories/shares.repository.js';
+import { ShareService } from './services/share.service.js';
+import { LinksRepository } from './repositories/links.repository.js';
+import { LinkService } from './services/link.service.js';
+import type { LinkRateLimits } from './services/link-access.service.js';
+import { LinkAccessService } from './services/link-access.service.js';
 
 /** The composition root: every repository and service, wired once per process. */
-export function createContext(config: Config, db: Db, options: { rateLimits?: RateLimits } = {}) {
+export function createContext(
+  config: Config,
+  db: Db,
+  options: { rateLimits?: RateLimits; linkLimits?: LinkRateLimits } = {},
+) {
   const k = db.kysely;
   const repos = {
     users: new UsersRepository(k),
@@ -39,9 +54,12 @@ export function createContext(config: Config, db: Db, options: { rateLimits?: Ra
     dicomweb: new DicomwebRepository(k),
     tags: new TagsRepository(k),
     ingest: new IngestRepository(k),
+    purge: new PurgeRepository(k),
+    shares: new SharesRepository(k),
     audit: new AuditRepository(k),
     outbox: new OutboxRepository(k),
     dicomNodes: new DicomNodesRepository(k),
+    links: new LinksRepository(k),
   };
   const audit = new AuditService(repos.audit);
   const mailer = new Mailer(repos.outbox, config.smtpUrl, config.mailFrom);
@@ -70,6 +88,24 @@ export function createContext(config: Config, db: Db, options: { rateLimits?: Ra
     }),
     studies: new StudyService({ studies: repos.studies, audit, engineFqdn }),
     ingest: new IngestService({ repo: repos.ingest, blobs, audit }),
+    downloads: new DownloadService({ studies: repos.studies, dicomweb: repos.dicomweb, blobs, audit }),
+    trash: new StudyTrashService({ studies: repos.studies, audit }),
+    marks: new StudyMarksService({ studies: repos.studies, tags: repos.tags, audit }),
+    shares: new ShareService({
+      shares: repos.shares,
+      blobs,
+      audit,
+      isBlobReferenced: (key) => repos.purge.isBlobReferenced(key),
+    }),
+    purge: new PurgeService({ repo: repos.purge, settings: repos.settings, blobs, audit }),
+    links: new LinkService({ links: repos.links, mailer, audit, publicUrl: config.publicUrl }),
+    linkAccess: new LinkAccessService({
+      links: repos.links,
+      failures: repos.failures,
+      mailer,
+      audit,
+      limits: options.linkLimits,
+    }),
   };
   return { config, db, repos, services };
 }

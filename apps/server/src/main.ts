@@ -8,6 +8,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { DicomListener } from './dimse/listener.js';
 import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
+import { startPurgeTimer } from './jobs/purge-timer.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -57,12 +58,14 @@ export async function startServer(
     throw error;
   }
   log(`DICOM listener ${config.dicomAet} on ${config.host}:${dicomPort}`);
+  const purgeTimer = startPurgeTimer(ctx.services.purge, log);
   return {
     ctx,
     http,
     url,
     dicomPort,
     async stop() {
+      await purgeTimer.stop();
       await dicom.stop();
       await http.close();
       await db.close();

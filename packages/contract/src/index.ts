@@ -8,3 +8,4 @@ export * from './session.js';
 export * from './validation.js';
 export * from './form-schemas.js';
 export * from './modality-bits.js';
+export * from './links.js';

@@ -26,10 +26,10 @@ export function openDatabase(options: { dataDir: string; databaseUrl?: string | 
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(options.dataDir, 'imaging-inbox.sqlite'));
-  // WAL lets readers run while one writer commits; NORMAL sync is still durable at each commit
-  // in WAL mode except on power loss mid-checkpoint, which the blob store's fsync guards against.
+  // WAL lets readers run while one writer commits. FULL syncs the WAL at every commit: an ingest
+  // answers success only once its index rows survive a power cut, not just a process crash.
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -65536');

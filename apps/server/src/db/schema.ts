@@ -235,6 +235,53 @@ export interface DicomNodeTable {
   created: number;
 }
 
+/** A request-study link; the token itself is never stored, only its SHA-256. */
+export interface LinkTable {
+  uuid: string;
+  token_hash: string;
+  account_id: string;
+  namespace_id: string;
+  created_by: string;
+  /** STUDY_UPLOAD */
+  action: string;
+  email: string;
+  message: string | null;
+  password_hash: string | null;
+  max_hits: number;
+  /** Upload sessions opened so far (one per grant). */
+  hits: Generated<number>;
+  minutes_alive: number;
+  notify_on_use: number;
+  created: number;
+  expires: number;
+  revoked: number | null;
+}
+
+/** A short-lived upload grant handed out by link/public/unlock; stored hashed. */
+export interface LinkGrantTable {
+  grant_hash: string;
+  link_uuid: string;
+  created: number;
+  expires: number;
+  ip: string | null;
+}
+
+/** A share of a study with a user or a group of its own account (migration study-shares). */
+export interface StudyShareTable {
+  uuid: string;
+  study_uuid: string;
+  account_id: string;
+  /** user or group */
+  target_type: string;
+  /** users.uuid or groups.uuid */
+  target_id: string;
+  /** The copy of the study in the target group's namespace; null for user shares. */
+  copy_uuid: string | null;
+  message: string | null;
+  created_by: string;
+  created: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   namespaces: NamespaceTable;
@@ -256,4 +303,7 @@ export interface Database {
   outbox: OutboxTable;
   jobs: JobTable;
   dicom_nodes: DicomNodeTable;
+  study_shares: StudyShareTable;
+  links: LinkTable;
+  link_grants: LinkGrantTable;
 }

@@ -16,10 +16,16 @@ import { storageRoutes } from './routes/storage.routes.js';
 import { studyRoutes } from './routes/study.routes.js';
 import { tagRoutes } from './routes/tag.routes.js';
 import { userRoutes } from './routes/user.routes.js';
+import { downloadRoutes } from './routes/download.routes.js';
+import { studyTrashRoutes } from './routes/study-trash.routes.js';
+import { studyMarksRoutes } from './routes/study-marks.routes.js';
+import { studyShareRoutes } from './routes/study-share.routes.js';
 import { qidoRoutes } from '../dicomweb/qido.routes.js';
 import { wadoRoutes } from '../dicomweb/wado.routes.js';
 import { devRoutes } from './routes/dev.routes.js';
 import { stowRoutes } from '../dicomweb/stow.js';
+import { linkRoutes } from './routes/link.routes.js';
+import { linkPublicRoutes } from './routes/link-public.routes.js';
 
 export interface HttpOptions {
   logLevel: string;
@@ -81,6 +87,12 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   tagRoutes(ctx, app);
   auditRoutes(ctx, app);
   storageRoutes(ctx, app, options.maxUploadBytes);
+  downloadRoutes(ctx, app);
+  studyTrashRoutes(ctx, app);
+  studyMarksRoutes(ctx, app);
+  studyShareRoutes(ctx, app);
+  linkRoutes(ctx, app);
+  linkPublicRoutes(ctx, app, options.maxUploadBytes);
   bundleRoutes(app);
   qidoRoutes(ctx, app);
   wadoRoutes(ctx, app);

@@ -25,6 +25,10 @@ export const RetrieveStudyPage = lazyPage(
   () => import('../features/retrieve/components/RetrieveStudyPage'),
   (m) => m.RetrieveStudyPage,
 );
+export const LinkUploadPage = lazyPage(
+  () => import('../features/link/components/LinkUploadPage'),
+  (m) => m.LinkUploadPage,
+);
 export const AccountSettingsPage = lazyPage(
   () => import('../features/settings/components/AccountSettingsPage'),
   (m) => m.AccountSettingsPage,

@@ -7,6 +7,7 @@ import {
   AccountSettingsPage,
   GroupPage,
   InboxShell,
+  LinkUploadPage,
   RequestStudyPage,
   ResetPasswordPage,
   RetrieveStudyPage,
@@ -22,6 +23,8 @@ export const routes: RouteObject[] = [
   { path: '/', element: <SignInPage /> },
   { path: '/reset-password', element: suspended(<ResetPasswordPage />) },
   { path: '/404', element: <InboxUnavailablePage /> },
+  // A mailed request-study link: reached by people without an account, so outside the session guard.
+  { path: '/link/:token', element: suspended(<LinkUploadPage />) },
   {
     element: <RequireSession />,
     children: [

@@ -9,6 +9,9 @@ import { searchIndexes } from './20261122T1400-search-indexes.js';
 import { dicomNodes } from './20261122T1410-dicom-nodes.js';
 import { modalityBits } from './20261122T1420-modality-bits.js';
 import { modalityBitsBackfill } from './20261122T1421-modality-bits-backfill.js';
+import { trashPurgeIndexes } from './20261122T1500-trash-purge-indexes.js';
+import { studyShares } from './20261122T1510-study-shares.js';
+import { links } from './20261122T1520-links.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +25,7 @@ export const migrations: Record<string, Migration> = {
   '20261122T1410-dicom-nodes': dicomNodes,
   '20261122T1420-modality-bits': modalityBits,
   '20261122T1421-modality-bits-backfill': modalityBitsBackfill,
+  '20261122T1500-trash-purge-indexes': trashPurgeIndexes,
+  '20261122T1510-study-shares': studyShares,
+  '20261122T1520-links': links,
 };

@@ -41,7 +41,12 @@ export function storageRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBy
   );
 }
 
-async function receiveBody(ctx: AppContext, request: FastifyRequest, maxBytes: number): Promise<TempFile> {
+/** The upload body (raw application/dicom or multipart `file`) streamed to a temp file; shared with link uploads. */
+export async function receiveBody(
+  ctx: AppContext,
+  request: FastifyRequest,
+  maxBytes: number,
+): Promise<TempFile> {
   try {
     if (request.isMultipart()) {
       const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });

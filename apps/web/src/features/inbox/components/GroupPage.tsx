@@ -2,6 +2,7 @@ import { Navigate } from 'react-router';
 import { Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { PagePanel } from '../../../components/PagePanel';
+import { PendingRequests } from '../../request/components/PendingRequests';
 import { StudyWorkspace } from '../../studies/components/StudyWorkspace';
 import { PENDING_REQUESTS } from '../lib/groups';
 import { stateFilters } from '../lib/state-filters';
@@ -19,8 +20,11 @@ export function GroupPage() {
     );
   }
   if (route.kind === 'redirect') return <Navigate to={route.to} replace />;
+  if (route.state === PENDING_REQUESTS && route.group.type === 'CLOUD') {
+    return <PendingRequests key={route.group.uuid} group={route.group} />;
+  }
   const filter = stateFilters(route.group, route.state);
-  if (route.state === PENDING_REQUESTS || filter === null) {
+  if (filter === null) {
     return (
       <PagePanel title={t(route.state)}>
         <Typography color="text.secondary">{t('No pending requests.')}</Typography>

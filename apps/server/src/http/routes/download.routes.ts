@@ -1,0 +1,87 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.js';
+import type { DownloadBundle, DownloadPlan, DownloadTarget } from '../../services/download.service.js';
+import { MAX_DOWNLOAD_STUDIES } from '../../services/download.service.js';
+import { zipStream } from '../../storage/zip-stream.js';
+import { authenticate } from '../api.js';
+import { invalidField, missingFields, notFound } from '../errors.js';
+import type { Params } from '../params.js';
+import { collectParams, required, stringList } from '../params.js';
+
+/**
+ * ZIP downloads. These answer bytes rather than api/v3 JSON, so they are plain routes; errors
+ * found before the first byte (permissions, unknown study) still answer 412 JSON.
+ */
+export function downloadRoutes(ctx: AppContext, app: FastifyInstance): void {
+  const downloads = ctx.services.downloads;
+
+  app.route<{ Params: { storage_namespace: string; study_uid: string } }>({
+    method: ['GET', 'POST'],
+    url: '/api/v3/storage/study/:storage_namespace/:study_uid/download',
+    handler: async (request, reply) => {
+      const params = collectParams(request);
+      const caller = await authenticate(ctx, request, params);
+      const { storage_namespace: storage, study_uid: studyUid } = request.params;
+      const phi = params['phi_namespace']?.trim();
+      // The phi namespace of a study is its storage namespace; a different one names no study.
+      if (phi && phi !== storage) throw notFound('study');
+      const row = await downloads.byStorage(caller, storage, studyUid);
+      const plan = await downloads.plan(
+        caller,
+        [{ row, seriesUids: seriesFilter(params) }],
+        bundleOf(params),
+      );
+      return sendZip(reply, plan);
+    },
+  });
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/api/v3/study/download',
+    handler: async (request, reply) => {
+      const params = collectParams(request);
+      const caller = await authenticate(ctx, request, params);
+      const [raw] = required(params, 'uuids');
+      const uuids = [...new Set(stringList(raw, 'uuids'))];
+      if (!uuids.length) throw missingFields(['uuids']);
+      if (uuids.length > MAX_DOWNLOAD_STUDIES) {
+        throw invalidField('uuids', `at most ${MAX_DOWNLOAD_STUDIES} studies`);
+      }
+      const targets: DownloadTarget[] = [];
+      for (const uuid of uuids) targets.push({ row: await downloads.byUuid(caller, uuid) });
+      const plan = await downloads.plan(caller, targets, bundleOf(params));
+      return sendZip(reply, plan);
+    },
+  });
+}
+
+function bundleOf(params: Params): DownloadBundle {
+  const bundle = params['bundle']?.trim() || 'dicom';
+  if (bundle !== 'dicom' && bundle !== 'iso') throw invalidField('bundle', 'must be dicom or iso');
+  return bundle;
+}
+
+function seriesFilter(params: Params): string[] | undefined {
+  const raw = params['series'];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const list = stringList(raw, 'series');
+  if (!list.length) throw missingFields(['series']);
+  return list;
+}
+
+function sendZip(reply: FastifyReply, plan: DownloadPlan): FastifyReply {
+  // Byte-sized high-water mark: at most ~1 MiB waits in this stream whatever the client's speed.
+  const body = Readable.from(zipStream(plan.entries), { objectMode: false, highWaterMark: 1 << 20 });
+  // A client that goes away must release the open file at once, not at the next write.
+  // (the response's close, not the request's: a request closes once its body has been read)
+  reply.raw.once('close', () => {
+    if (!body.readableEnded) body.destroy();
+  });
+  return reply
+    .header('content-type', 'application/zip')
+    .header('content-length', String(plan.length))
+    .header('content-disposition', `attachment; filename="${plan.filename}"`)
+    .header('cache-control', 'no-store')
+    .send(body);
+}

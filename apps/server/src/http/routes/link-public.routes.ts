@@ -1,0 +1,59 @@
+import type { ImageUploadAnswer, LinkInfoAnswer, LinkUnlockAnswer } from '@imaging-inbox/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { apiRoute } from '../api.js';
+import { ApiError } from '../errors.js';
+import { collectParams, required } from '../params.js';
+import { receiveBody } from './storage.routes.js';
+
+/**
+ * The outside party's calls, reached without a session (docs/api-v3.md "Request-study links"):
+ * `link/public/info` and `link/public/unlock` take the link token; the upload takes the grant that
+ * unlock answered, so the token itself is sent as few times as possible.
+ */
+export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBytes: number): void {
+  apiRoute(app, 'link/public/info', async ({ params, request }): Promise<Omit<LinkInfoAnswer, 'status'>> => {
+    const [token] = required(params, 'token');
+    const link = await ctx.services.linkAccess.info(token, request.ip);
+    return {
+      namespace_name: link.namespace_name,
+      requester_name: link.requester_name,
+      description: link.message,
+      needs_password: link.password_hash !== null,
+      expires: link.expires,
+    };
+  });
+
+  apiRoute(
+    app,
+    'link/public/unlock',
+    async ({ params, request }): Promise<Omit<LinkUnlockAnswer, 'status'>> => {
+      const [token] = required(params, 'token');
+      return ctx.services.linkAccess.unlock(token, params['password'] ?? '', request.ip);
+    },
+  );
+
+  app.post('/api/v3/link/public/upload', async (request, reply) => {
+    const params = collectParams(request);
+    const header = request.headers['x-link-grant'];
+    const grant = (typeof header === 'string' ? header : params['grant'])?.trim();
+    if (!grant) throw new ApiError('NO_LINK_ERROR');
+    // Check the grant before reading the body: no bytes are written for a dead link.
+    const link = await ctx.services.linkAccess.authorizeUpload(grant);
+    const temp = await receiveBody(ctx, request, maxUploadBytes);
+    const result = await ctx.services.ingest.ingestTemp(
+      temp,
+      { accountId: link.account_id, namespaceId: link.namespace_id, sourceAeTitle: 'LINK' },
+      { kind: 'link', userId: null, ip: request.ip },
+    );
+    const answer: ImageUploadAnswer = {
+      status: 'OK',
+      study_uid: result.parsed.studyInstanceUid,
+      series_uid: result.parsed.seriesInstanceUid,
+      sop_instance_uid: result.parsed.sopInstanceUid,
+      study_uuid: result.studyUuid,
+      duplicate: result.duplicate,
+    };
+    return reply.code(202).send(answer);
+  });
+}

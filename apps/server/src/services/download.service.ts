@@ -1,0 +1,207 @@
+import fsp from 'node:fs/promises';
+import { buildDicomdir } from '../dicom/dicomdir.js';
+import type { DicomdirStudy } from '../dicom/dicomdir.js';
+import { ApiError, invalidField, notFound, notPermitted } from '../http/errors.js';
+import type { Caller } from '../policies/access.js';
+import { hasGroupPermission, studyPermissions } from '../policies/access.js';
+import type { DicomwebRepository } from '../repositories/dicomweb.repository.js';
+import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
+import type { FileBlobStore } from '../storage/file-blob-store.js';
+import type { ZipEntry } from '../storage/zip-stream.js';
+import { zipLength } from '../storage/zip-stream.js';
+import type { AuditService } from './audit.service.js';
+
+export type DownloadBundle = 'dicom' | 'iso';
+
+export interface DownloadTarget {
+  row: StudyRow;
+  /** Series UIDs to include; all when undefined. */
+  seriesUids?: string[] | undefined;
+}
+
+export interface DownloadPlan {
+  filename: string;
+  entries: ZipEntry[];
+  /** Exact archive length, for Content-Length (progress in the browser). */
+  length: number;
+}
+
+export interface DownloadDeps {
+  studies: StudiesRepository;
+  dicomweb: DicomwebRepository;
+  blobs: FileBlobStore;
+  audit: AuditService;
+}
+
+/** At most this many studies in one multi-select archive (the bundle limit of the inbox). */
+export const MAX_DOWNLOAD_STUDIES = 500;
+/** Big reads: fewer syscalls and chunks per byte; one buffer of this size per open download. */
+const READ_CHUNK = 1 << 20;
+
+/**
+ * Plans a ZIP download: checks permissions on every study first (a multi-select downloads only
+ * when every study grants it), lays out `DICOM/...` paths and a DICOMDIR, and returns lazily
+ * opened entries; nothing is read from disk until the archive is streamed.
+ */
+export class DownloadService {
+  constructor(private readonly deps: DownloadDeps) {}
+
+  /** The study of a storage URL: its namespace must be one the caller can view. */
+  async byStorage(caller: Caller, storageNamespace: string, studyUid: string): Promise<StudyRow> {
+    if (!hasGroupPermission(caller, storageNamespace, 'study_view')) throw notFound('study');
+    const [row] = await this.deps.studies.findByUid(studyUid, [storageNamespace]);
+    if (!row) throw notFound('study');
+    return row;
+  }
+
+  async byUuid(caller: Caller, uuid: string): Promise<StudyRow> {
+    const row = await this.deps.studies.findByUuid(uuid);
+    if (!row || !hasGroupPermission(caller, row.namespace_id, 'study_view')) throw notFound('study');
+    return row;
+  }
+
+  async plan(caller: Caller, targets: DownloadTarget[], bundle: DownloadBundle): Promise<DownloadPlan> {
+    for (const { row } of targets) {
+      const flags = studyPermissions(caller, row);
+      if (!flags.study_download) throw notPermitted('study_download');
+      if (bundle === 'iso' && !flags.study_download_iso) throw notPermitted('study_download_iso');
+    }
+    // ISO 9660 images are not written yet; the permission check above still answers first.
+    if (bundle === 'iso') throw invalidField('bundle', 'iso images are not available; use dicom');
+
+    const multi = targets.length > 1;
+    const entries: ZipEntry[] = [];
+    const dirStudies: DicomdirStudy[] = [];
+    const paths: { path: string; size: number }[] = [];
+    const audits: { row: StudyRow; instances: number; bytes: number; series: string[] | 'all' }[] = [];
+    for (const [studyIndex, { row, seriesUids }] of targets.entries()) {
+      const series = await this.deps.dicomweb.seriesOfStudy(row.uuid, {});
+      const wanted = seriesUids ? new Set(seriesUids) : undefined;
+      if (wanted) {
+        const known = new Set(series.map((s) => s.series_uid));
+        const unknown = [...wanted].filter((uid) => !known.has(uid));
+        if (unknown.length) throw notFound('series');
+      }
+      const instances = await this.deps.dicomweb.instances(row.uuid, {});
+      const dirStudy: DicomdirStudy = {
+        studyUid: row.study_uid,
+        patientName: row.patient_name,
+        patientId: row.patientid,
+        patientBirthDate: row.patient_birth_date,
+        patientSex: row.patient_sex,
+        studyDate: row.study_date,
+        studyTime: row.study_time,
+        studyDescription: row.study_description,
+        accessionNumber: row.accession_number,
+        series: [],
+      };
+      let count = 0;
+      let bytes = 0;
+      for (const s of series) {
+        if (wanted && !wanted.has(s.series_uid)) continue;
+        const files = instances.filter((i) => i.series_uuid === s.uuid);
+        if (!files.length) continue;
+        const folder = multi
+          ? ['DICOM', String(studyIndex + 1), String(dirStudy.series.length + 1)]
+          : ['DICOM', String(dirStudy.series.length + 1)];
+        dirStudy.series.push({
+          seriesUid: s.series_uid,
+          modality: s.modality,
+          seriesNumber: s.series_number,
+          seriesDescription: s.series_description,
+          images: files.map((file, n) => {
+            const fileId = [...folder, String(n + 1)];
+            const path = this.deps.blobs.pathOf(file.blob_key);
+            entries.push({
+              name: fileId.join('/'),
+              size: Number(file.size),
+              open: () => readFile(path, Number(file.size)),
+            });
+            paths.push({ path, size: Number(file.size) });
+            count += 1;
+            bytes += Number(file.size);
+            return {
+              fileId,
+              sopClassUid: file.sop_class_uid,
+              sopInstanceUid: file.sop_instance_uid,
+              transferSyntax: file.transfer_syntax,
+              instanceNumber: file.instance_number,
+            };
+          }),
+        });
+      }
+      dirStudies.push(dirStudy);
+      audits.push({ row, instances: count, bytes, series: seriesUids ?? 'all' });
+    }
+    if (!entries.length) throw notFound('instances');
+    await assertFilesPresent(paths);
+
+    const dicomdir = buildDicomdir(dirStudies);
+    entries.unshift({ name: 'DICOMDIR', size: dicomdir.byteLength, open: () => once(dicomdir) });
+    for (const a of audits) {
+      await this.deps.audit.record({
+        userId: caller.user.uuid,
+        accountId: a.row.account_id,
+        action: 'STUDY_DOWNLOAD',
+        objectType: 'study',
+        objectId: a.row.uuid,
+        detail: { bundle, series: a.series, instances: a.instances, bytes: a.bytes },
+        ip: caller.ip,
+      });
+    }
+    return { filename: archiveName(targets.map((t) => t.row)), entries, length: zipLength(entries) };
+  }
+}
+
+/**
+ * A missing or truncated blob would surface mid-stream as a broken archive; checking sizes first
+ * turns it into a clean error before any byte is sent (a stat per file, no reads).
+ */
+async function assertFilesPresent(files: { path: string; size: number }[]): Promise<void> {
+  for (let i = 0; i < files.length; i += 64) {
+    const batch = files.slice(i, i + 64);
+    const sizes = await Promise.all(
+      batch.map((f) =>
+        fsp.stat(f.path).then(
+          (st) => st.size,
+          () => -1,
+        ),
+      ),
+    );
+    if (sizes.some((size, j) => size !== batch[j]!.size))
+      throw new ApiError('INTERNAL', 500, 'stored file missing');
+  }
+}
+
+/**
+ * Reads with one positioned read per chunk into a fresh buffer (the socket may still hold the
+ * previous one). A ~0.5 MB DICOM file is one read; fs.createReadStream costs about twice as much
+ * per file in this pattern (stream setup, extra ticks), which halved the archive throughput.
+ */
+async function* readFile(path: string, size: number): AsyncGenerator<Uint8Array> {
+  const handle = await fsp.open(path, 'r');
+  try {
+    let position = 0;
+    while (position < size) {
+      const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK, size - position));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) return; // shorter than indexed: zipStream reports the mismatch
+      position += bytesRead;
+      yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/require-await
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+/** A file name with no PHI and no characters a Content-Disposition header could trip on. */
+function archiveName(rows: StudyRow[]): string {
+  const [first] = rows;
+  if (rows.length === 1 && first) return `study_${first.study_uid.replace(/[^0-9.]/g, '')}.zip`;
+  return `studies_${rows.length}_${new Date().toISOString().slice(0, 10).replace(/-/g, '')}.zip`;
+}

@@ -1,0 +1,135 @@
+import { ApiError } from '../http/errors.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
+import type { LinkRow, LinksRepository, LinkWithNames } from '../repositories/links.repository.js';
+import type { AuditService } from './audit.service.js';
+import { verifyPassword } from './passwords.js';
+import { hashToken, newSecretToken } from './tokens.js';
+
+export interface LinkRateLimits {
+  windowMs: number;
+  /** Wrong passwords per link within the window before it refuses every attempt. */
+  perLink: number;
+  /** Unknown tokens and wrong passwords per client address within the window. */
+  perAddress: number;
+}
+
+export const DEFAULT_LINK_LIMITS: LinkRateLimits = { windowMs: 15 * 60_000, perLink: 5, perAddress: 30 };
+export const GRANT_TTL_MS = 60 * 60_000;
+
+export interface LinkAccessDeps {
+  links: LinksRepository;
+  failures: AuthFailuresRepository;
+  mailer: Mailer;
+  audit: AuditService;
+  limits?: LinkRateLimits;
+  now?: () => number;
+}
+
+/** Unknown, expired, revoked and used-up links all get this one answer, so nothing leaks. */
+const noLink = () => new ApiError('NO_LINK_ERROR');
+const rateLimited = () => new ApiError('RATE_LIMITED', 429, 'Too many attempts; try again later.');
+
+/**
+ * The outside party's side of a request-study link, reached without an account: read what the link
+ * asks for, unlock it (password when set) for a short-lived upload grant, and check that grant on
+ * every uploaded file. Each grant is one upload session and counts one hit of the link.
+ */
+export class LinkAccessService {
+  private readonly now: () => number;
+  private readonly limits: LinkRateLimits;
+
+  constructor(private readonly deps: LinkAccessDeps) {
+    this.now = deps.now ?? Date.now;
+    this.limits = deps.limits ?? DEFAULT_LINK_LIMITS;
+  }
+
+  async info(token: string, ip: string): Promise<LinkWithNames> {
+    return this.usableLink(token, ip);
+  }
+
+  async unlock(token: string, password: string, ip: string): Promise<{ grant: string; expires: number }> {
+    const link = await this.usableLink(token, ip);
+    const now = this.now();
+    if (link.password_hash) {
+      const linkKey = `link:${link.uuid}`;
+      // Refuse before hashing: once locked, even the right password waits out the window.
+      if ((await this.deps.failures.countSince(linkKey, now - this.limits.windowMs)) >= this.limits.perLink) {
+        throw rateLimited();
+      }
+      if (!(await verifyPassword(password, link.password_hash))) {
+        await this.deps.failures.record([linkKey, `linkip:${ip}`], now);
+        await this.audit(link, 'LINK_USE', ip, 'FAILURE', { reason: 'bad_password' });
+        throw new ApiError('BAD_PASSWORD');
+      }
+    }
+    const hits = await this.deps.links.claimHit(link.uuid, now);
+    if (hits === undefined) throw noLink();
+    const grant = newSecretToken();
+    const expires = Math.min(now + GRANT_TTL_MS, link.expires);
+    await this.deps.links.insertGrant({
+      grant_hash: hashToken(grant),
+      link_uuid: link.uuid,
+      created: now,
+      expires,
+      ip,
+    });
+    await this.audit(link, 'LINK_USE', ip, 'SUCCESS', { hits });
+    if (hits === 1 && link.notify_on_use === 1) await this.notifyRequester(link);
+    return { grant, expires };
+  }
+
+  /** The link an upload grant belongs to, as long as the grant and the link are both still live. */
+  async authorizeUpload(grant: string): Promise<LinkRow> {
+    const now = this.now();
+    const row = await this.deps.links.findGrant(hashToken(grant));
+    if (!row || row.expires <= now) throw noLink();
+    const link = await this.deps.links.findByUuid(row.link_uuid);
+    if (!link || link.revoked !== null || link.expires <= now) throw noLink();
+    return link;
+  }
+
+  private async usableLink(token: string, ip: string): Promise<LinkWithNames> {
+    const now = this.now();
+    const addressKey = `linkip:${ip}`;
+    if (
+      (await this.deps.failures.countSince(addressKey, now - this.limits.windowMs)) >= this.limits.perAddress
+    ) {
+      throw rateLimited();
+    }
+    const link = token ? await this.deps.links.findByTokenHash(hashToken(token)) : undefined;
+    if (!link || link.revoked !== null || link.expires <= now || link.hits >= link.max_hits) {
+      // Only guesses count against the address; a real link that ran out is not a guess.
+      if (!link) await this.deps.failures.record([addressKey], now);
+      throw noLink();
+    }
+    return link;
+  }
+
+  private async notifyRequester(link: LinkWithNames): Promise<void> {
+    await this.deps.mailer.send({
+      to: link.requester_email,
+      subject: `Your study request to ${link.email} was used`,
+      text: `${link.email} opened your study request link for ${link.namespace_name} and can now upload exams.`,
+    });
+  }
+
+  private async audit(
+    link: LinkRow,
+    action: string,
+    ip: string,
+    outcome: 'SUCCESS' | 'FAILURE',
+    detail: Record<string, unknown>,
+  ): Promise<void> {
+    await this.deps.audit.record({
+      userId: null,
+      accountId: link.account_id,
+      action,
+      objectType: 'link',
+      objectId: link.uuid,
+      outcome,
+      detail,
+      ip,
+    });
+  }
+}

@@ -1,0 +1,121 @@
+import type { LinkSort, PendingRequest } from '@imaging-inbox/contract';
+import { notFound, notPermitted } from '../http/errors.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { Caller } from '../policies/access.js';
+import { hasGroupPermission } from '../policies/access.js';
+import type { LinksRepository } from '../repositories/links.repository.js';
+import type { AuditService } from './audit.service.js';
+import { hashPassword } from './passwords.js';
+import { hashToken, newSecretToken, newUuid } from './tokens.js';
+
+export interface NewLink {
+  namespaceId: string;
+  email: string;
+  maxHits: number;
+  minutesAlive: number;
+  password: string | undefined;
+  message: string | undefined;
+  notify: boolean;
+}
+
+export interface LinkServiceDeps {
+  links: LinksRepository;
+  mailer: Mailer;
+  audit: AuditService;
+  publicUrl: string;
+  now?: () => number;
+}
+
+/** The requester's side of request-study links: create (and mail), list pending, revoke. */
+export class LinkService {
+  private readonly now: () => number;
+  constructor(private readonly deps: LinkServiceDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  async create(caller: Caller, input: NewLink): Promise<{ uuid: string; url: string }> {
+    const group = caller.groups.get(input.namespaceId);
+    if (!group) throw notFound('namespace');
+    if (!group.permissions.has('link_edit')) throw notPermitted('link_edit');
+    const token = newSecretToken();
+    const uuid = newUuid();
+    const now = this.now();
+    await this.deps.links.insert({
+      uuid,
+      token_hash: hashToken(token),
+      account_id: group.accountId,
+      namespace_id: group.namespaceId,
+      created_by: caller.user.uuid,
+      action: 'STUDY_UPLOAD',
+      email: input.email,
+      message: input.message ?? null,
+      password_hash: input.password ? await hashPassword(input.password) : null,
+      max_hits: input.maxHits,
+      minutes_alive: input.minutesAlive,
+      notify_on_use: input.notify ? 1 : 0,
+      created: now,
+      expires: now + input.minutesAlive * 60_000,
+      revoked: null,
+    });
+    const url = `${this.deps.publicUrl}/link/${token}`;
+    await this.deps.mailer.send({
+      to: input.email,
+      subject: `${caller.user.name} asks you to upload a study to ${group.name}`,
+      text: [
+        `${caller.user.name} (${caller.user.email}) asks you to upload imaging exams to ${group.name}.`,
+        input.message ? `\nMessage: ${input.message}\n` : '',
+        `Upload here: ${url}`,
+        input.password ? '\nThe link is protected by a password the requester will give you separately.' : '',
+        `\nThe link is valid for ${input.minutesAlive} minutes.`,
+      ].join('\n'),
+    });
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: group.accountId,
+      action: 'LINK_CREATE',
+      objectType: 'link',
+      objectId: uuid,
+      detail: { namespace_id: group.namespaceId, email: input.email, max_hits: input.maxHits },
+      ip: caller.ip,
+    });
+    return { uuid, url };
+  }
+
+  /** Pending (live) links of the groups where the caller holds link_edit; the token never comes back. */
+  async list(caller: Caller, namespaceFilter: string | undefined, sort: LinkSort): Promise<PendingRequest[]> {
+    const namespaces = [...caller.groups.values()]
+      .filter((g) => g.permissions.has('link_edit'))
+      .map((g) => g.namespaceId)
+      .filter((id) => namespaceFilter === undefined || id === namespaceFilter);
+    const [field, direction] = sort.split('-') as ['created' | 'email', 'asc' | 'desc'];
+    const rows = await this.deps.links.list(namespaces, this.now(), { field, direction });
+    return rows.map((r) => ({
+      uuid: r.uuid,
+      message: r.message,
+      description: r.message,
+      created: r.created,
+      minutes_alive: r.minutes_alive,
+      email: r.email,
+      url: null,
+      namespace_id: r.namespace_id,
+      namespace_name: r.namespace_name,
+      hits: r.hits,
+      max_hits: r.max_hits,
+    }));
+  }
+
+  /** Revokes a link; a link the caller cannot edit answers like a missing one. */
+  async revoke(caller: Caller, uuid: string): Promise<void> {
+    const link = await this.deps.links.findByUuid(uuid);
+    if (!link || !hasGroupPermission(caller, link.namespace_id, 'link_edit')) throw notFound('link');
+    if (link.revoked === null) await this.deps.links.revoke(uuid, this.now());
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: link.account_id,
+      action: 'LINK_REVOKE',
+      objectType: 'link',
+      objectId: uuid,
+      ip: caller.ip,
+    });
+  }
+}

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { invalidField, missingFields, notFound, notPermitted } from '../http/errors.js';
+import type { Caller } from '../policies/access.js';
+import { studyPermissions } from '../policies/access.js';
+import type { ShareTarget, SharesRepository } from '../repositories/shares.repository.js';
+import type { StudyRow } from '../repositories/studies.repository.js';
+import type { FileBlobStore } from '../storage/file-blob-store.js';
+import type { AuditService } from './audit.service.js';
+
+export const MAX_SHARE_MESSAGE = 1024;
+
+export interface ShareDeps {
+  shares: SharesRepository;
+  blobs: FileBlobStore;
+  audit: AuditService;
+  /** Whether any instance still references a blob (after a copy is removed). */
+  isBlobReferenced: (key: string) => Promise<boolean>;
+  now?: () => number;
+}
+
+/**
+ * Sharing a study with users and groups of its own account.
+ *
+ * - A group share copies the study's index rows into the group's namespace (source='share',
+ *   share_message, shared_from), reusing the same blob files; the group's members then find it in
+ *   their Shared w/ group state through the ordinary namespace visibility.
+ * - A user share is recorded (study/share/list shows it, stop removes it) without a copy: users
+ *   have no namespace of their own yet, so a user-shared study does not appear in the recipient's
+ *   study/list. Making it visible needs a per-user "shared with me" namespace (follow-up).
+ */
+export class ShareService {
+  private readonly now: () => number;
+  constructor(private readonly deps: ShareDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  private require(caller: Caller, row: StudyRow, type: 'user' | 'group'): void {
+    const flags = studyPermissions(caller, row);
+    if (!flags.study_share) throw notPermitted('study_share');
+    if (type === 'user' && !flags.study_share_user) throw notPermitted('study_share_user');
+    if (type === 'group' && !flags.study_share_group) throw notPermitted('study_share_group');
+  }
+
+  async who(caller: Caller, row: StudyRow, type: string) {
+    if (type !== 'user' && type !== 'group') throw invalidField('type', 'must be user or group');
+    this.require(caller, row, type);
+    if (type === 'user')
+      return { users: await this.deps.shares.shareableUsers(row.account_id, caller.user.uuid) };
+    const groups = await this.deps.shares.shareableGroups(row.account_id, row.namespace_id);
+    return {
+      groups: groups.map((g) => ({ uuid: g.uuid, name: g.name, namespace_id: g.namespace_id, type: g.type })),
+    };
+  }
+
+  async share(
+    caller: Caller,
+    row: StudyRow,
+    target: ShareTarget,
+    rawMessage: string | undefined,
+  ): Promise<void> {
+    this.require(caller, row, target.type);
+    const message = rawMessage?.trim() || null;
+    if (message && message.length > MAX_SHARE_MESSAGE) {
+      throw invalidField('message', `at most ${MAX_SHARE_MESSAGE} characters`);
+    }
+    let copyInto: string | null = null;
+    if (target.type === 'group') {
+      const group = await this.deps.shares.group(row.account_id, target.id);
+      if (!group) throw notFound('group');
+      if (group.namespace_id === row.namespace_id)
+        throw invalidField('group_id', 'the study is already in this group');
+      copyInto = group.namespace_id;
+    } else if (!(await this.deps.shares.user(row.account_id, target.id))) {
+      throw notFound('user');
+    }
+
+    const existing = await this.deps.shares.find(row.uuid, target);
+    if (existing) {
+      // Sharing again only refreshes the message: the recipient already has the study.
+      await this.deps.shares.updateMessage(existing, message);
+    } else {
+      if (copyInto && (await this.deps.shares.uidTaken(copyInto, row.study_uid))) {
+        throw invalidField('group_id', 'the group already holds this study');
+      }
+      const share = {
+        uuid: randomUUID(),
+        study_uuid: row.uuid,
+        account_id: row.account_id,
+        target_type: target.type,
+        target_id: target.id,
+        message,
+        created_by: caller.user.uuid,
+        created: this.now(),
+      };
+      await this.deps.shares.create(share, row, copyInto, share.created);
+    }
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: row.account_id,
+      action: 'CREATE',
+      objectType: 'share',
+      objectId: row.uuid,
+      detail: { target_type: target.type, target_id: target.id, message, again: existing !== undefined },
+      ip: caller.ip,
+    });
+  }
+
+  async list(row: StudyRow) {
+    const rows = await this.deps.shares.list(row.uuid);
+    return {
+      shares: rows.map((r) => ({
+        uuid: r.target_id,
+        type: r.target_type,
+        name: (r.target_type === 'user' ? r.user_name : r.group_name) ?? '',
+        ...(r.user_email ? { user_email: r.user_email } : {}),
+        message: r.message,
+        created: Number(r.created),
+      })),
+    };
+  }
+
+  async stop(caller: Caller, row: StudyRow, target: ShareTarget): Promise<void> {
+    this.require(caller, row, target.type);
+    const share = await this.deps.shares.find(row.uuid, target);
+    if (!share) throw notFound('share');
+    const keys = await this.deps.shares.remove(share);
+    // The original normally still references every blob; this matters once it has been purged.
+    for (const key of keys) {
+      if (!(await this.deps.isBlobReferenced(key))) await this.deps.blobs.remove(key);
+    }
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: row.account_id,
+      action: 'DELETE',
+      objectType: 'share',
+      objectId: row.uuid,
+      detail: { target_type: target.type, target_id: target.id },
+      ip: caller.ip,
+    });
+  }
+}
+
+/** The one recipient named by user_id or group_id; both or neither is a client error. */
+export function shareTarget(params: Record<string, string>): ShareTarget {
+  const user = params['user_id']?.trim();
+  const group = params['group_id']?.trim();
+  if (user && group) throw invalidField('user_id', 'name either user_id or group_id');
+  if (user) return { type: 'user', id: user };
+  if (group) return { type: 'group', id: group };
+  throw missingFields(['user_id', 'group_id']);
+}

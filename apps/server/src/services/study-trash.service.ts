@@ -1,0 +1,68 @@
+import { notFound, notPermitted } from '../http/errors.js';
+import type { Caller } from '../policies/access.js';
+import { hasGroupPermission, studyPermissions } from '../policies/access.js';
+import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
+import type { AuditService } from './audit.service.js';
+
+export interface StudyTrashDeps {
+  studies: StudiesRepository;
+  audit: AuditService;
+  now?: () => number;
+}
+
+/**
+ * Delete moves a study to Deleted items (`deleted` = when), restore brings it back. Nothing is
+ * removed here: permanent removal is the purge's job once the account's retention has passed.
+ * Both are idempotent, so a bundle retried after a timeout counts the same study once.
+ */
+export class StudyTrashService {
+  private readonly now: () => number;
+  constructor(private readonly deps: StudyTrashDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** By uuid, or by (phi_namespace, study_uid) as the storage-style delete call names a study. */
+  async find(
+    caller: Caller,
+    by: { uuid: string } | { namespace: string; studyUid: string },
+  ): Promise<StudyRow> {
+    const row =
+      'uuid' in by
+        ? await this.deps.studies.findByUuid(by.uuid)
+        : (await this.deps.studies.findByUid(by.studyUid, [by.namespace]))[0];
+    if (!row || !hasGroupPermission(caller, row.namespace_id, 'study_view')) throw notFound('study');
+    return row;
+  }
+
+  async delete(caller: Caller, row: StudyRow): Promise<void> {
+    // studyPermissions also refuses a study locked by someone else.
+    if (!studyPermissions(caller, row).study_delete) throw notPermitted('study_delete');
+    if (row.deleted !== null) return;
+    const at = this.now();
+    await this.deps.studies.update(row.uuid, { deleted: at, updated: at });
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: row.account_id,
+      action: 'DELETE',
+      objectType: 'study',
+      objectId: row.uuid,
+      ip: caller.ip,
+    });
+  }
+
+  async restore(caller: Caller, row: StudyRow): Promise<void> {
+    if (!studyPermissions(caller, row).study_delete) throw notPermitted('study_delete');
+    if (row.deleted === null) return;
+    await this.deps.studies.update(row.uuid, { deleted: null, updated: this.now() });
+    // History shows EDIT events; a restore is an edit of the deleted state.
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: row.account_id,
+      action: 'EDIT',
+      objectType: 'study',
+      objectId: row.uuid,
+      detail: { before: { deleted: row.deleted }, after: { deleted: null }, restored: true },
+      ip: caller.ip,
+    });
+  }
+}

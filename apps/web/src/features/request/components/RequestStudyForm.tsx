@@ -1,0 +1,98 @@
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Box, Button, Checkbox, FormControlLabel, Stack, TextField } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { REQUEST_STUDY_DEFAULTS, requestStudySchema, type RequestStudyValues } from '../lib/request-schema';
+import { DurationHints } from './DurationHints';
+
+interface Props {
+  /** Group missing or not permitted: every field and the button stay disabled. */
+  disabled: boolean;
+  loading: boolean;
+  onSubmit: (values: RequestStudyValues) => void;
+}
+
+/** The link request form of SPEC.md sections 3 and 5; it validates on every change. */
+export function RequestStudyForm({ disabled, loading, onSubmit }: Props) {
+  const { t } = useTranslation();
+  const {
+    register,
+    control,
+    handleSubmit,
+    setValue,
+    formState: { errors, isValid },
+  } = useForm<RequestStudyValues>({
+    mode: 'onChange',
+    resolver: zodResolver(requestStudySchema),
+    defaultValues: REQUEST_STUDY_DEFAULTS,
+  });
+  const message = (m?: string) => (m ? t(m) : undefined);
+
+  return (
+    <Box component="form" noValidate aria-label={t('Request Study')} onSubmit={handleSubmit(onSubmit)}>
+      <Stack spacing={2} sx={{ maxWidth: 520 }}>
+        <TextField
+          label={t('Email')}
+          type="email"
+          required
+          disabled={disabled}
+          error={!!errors.email}
+          helperText={message(errors.email?.message)}
+          {...register('email')}
+        />
+        <Controller
+          control={control}
+          name="notifyOfLinkUse"
+          render={({ field }) => (
+            <FormControlLabel
+              disabled={disabled}
+              label={t('Notify me when the link is used')}
+              control={<Checkbox checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />}
+            />
+          )}
+        />
+        <TextField
+          label={t('Maximum hits')}
+          required
+          disabled={disabled}
+          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          error={!!errors.maximumHits}
+          helperText={message(errors.maximumHits?.message)}
+          {...register('maximumHits')}
+        />
+        <TextField
+          label={t('Maximum duration (minutes)')}
+          required
+          disabled={disabled}
+          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          error={!!errors.maximumDuration}
+          helperText={message(errors.maximumDuration?.message)}
+          {...register('maximumDuration')}
+        />
+        <DurationHints
+          disabled={disabled}
+          onPick={(minutes) =>
+            setValue('maximumDuration', String(minutes), { shouldValidate: true, shouldDirty: true })
+          }
+        />
+        <TextField
+          label={t('Link password')}
+          type="password"
+          autoComplete="new-password"
+          disabled={disabled}
+          {...register('linkPassword')}
+        />
+        <TextField
+          label={t('Study description')}
+          multiline
+          minRows={2}
+          disabled={disabled}
+          {...register('studyDescription')}
+        />
+        <Button type="submit" variant="contained" disabled={disabled || !isValid} loading={loading}>
+          {t('Request Study')}
+        </Button>
+      </Stack>
+    </Box>
+  );
+}
