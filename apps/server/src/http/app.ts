@@ -41,9 +41,11 @@ function dicomwebStatus(url: string, error: ApiError): number | undefined {
   return 400;
 }
 
-/** Session ids must never reach a log line. */
+/** Session ids, link tokens and upload grants must never reach a log line. */
 export function redactSid(url: string): string {
-  return url.replace(/([?&]sid=)[^&]*/g, '$1[redacted]');
+  return url
+    .replace(/([?&](?:sid|token|grant)=)[^&]*/g, '$1[redacted]')
+    .replace(/^(\/link\/)[^/?]+/, '$1[redacted]');
 }
 
 export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promise<FastifyInstance> {
