@@ -10,8 +10,8 @@ export default defineConfig({
   // Sent with every api call so the server can tell which web release is talking to it.
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   resolve: { conditions: ['source', ...defaultClientConditions] },
-  server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
-  preview: { proxy: { '/api': 'http://127.0.0.1:8080' } },
+  server: { proxy: { '/api': 'http://127.0.0.1:8080', '/dicomweb': 'http://127.0.0.1:8080' } },
+  preview: { proxy: { '/api': 'http://127.0.0.1:8080', '/dicomweb': 'http://127.0.0.1:8080' } },
   build: { outDir: 'dist', emptyOutDir: true },
   test: {
     // Pure logic runs in Node; components get jsdom.

@@ -9,3 +9,4 @@ export * from './validation.js';
 export * from './form-schemas.js';
 export * from './modality-bits.js';
 export * from './links.js';
+export * from './thumbnails.js';

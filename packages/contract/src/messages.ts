@@ -26,6 +26,9 @@ export const MESSAGES = {
   uploadNoDicom: 'Dicom files not found in the selected folder',
   uploadCannotLoad: 'Cannot load selected files',
   uploadDone: 'Exam uploaded successfully',
+  uploadMrnNote: 'Please ensure MRN is accurate',
+  uploadMultiStudyMrn:
+    'You are uploading more than one exam: please make sure each exam carries the right MRN before you continue.',
   deleteOne: 'Exam Deleted Successfully',
   deleteOneFailed: 'Exam failed to be deleted',
   deleteMany: 'exams deleted successfully',

@@ -22,6 +22,8 @@ import { studyMarksRoutes } from './routes/study-marks.routes.js';
 import { studyShareRoutes } from './routes/study-share.routes.js';
 import { qidoRoutes } from '../dicomweb/qido.routes.js';
 import { wadoRoutes } from '../dicomweb/wado.routes.js';
+import { renderedRoutes } from '../dicomweb/rendered.routes.js';
+import { studyThumbnailRoutes } from './routes/study-thumbnails.routes.js';
 import { devRoutes } from './routes/dev.routes.js';
 import { stowRoutes } from '../dicomweb/stow.js';
 import { linkRoutes } from './routes/link.routes.js';
@@ -98,6 +100,8 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   bundleRoutes(app);
   qidoRoutes(ctx, app);
   wadoRoutes(ctx, app);
+  renderedRoutes(ctx, app);
+  studyThumbnailRoutes(ctx, app);
   devRoutes(ctx, app);
   stowRoutes(ctx, app, options.maxUploadBytes);
 

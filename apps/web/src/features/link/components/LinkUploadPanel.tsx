@@ -13,7 +13,7 @@ import { MEGABYTE, MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { linkErrorCode, uploadLinkFile } from '../api/link-public';
 import { linkErrorMessage } from '../lib/link-messages';
-import { isUploadCandidate, runQueue } from '../lib/run-queue';
+import { isUploadCandidate, runQueue } from '../../../lib/run-queue';
 
 /** Three files in flight: enough to keep the line busy without holding many files in memory. */
 const CONCURRENCY = 3;

@@ -6,23 +6,29 @@ import { useTranslation } from 'react-i18next';
 import { formatPatientName } from '../../../lib/format';
 import type { InboxGroupType } from '../../inbox/lib/groups';
 import { examTabs, type ExamTab } from '../lib/exam-tabs';
+import { DeleteTab } from './DeleteTab';
+import { DownloadsTab } from './DownloadsTab';
+import { EditMrnTab } from './EditMrnTab';
+import { ShareTab } from './ShareTab';
 import { StudySummary } from './StudySummary';
 
 /** Tabs with a screen so far; the others appear as their features land. */
-const IMPLEMENTED: ExamTab[] = ['Summary'];
+export const IMPLEMENTED_TABS: ExamTab[] = ['Summary', 'Downloads', 'Share', 'Edit MRN', 'Delete exams'];
 
 interface Props {
   study: Study;
   groupType: InboxGroupType;
   state: string;
   onClose: () => void;
+  /** Studies that left the current list (deleted or restored). */
+  onRemoved: (uuids: string[]) => void;
 }
 
 /** The info panel of one study. */
-export function StudyDetailsPanel({ study, groupType, state, onClose }: Props) {
+export function StudyDetailsPanel({ study, groupType, state, onClose, onRemoved }: Props) {
   const { t } = useTranslation();
   const { tabs, defaultTab } = examTabs({ groupType, state, studies: [study] });
-  const shown = tabs.filter((tab) => IMPLEMENTED.includes(tab));
+  const shown = tabs.filter((tab) => IMPLEMENTED_TABS.includes(tab));
   const [chosen, setChosen] = useState<ExamTab | null>(null);
   const current = [chosen, defaultTab, shown[0]].find((tab) => tab && shown.includes(tab)) ?? 'Summary';
   return (
@@ -71,6 +77,12 @@ export function StudyDetailsPanel({ study, groupType, state, onClose }: Props) {
         sx={{ p: 2, overflowY: 'auto', flex: 1 }}
       >
         {current === 'Summary' && <StudySummary study={study} />}
+        {current === 'Downloads' && <DownloadsTab studies={[study]} />}
+        {current === 'Share' && <ShareTab studies={[study]} />}
+        {current === 'Edit MRN' && <EditMrnTab study={study} />}
+        {current === 'Delete exams' && (
+          <DeleteTab studies={[study]} deleted={state === 'Deleted items'} onDone={onRemoved} />
+        )}
       </Box>
     </Box>
   );

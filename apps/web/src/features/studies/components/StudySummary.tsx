@@ -5,6 +5,8 @@ import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { formatDicomDate, formatMegabytes, formatPatientName, formatTimestamp } from '../../../lib/format';
 import { ExamHistory } from './ExamHistory';
+import { StudyMarks } from './StudyMarks';
+import { SeriesThumbnails } from './SeriesThumbnails';
 
 function Rows({ rows }: { rows: [string, string | number | null | undefined][] }) {
   const { t } = useTranslation();
@@ -49,6 +51,7 @@ function Section({ title, children, open }: { title: string; children: ReactNode
 export function StudySummary({ study }: { study: Study }) {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+      <StudyMarks study={study} />
       <Section title="Patient demographics" open>
         <Rows
           rows={[
@@ -79,6 +82,9 @@ export function StudySummary({ study }: { study: Study }) {
             ['Study UID', study.study_uid],
           ]}
         />
+      </Section>
+      <Section title="Series" open>
+        <SeriesThumbnails uuid={study.uuid} />
       </Section>
       <Section title="Exam history">
         <ExamHistory uuid={study.uuid} />

@@ -12,6 +12,7 @@ import type { StudyFilterParams } from '../../inbox/lib/state-filters';
 import { countAdvancedFilters, searchFilters } from '../../search/lib/search-filters';
 import { useSearch } from '../../search/search-context';
 import { studyCountQuery, studyListQuery } from '../api/list-studies';
+import { withoutUuids } from '../lib/exam-actions';
 import { effectiveSort, sortOptions } from '../lib/sort-options';
 import { MultiSelectPanel } from './MultiSelectPanel';
 import { StudyDetailsPanel } from './StudyDetailsPanel';
@@ -69,6 +70,11 @@ export function StudyWorkspace({ group, state, stateFilter }: Props) {
     [setParams],
   );
   const closeDetails = () => setParams({}, { replace: true });
+  // Deleting (or restoring) takes studies out of this list, so out of the selection and the panel.
+  const removed = (uuids: string[]) => {
+    setChecked((prev) => withoutUuids(prev, uuids));
+    if (activeUuid && uuids.includes(activeUuid)) closeDetails();
+  };
   const check = useCallback((study: Study, on: boolean) => {
     setChecked((prev) => {
       const next = new Map(prev);
@@ -123,7 +129,13 @@ export function StudyWorkspace({ group, state, stateFilter }: Props) {
         />
       </Box>
       {checked.size > 1 ? (
-        <MultiSelectPanel studies={[...checked.values()]} onClear={() => setChecked(new Map())} />
+        <MultiSelectPanel
+          studies={[...checked.values()]}
+          groupType={group.type}
+          state={state}
+          onClear={() => setChecked(new Map())}
+          onRemoved={removed}
+        />
       ) : (
         active && (
           <StudyDetailsPanel
@@ -132,6 +144,7 @@ export function StudyWorkspace({ group, state, stateFilter }: Props) {
             groupType={group.type}
             state={state}
             onClose={closeDetails}
+            onRemoved={removed}
           />
         )
       )}

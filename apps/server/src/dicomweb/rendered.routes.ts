@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { notFound } from '../http/errors.js';
+import { collectParams } from '../http/params.js';
+import type { RenderRequest } from '../imaging/render-image.js';
+import { renderImage } from '../imaging/render-image.js';
+import { chooseMediaType, parseQuality, parseViewport, parseWindow } from '../imaging/render-params.js';
+import { ThumbnailCache } from '../imaging/thumbnail-cache.js';
+import type { InstanceRow } from '../repositories/dicomweb.repository.js';
+import { dicomwebCaller, visibleStudy } from './access.js';
+import { parseFrameList } from './frames.js';
+import { auditStudy } from './qido.routes.js';
+
+/** Default and largest thumbnail sides, and the largest rendered viewport side, in pixels. */
+export const THUMBNAIL_SIZE = 128;
+const THUMBNAIL_MAX = 512;
+const RENDERED_MAX = 4096;
+
+interface Target {
+  study: string;
+  series: string;
+  instance?: string;
+  frames?: string;
+}
+
+/** The middle instance of a series by instance number (then SOP Instance UID). */
+export function middleInstance<T extends InstanceRow>(instances: T[]): T | undefined {
+  return instances[Math.floor((instances.length - 1) / 2)];
+}
+
+/**
+ * WADO-RS rendered resources (PS3.18 10.4.1.1.3 and .4): `/rendered` of an instance or frame and
+ * `/thumbnail` of an instance or series, as PNG (default) or JPEG. Thumbnails are cached on disk.
+ */
+export function renderedRoutes(ctx: AppContext, app: FastifyInstance): void {
+  const cache = new ThumbnailCache(ctx.config.dataDir);
+
+  async function answer(request: FastifyRequest, reply: FastifyReply, target: Target, thumbnail: boolean) {
+    const caller = await dicomwebCaller(ctx, request);
+    const query = collectParams(request);
+    const type = chooseMediaType(request.headers.accept, query['accept']);
+    const frame = target.frames === undefined ? undefined : parseFrameList(target.frames)[0];
+    const options: RenderRequest = thumbnail
+      ? {
+          frame: 'middle',
+          type,
+          viewport: parseViewport(query['viewport'], THUMBNAIL_MAX) ?? {
+            width: THUMBNAIL_SIZE,
+            height: THUMBNAIL_SIZE,
+          },
+        }
+      : {
+          frame: frame ?? 1,
+          type,
+          viewport: parseViewport(query['viewport'], RENDERED_MAX),
+          window: parseWindow(query['window']),
+          quality: parseQuality(query['quality']),
+        };
+
+    const study = await visibleStudy(ctx, caller, target.study);
+    const [series] = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, { seriesUid: target.series });
+    if (!series) throw notFound('series');
+    const instances = await ctx.repos.dicomweb.instances(study.uuid, {
+      seriesUuid: series.uuid,
+      sopInstanceUid: target.instance,
+    });
+    const instance = target.instance ? instances[0] : middleInstance(instances);
+    if (!instance) throw notFound('instance');
+    await auditStudy(
+      ctx,
+      caller.user.uuid,
+      study.uuid,
+      study.account_id,
+      request.ip,
+      thumbnail ? 'wado-rs thumbnail' : 'wado-rs rendered',
+      // Thumbnails are audited apart so a Summary with many series does not flood the History.
+      thumbnail ? 'THUMBNAIL_VIEW' : 'STUDY_VIEW',
+    );
+
+    let image: Buffer | undefined;
+    const cached =
+      thumbnail && options.viewport
+        ? cache.pathOf(instance.sha256, options.viewport, type === 'image/png' ? 'png' : 'jpg')
+        : undefined;
+    if (cached) image = await cache.read(cached);
+    if (!image) {
+      image = await renderImage(await ctx.services.blobs.read(instance.blob_key), options);
+      if (cached) await cache.write(cached, image);
+    }
+    return reply.type(type).header('cache-control', 'private, max-age=3600').send(image);
+  }
+
+  type P = Required<Target>;
+  const base = '/dicomweb/studies/:study/series/:series';
+  app.get<{ Params: Pick<P, 'study' | 'series' | 'instance'> }>(
+    `${base}/instances/:instance/rendered`,
+    (req, reply) => answer(req, reply, req.params, false),
+  );
+  app.get<{ Params: P }>(`${base}/instances/:instance/frames/:frames/rendered`, (req, reply) =>
+    answer(req, reply, req.params, false),
+  );
+  app.get<{ Params: Pick<P, 'study' | 'series' | 'instance'> }>(
+    `${base}/instances/:instance/thumbnail`,
+    (req, reply) => answer(req, reply, req.params, true),
+  );
+  app.get<{ Params: Pick<P, 'study' | 'series'> }>(`${base}/thumbnail`, (req, reply) =>
+    answer(req, reply, req.params, true),
+  );
+}

@@ -1,0 +1,36 @@
+import type { SeriesThumbnail } from '@imaging-inbox/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { auditStudy } from '../../dicomweb/qido.routes.js';
+import { authedRoute } from '../api.js';
+import { required } from '../params.js';
+
+/**
+ * `study/thumbnails`: the series of a study with the URL of each series thumbnail, for the Summary
+ * tab. The images themselves come from WADO-RS `/thumbnail` (rendered on first request, then cached).
+ */
+export function studyThumbnailRoutes(ctx: AppContext, app: FastifyInstance): void {
+  authedRoute(ctx, app, 'study/thumbnails', async ({ caller, params, request }) => {
+    const [uuid] = required(params, 'uuid');
+    const study = await ctx.services.studies.requireVisible(caller, uuid);
+    const series = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, {});
+    await auditStudy(
+      ctx,
+      caller.user.uuid,
+      study.uuid,
+      study.account_id,
+      request.ip,
+      'study/thumbnails',
+      'THUMBNAIL_VIEW',
+    );
+    const thumbnails: SeriesThumbnail[] = series.map((s) => ({
+      series_uid: s.series_uid,
+      series_number: s.series_number,
+      description: s.series_description,
+      modality: s.modality,
+      image_count: s.image_count,
+      url: `/dicomweb/studies/${encodeURIComponent(study.study_uid)}/series/${encodeURIComponent(s.series_uid)}/thumbnail`,
+    }));
+    return { thumbnails };
+  });
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../../lib/api-client';
+import type { StudyShare } from './share-list';
+import { refreshStudies } from './study-cache';
+
+/** study/share/stop for one recipient of the share list. */
+export const useStopShare = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ uuid, share }: { uuid: string; share: StudyShare }) =>
+      apiPost(
+        'study/share/stop',
+        share.type === 'group' ? { uuid, group_id: share.uuid } : { uuid, user_id: share.uuid },
+      ),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: ['study', 'share', 'list'] });
+      void queryClient.invalidateQueries({ queryKey: ['audit', 'object'] });
+      return refreshStudies(queryClient);
+    },
+  });
+};

@@ -1,0 +1,34 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiGet } from '../../../lib/api-client';
+
+export interface ShareableUser {
+  uuid: string;
+  name: string;
+  user_email: string;
+}
+export interface ShareableGroup {
+  uuid: string;
+  name: string;
+  namespace_id: string;
+  type: string;
+}
+
+/** Account members the study can be shared with (all but the caller). */
+export const shareableUsersQuery = (uuid: string, enabled: boolean) =>
+  queryOptions({
+    queryKey: ['study', 'share', 'who', uuid, 'user'],
+    queryFn: ({ signal }) =>
+      apiGet<{ users: ShareableUser[] }>('study/share/who', { uuid, type: 'user' }, { signal }),
+    select: (answer) => answer.users,
+    enabled,
+  });
+
+/** Account groups the study can be shared with (all but its own). */
+export const shareableGroupsQuery = (uuid: string, enabled: boolean) =>
+  queryOptions({
+    queryKey: ['study', 'share', 'who', uuid, 'group'],
+    queryFn: ({ signal }) =>
+      apiGet<{ groups: ShareableGroup[] }>('study/share/who', { uuid, type: 'group' }, { signal }),
+    select: (answer) => answer.groups,
+    enabled,
+  });

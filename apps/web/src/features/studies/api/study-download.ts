@@ -1,0 +1,21 @@
+import type { Study } from '@imaging-inbox/contract';
+import { API_BASE } from '../../../lib/api-client';
+import { getSid } from '../../../lib/storage';
+
+/** The ZIP of one study, or of some of its series (`series` a JSON array of UIDs). */
+export function studyDownloadUrl(study: Study, series?: string): string {
+  const query = new URLSearchParams({ bundle: 'dicom', phi_namespace: study.phi_namespace });
+  if (series) query.set('series', series);
+  const sid = getSid();
+  if (sid) query.set('sid', sid);
+  const path = `storage/study/${encodeURIComponent(study.storage_namespace)}/${encodeURIComponent(study.study_uid)}/download`;
+  return `${API_BASE}/${path}?${query.toString()}`;
+}
+
+/** One archive for a multi-selection. */
+export function studiesDownloadUrl(studies: Study[]): string {
+  const query = new URLSearchParams({ uuids: JSON.stringify(studies.map((s) => s.uuid)), bundle: 'dicom' });
+  const sid = getSid();
+  if (sid) query.set('sid', sid);
+  return `${API_BASE}/study/download?${query.toString()}`;
+}

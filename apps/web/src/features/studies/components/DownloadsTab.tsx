@@ -1,0 +1,143 @@
+import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Box,
+  Button,
+  Checkbox,
+  FormControlLabel,
+  FormGroup,
+  LinearProgress,
+  Typography,
+} from '@mui/material';
+import Download from '@mui/icons-material/Download';
+import type { Study } from '@imaging-inbox/contract';
+import { useSnackbar } from 'notistack';
+import { useTranslation } from 'react-i18next';
+import { formatMegabytes } from '../../../lib/format';
+import { studiesDownloadUrl, studyDownloadUrl } from '../api/study-download';
+import { studySeriesQuery } from '../api/study-series';
+import { downloadFile, percent, type DownloadProgress } from '../lib/download';
+import { seriesParam } from '../lib/series';
+
+function SeriesPicker({
+  study,
+  chosen,
+  onChange,
+}: {
+  study: Study;
+  chosen: Set<string> | null;
+  onChange: (next: Set<string>) => void;
+}) {
+  const { t } = useTranslation();
+  const series = useQuery(studySeriesQuery(study.study_uid));
+  if (series.isPending) return <Typography color="text.secondary">{t('Loading')}</Typography>;
+  if (series.isError) return <Typography color="text.secondary">{t('Series are not available.')}</Typography>;
+  const all = series.data;
+  const picked = chosen ?? new Set(all.map((s) => s.uid));
+  const toggle = (uid: string, on: boolean) => {
+    const next = new Set(picked);
+    if (on) next.add(uid);
+    else next.delete(uid);
+    onChange(next);
+  };
+  return (
+    <FormGroup aria-label={t('Series')}>
+      <FormControlLabel
+        label={t('All series')}
+        control={
+          <Checkbox
+            checked={picked.size === all.length}
+            indeterminate={picked.size > 0 && picked.size < all.length}
+            onChange={(e) => onChange(new Set(e.target.checked ? all.map((s) => s.uid) : []))}
+          />
+        }
+      />
+      {all.map((s, index) => (
+        <FormControlLabel
+          key={s.uid}
+          sx={{ pl: 2 }}
+          label={`${s.modality || '—'} · ${s.description || t('Series {{n}}', { n: s.number ?? index + 1 })} · ${t('{{count}} images', { count: s.instances })}`}
+          control={<Checkbox checked={picked.has(s.uid)} onChange={(e) => toggle(s.uid, e.target.checked)} />}
+        />
+      ))}
+    </FormGroup>
+  );
+}
+
+/**
+ * Downloads tab: the study (or chosen series) as a ZIP with a DICOMDIR; for a multi-selection all
+ * selected studies in one archive. Progress is counted in the page from the body stream.
+ */
+export function DownloadsTab({ studies }: { studies: Study[] }) {
+  const { t } = useTranslation();
+  const { enqueueSnackbar } = useSnackbar();
+  const single = studies.length === 1 ? studies[0] : undefined;
+  const [chosen, setChosen] = useState<Set<string> | null>(null);
+  const [progress, setProgress] = useState<DownloadProgress | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  const series = useQuery({ ...studySeriesQuery(single?.study_uid ?? ''), enabled: single !== undefined });
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const seriesChoice = single && series.data && chosen ? seriesParam(series.data, chosen) : undefined;
+  const busy = progress !== null;
+  const size = studies.reduce((sum, s) => sum + s.size, 0);
+
+  const start = async () => {
+    if (seriesChoice === null) return;
+    const controller = new AbortController();
+    abort.current = controller;
+    const url = single ? studyDownloadUrl(single, seriesChoice) : studiesDownloadUrl(studies);
+    const fallback = single ? `study_${single.study_uid}.zip` : 'studies.zip';
+    setProgress({ loaded: 0, total: null });
+    try {
+      await downloadFile(url, fallback, setProgress, controller.signal);
+      enqueueSnackbar(t('Download complete'), { variant: 'success' });
+    } catch (error) {
+      if (!(error instanceof DOMException && error.name === 'AbortError')) {
+        enqueueSnackbar(t('Failed to download exam(s)'), { variant: 'error' });
+      }
+    } finally {
+      abort.current = null;
+      setProgress(null);
+    }
+  };
+
+  const done = progress ? percent(progress) : null;
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <Typography variant="body2" color="text.secondary">
+        {single
+          ? t('A ZIP of the DICOM files with a DICOMDIR ({{size}}).', { size: formatMegabytes(size) })
+          : t('{{count}} exams in one ZIP with a DICOMDIR ({{size}}).', {
+              count: studies.length,
+              size: formatMegabytes(size),
+            })}
+      </Typography>
+      {single && <SeriesPicker study={single} chosen={chosen} onChange={setChosen} />}
+      <Box sx={{ display: 'flex', gap: 1 }}>
+        <Button
+          variant="contained"
+          startIcon={<Download />}
+          disabled={busy || seriesChoice === null}
+          onClick={() => void start()}
+        >
+          {t('Download')}
+        </Button>
+        {busy && <Button onClick={() => abort.current?.abort()}>{t('Cancel')}</Button>}
+      </Box>
+      {progress && (
+        <Box role="status" aria-label={t('Download progress')}>
+          <LinearProgress
+            variant={done === null ? 'indeterminate' : 'determinate'}
+            value={done ?? undefined}
+          />
+          <Typography variant="caption" color="text.secondary">
+            {done === null
+              ? formatMegabytes(progress.loaded)
+              : `${done}% · ${formatMegabytes(progress.loaded)} / ${formatMegabytes(progress.total ?? 0)}`}
+          </Typography>
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { SeriesThumbnail } from '@imaging-inbox/contract';
+import { setSid } from '../../../lib/storage';
+import { apiStub, testQueryClient } from '../../../test/render';
+import { newStudy } from '../../../test/factories';
+import { StudySummary } from './StudySummary';
+
+const series = (n: number, description: string, modality: string): SeriesThumbnail => ({
+  series_uid: `1.2.3.${n}`,
+  series_number: n,
+  description,
+  modality,
+  image_count: n * 10,
+  url: `/dicomweb/studies/1.2.3/series/1.2.3.${n}/thumbnail`,
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('StudySummary series thumbnails', () => {
+  it('shows one lazily loaded thumbnail per series, with the sid and the description as alt text', async () => {
+    setSid('sid-123');
+    const calls: URL[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        apiStub({
+          'study/thumbnails': (_body, url) => {
+            calls.push(url);
+            return [
+              200,
+              {
+                status: 'OK',
+                thumbnails: [series(1, 'AXIAL CT', 'CT'), series(2, 'CORONAL', 'CT'), series(3, '', 'MR')],
+              },
+            ];
+          },
+        }),
+      ),
+    );
+    const study = newStudy({ uuid: 'study-thumbs' });
+    render(
+      <QueryClientProvider client={testQueryClient()}>
+        <StudySummary study={study} />
+      </QueryClientProvider>,
+    );
+    const images = await screen.findAllByRole('img');
+    expect(images).toHaveLength(3);
+    expect(images.map((img) => img.getAttribute('alt'))).toEqual(['AXIAL CT', 'CORONAL', 'MR 3']);
+    for (const img of images) expect(img.getAttribute('loading')).toBe('lazy');
+    expect(images[0]!.getAttribute('src')).toBe(
+      '/dicomweb/studies/1.2.3/series/1.2.3.1/thumbnail?sid=sid-123&viewport=128%2C128',
+    );
+    expect(calls[0]?.searchParams.get('uuid')).toBe('study-thumbs');
+    expect(screen.getByText('CT · 10 images')).toBeTruthy();
+  });
+});

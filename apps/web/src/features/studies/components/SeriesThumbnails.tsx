@@ -1,0 +1,51 @@
+import { Box, CircularProgress, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { studyThumbnailsQuery, thumbnailSrc } from '../api/study-thumbnails';
+
+/** One thumbnail per series (the middle slice), with its description, modality and image count. */
+export function SeriesThumbnails({ uuid }: { uuid: string }) {
+  const { t } = useTranslation();
+  const { data, isPending, isError } = useQuery(studyThumbnailsQuery(uuid));
+  if (isPending) return <CircularProgress size={20} aria-label={t('Loading')} />;
+  if (isError) {
+    return (
+      <Typography variant="body2" color="error">
+        {t('Series thumbnails could not be loaded')}
+      </Typography>
+    );
+  }
+  if (!data.thumbnails.length) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {t('No series')}
+      </Typography>
+    );
+  }
+  return (
+    <Box component="ul" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, listStyle: 'none', m: 0, p: 0 }}>
+      {data.thumbnails.map((s) => {
+        const label = s.description || `${s.modality} ${s.series_number ?? ''}`.trim();
+        return (
+          <Box component="li" key={s.series_uid} sx={{ width: 128 }}>
+            <Box
+              component="img"
+              src={thumbnailSrc(s.url)}
+              alt={label}
+              loading="lazy"
+              width={128}
+              height={128}
+              sx={{ display: 'block', objectFit: 'contain', bgcolor: 'common.black', borderRadius: 0.5 }}
+            />
+            <Typography variant="caption" component="div" noWrap title={label}>
+              {label}
+            </Typography>
+            <Typography variant="caption" component="div" color="text.secondary">
+              {s.modality} · {t('{{count}} images', { count: s.image_count })}
+            </Typography>
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}

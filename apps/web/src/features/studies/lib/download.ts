@@ -1,0 +1,85 @@
+import { ApiError, CLIENT_ERROR_CODES } from '../../../lib/api-error';
+
+export interface DownloadProgress {
+  loaded: number;
+  /** from Content-Length; null when the server did not say */
+  total: number | null;
+}
+
+/** The file name of a Content-Disposition header, or the fallback. */
+export function attachmentName(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (star?.[1]) return decodeURIComponent(star[1]);
+  const plain = /filename="?([^";]+)"?/i.exec(header);
+  return plain?.[1] ?? fallback;
+}
+
+/** Percent done, 0..100, or null while the size is unknown. */
+export function percent(progress: DownloadProgress): number | null {
+  if (!progress.total) return null;
+  return Math.min(100, Math.round((progress.loaded / progress.total) * 100));
+}
+
+/**
+ * Fetches a file, counting the bytes of the body stream against Content-Length for progress, then
+ * saves it through a Blob URL and an anchor. The whole archive is held in memory as a Blob until it
+ * is saved: acceptable for the studies here, but a study of several GB would be better handed to
+ * the browser's own download (a plain link) or a service-worker stream.
+ */
+export async function downloadFile(
+  url: string,
+  fallbackName: string,
+  onProgress: (progress: DownloadProgress) => void,
+  signal?: AbortSignal,
+): Promise<{ name: string; size: number }> {
+  let response: Response;
+  try {
+    response = await fetch(url, { credentials: 'same-origin', signal });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(CLIENT_ERROR_CODES.network, 0);
+  }
+  if (!response.ok) {
+    let code: string = CLIENT_ERROR_CODES.unexpected;
+    try {
+      const body = (await response.json()) as { error_type?: string };
+      code = body.error_type ?? code;
+    } catch {
+      // not JSON: keep the generic code
+    }
+    throw new ApiError(code, response.status);
+  }
+  const length = Number(response.headers.get('Content-Length'));
+  const total = Number.isFinite(length) && length > 0 ? length : null;
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let loaded = 0;
+  onProgress({ loaded, total });
+  if (response.body) {
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      loaded += value.byteLength;
+      onProgress({ loaded, total });
+    }
+  }
+  const name = attachmentName(response.headers.get('Content-Disposition'), fallbackName);
+  const blob = new Blob(chunks, { type: response.headers.get('Content-Type') ?? 'application/zip' });
+  saveBlob(blob, name);
+  return { name, size: blob.size };
+}
+
+export function saveBlob(blob: Blob, name: string): void {
+  const href = URL.createObjectURL(blob);
+  const anchor = document.createElement('a');
+  anchor.href = href;
+  anchor.download = name;
+  anchor.style.display = 'none';
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  // Give the browser time to start reading the Blob before it is released.
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
+}

@@ -1,0 +1,138 @@
+import { runJobs } from '../../../lib/job-queue';
+import type { RunFailure, RunStudy, UploadRun, UploadStore } from './upload-store';
+
+/** Files in flight at once, and extra attempts per file (SPEC.md leaves both open). */
+export const UPLOAD_CONCURRENCY = 3;
+export const UPLOAD_RETRIES = 3;
+export const UPLOAD_BACKOFF_MS = 500;
+
+export interface UploadFileJob {
+  file: File;
+  studyUid: string;
+}
+
+export interface UploadStudyInput {
+  studyUid: string;
+  patientName: string;
+  patientId: string;
+  description: string;
+  files: File[];
+}
+
+export interface UploadDeps {
+  /** Sends one file; resolves with whether the server already had it. */
+  send: (namespaceId: string, file: File, signal: AbortSignal) => Promise<{ duplicate: boolean }>;
+  /** The error code shown for a failed file. */
+  codeOf: (error: unknown) => string;
+  /** Whether a failed attempt is worth retrying (network, 5xx), not a refused file. */
+  retryable: (error: unknown) => boolean;
+  /** Told once the run ends. */
+  finished: (ok: boolean) => void;
+  backoffMs?: number;
+}
+
+let nextRunId = 1;
+
+/**
+ * Uploads every file of `studies` to the namespace through a job queue, keeping the store current
+ * (bytes done, per-study answers, failed files). Resolves with the final run.
+ */
+export async function runUpload(
+  store: UploadStore,
+  target: { namespaceId: string; destinationName: string },
+  studies: UploadStudyInput[],
+  deps: UploadDeps,
+  previous?: RunStudy[],
+): Promise<UploadRun> {
+  const jobs: UploadFileJob[] = studies.flatMap((s) =>
+    s.files.map((file) => ({ file, studyUid: s.studyUid })),
+  );
+  const controller = new AbortController();
+  const runStudies: RunStudy[] =
+    previous ??
+    studies.map((s) => ({
+      studyUid: s.studyUid,
+      patientName: s.patientName,
+      patientId: s.patientId,
+      description: s.description,
+      fileCount: s.files.length,
+      stored: 0,
+      duplicates: 0,
+      failed: 0,
+    }));
+  store.set({
+    id: nextRunId++,
+    status: 'uploading',
+    ...target,
+    totalBytes: jobs.reduce((n, j) => n + j.file.size, 0),
+    uploadedBytes: 0,
+    // A retry sends every failed file again, so their counts start over.
+    studies: runStudies.map((s) => ({ ...s, failed: 0 })),
+    failures: [],
+  });
+  store.setCanceller(() => controller.abort());
+
+  const patchStudy = (run: UploadRun, studyUid: string, change: (s: RunStudy) => RunStudy) => ({
+    ...run,
+    studies: run.studies.map((s) => (s.studyUid === studyUid ? change(s) : s)),
+  });
+
+  await runJobs<UploadFileJob, { duplicate: boolean }>(
+    jobs,
+    {
+      concurrency: UPLOAD_CONCURRENCY,
+      retries: UPLOAD_RETRIES,
+      backoffMs: deps.backoffMs ?? UPLOAD_BACKOFF_MS,
+      signal: controller.signal,
+      retryable: deps.retryable,
+      onSettled: (outcome) => {
+        const job = outcome.item;
+        if (outcome.ok) {
+          const { duplicate } = outcome.value;
+          store.update((run) => ({
+            ...patchStudy(run, job.studyUid, (s) =>
+              duplicate ? { ...s, duplicates: s.duplicates + 1 } : { ...s, stored: s.stored + 1 },
+            ),
+            uploadedBytes: run.uploadedBytes + job.file.size,
+          }));
+        } else {
+          const failure: RunFailure = {
+            file: job.file,
+            studyUid: job.studyUid,
+            name: job.file.webkitRelativePath || job.file.name,
+            code: outcome.aborted ? 'JOB_FAILED' : deps.codeOf(outcome.error),
+          };
+          store.update((run) => ({
+            ...patchStudy(run, job.studyUid, (s) => ({ ...s, failed: s.failed + 1 })),
+            failures: [...run.failures, failure],
+          }));
+        }
+      },
+    },
+    (job, signal) => deps.send(target.namespaceId, job.file, signal),
+  );
+
+  store.setCanceller(null);
+  store.update((run) => ({ ...run, status: run.failures.length ? 'failed' : 'succeeded' }));
+  const final = store.getSnapshot()!;
+  deps.finished(final.status === 'succeeded');
+  return final;
+}
+
+/** Sends again only the files that failed in the last run, into the same destination. */
+export function retryFailed(store: UploadStore, deps: UploadDeps): Promise<UploadRun> | null {
+  const run = store.getSnapshot();
+  if (!run || run.status !== 'failed' || run.failures.length === 0) return null;
+  const byStudy = new Map<string, File[]>();
+  for (const f of run.failures) byStudy.set(f.studyUid, [...(byStudy.get(f.studyUid) ?? []), f.file]);
+  const studies: UploadStudyInput[] = run.studies
+    .filter((s) => byStudy.has(s.studyUid))
+    .map((s) => ({ ...s, files: byStudy.get(s.studyUid)! }));
+  return runUpload(
+    store,
+    { namespaceId: run.namespaceId, destinationName: run.destinationName },
+    studies,
+    deps,
+    run.studies,
+  );
+}

@@ -1,0 +1,51 @@
+import { useSyncExternalStore } from 'react';
+import { enqueueSnackbar } from 'notistack';
+import { MESSAGES } from '@imaging-inbox/contract';
+import i18next from '../../lib/i18n';
+import { errorCode } from '../../lib/api-error';
+import { isRetryableUpload, uploadImage } from './api/upload-image';
+import { retryFailed, runUpload, type UploadDeps, type UploadStudyInput } from './lib/upload-runner';
+import { createUploadStore, type UploadRun } from './lib/upload-store';
+
+/** The one upload of this page: module scope, so it outlives the wizard page and its route. */
+export const uploadStore = createUploadStore();
+
+const finishListeners = new Set<(run: UploadRun) => void>();
+
+/** Called after every run (for example to refresh study lists); returns the unsubscribe. */
+export function onUploadFinished(listener: (run: UploadRun) => void): () => void {
+  finishListeners.add(listener);
+  return () => finishListeners.delete(listener);
+}
+
+const deps: UploadDeps = {
+  send: (namespaceId, file, signal) => uploadImage(namespaceId, file, signal),
+  codeOf: errorCode,
+  retryable: isRetryableUpload,
+  finished: (ok) => {
+    enqueueSnackbar(i18next.t(ok ? MESSAGES.uploadDone : MESSAGES.uploadFailed), {
+      variant: ok ? 'success' : 'error',
+    });
+    const run = uploadStore.getSnapshot();
+    if (run) finishListeners.forEach((l) => l(run));
+  },
+};
+
+export function useUploadRun(): UploadRun | null {
+  return useSyncExternalStore(uploadStore.subscribe, uploadStore.getSnapshot);
+}
+
+export function startUpload(
+  target: { namespaceId: string; destinationName: string },
+  studies: UploadStudyInput[],
+): void {
+  void runUpload(uploadStore, target, studies, deps);
+}
+
+export function retryFailedFiles(): void {
+  void retryFailed(uploadStore, deps);
+}
+
+export function cancelUpload(): void {
+  uploadStore.cancel();
+}
