@@ -29,6 +29,10 @@ describe('keyboard only', () => {
 
   it('signs in, picks a state and opens a study without a mouse', async () => {
     await b.page.goto('/');
+    // The sign-in page is a lazy chunk: wait until its username field has taken focus, or the
+    // first keystrokes go nowhere.
+    await b.page.getByLabel('Username').waitFor();
+    await b.page.waitForFunction(() => document.activeElement instanceof HTMLInputElement);
     await b.page.keyboard.type('clinician@demo.local'); // the username field has focus
     await b.page.keyboard.press('Tab');
     await b.page.keyboard.type(DEMO_PASSWORD);
