@@ -160,7 +160,7 @@ describe.each(DIALECTS)('DICOMweb QIDO-RS and WADO-RS on %s', (dialect) => {
     expect((await get(url.replace(/frames\/1$/, 'frames/99'))).status).toBe(404);
     expect((await get(url.replace(/frames\/1$/, 'frames/0'))).status).toBe(400);
 
-    const emergency = (await server.api.groups(sid)).find((g) => g.name === 'Emergency')!.namespace_id;
+    const emergency = await server.api.namespaceOf(sid, 'Emergency');
     const jpeg = await server.api.upload(
       sid,
       emergency,

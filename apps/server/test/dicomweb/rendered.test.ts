@@ -95,7 +95,7 @@ describe.each(DIALECTS)('WADO-RS rendered and thumbnails on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestServer(dialect);
     sid = await server.api.login('clinician@demo.local');
-    emergency = (await server.api.groups(sid)).find((g) => g.name === 'Emergency')!.namespace_id;
+    emergency = await server.api.namespaceOf(sid, 'Emergency');
     // Uploaded out of order: the middle instance is chosen by instance number, not arrival.
     for (const n of [5, 1, 4, 2, 3]) {
       const answer = await server.api.upload(

@@ -33,9 +33,9 @@ describe.each(DIALECTS)('STOW-RS on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestServer(dialect, { UPLOAD_MAX_BYTES: String(512 * 1024) });
     sid = await server.api.login('clinician@demo.local');
-    emergency = (await server.api.groups(sid)).find((g) => g.name === 'Emergency')!.namespace_id;
+    emergency = await server.api.namespaceOf(sid, 'Emergency');
     const admin = await server.api.login('admin@demo.local');
-    intake = (await server.api.groups(admin)).find((g) => g.name === 'PACS Intake')!.namespace_id;
+    intake = await server.api.namespaceOf(admin, 'PACS Intake');
   });
   afterAll(() => server?.stop());
 

@@ -72,7 +72,7 @@ describe.each(DIALECTS)('DICOM listener (C-ECHO, C-STORE) with dcmtk on %s', (di
     server = await startTestServer(dialect);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-dimse-'));
     sid = await server.api.login('clinician@demo.local');
-    emergency = (await server.api.groups(sid)).find((g) => g.name === 'Emergency')!.namespace_id;
+    emergency = await server.api.namespaceOf(sid, 'Emergency');
     peer = (aet = 'DEMO_GATEWAY') => ['-aet', aet, '-aec', 'INBOX', '127.0.0.1', String(server.dicomPort)];
   });
   afterAll(async () => {

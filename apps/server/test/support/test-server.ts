@@ -101,6 +101,13 @@ export class ApiClient {
     return body.groups;
   }
 
+  /** The namespace id of one of the caller's groups, by name. */
+  async namespaceOf(sid: string, groupName: string): Promise<string> {
+    const group = (await this.groups(sid)).find((g) => g.name === groupName);
+    if (!group) throw new Error(`no group named ${groupName} for this user`);
+    return group.namespace_id;
+  }
+
   async upload(
     sid: string,
     namespaceId: string,

@@ -1,10 +1,10 @@
-import type { ImageUploadAnswer, LinkInfoAnswer, LinkUnlockAnswer } from '@imaging-inbox/contract';
+import type { LinkInfoAnswer, LinkUnlockAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute } from '../api.js';
 import { ApiError } from '../errors.js';
 import { collectParams, required } from '../params.js';
-import { receiveBody } from './storage.routes.js';
+import { receiveBody, uploadAnswer } from './storage.routes.js';
 
 /**
  * The outside party's calls, reached without a session (docs/api-v3.md "Request-study links"):
@@ -46,14 +46,6 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
       { accountId: link.account_id, namespaceId: link.namespace_id, sourceAeTitle: 'LINK' },
       { kind: 'link', userId: null, ip: request.ip },
     );
-    const answer: ImageUploadAnswer = {
-      status: 'OK',
-      study_uid: result.parsed.studyInstanceUid,
-      series_uid: result.parsed.seriesInstanceUid,
-      sop_instance_uid: result.parsed.sopInstanceUid,
-      study_uuid: result.studyUuid,
-      duplicate: result.duplicate,
-    };
-    return reply.code(202).send(answer);
+    return reply.code(202).send(uploadAnswer(result));
   });
 }
