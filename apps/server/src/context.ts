@@ -19,6 +19,8 @@ import { PasswordResetService } from './services/password-reset.service.js';
 import type { RateLimits } from './services/session.service.js';
 import { SessionService } from './services/session.service.js';
 import { StudyService } from './services/study.service.js';
+import { BlobCollector } from './storage/blob-collector.js';
+import { BlobReferencesRepository } from './repositories/blob-references.repository.js';
 import { FileBlobStore } from './storage/file-blob-store.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { DicomwebRepository } from './repositories/dicomweb.repository.js';
@@ -64,6 +66,7 @@ export function createContext(
   const audit = new AuditService(repos.audit);
   const mailer = new Mailer(repos.outbox, config.smtpUrl, config.mailFrom);
   const blobs = new FileBlobStore(config.dataDir);
+  const collector = new BlobCollector(blobs, new BlobReferencesRepository(k));
   const engineFqdn = new URL(config.publicUrl).host;
   const services = {
     audit,
@@ -87,17 +90,16 @@ export function createContext(
       publicUrl: config.publicUrl,
     }),
     studies: new StudyService({ studies: repos.studies, audit, engineFqdn }),
-    ingest: new IngestService({ repo: repos.ingest, blobs, audit }),
+    ingest: new IngestService({ repo: repos.ingest, blobs, collector, audit }),
     downloads: new DownloadService({ studies: repos.studies, dicomweb: repos.dicomweb, blobs, audit }),
     trash: new StudyTrashService({ studies: repos.studies, audit }),
     marks: new StudyMarksService({ studies: repos.studies, tags: repos.tags, audit }),
     shares: new ShareService({
       shares: repos.shares,
-      blobs,
       audit,
-      isBlobReferenced: (key) => repos.purge.isBlobReferenced(key),
+      collector,
     }),
-    purge: new PurgeService({ repo: repos.purge, settings: repos.settings, blobs, audit }),
+    purge: new PurgeService({ repo: repos.purge, settings: repos.settings, collector, audit }),
     links: new LinkService({ links: repos.links, mailer, audit, publicUrl: config.publicUrl }),
     linkAccess: new LinkAccessService({
       links: repos.links,

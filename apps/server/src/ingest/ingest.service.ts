@@ -4,6 +4,7 @@ import type { ParsedInstance } from '../dicom/index.js';
 import { ApiError } from '../http/errors.js';
 import type { IndexTarget, IngestRepository } from '../repositories/ingest.repository.js';
 import type { AuditService } from '../services/audit.service.js';
+import type { BlobCollector } from '../storage/blob-collector.js';
 import type { FileBlobStore, TempFile } from '../storage/file-blob-store.js';
 
 export interface IngestSource {
@@ -23,6 +24,7 @@ export interface IngestResult {
 export interface IngestDeps {
   repo: IngestRepository;
   blobs: FileBlobStore;
+  collector: BlobCollector;
   audit: AuditService;
   now?: () => number;
 }
@@ -84,6 +86,6 @@ export class IngestService {
   }
 
   private async removeIfUnreferenced(key: string): Promise<void> {
-    if (!(await this.deps.repo.isBlobReferenced(key))) await this.deps.blobs.remove(key);
+    await this.deps.collector.removeUnreferenced([key]);
   }
 }

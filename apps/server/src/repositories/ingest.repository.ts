@@ -173,14 +173,4 @@ export class IngestRepository {
       .execute();
     return { uuid, created: true };
   }
-
-  async isBlobReferenced(key: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('instances')
-      .select('uuid')
-      .where('blob_key', '=', key)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
 }

@@ -48,14 +48,4 @@ export class PurgeRepository {
       return keys.map((k) => k.blob_key);
     });
   }
-
-  async isBlobReferenced(key: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('instances')
-      .select('uuid')
-      .where('blob_key', '=', key)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
 }

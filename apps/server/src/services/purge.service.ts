@@ -1,6 +1,6 @@
 import type { PurgeRepository } from '../repositories/purge.repository.js';
 import type { SettingsRepository } from '../repositories/settings.repository.js';
-import type { FileBlobStore } from '../storage/file-blob-store.js';
+import type { BlobCollector } from '../storage/blob-collector.js';
 import type { AuditService } from './audit.service.js';
 
 /** Account setting: days a deleted study stays in Deleted items before permanent removal. */
@@ -13,7 +13,7 @@ const BATCH = 200;
 export interface PurgeDeps {
   repo: PurgeRepository;
   settings: SettingsRepository;
-  blobs: FileBlobStore;
+  collector: BlobCollector;
   audit: AuditService;
   now?: () => number;
 }
@@ -48,12 +48,7 @@ export class PurgeService {
       const before = now - (await this.retentionDays(accountId)) * DAY_MS;
       for (const uuid of await this.deps.repo.expired(accountId, before, BATCH)) {
         const keys = await this.deps.repo.removeStudy(uuid);
-        let files = 0;
-        for (const key of keys) {
-          if (await this.deps.repo.isBlobReferenced(key)) continue;
-          await this.deps.blobs.remove(key);
-          files += 1;
-        }
+        const files = await this.deps.collector.removeUnreferenced(keys);
         result.studies += 1;
         result.files += files;
         await this.deps.audit.record({

@@ -4,17 +4,16 @@ import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
 import type { ShareTarget, SharesRepository } from '../repositories/shares.repository.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
-import type { FileBlobStore } from '../storage/file-blob-store.js';
+import type { BlobCollector } from '../storage/blob-collector.js';
 import type { AuditService } from './audit.service.js';
 
 export const MAX_SHARE_MESSAGE = 1024;
 
 export interface ShareDeps {
   shares: SharesRepository;
-  blobs: FileBlobStore;
   audit: AuditService;
-  /** Whether any instance still references a blob (after a copy is removed). */
-  isBlobReferenced: (key: string) => Promise<boolean>;
+  /** Removes blob files left unreferenced once a copy is gone. */
+  collector: BlobCollector;
   now?: () => number;
 }
 
@@ -125,9 +124,7 @@ export class ShareService {
     if (!share) throw notFound('share');
     const keys = await this.deps.shares.remove(share);
     // The original normally still references every blob; this matters once it has been purged.
-    for (const key of keys) {
-      if (!(await this.deps.isBlobReferenced(key))) await this.deps.blobs.remove(key);
-    }
+    await this.deps.collector.removeUnreferenced(keys);
     await this.deps.audit.record({
       userId: caller.user.uuid,
       accountId: row.account_id,

@@ -1,0 +1,17 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/** Whether any instance row still points at a blob file. */
+export class BlobReferencesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async isReferenced(key: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('instances')
+      .select('uuid')
+      .where('blob_key', '=', key)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}
