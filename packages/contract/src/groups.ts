@@ -16,3 +16,6 @@ export const LIBRARY_STUDY_STATES = ['Inbox'] as const;
 
 /** Library first, then Gatekeeper, then Cloud; each by name (SPEC section 2). */
 export const GROUP_TYPE_ORDER: Record<GroupType, number> = { LIBRARY: 0, GATEKEEPER: 1, CLOUD: 2 };
+
+/** The name of a user's personal group: the studies shared with them personally. */
+export const PERSONAL_GROUP_NAME = 'Shared with me';

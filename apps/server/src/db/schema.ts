@@ -19,6 +19,8 @@ export interface NamespaceTable {
   /** ACCOUNT for the account's own namespace, else the group type. */
   kind: string;
   name: string;
+  /** The user a personal namespace (kind USER) belongs to; null for account and group namespaces. */
+  owner_user_id: string | null;
 }
 
 export interface GroupTable {
@@ -275,7 +277,7 @@ export interface StudyShareTable {
   target_type: string;
   /** users.uuid or groups.uuid */
   target_id: string;
-  /** The copy of the study in the target group's namespace; null for user shares. */
+  /** The copy of the study in the target group's or the recipient's personal namespace. */
   copy_uuid: string | null;
   message: string | null;
   created_by: string;

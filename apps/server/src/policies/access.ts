@@ -38,6 +38,20 @@ export interface Caller {
 
 export const ALL_PERMISSION_SET: ReadonlySet<Permission> = new Set(ALL_PERMISSIONS);
 
+/**
+ * What a user may do with a study shared with them personally (the copy in their personal
+ * namespace): read it, download it, mark it for themselves and remove it from their inbox. Editing
+ * and passing it on stay with the groups that hold the original.
+ */
+export const PERSONAL_NAMESPACE_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>([
+  'study_view',
+  'study_download',
+  'study_download_iso',
+  'study_star',
+  'study_tag',
+  'study_delete',
+]);
+
 export function toPermissionSet(names: string[]): Set<Permission> {
   return new Set(names.filter(isPermission));
 }

@@ -51,6 +51,15 @@ export class MembershipsRepository {
     return rows.map((r) => ({ ...r, permissions: parseList(r.permissions) }));
   }
 
+  /** The user's personal namespaces (one per account where something was shared with them). */
+  personalNamespaces(userId: string): Promise<{ id: string; account_id: string; name: string }[]> {
+    return this.db
+      .selectFrom('namespaces')
+      .select(['id', 'account_id', 'name'])
+      .where('owner_user_id', '=', userId)
+      .execute();
+  }
+
   async addAccountMember(
     accountId: string,
     userId: string,

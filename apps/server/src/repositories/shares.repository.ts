@@ -6,7 +6,7 @@ import type { StudyRow } from './studies.repository.js';
 export type ShareRow = Selectable<StudyShareTable>;
 export type ShareTarget = { type: 'user' | 'group'; id: string };
 
-/** Shares of studies within their account, and the study copies group shares make. */
+/** Shares of studies within their account, and the study copies they make. */
 export class SharesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -48,6 +48,34 @@ export class SharesRepository {
       .where('account_members.account_id', '=', accountId)
       .where('users.uuid', '=', uuid)
       .executeTakeFirst();
+  }
+
+  /**
+   * The recipient's personal namespace in the account, made on the first share with them. Two
+   * shares racing to make it meet the unique (owner, account) index; the loser reads the winner's.
+   */
+  async personalNamespace(accountId: string, userId: string, name: string): Promise<string> {
+    const existing = () =>
+      this.db
+        .selectFrom('namespaces')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('owner_user_id', '=', userId)
+        .executeTakeFirst();
+    const found = await existing();
+    if (found) return found.id;
+    try {
+      const id = randomUUID();
+      await this.db
+        .insertInto('namespaces')
+        .values({ id, account_id: accountId, kind: 'USER', name, owner_user_id: userId })
+        .execute();
+      return id;
+    } catch (error) {
+      const raced = await existing();
+      if (raced) return raced.id;
+      throw error;
+    }
   }
 
   find(studyUuid: string, target: ShareTarget): Promise<ShareRow | undefined> {

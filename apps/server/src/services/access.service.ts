@@ -1,5 +1,5 @@
 import type { AccountAccess, Caller, GroupAccess } from '../policies/access.js';
-import { ALL_PERMISSION_SET, toPermissionSet } from '../policies/access.js';
+import { ALL_PERMISSION_SET, PERSONAL_NAMESPACE_PERMISSIONS, toPermissionSet } from '../policies/access.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { MembershipsRepository } from '../repositories/memberships.repository.js';
 import type { UserRow } from '../repositories/users.repository.js';
@@ -12,9 +12,10 @@ export class AccessService {
   ) {}
 
   async load(user: UserRow, sidHash: string, ip: string): Promise<Caller> {
-    const [accountRows, groupRows] = await Promise.all([
+    const [accountRows, groupRows, personalRows] = await Promise.all([
       this.memberships.accountMemberships(user.uuid),
       this.memberships.groupMemberships(user.uuid),
+      this.memberships.personalNamespaces(user.uuid),
     ]);
     const accounts = new Map<string, AccountAccess>();
     for (const row of accountRows) {
@@ -34,6 +35,18 @@ export class AccessService {
         name: row.name,
         type: row.type,
         permissions: toPermissionSet(row.permissions),
+      });
+    }
+    // Studies shared with the user personally: a cloud group of its own, seen by nobody else.
+    for (const row of personalRows) {
+      if (!accounts.has(row.account_id)) continue;
+      groups.set(row.id, {
+        groupId: row.id,
+        accountId: row.account_id,
+        namespaceId: row.id,
+        name: row.name,
+        type: 'CLOUD',
+        permissions: PERSONAL_NAMESPACE_PERMISSIONS,
       });
     }
     // An account admin sees every group of the account with every permission.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PERSONAL_GROUP_NAME } from '@imaging-inbox/contract';
 import { invalidField, missingFields, notFound, notPermitted } from '../http/errors.js';
 import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
@@ -18,14 +19,13 @@ export interface ShareDeps {
 }
 
 /**
- * Sharing a study with users and groups of its own account.
- *
- * - A group share copies the study's index rows into the group's namespace (source='share',
- *   share_message, shared_from), reusing the same blob files; the group's members then find it in
- *   their Shared w/ group state through the ordinary namespace visibility.
- * - A user share is recorded (study/share/list shows it, stop removes it) without a copy: users
- *   have no namespace of their own yet, so a user-shared study does not appear in the recipient's
- *   study/list. Making it visible needs a per-user "shared with me" namespace (follow-up).
+ * Sharing a study with users and groups of its own account. Either share copies the study's index
+ * rows (source='share', share_message, shared_from), reusing the same blob files, into a namespace
+ * the recipient sees through the ordinary namespace visibility:
+ * - a group share into the group's namespace;
+ * - a user share into the recipient's personal namespace (made on the first share with them),
+ *   which only that user sees, as the cloud group PERSONAL_GROUP_NAME.
+ * Stopping a share removes the copy, so search, study/get and downloads lose it at once.
  */
 export class ShareService {
   private readonly now: () => number;
@@ -62,15 +62,19 @@ export class ShareService {
     if (message && message.length > MAX_SHARE_MESSAGE) {
       throw invalidField('message', `at most ${MAX_SHARE_MESSAGE} characters`);
     }
-    let copyInto: string | null = null;
+    let copyInto: string;
     if (target.type === 'group') {
       const group = await this.deps.shares.group(row.account_id, target.id);
       if (!group) throw notFound('group');
       if (group.namespace_id === row.namespace_id)
         throw invalidField('group_id', 'the study is already in this group');
       copyInto = group.namespace_id;
-    } else if (!(await this.deps.shares.user(row.account_id, target.id))) {
-      throw notFound('user');
+    } else {
+      if (target.id === caller.user.uuid) throw invalidField('user_id', 'cannot share with yourself');
+      // Users of other accounts look the same as made-up ids.
+      if (!(await this.deps.shares.user(row.account_id, target.id))) throw notFound('user');
+      copyInto = await this.deps.shares.personalNamespace(row.account_id, target.id, PERSONAL_GROUP_NAME);
+      if (copyInto === row.namespace_id) throw invalidField('user_id', 'the study is already theirs');
     }
 
     const existing = await this.deps.shares.find(row.uuid, target);
@@ -78,8 +82,8 @@ export class ShareService {
       // Sharing again only refreshes the message: the recipient already has the study.
       await this.deps.shares.updateMessage(existing, message);
     } else {
-      if (copyInto && (await this.deps.shares.uidTaken(copyInto, row.study_uid))) {
-        throw invalidField('group_id', 'the group already holds this study');
+      if (await this.deps.shares.uidTaken(copyInto, row.study_uid)) {
+        throw invalidField(`${target.type}_id`, `the ${target.type} already holds this study`);
       }
       const share = {
         uuid: randomUUID(),

@@ -146,11 +146,72 @@ describe.each(DIALECTS)('study shares within the account on %s', (dialect) => {
     expect(stops).toHaveLength(2);
   });
 
+  it('delivers a user share into the recipient personal group only, with what the recipient may do', async () => {
+    const viewerId = users['viewer@demo.local']!;
+    const admin = await server.api.login('admin@demo.local');
+    const shared = await server.api.call(
+      'study/share',
+      { uuid: study.uuid, user_id: viewerId, message: 'for you' },
+      clinician,
+    );
+    expect(shared.body.status).toBe('OK');
+
+    const personal = (await server.api.groups(viewer)).find((g) => g.name === 'Shared with me');
+    expect(personal).toMatchObject({ type: 'CLOUD' });
+    const found = await server.api.call(
+      'study/list',
+      { 'filter.phi_namespace.equals': personal!.namespace_id, 'filter.source.equals': 'share' },
+      viewer,
+    );
+    expect(found.body.studies).toHaveLength(1);
+    const copy = found.body.studies[0];
+    expect(copy).toMatchObject({ study_uid: study.study_uid, share_message: 'for you', source: 'share' });
+    expect(copy.uuid).not.toBe(study.uuid);
+    const got = await server.api.get('study/get', { sid: viewer, uuid: copy.uuid });
+    expect(got.body.permissions).toMatchObject({
+      study_view: 1,
+      study_download: 1,
+      study_edit: 0,
+      study_share: 0,
+      study_upload: 0,
+    });
+    const edit = await server.api.call('study/set', { uuid: copy.uuid, patientid: 'X1' }, viewer);
+    expect(edit.body.error_type).toBe('NOT_PERMITTED');
+
+    // Nobody else sees the personal group or the copy, not even the account admin.
+    expect((await server.api.groups(admin)).map((g) => g.name)).not.toContain('Shared with me');
+    for (const sid of [admin, clinician, gatekeeper]) {
+      expect((await server.api.get('study/get', { sid, uuid: copy.uuid })).body.error_type).toBe('NOT_FOUND');
+    }
+
+    // Stopping the share takes it away from the recipient at once.
+    await server.api.call('study/share/stop', { uuid: study.uuid, user_id: viewerId }, clinician);
+    expect((await server.api.get('study/get', { sid: viewer, uuid: copy.uuid })).body.error_type).toBe(
+      'NOT_FOUND',
+    );
+    const after = await server.api.call(
+      'study/list',
+      { 'filter.phi_namespace.equals': personal!.namespace_id },
+      viewer,
+    );
+    expect(after.body.studies).toEqual([]);
+    const audit = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select(['action', 'detail'])
+      .where('object_type', '=', 'share')
+      .where('object_id', '=', study.uuid)
+      .where('detail', 'like', `%${viewerId}%`)
+      .orderBy('id')
+      .execute();
+    expect(audit.slice(-2).map((a) => a.action)).toEqual(['CREATE', 'DELETE']);
+  });
+
   it('refuses outside recipients, empty recipients and missing permissions, changing nothing', async () => {
     const partnerUser = users['partner@demo.local']!;
     const partnerGroup = groups['Referrals']!;
     const cases: [Record<string, string>, string, string][] = [
       [{ uuid: study.uuid, user_id: partnerUser }, clinician, 'NOT_FOUND'],
+      [{ uuid: study.uuid, user_id: users['clinician@demo.local']! }, clinician, 'INVALID_FIELD'],
       [{ uuid: study.uuid, group_id: partnerGroup.uuid }, clinician, 'NOT_FOUND'],
       [{ uuid: study.uuid }, clinician, 'MISSING_FIELDS'],
       [{ uuid: study.uuid, user_id: ' ' }, clinician, 'MISSING_FIELDS'],
