@@ -40,6 +40,25 @@ const envSchema = z.object({
     .max(7 * 24 * 60)
     .default(60),
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(MAX_UPLOAD_BYTES),
+  /** Resumable uploads: an untouched session (and its temp file) expires after this long. */
+  UPLOAD_SESSION_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(24 * 60),
+  /** Bytes one sign-in session or link grant may have in unfinished uploads. */
+  UPLOAD_SESSION_OWNER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(8 * 1024 ** 3),
+  /** Bytes all unfinished uploads together may take under DATA_DIR/uploads. */
+  UPLOAD_TEMP_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 ** 3),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
 });
@@ -59,6 +78,9 @@ export interface Config {
   seedStudies: number;
   sessionIdleSeconds: number;
   uploadMaxBytes: number;
+  uploadSessionTtlMs: number;
+  uploadSessionOwnerBytes: number;
+  uploadTempMaxBytes: number;
   logLevel: string;
   webDist: string | undefined;
 }
@@ -89,6 +111,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedStudies: e.SEED_STUDIES,
     sessionIdleSeconds: e.SESSION_IDLE_MINUTES * 60,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    uploadSessionTtlMs: e.UPLOAD_SESSION_TTL_MINUTES * 60_000,
+    uploadSessionOwnerBytes: e.UPLOAD_SESSION_OWNER_BYTES,
+    uploadTempMaxBytes: e.UPLOAD_TEMP_MAX_BYTES,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
   };

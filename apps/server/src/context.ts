@@ -36,6 +36,10 @@ import { LinksRepository } from './repositories/links.repository.js';
 import { LinkService } from './services/link.service.js';
 import type { LinkRateLimits } from './services/link-access.service.js';
 import { LinkAccessService } from './services/link-access.service.js';
+import { UploadSessionsRepository } from './repositories/upload-sessions.repository.js';
+import { UploadChunkStore } from './storage/upload-chunk-store.js';
+import { UploadSessionService } from './ingest/upload-session.service.js';
+import { uploadAnswer } from './ingest/upload-answer.js';
 
 /** The composition root: every repository and service, wired once per process. */
 export function createContext(
@@ -62,12 +66,14 @@ export function createContext(
     outbox: new OutboxRepository(k),
     dicomNodes: new DicomNodesRepository(k),
     links: new LinksRepository(k),
+    uploadSessions: new UploadSessionsRepository(k),
   };
   const audit = new AuditService(repos.audit);
   const mailer = new Mailer(repos.outbox, config.smtpUrl, config.mailFrom);
   const blobs = new FileBlobStore(config.dataDir);
   const collector = new BlobCollector(blobs, new BlobReferencesRepository(k));
   const engineFqdn = new URL(config.publicUrl).host;
+  const ingest = new IngestService({ repo: repos.ingest, blobs, collector, audit });
   const services = {
     audit,
     mailer,
@@ -90,7 +96,20 @@ export function createContext(
       publicUrl: config.publicUrl,
     }),
     studies: new StudyService({ studies: repos.studies, audit, engineFqdn }),
-    ingest: new IngestService({ repo: repos.ingest, blobs, collector, audit }),
+    ingest,
+    uploadSessions: new UploadSessionService({
+      repo: repos.uploadSessions,
+      chunks: new UploadChunkStore(config.dataDir),
+      ingest,
+      answerOf: uploadAnswer,
+      limits: {
+        maxFileBytes: config.uploadMaxBytes,
+        ownerBytes: config.uploadSessionOwnerBytes,
+        ownerSessions: 200,
+        totalBytes: config.uploadTempMaxBytes,
+        ttlMs: config.uploadSessionTtlMs,
+      },
+    }),
     downloads: new DownloadService({ studies: repos.studies, dicomweb: repos.dicomweb, blobs, audit }),
     trash: new StudyTrashService({ studies: repos.studies, audit }),
     marks: new StudyMarksService({ studies: repos.studies, tags: repos.tags, audit }),

@@ -9,6 +9,7 @@ import { DicomListener } from './dimse/listener.js';
 import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
 import { startPurgeTimer } from './jobs/purge-timer.js';
+import { startUploadSweepTimer } from './jobs/upload-sweep-timer.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -59,6 +60,7 @@ export async function startServer(
   }
   log(`DICOM listener ${config.dicomAet} on ${config.host}:${dicomPort}`);
   const purgeTimer = startPurgeTimer(ctx.services.purge, log);
+  const uploadSweep = startUploadSweepTimer(ctx.services.uploadSessions, log);
   return {
     ctx,
     http,
@@ -66,6 +68,7 @@ export async function startServer(
     dicomPort,
     async stop() {
       await purgeTimer.stop();
+      await uploadSweep.stop();
       await dicom.stop();
       await http.close();
       await db.close();

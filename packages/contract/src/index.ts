@@ -10,3 +10,4 @@ export * from './form-schemas.js';
 export * from './modality-bits.js';
 export * from './links.js';
 export * from './thumbnails.js';
+export * from './upload-sessions.js';

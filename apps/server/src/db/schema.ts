@@ -284,6 +284,24 @@ export interface StudyShareTable {
   created: number;
 }
 
+/** A resumable upload of one file (migration upload-sessions); its bytes live in DATA_DIR/uploads. */
+export interface UploadSessionTable {
+  id_hash: string;
+  /** `session:<sid hash>` or `grant:<grant hash>`: only that caller reaches the session. */
+  owner: string;
+  account_id: string;
+  namespace_id: string;
+  /** The ingest source kind: upload or link. */
+  source: string;
+  user_id: string | null;
+  size: number;
+  received: number;
+  created: number;
+  expires: number;
+  /** The upload answer (JSON) once the file was ingested; complete answers it again. */
+  answer: string | null;
+}
+
 export interface Database {
   accounts: AccountTable;
   namespaces: NamespaceTable;
@@ -308,4 +326,5 @@ export interface Database {
   study_shares: StudyShareTable;
   links: LinkTable;
   link_grants: LinkGrantTable;
+  upload_sessions: UploadSessionTable;
 }

@@ -28,6 +28,7 @@ import { devRoutes } from './routes/dev.routes.js';
 import { stowRoutes } from '../dicomweb/stow.js';
 import { linkRoutes } from './routes/link.routes.js';
 import { linkPublicRoutes } from './routes/link-public.routes.js';
+import { uploadSessionRoutes } from './routes/upload-session.routes.js';
 
 export interface HttpOptions {
   logLevel: string;
@@ -91,6 +92,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   tagRoutes(ctx, app);
   auditRoutes(ctx, app);
   storageRoutes(ctx, app, options.maxUploadBytes);
+  uploadSessionRoutes(ctx, app);
   downloadRoutes(ctx, app);
   studyTrashRoutes(ctx, app);
   studyMarksRoutes(ctx, app);

@@ -13,6 +13,7 @@ import { trashPurgeIndexes } from './20261122T1500-trash-purge-indexes.js';
 import { studyShares } from './20261122T1510-study-shares.js';
 import { links } from './20261122T1520-links.js';
 import { personalNamespaces } from './20261122T1640-personal-namespaces.js';
+import { uploadSessions } from './20261122T1630-upload-sessions.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -29,5 +30,6 @@ export const migrations: Record<string, Migration> = {
   '20261122T1500-trash-purge-indexes': trashPurgeIndexes,
   '20261122T1510-study-shares': studyShares,
   '20261122T1520-links': links,
+  '20261122T1630-upload-sessions': uploadSessions,
   '20261122T1640-personal-namespaces': personalNamespaces,
 };

@@ -4,7 +4,19 @@ import type { AppContext } from '../../context.js';
 import { apiRoute } from '../api.js';
 import { ApiError } from '../errors.js';
 import { collectParams, required } from '../params.js';
+import { hashToken } from '../../services/tokens.js';
+import type { Params } from '../params.js';
+import type { FastifyRequest } from 'fastify';
 import { receiveBody, uploadAnswer } from './storage.routes.js';
+import { registerUploadSessionRoutes } from './upload-session.routes.js';
+
+/** The grant from the X-Link-Grant header (or a grant parameter). */
+function grantOf(request: FastifyRequest, params: Params): string {
+  const header = request.headers['x-link-grant'];
+  const grant = (typeof header === 'string' ? header : params['grant'])?.trim();
+  if (!grant) throw new ApiError('NO_LINK_ERROR');
+  return grant;
+}
 
 /**
  * The outside party's calls, reached without a session (docs/api-v3.md "Request-study links"):
@@ -34,10 +46,7 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
   );
 
   app.post('/api/v3/link/public/upload', async (request, reply) => {
-    const params = collectParams(request);
-    const header = request.headers['x-link-grant'];
-    const grant = (typeof header === 'string' ? header : params['grant'])?.trim();
-    if (!grant) throw new ApiError('NO_LINK_ERROR');
+    const grant = grantOf(request, collectParams(request));
     // Check the grant before reading the body: no bytes are written for a dead link.
     const link = await ctx.services.linkAccess.authorizeUpload(grant);
     const temp = await receiveBody(ctx, request, maxUploadBytes);
@@ -47,5 +56,21 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
       { kind: 'link', userId: null, ip: request.ip },
     );
     return reply.code(202).send(uploadAnswer(result));
+  });
+
+  // Resumable uploads: sessions belong to the grant (one page visit); a dead link reaches none.
+  registerUploadSessionRoutes(ctx, app, 'link/public/upload/session', async (request, params) => {
+    const grant = grantOf(request, params);
+    const link = await ctx.services.linkAccess.authorizeUpload(grant);
+    return {
+      owner: {
+        key: `grant:${hashToken(grant)}`,
+        mayUploadTo: (namespaceId) => namespaceId === link.namespace_id,
+      },
+      targetOf: () => ({
+        target: { accountId: link.account_id, namespaceId: link.namespace_id },
+        source: { kind: 'link', userId: null },
+      }),
+    };
   });
 }

@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import type { ImageUploadAnswer } from '@imaging-inbox/contract';
 import type { AppContext } from '../../context.js';
-import type { IngestResult } from '../../ingest/ingest.service.js';
+import { uploadAnswer } from '../../ingest/upload-answer.js';
 import { authenticate } from '../api.js';
 import { ApiError, notFound, notPermitted } from '../errors.js';
 import { collectParams } from '../params.js';
 import { BodyTooLargeError } from '../../storage/file-blob-store.js';
 import type { TempFile } from '../../storage/file-blob-store.js';
+
+export { uploadAnswer };
 
 /** Raw DICOM bodies are streamed to disk, never buffered whole in memory. */
 const RAW_TYPES = ['application/dicom', 'application/octet-stream'];
@@ -32,18 +33,6 @@ export function storageRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBy
       return reply.code(202).send(uploadAnswer(result));
     },
   );
-}
-
-/** The 202 answer of a single-file upload, once the instance is durable; shared with link uploads. */
-export function uploadAnswer(result: IngestResult): ImageUploadAnswer {
-  return {
-    status: 'OK',
-    study_uid: result.parsed.studyInstanceUid,
-    series_uid: result.parsed.seriesInstanceUid,
-    sop_instance_uid: result.parsed.sopInstanceUid,
-    study_uuid: result.studyUuid,
-    duplicate: result.duplicate,
-  };
 }
 
 /** The upload body (raw application/dicom or multipart `file`) streamed to a temp file; shared with link uploads. */

@@ -1,0 +1,351 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
+import type { Answer, TestServer } from '../support/test-server.js';
+import { DIALECTS, startTestServer } from '../support/test-server.js';
+
+const MB = 1024 * 1024;
+const NOW = new Date('2026-06-01T00:00:00Z');
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+/** A real DICOM file of about `rows × columns × 2` bytes, from its own generated study. */
+function dicomFile(seed: number, rows = 256, columns = 256) {
+  const [spec] = generateStudySpecs(1, seed, { now: NOW });
+  return { spec: spec!, ...writeStudyFiles(spec!, { rows, columns })[0]! };
+}
+
+/** The upload-session calls of one base path (signed-in or link), with the caller's credential. */
+class SessionClient {
+  constructor(
+    private readonly url: string,
+    private readonly base: string,
+    private readonly credential: { sid?: string; grant?: string },
+  ) {}
+
+  private async send(
+    call: string,
+    params: Record<string, string | number>,
+    init: RequestInit = {},
+  ): Promise<Answer> {
+    const query = new URLSearchParams(
+      Object.entries({ ...params, ...(this.credential.sid ? { sid: this.credential.sid } : {}) }).map(
+        ([k, v]): [string, string] => [k, String(v)],
+      ),
+    );
+    const headers = new Headers(init.headers);
+    if (this.credential.grant) headers.set('x-link-grant', this.credential.grant);
+    const response = await fetch(`${this.url}/api/v3/${this.base}/${call}?${query.toString()}`, {
+      method: 'POST',
+      ...init,
+      headers,
+    });
+    return { status: response.status, body: await response.json() };
+  }
+
+  create(size: number, namespaceId?: string) {
+    return this.send('create', { size, ...(namespaceId ? { namespace_id: namespaceId } : {}) });
+  }
+  status(id: string) {
+    return this.send('status', { id });
+  }
+  chunk(id: string, offset: number | string, bytes: Uint8Array) {
+    return this.send(
+      'chunk',
+      { id, offset },
+      { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: bytes },
+    );
+  }
+  complete(id: string) {
+    return this.send('complete', { id });
+  }
+
+  /** Sends `bytes` from `from` in chunks of `size`, expecting each to be held. */
+  async sendFrom(id: string, bytes: Uint8Array, from: number, size: number): Promise<void> {
+    for (let offset = from; offset < bytes.byteLength; offset += size) {
+      const answer = await this.chunk(id, offset, bytes.subarray(offset, offset + size));
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body.received).toBe(Math.min(offset + size, bytes.byteLength));
+    }
+  }
+}
+
+describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
+  let server: TestServer;
+  let sid: string;
+  let emergency: string;
+  let me: SessionClient;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, {
+      UPLOAD_MAX_BYTES: String(40 * MB),
+      UPLOAD_SESSION_OWNER_BYTES: String(48 * MB),
+    });
+    sid = await server.api.login('clinician@demo.local');
+    emergency = await server.api.namespaceOf(sid, 'Emergency');
+    me = new SessionClient(server.url, 'upload/session', { sid });
+  });
+  afterAll(() => server?.stop());
+
+  const uploadsDir = () => path.join(server.dataDir, 'uploads');
+  const counts = async () => {
+    const db = server.ctx.db.kysely;
+    const n = async (table: 'studies' | 'instances' | 'upload_sessions') =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    return {
+      studies: await n('studies'),
+      instances: await n('instances'),
+      blobs: filesUnder(path.join(server.dataDir, 'blobs')).length,
+    };
+  };
+
+  it('assembles chunks into one file, ingests it on completion and answers like a single upload', async () => {
+    const file = dicomFile(9001, 512, 512);
+    expect(file.bytes.byteLength).toBeGreaterThan(400 * 1024);
+    const created = await me.create(file.bytes.byteLength, emergency);
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      status: 'OK',
+      size: file.bytes.byteLength,
+      received: 0,
+      completed: 0,
+    });
+    // 256-bit ids, stored only as a hash.
+    const id = created.body.id as string;
+    expect(id.length).toBeGreaterThanOrEqual(43);
+    const row = await server.ctx.db.kysely
+      .selectFrom('upload_sessions')
+      .selectAll()
+      .executeTakeFirstOrThrow();
+    expect(row.id_hash).not.toContain(id);
+
+    await me.sendFrom(id, file.bytes, 0, 100 * 1024);
+    expect((await me.status(id)).body).toMatchObject({ received: file.bytes.byteLength, completed: 0 });
+    const done = await me.complete(id);
+    expect(done.status).toBe(202);
+    expect(done.body).toMatchObject({
+      status: 'OK',
+      study_uid: file.spec.studyInstanceUid,
+      sop_instance_uid: file.sopInstanceUid,
+      duplicate: false,
+    });
+    // The temp file moved into the blob store; a repeated complete answers the same result.
+    expect(filesUnder(uploadsDir())).toEqual([]);
+    expect((await me.complete(id)).body).toEqual(done.body);
+    expect((await me.status(id)).body.completed).toBe(1);
+    const study = await server.api.get('study/get', { sid, uuid: done.body.study_uuid });
+    expect(study.body).toMatchObject({ image_count: 1, size: file.bytes.byteLength });
+  });
+
+  it('resumes a partial upload from the offset the server holds', async () => {
+    const file = dicomFile(9002, 512, 512);
+    const id = (await me.create(file.bytes.byteLength, emergency)).body.id as string;
+    const half = 300 * 1024;
+    await me.sendFrom(id, file.bytes.subarray(0, half), 0, 128 * 1024);
+    // A reloaded page knows only the id: it asks where to go on from and sends the rest.
+    const status = await me.status(id);
+    expect(status.body.received).toBe(half);
+    await me.sendFrom(id, file.bytes, status.body.received as number, 128 * 1024);
+    const done = await me.complete(id);
+    expect(done.status).toBe(202);
+    const stored = await server.ctx.db.kysely
+      .selectFrom('instances')
+      .select('size')
+      .where('sop_instance_uid', '=', file.sopInstanceUid)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.size)).toBe(file.bytes.byteLength);
+  });
+
+  it('answers a repeated chunk, refuses gaps, overlaps and bytes past the size with the held offset', async () => {
+    const file = dicomFile(9003);
+    const size = file.bytes.byteLength;
+    const id = (await me.create(size, emergency)).body.id as string;
+    const first = file.bytes.subarray(0, 1000);
+    expect((await me.chunk(id, 0, first)).body.received).toBe(1000);
+    // The same chunk again (its answer was lost): answered, nothing moves.
+    const again = await me.chunk(id, 0, first);
+    expect(again.status).toBe(200);
+    expect(again.body.received).toBe(1000);
+
+    const gap = await me.chunk(id, 1500, file.bytes.subarray(1500, 2000));
+    expect(gap.status).toBe(412);
+    expect(gap.body).toMatchObject({
+      error_type: 'UPLOAD_OFFSET_MISMATCH',
+      error_data: { received: 1000, size },
+    });
+    const overlap = await me.chunk(id, 500, file.bytes.subarray(500, 1500));
+    expect(overlap.body).toMatchObject({
+      error_type: 'UPLOAD_OFFSET_MISMATCH',
+      error_data: { received: 1000 },
+    });
+    const past = await me.chunk(id, 1000, new Uint8Array(size));
+    expect(past.status).toBe(413);
+    expect(past.body.error_type).toBe('FILE_TOO_LARGE');
+    for (const bad of ['-1', 'abc', '1e3']) {
+      expect((await me.chunk(id, bad, file.bytes.subarray(1000, 1100))).body.error_type, bad).toBe(
+        'INVALID_FIELD',
+      );
+    }
+    const early = await me.complete(id);
+    expect(early.body).toMatchObject({
+      error_type: 'UPLOAD_INCOMPLETE',
+      error_data: { received: 1000, size },
+    });
+    expect((await me.status(id)).body.received).toBe(1000);
+  });
+
+  it('does not let anyone else reach a session: another user, another sign-in, a made-up id', async () => {
+    const file = dicomFile(9004);
+    const id = (await me.create(file.bytes.byteLength, emergency)).body.id as string;
+    await me.chunk(id, 0, file.bytes.subarray(0, 100));
+    const otherUser = new SessionClient(server.url, 'upload/session', {
+      sid: await server.api.login('admin@demo.local'),
+    });
+    const otherSignIn = new SessionClient(server.url, 'upload/session', {
+      sid: await server.api.login('clinician@demo.local'),
+    });
+    for (const client of [otherUser, otherSignIn]) {
+      expect((await client.status(id)).body.error_type).toBe('NOT_FOUND');
+      expect((await client.chunk(id, 100, file.bytes.subarray(100, 200))).body.error_type).toBe('NOT_FOUND');
+      expect((await client.complete(id)).body.error_type).toBe('NOT_FOUND');
+    }
+    expect((await me.status('made-up-id')).body.error_type).toBe('NOT_FOUND');
+    expect((await me.status(id)).body.received).toBe(100);
+    // No session, no group with study_upload: refused as for the single upload.
+    expect((await new SessionClient(server.url, 'upload/session', {}).create(10, emergency)).status).toBe(
+      401,
+    );
+    const viewer = new SessionClient(server.url, 'upload/session', {
+      sid: await server.api.login('viewer@demo.local'),
+    });
+    expect((await viewer.create(10, emergency)).body.error_type).toBe('NOT_PERMITTED');
+    expect((await me.create(10, 'no-such-namespace')).body.error_type).toBe('NOT_FOUND');
+  });
+
+  it('bounds sizes: the declared file, each chunk and what one caller may hold open', async () => {
+    const tooBig = await me.create(41 * MB, emergency);
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.error_type).toBe('FILE_TOO_LARGE');
+    expect((await me.create(0, emergency)).body.error_type).toBe('INVALID_FIELD');
+
+    const quotaUser = new SessionClient(server.url, 'upload/session', {
+      sid: await server.api.login('clinician@demo.local'),
+    });
+    const big = await quotaUser.create(40 * MB, emergency);
+    expect(big.status).toBe(200);
+    const chunk = await quotaUser.chunk(big.body.id as string, 0, new Uint8Array(17 * MB));
+    expect(chunk.status).toBe(413);
+    expect(chunk.body.error_type).toBe('FILE_TOO_LARGE');
+    const over = await quotaUser.create(9 * MB, emergency);
+    expect(over.body.error_type).toBe('UPLOAD_QUOTA_EXCEEDED');
+    expect((await quotaUser.status(big.body.id as string)).body.received).toBe(0);
+  });
+
+  it('refuses a corrupt file on completion, storing nothing and dropping the session', async () => {
+    const good = dicomFile(9005).bytes;
+    const before = await counts();
+    for (const [name, bytes, errorType] of [
+      ['text', new TextEncoder().encode('not DICOM at all, '.repeat(2000)), 'INVALID_DICOM'],
+      ['truncated', good.slice(0, Math.floor(good.byteLength / 2)), 'INVALID_DICOM'],
+    ] as const) {
+      const id = (await me.create(bytes.byteLength, emergency)).body.id as string;
+      await me.sendFrom(id, bytes, 0, 16 * 1024);
+      const refused = await me.complete(id);
+      expect(refused.status, name).toBe(412);
+      expect(refused.body.error_type, name).toBe(errorType);
+      expect((await me.status(id)).body.error_type, name).toBe('NOT_FOUND');
+    }
+    expect(await counts()).toEqual(before);
+    const leftover = await server.ctx.db.kysely
+      .selectFrom('upload_sessions')
+      .select('id_hash')
+      .where('answer', 'is', null)
+      .execute();
+    // Only the sessions other tests left open remain, each with its temp file.
+    expect(
+      filesUnder(uploadsDir())
+        .map((f) => path.basename(f, '.part'))
+        .sort(),
+    ).toEqual(leftover.map((r) => r.id_hash).sort());
+  });
+
+  it('sweeps expired sessions and orphan temp files', async () => {
+    const id = (await me.create(1000, emergency)).body.id as string;
+    await me.chunk(id, 0, new Uint8Array(10));
+    const orphan = path.join(uploadsDir(), `${'a'.repeat(64)}.part`);
+    fs.writeFileSync(orphan, 'left by a crash');
+    const old = new Date(Date.now() - 3 * 24 * 3600_000);
+    fs.utimesSync(orphan, old, old);
+    await server.ctx.db.kysely
+      .updateTable('upload_sessions')
+      .set({ expires: Date.now() - 1 })
+      .execute();
+    const swept = await server.ctx.services.uploadSessions.sweep();
+    expect(swept.orphans).toBe(1);
+    expect(swept.sessions).toBeGreaterThanOrEqual(1);
+    expect(filesUnder(uploadsDir())).toEqual([]);
+    const rows = await server.ctx.db.kysely.selectFrom('upload_sessions').select('id_hash').execute();
+    expect(rows).toEqual([]);
+    expect((await me.status(id)).body.error_type).toBe('NOT_FOUND');
+  });
+
+  it('serves request-link uploads with the same calls, scoped to the grant', async () => {
+    const added = await server.api.call(
+      'link/add',
+      {
+        namespace_id: emergency,
+        action: 'STUDY_UPLOAD',
+        email: 'chunks@hospital.example',
+        max_hits: 5,
+        minutes_alive: 60,
+      },
+      sid,
+    );
+    const mail = await server.ctx.db.kysely
+      .selectFrom('outbox')
+      .select('body')
+      .where('to_address', '=', 'chunks@hospital.example')
+      .executeTakeFirstOrThrow();
+    const token = /\/link\/([A-Za-z0-9_-]+)/.exec(mail.body)![1]!;
+    const grantOf = async () => (await server.api.call('link/public/unlock', { token })).body.grant as string;
+    const link = new SessionClient(server.url, 'link/public/upload/session', { grant: await grantOf() });
+    const other = new SessionClient(server.url, 'link/public/upload/session', { grant: await grantOf() });
+
+    const file = dicomFile(9006, 384, 384);
+    const id = (await link.create(file.bytes.byteLength)).body.id as string;
+    await link.sendFrom(id, file.bytes.subarray(0, 64 * 1024), 0, 64 * 1024);
+    // Another grant of the same link, or a signed-in user, cannot reach it.
+    expect((await other.status(id)).body.error_type).toBe('NOT_FOUND');
+    expect((await me.status(id)).body.error_type).toBe('NOT_FOUND');
+    await link.sendFrom(id, file.bytes, (await link.status(id)).body.received as number, 64 * 1024);
+    const done = await link.complete(id);
+    expect(done.status).toBe(202);
+    expect(done.body.study_uid).toBe(file.spec.studyInstanceUid);
+    const study = await server.api.get('study/get', { sid, uuid: done.body.study_uuid });
+    expect(study.body.study_uid).toBe(file.spec.studyInstanceUid);
+
+    // A revoked link closes its open sessions with the link's one answer.
+    const open = (await link.create(100)).body.id as string;
+    expect((await server.api.call('link/delete', { uuid: added.body.uuid }, sid)).status).toBe(200);
+    expect((await link.status(open)).body.error_type).toBe('NO_LINK_ERROR');
+    expect((await link.chunk(open, 0, new Uint8Array(100))).body.error_type).toBe('NO_LINK_ERROR');
+    expect(
+      (await new SessionClient(server.url, 'link/public/upload/session', { grant: 'forged' }).create(10)).body
+        .error_type,
+    ).toBe('NO_LINK_ERROR');
+  });
+});
