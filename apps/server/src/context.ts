@@ -40,6 +40,8 @@ import { UploadSessionsRepository } from './repositories/upload-sessions.reposit
 import { UploadChunkStore } from './storage/upload-chunk-store.js';
 import { UploadSessionService } from './ingest/upload-session.service.js';
 import { uploadAnswer } from './ingest/upload-answer.js';
+import { ViewerTokensRepository } from './repositories/viewer-tokens.repository.js';
+import { ViewerTokenService } from './services/viewer-token.service.js';
 
 /** The composition root: every repository and service, wired once per process. */
 export function createContext(
@@ -67,6 +69,7 @@ export function createContext(
     dicomNodes: new DicomNodesRepository(k),
     links: new LinksRepository(k),
     uploadSessions: new UploadSessionsRepository(k),
+    viewerTokens: new ViewerTokensRepository(k),
   };
   const audit = new AuditService(repos.audit);
   const mailer = new Mailer(repos.outbox, config.smtpUrl, config.mailFrom);
@@ -126,6 +129,12 @@ export function createContext(
       mailer,
       audit,
       limits: options.linkLimits,
+    }),
+    viewerTokens: new ViewerTokenService({
+      tokens: repos.viewerTokens,
+      sessions: repos.sessions,
+      users: repos.users,
+      audit,
     }),
   };
   return { config, db, repos, services };

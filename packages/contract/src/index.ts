@@ -11,3 +11,4 @@ export * from './modality-bits.js';
 export * from './links.js';
 export * from './thumbnails.js';
 export * from './upload-sessions.js';
+export * from './viewer.js';

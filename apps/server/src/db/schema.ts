@@ -300,6 +300,16 @@ export interface UploadSessionTable {
   expires: number;
   /** The upload answer (JSON) once the file was ingested; complete answers it again. */
   answer: string | null;
+/** A short-lived credential opening one study to the embedded viewer (hash of the token only). */
+export interface ViewerTokenTable {
+  token_hash: string;
+  user_id: string;
+  /** The session that asked for it: the token dies with that session. */
+  sid_hash: string;
+  namespace_id: string;
+  study_uid: string;
+  created: number;
+  expires: number;
 }
 
 export interface Database {
@@ -327,4 +337,5 @@ export interface Database {
   links: LinkTable;
   link_grants: LinkGrantTable;
   upload_sessions: UploadSessionTable;
+  viewer_tokens: ViewerTokenTable;
 }

@@ -24,7 +24,14 @@ export function qidoRoutes(ctx: AppContext, app: FastifyInstance): void {
     const caller = await dicomwebCaller(ctx, request);
     const query = collectParams(request);
     const paging = qidoPaging(query);
-    const q = parseStudyQuery(qidoStudyFilters(query), caller.user.time_zone ?? 'UTC');
+    const filters = qidoStudyFilters(query);
+    if (caller.studyScope !== undefined) {
+      // A viewer token finds its own study and nothing else.
+      const asked = filters['filter.study_uid.equals'];
+      if (asked !== undefined && asked !== caller.studyScope) return send(reply, []);
+      filters['filter.study_uid.equals'] = caller.studyScope;
+    }
+    const q = parseStudyQuery(filters, caller.user.time_zone ?? 'UTC');
     q.rows = paging.limit;
     q.offset = paging.offset;
     const { rows } = await ctx.repos.studies.search(q, viewableNamespaces(caller));
@@ -100,8 +107,9 @@ export function qidoRoutes(ctx: AppContext, app: FastifyInstance): void {
   );
 }
 
+/** The query as audited: credentials never reach the audit log. */
 function withoutSid(query: Params): Params {
-  return Object.fromEntries(Object.entries(query).filter(([k]) => k !== 'sid'));
+  return Object.fromEntries(Object.entries(query).filter(([k]) => k !== 'sid' && k !== 'token'));
 }
 
 export async function auditStudy(

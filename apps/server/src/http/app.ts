@@ -29,6 +29,7 @@ import { stowRoutes } from '../dicomweb/stow.js';
 import { linkRoutes } from './routes/link.routes.js';
 import { linkPublicRoutes } from './routes/link-public.routes.js';
 import { uploadSessionRoutes } from './routes/upload-session.routes.js';
+import { studyViewerRoutes } from './routes/study-viewer.routes.js';
 
 export interface HttpOptions {
   logLevel: string;
@@ -104,6 +105,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   wadoRoutes(ctx, app);
   renderedRoutes(ctx, app);
   studyThumbnailRoutes(ctx, app);
+  studyViewerRoutes(ctx, app);
   devRoutes(ctx, app);
   stowRoutes(ctx, app, options.maxUploadBytes);
 

@@ -34,6 +34,8 @@ export interface Caller {
   accounts: ReadonlyMap<string, AccountAccess>;
   /** keyed by namespace id */
   groups: ReadonlyMap<string, GroupAccess>;
+  /** Set when the caller came with a viewer token: only this study (in this namespace) is visible. */
+  studyScope?: string;
 }
 
 export const ALL_PERMISSION_SET: ReadonlySet<Permission> = new Set(ALL_PERMISSIONS);

@@ -14,6 +14,7 @@ import { studyShares } from './20261122T1510-study-shares.js';
 import { links } from './20261122T1520-links.js';
 import { personalNamespaces } from './20261122T1640-personal-namespaces.js';
 import { uploadSessions } from './20261122T1630-upload-sessions.js';
+import { viewerTokens } from './20261122T1650-viewer-tokens.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '20261122T1520-links': links,
   '20261122T1630-upload-sessions': uploadSessions,
   '20261122T1640-personal-namespaces': personalNamespaces,
+  '20261122T1650-viewer-tokens': viewerTokens,
 };
