@@ -58,7 +58,10 @@ describe.each(DIALECTS)('viewer tokens on %s', (dialect) => {
     const hash = createHash('sha256').update(body.token).digest('hex');
     expect(rows.map((r) => r.token_hash)).toContain(hash);
     expect(JSON.stringify(rows)).not.toContain(body.token);
-    const audit = await server.ctx.db.kysely.selectFrom('audit_events').select(['action', 'detail']).execute();
+    const audit = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select(['action', 'detail'])
+      .execute();
     expect(audit.some((a) => a.action === 'VIEWER_TOKEN')).toBe(true);
     expect(JSON.stringify(audit)).not.toContain(body.token);
   });
@@ -135,7 +138,7 @@ describe.each(DIALECTS)('viewer tokens on %s', (dialect) => {
       .execute();
     const expired = await dicomweb(url, token);
     expect(expired.status).toBe(401);
-    expect((await expired.json()).error_type).toBe('EXPIRED');
+    expect(((await expired.json()) as { error_type: string }).error_type).toBe('EXPIRED');
     expect((await dicomweb(url, 'vt_made-up')).status).toBe(401);
 
     const otherSid = await server.api.login('clinician@demo.local');

@@ -26,15 +26,20 @@ async function namedStudy(ctx: AppContext, caller: Caller, params: Params): Prom
  * viewer (which must not carry the session id in its URL).
  */
 export function studyViewerRoutes(ctx: AppContext, app: FastifyInstance): void {
-  authedRoute(ctx, app, 'study/viewer/token', async ({ caller, params }): Promise<Omit<ViewerTokenAnswer, 'status'>> => {
-    const study = await namedStudy(ctx, caller, params);
-    const { token, expires } = await ctx.services.viewerTokens.issue(caller, study);
-    return {
-      token,
-      expires,
-      storage_namespace: study.namespace_id,
-      study_uid: study.study_uid,
-      phi_namespace: study.namespace_id,
-    };
-  });
+  authedRoute(
+    ctx,
+    app,
+    'study/viewer/token',
+    async ({ caller, params }): Promise<Omit<ViewerTokenAnswer, 'status'>> => {
+      const study = await namedStudy(ctx, caller, params);
+      const { token, expires } = await ctx.services.viewerTokens.issue(caller, study);
+      return {
+        token,
+        expires,
+        storage_namespace: study.namespace_id,
+        study_uid: study.study_uid,
+        phi_namespace: study.namespace_id,
+      };
+    },
+  );
 }
