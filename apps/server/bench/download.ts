@@ -1,7 +1,7 @@
 /**
- * ZIP download throughput and memory: a fresh server (demo world) gets one study of N CT-size
+ * ZIP and ISO download throughput and memory: a fresh server (demo world) gets one study of N CT-size
  * instances (512×512 16-bit, about 0.5 MB each) ingested into Emergency, then curl downloads the
- * study's ZIP over HTTP to /dev/null while this process (the server) samples its own RSS.
+ * study's ZIP and then its ISO 9660 image over HTTP to /dev/null while this process (the server) samples its own RSS.
  * Prints MB/s (10^6 bytes of archive per second, curl's wall time) and the server's peak RSS
  * during the download against its RSS just before.
  *
@@ -97,29 +97,30 @@ try {
   );
 
   const sid = await login(server.url);
-  const url = `${server.url}/api/v3/storage/study/${group.namespace_id}/${studyUid}/download?bundle=dicom&sid=${sid}`;
-
-  for (let round = 1; round <= rounds; round++) {
-    global.gc?.();
-    const rssBefore = process.memoryUsage().rss;
-    let peak = rssBefore;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 20);
-    const { stdout } = await run('curl', [
-      '-sf',
-      '-o',
-      '/dev/null',
-      '-w',
-      '%{size_download} %{time_total}',
-      url,
-    ]);
-    clearInterval(sampler);
-    const [size, seconds] = stdout.trim().split(' ').map(Number) as [number, number];
-    console.log(
-      `round ${round}: ${(size / 1e6).toFixed(0)} MB in ${seconds.toFixed(2)} s = ${(size / 1e6 / seconds).toFixed(0)} MB/s; ` +
-        `server RSS ${mb(rssBefore)} MB before, peak ${mb(peak)} MB (+${mb(peak - rssBefore)} MB)`,
-    );
+  for (const bundle of ['dicom', 'iso'] as const) {
+    const url = `${server.url}/api/v3/storage/study/${group.namespace_id}/${studyUid}/download?bundle=${bundle}&sid=${sid}`;
+    for (let round = 1; round <= rounds; round++) {
+      global.gc?.();
+      const rssBefore = process.memoryUsage().rss;
+      let peak = rssBefore;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+      }, 20);
+      const { stdout } = await run('curl', [
+        '-sf',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{size_download} %{time_total}',
+        url,
+      ]);
+      clearInterval(sampler);
+      const [size, seconds] = stdout.trim().split(' ').map(Number) as [number, number];
+      console.log(
+        `${bundle === 'iso' ? 'ISO' : 'ZIP'} round ${round}: ${(size / 1e6).toFixed(0)} MB in ${seconds.toFixed(2)} s = ${(size / 1e6 / seconds).toFixed(0)} MB/s; ` +
+          `server RSS ${mb(rssBefore)} MB before, peak ${mb(peak)} MB (+${mb(peak - rssBefore)} MB)`,
+      );
+    }
   }
 } finally {
   await server.stop();

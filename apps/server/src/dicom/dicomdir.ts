@@ -15,6 +15,8 @@ import { newUid } from './uid.js';
 import { EXPLICIT_VR_LITTLE_ENDIAN, IMPLEMENTATION_CLASS_UID, IMPLEMENTATION_VERSION_NAME } from './write.js';
 
 export const MEDIA_STORAGE_DIRECTORY = '1.2.840.10008.1.3.10';
+/** The File-set ID of every downloaded file set; on a CD it is also the Volume Identifier (PS3.12 F.1.1). */
+export const DICOM_FILE_SET_ID = 'IMGINBOX';
 
 export interface DicomdirImage {
   /** Components of the file's path in the file set, e.g. ['DICOM', '1', '7']: each ≤ 8 of A-Z 0-9 _. */
@@ -54,7 +56,7 @@ interface Node {
 const FILE_ID_COMPONENT = /^[A-Z0-9_]{1,8}$/;
 
 /** The complete DICOMDIR file (Part 10, explicit VR little endian). */
-export function buildDicomdir(studies: DicomdirStudy[], fileSetId = 'IMGINBOX'): Uint8Array {
+export function buildDicomdir(studies: DicomdirStudy[], fileSetId = DICOM_FILE_SET_ID): Uint8Array {
   const roots = hierarchy(studies);
   const flat: Node[] = [];
   const visit = (nodes: Node[]) => {

@@ -1,12 +1,13 @@
 import fsp from 'node:fs/promises';
 import { buildDicomdir } from '../dicom/dicomdir.js';
 import type { DicomdirStudy } from '../dicom/dicomdir.js';
-import { ApiError, invalidField, notFound, notPermitted } from '../http/errors.js';
+import { ApiError, notFound, notPermitted } from '../http/errors.js';
 import type { Caller } from '../policies/access.js';
 import { hasGroupPermission, studyPermissions } from '../policies/access.js';
 import type { DicomwebRepository } from '../repositories/dicomweb.repository.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { FileBlobStore } from '../storage/file-blob-store.js';
+import { isoLength } from '../storage/iso-stream.js';
 import type { ZipEntry } from '../storage/zip-stream.js';
 import { zipLength } from '../storage/zip-stream.js';
 import type { AuditService } from './audit.service.js';
@@ -20,6 +21,7 @@ export interface DownloadTarget {
 }
 
 export interface DownloadPlan {
+  bundle: DownloadBundle;
   filename: string;
   entries: ZipEntry[];
   /** Exact archive length, for Content-Length (progress in the browser). */
@@ -39,7 +41,7 @@ export const MAX_DOWNLOAD_STUDIES = 500;
 const READ_CHUNK = 1 << 20;
 
 /**
- * Plans a ZIP download: checks permissions on every study first (a multi-select downloads only
+ * Plans a download (ZIP, or an ISO 9660 image with `bundle=iso`): checks permissions on every study first (a multi-select downloads only
  * when every study grants it), lays out `DICOM/...` paths and a DICOMDIR, and returns lazily
  * opened entries; nothing is read from disk until the archive is streamed.
  */
@@ -66,9 +68,6 @@ export class DownloadService {
       if (!flags.study_download) throw notPermitted('study_download');
       if (bundle === 'iso' && !flags.study_download_iso) throw notPermitted('study_download_iso');
     }
-    // ISO 9660 images are not written yet; the permission check above still answers first.
-    if (bundle === 'iso') throw invalidField('bundle', 'iso images are not available; use dicom');
-
     const multi = targets.length > 1;
     const entries: ZipEntry[] = [];
     const dirStudies: DicomdirStudy[] = [];
@@ -149,7 +148,16 @@ export class DownloadService {
         ip: caller.ip,
       });
     }
-    return { filename: archiveName(targets.map((t) => t.row)), entries, length: zipLength(entries) };
+    return {
+      bundle,
+      filename: archiveName(
+        targets.map((t) => t.row),
+        bundle === 'iso' ? 'iso' : 'zip',
+      ),
+      entries,
+      // The same files either way: an ISO 9660 image (a CD) or a ZIP, both with the DICOMDIR.
+      length: bundle === 'iso' ? isoLength(entries) : zipLength(entries),
+    };
   }
 }
 
@@ -200,8 +208,8 @@ async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 }
 
 /** A file name with no PHI and no characters a Content-Disposition header could trip on. */
-function archiveName(rows: StudyRow[]): string {
+function archiveName(rows: StudyRow[], extension: 'zip' | 'iso'): string {
   const [first] = rows;
-  if (rows.length === 1 && first) return `study_${first.study_uid.replace(/[^0-9.]/g, '')}.zip`;
-  return `studies_${rows.length}_${new Date().toISOString().slice(0, 10).replace(/-/g, '')}.zip`;
+  if (rows.length === 1 && first) return `study_${first.study_uid.replace(/[^0-9.]/g, '')}.${extension}`;
+  return `studies_${rows.length}_${new Date().toISOString().slice(0, 10).replace(/-/g, '')}.${extension}`;
 }

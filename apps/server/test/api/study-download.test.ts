@@ -149,6 +149,61 @@ describe.each(DIALECTS)('study ZIP download on %s', (dialect) => {
     expect(records.filter((r) => r === 'IMAGE')).toHaveLength(expected.length);
   });
 
+  it('streams an ISO 9660 image with the same files and a DICOMDIR whose file IDs are its paths', async () => {
+    const study = studies[0]!;
+    const response = await fetch(
+      storageUrl(study, { bundle: 'iso', phi_namespace: study.namespace_id, sid: clinician }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/x-iso9660-image');
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="[\w.]+\.iso"$/);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.length).toBe(Number(response.headers.get('content-length')));
+    expect(bytes.length % 2048).toBe(0);
+    const iso = path.join(work, 'study.iso');
+    fs.writeFileSync(iso, bytes);
+
+    // isoinfo (genisoimage) reads the descriptors, path table and directories.
+    const info = execFileSync('isoinfo', ['-d', '-i', iso]).toString();
+    expect(info).toMatch(/Volume id: IMGINBOX/);
+    expect(info).toMatch(new RegExp(`Volume size is: ${bytes.length / 2048}\\b`));
+    const listed = execFileSync('isoinfo', ['-f', '-i', iso])
+      .toString()
+      .trim()
+      .split('\n')
+      .map((line) => line.replace(/;1$/, '').replace(/\.$/, ''));
+    const instances = await instancesOf(study.uuid);
+    const files = listed.filter((p) => /^\/DICOM\/\d+\/\d+$/.test(p));
+    expect(files).toHaveLength(instances.length);
+    expect(listed).toContain('/DICOMDIR');
+
+    // Extract every file with isoinfo: the stored bytes, and DICOM files dcmtk accepts.
+    const dir = path.join(work, 'iso');
+    for (const file of ['/DICOMDIR', ...files]) {
+      const target = path.join(dir, file);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(
+        target,
+        execFileSync('isoinfo', ['-i', iso, '-x', `${file}.;1`], { maxBuffer: 1 << 28 }),
+      );
+    }
+    expect(files.map((f) => sha256(path.join(dir, f))).sort()).toEqual(instances.map((i) => i.sha256).sort());
+    expect(execFileSync('dcmftest', [path.join(dir, files[0]!)]).toString()).toMatch(/^yes:/);
+    const records = dicomdirRecords(dir);
+    expect(records.filter((r) => r === 'IMAGE')).toHaveLength(instances.length);
+    const refs = execFileSync('dcmdump', ['+P', '0004,1500', path.join(dir, 'DICOMDIR')]).toString();
+    const ids = [...refs.matchAll(/CS \[([^\]]+)\]/g)].map((m) => `/${m[1]!.replace(/\\/g, '/')}`);
+    expect(ids.sort()).toEqual(files.sort());
+
+    const audit = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select('detail')
+      .where('action', '=', 'STUDY_DOWNLOAD')
+      .where('object_id', '=', study.uuid)
+      .execute();
+    expect(audit.map((a) => JSON.parse(a.detail!).bundle)).toContain('iso');
+  });
+
   it('refuses without permission, for hidden studies and for bad input, with clear errors', async () => {
     const study = studies[0]!;
     const json = async (r: Response) => ({ status: r.status, body: (await r.json()) as any });
@@ -157,7 +212,6 @@ describe.each(DIALECTS)('study ZIP download on %s', (dialect) => {
       ['other group', fetch(storageUrl(intakeStudy, { sid: clinician })), 412, 'NOT_FOUND'],
       ['no session', fetch(storageUrl(study, {})), 401, 'EXPIRED'],
       ['bad bundle', fetch(storageUrl(study, { sid: clinician, bundle: 'rar' })), 412, 'INVALID_FIELD'],
-      ['iso', fetch(storageUrl(study, { sid: clinician, bundle: 'iso' })), 412, 'INVALID_FIELD'],
       ['viewer iso', fetch(storageUrl(study, { sid: viewer, bundle: 'iso' })), 412, 'NOT_PERMITTED'],
       ['unknown series', fetch(storageUrl(study, { sid: clinician, series: '["1.2.3"]' })), 412, 'NOT_FOUND'],
       [

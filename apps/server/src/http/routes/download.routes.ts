@@ -1,8 +1,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DICOM_FILE_SET_ID } from '../../dicom/dicomdir.js';
 import type { AppContext } from '../../context.js';
 import type { DownloadBundle, DownloadPlan, DownloadTarget } from '../../services/download.service.js';
 import { MAX_DOWNLOAD_STUDIES } from '../../services/download.service.js';
+import { isoStream } from '../../storage/iso-stream.js';
 import { zipStream } from '../../storage/zip-stream.js';
 import { authenticate } from '../api.js';
 import { invalidField, missingFields, notFound } from '../errors.js';
@@ -10,7 +12,7 @@ import type { Params } from '../params.js';
 import { collectParams, required, stringList } from '../params.js';
 
 /**
- * ZIP downloads. These answer bytes rather than api/v3 JSON, so they are plain routes; errors
+ * ZIP and ISO downloads. These answer bytes rather than api/v3 JSON, so they are plain routes; errors
  * found before the first byte (permissions, unknown study) still answer 412 JSON.
  */
 export function downloadRoutes(ctx: AppContext, app: FastifyInstance): void {
@@ -32,7 +34,7 @@ export function downloadRoutes(ctx: AppContext, app: FastifyInstance): void {
         [{ row, seriesUids: seriesFilter(params) }],
         bundleOf(params),
       );
-      return sendZip(reply, plan);
+      return sendArchive(reply, plan);
     },
   });
 
@@ -51,7 +53,7 @@ export function downloadRoutes(ctx: AppContext, app: FastifyInstance): void {
       const targets: DownloadTarget[] = [];
       for (const uuid of uuids) targets.push({ row: await downloads.byUuid(caller, uuid) });
       const plan = await downloads.plan(caller, targets, bundleOf(params));
-      return sendZip(reply, plan);
+      return sendArchive(reply, plan);
     },
   });
 }
@@ -70,16 +72,20 @@ function seriesFilter(params: Params): string[] | undefined {
   return list;
 }
 
-function sendZip(reply: FastifyReply, plan: DownloadPlan): FastifyReply {
+function sendArchive(reply: FastifyReply, plan: DownloadPlan): FastifyReply {
+  const chunks =
+    plan.bundle === 'iso'
+      ? isoStream(plan.entries, { volumeId: DICOM_FILE_SET_ID })
+      : zipStream(plan.entries);
   // Byte-sized high-water mark: at most ~1 MiB waits in this stream whatever the client's speed.
-  const body = Readable.from(zipStream(plan.entries), { objectMode: false, highWaterMark: 1 << 20 });
+  const body = Readable.from(chunks, { objectMode: false, highWaterMark: 1 << 20 });
   // A client that goes away must release the open file at once, not at the next write.
   // (the response's close, not the request's: a request closes once its body has been read)
   reply.raw.once('close', () => {
     if (!body.readableEnded) body.destroy();
   });
   return reply
-    .header('content-type', 'application/zip')
+    .header('content-type', plan.bundle === 'iso' ? 'application/x-iso9660-image' : 'application/zip')
     .header('content-length', String(plan.length))
     .header('content-disposition', `attachment; filename="${plan.filename}"`)
     .header('cache-control', 'no-store')

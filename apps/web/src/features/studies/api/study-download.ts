@@ -2,9 +2,12 @@ import type { Study } from '@imaging-inbox/contract';
 import { API_BASE } from '../../../lib/api-client';
 import { getSid } from '../../../lib/storage';
 
-/** The ZIP of one study, or of some of its series (`series` a JSON array of UIDs). */
-export function studyDownloadUrl(study: Study, series?: string): string {
-  const query = new URLSearchParams({ bundle: 'dicom', phi_namespace: study.phi_namespace });
+/** `dicom`: a ZIP; `iso`: an ISO 9660 image (a CD) of the same files and DICOMDIR. */
+export type DownloadBundle = 'dicom' | 'iso';
+
+/** The archive of one study, or of some of its series (`series` a JSON array of UIDs). */
+export function studyDownloadUrl(study: Study, series?: string, bundle: DownloadBundle = 'dicom'): string {
+  const query = new URLSearchParams({ bundle, phi_namespace: study.phi_namespace });
   if (series) query.set('series', series);
   const sid = getSid();
   if (sid) query.set('sid', sid);
@@ -13,8 +16,8 @@ export function studyDownloadUrl(study: Study, series?: string): string {
 }
 
 /** One archive for a multi-selection. */
-export function studiesDownloadUrl(studies: Study[]): string {
-  const query = new URLSearchParams({ uuids: JSON.stringify(studies.map((s) => s.uuid)), bundle: 'dicom' });
+export function studiesDownloadUrl(studies: Study[], bundle: DownloadBundle = 'dicom'): string {
+  const query = new URLSearchParams({ uuids: JSON.stringify(studies.map((s) => s.uuid)), bundle });
   const sid = getSid();
   if (sid) query.set('sid', sid);
   return `${API_BASE}/study/download?${query.toString()}`;

@@ -9,12 +9,13 @@ import {
   LinearProgress,
   Typography,
 } from '@mui/material';
+import Album from '@mui/icons-material/Album';
 import Download from '@mui/icons-material/Download';
 import type { Study } from '@imaging-inbox/contract';
 import { useSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
 import { formatMegabytes } from '../../../lib/format';
-import { studiesDownloadUrl, studyDownloadUrl } from '../api/study-download';
+import { studiesDownloadUrl, studyDownloadUrl, type DownloadBundle } from '../api/study-download';
 import { studySeriesQuery } from '../api/study-series';
 import { downloadFile, percent, type DownloadProgress } from '../lib/download';
 import { seriesParam } from '../lib/series';
@@ -65,8 +66,8 @@ function SeriesPicker({
 }
 
 /**
- * Downloads tab: the study (or chosen series) as a ZIP with a DICOMDIR; for a multi-selection all
- * selected studies in one archive. Progress is counted in the page from the body stream.
+ * Downloads tab: the study (or chosen series) as a ZIP with a DICOMDIR, or the same files as an
+ * ISO 9660 image to burn on a CD; for a multi-selection all selected studies in one archive. Progress is counted in the page from the body stream.
  */
 export function DownloadsTab({ studies }: { studies: Study[] }) {
   const { t } = useTranslation();
@@ -82,12 +83,13 @@ export function DownloadsTab({ studies }: { studies: Study[] }) {
   const busy = progress !== null;
   const size = studies.reduce((sum, s) => sum + s.size, 0);
 
-  const start = async () => {
+  const start = async (bundle: DownloadBundle) => {
     if (seriesChoice === null) return;
     const controller = new AbortController();
     abort.current = controller;
-    const url = single ? studyDownloadUrl(single, seriesChoice) : studiesDownloadUrl(studies);
-    const fallback = single ? `study_${single.study_uid}.zip` : 'studies.zip';
+    const url = single ? studyDownloadUrl(single, seriesChoice, bundle) : studiesDownloadUrl(studies, bundle);
+    const extension = bundle === 'iso' ? 'iso' : 'zip';
+    const fallback = single ? `study_${single.study_uid}.${extension}` : `studies.${extension}`;
     setProgress({ loaded: 0, total: null });
     try {
       await downloadFile(url, fallback, setProgress, controller.signal);
@@ -119,9 +121,17 @@ export function DownloadsTab({ studies }: { studies: Study[] }) {
           variant="contained"
           startIcon={<Download />}
           disabled={busy || seriesChoice === null}
-          onClick={() => void start()}
+          onClick={() => void start('dicom')}
         >
           {t('Download')}
+        </Button>
+        <Button
+          variant="outlined"
+          startIcon={<Album />}
+          disabled={busy || seriesChoice === null}
+          onClick={() => void start('iso')}
+        >
+          {t('Download ISO')}
         </Button>
         {busy && <Button onClick={() => abort.current?.abort()}>{t('Cancel')}</Button>}
       </Box>
