@@ -300,6 +300,8 @@ export interface UploadSessionTable {
   expires: number;
   /** The upload answer (JSON) once the file was ingested; complete answers it again. */
   answer: string | null;
+}
+
 /** A short-lived credential opening one study to the embedded viewer (hash of the token only). */
 export interface ViewerTokenTable {
   token_hash: string;
