@@ -162,7 +162,7 @@ function hasDicmPrefix(bytes: Uint8Array): boolean {
 }
 
 /** dicom-parser's deflate hook: it wants the meta header bytes followed by the inflated dataset. */
-function inflate(bytes: Uint8Array, position: number): Uint8Array {
+export function inflate(bytes: Uint8Array, position: number): Uint8Array {
   const inflated = inflateRawSync(bytes.subarray(position));
   const full = new Uint8Array(position + inflated.length);
   full.set(bytes.subarray(0, position), 0);

@@ -1,5 +1,16 @@
 import dicomParser from 'dicom-parser';
+import { inflate } from '../dicom/parse.js';
 import { invalidField, notFound } from '../http/errors.js';
+
+const EXPLICIT_LITTLE_ENDIAN = '1.2.840.10008.1.2.1';
+const BIG_ENDIAN = '1.2.840.10008.1.2.2';
+/** Syntaxes whose pixel data is native (not encapsulated): frames of these go out little endian. */
+export const NATIVE_SYNTAXES: ReadonlySet<string> = new Set([
+  '1.2.840.10008.1.2',
+  EXPLICIT_LITTLE_ENDIAN,
+  BIG_ENDIAN,
+  '1.2.840.10008.1.2.1.99',
+]);
 
 /** Media type of a frame in its stored transfer syntax (PS3.18 table 8.7.3-2). */
 const FRAME_TYPES: Record<string, string> = {
@@ -14,7 +25,14 @@ const FRAME_TYPES: Record<string, string> = {
   '1.2.840.10008.1.2.5': 'image/x-dicom-rle',
 };
 
+/**
+ * The media type of a frame as this server answers it: compressed frames keep their stored syntax;
+ * native ones (implicit, explicit, big endian, deflated) are all sent as little-endian bytes, which
+ * is what `application/octet-stream` means to clients (PS3.18 8.7.3.3.2).
+ */
 export function frameContentType(transferSyntax: string): string {
+  if (NATIVE_SYNTAXES.has(transferSyntax))
+    return `application/octet-stream; transfer-syntax=${EXPLICIT_LITTLE_ENDIAN}`;
   const type = FRAME_TYPES[transferSyntax] ?? 'application/octet-stream';
   return `${type}; transfer-syntax=${transferSyntax}`;
 }
@@ -29,12 +47,12 @@ export function parseFrameList(raw: string): number[] {
 }
 
 /**
- * The bytes of one frame exactly as stored: a slice of native pixel data, or the fragments of an
- * encapsulated frame.
+ * The bytes of one frame: the fragments of an encapsulated frame as stored, or a slice of native
+ * pixel data in little-endian byte order (big-endian words swapped; a deflated dataset inflated).
  */
 export function extractFrame(file: Buffer, frameNumber: number): Buffer {
   const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
-  const dataSet = dicomParser.parseDicom(bytes);
+  const dataSet = dicomParser.parseDicom(bytes, { inflater: inflate });
   const pixelData = dataSet.elements['x7fe00010'];
   if (!pixelData) throw notFound('pixel data');
   const frames = Number(dataSet.string('x00280008') ?? '1') || 1;
@@ -64,5 +82,17 @@ export function extractFrame(file: Buffer, frameNumber: number): Buffer {
       : (rows * columns * samples * bitsAllocated) / 8;
   const start = pixelData.dataOffset + frameBytes * (frameNumber - 1);
   if (start + frameBytes > pixelData.dataOffset + pixelData.length) throw notFound('frame');
-  return Buffer.from(file.buffer, file.byteOffset + start, frameBytes);
+  // After inflating, offsets point into the parser's new array, not into the file.
+  const source = dataSet.byteArray;
+  const frame = Buffer.from(source.buffer, source.byteOffset + start, frameBytes);
+  const bigEndian = dataSet.string('x00020010')?.trim() === BIG_ENDIAN;
+  return bigEndian && bitsAllocated > 8 ? swapWords(frame, bitsAllocated / 8) : frame;
+}
+
+/** Reverses the byte order of each `size`-byte word into a new buffer. */
+function swapWords(data: Buffer, size: number): Buffer {
+  const out = Buffer.allocUnsafe(data.length);
+  for (let i = 0; i + size <= data.length; i += size)
+    for (let j = 0; j < size; j++) out[i + j] = data[i + size - 1 - j]!;
+  return out;
 }

@@ -1,10 +1,8 @@
 import dicomParser from 'dicom-parser';
 import type { DataSet } from 'dicom-parser';
-import { extractFrame } from '../dicomweb/frames.js';
+import { inflate } from '../dicom/parse.js';
+import { extractFrame, NATIVE_SYNTAXES } from '../dicomweb/frames.js';
 import { canDecode, decodeFrame, type PixelLayout } from './codecs.js';
-
-const NATIVE_SYNTAXES = new Set(['1.2.840.10008.1.2', '1.2.840.10008.1.2.1', '1.2.840.10008.1.2.2']);
-const BIG_ENDIAN = '1.2.840.10008.1.2.2';
 
 /** One frame's native pixels and the attributes needed to display them. */
 export interface ImageFrame extends PixelLayout {
@@ -43,7 +41,7 @@ export async function readFrame(file: Buffer, frameNumber: number): Promise<Imag
   const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
   let dataSet: DataSet;
   try {
-    dataSet = dicomParser.parseDicom(bytes, { untilTag: 'x7fe00010' });
+    dataSet = dicomParser.parseDicom(bytes, { untilTag: 'x7fe00010', inflater: inflate });
   } catch (error) {
     throw new UnsupportedImageError(`the file cannot be read: ${String(error)}`);
   }
@@ -69,9 +67,8 @@ export async function readFrame(file: Buffer, frameNumber: number): Promise<Imag
   const raw = extractFrame(file, frameNumber);
   let data: Uint8Array = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
   let { photometric, planarConfiguration } = layout;
-  if (native) {
-    if (transferSyntax === BIG_ENDIAN && layout.bitsAllocated === 16) data = swap16(data);
-  } else {
+  // extractFrame already answers native frames little endian (and inflated).
+  if (!native) {
     ({ data, photometric, planarConfiguration } = await decodeFrame(transferSyntax, data, layout));
   }
   const expected = (layout.width * layout.height * layout.samplesPerPixel * layout.bitsAllocated) / 8;
@@ -89,13 +86,4 @@ export async function readFrame(file: Buffer, frameNumber: number): Promise<Imag
     rescaleIntercept: firstNumber(dataSet, 'x00281052') ?? 0,
     window: center !== undefined && width !== undefined && width > 0 ? { center, width } : undefined,
   };
-}
-
-function swap16(data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(data.byteLength);
-  for (let i = 0; i + 1 < data.byteLength; i += 2) {
-    out[i] = data[i + 1]!;
-    out[i + 1] = data[i]!;
-  }
-  return out;
 }

@@ -4,6 +4,7 @@ import dicomParser from 'dicom-parser';
 import { api } from 'dicomweb-client';
 import XMLHttpRequest from 'xhr2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PYDICOM } from '../support/corpus.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -15,8 +16,6 @@ import { DIALECTS, startTestServer } from '../support/test-server.js';
 
 // dicomweb-client speaks XMLHttpRequest; xhr2 implements it on node:http.
 (globalThis as { XMLHttpRequest?: unknown }).XMLHttpRequest = XMLHttpRequest;
-
-const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
 
 /** The calls used here; the package's generated typings mark optional options as required. */
 interface Uids {

@@ -2,27 +2,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PYDICOM } from '../support/corpus.js';
 import type { TestServer } from '../support/test-server.js';
+import { parseMultipart } from '../support/multipart.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
-
-const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
-
-/** Splits a multipart/related body into its parts (headers and raw bytes). */
-function parseMultipart(body: Buffer, contentType: string): { headers: string; bytes: Buffer }[] {
-  const boundary = /boundary=([^;]+)/.exec(contentType)![1]!.replace(/"/g, '');
-  const delimiter = Buffer.from(`--${boundary}`);
-  const parts: { headers: string; bytes: Buffer }[] = [];
-  let start = body.indexOf(delimiter);
-  while (start !== -1) {
-    const next = body.indexOf(delimiter, start + delimiter.length);
-    if (next === -1) break;
-    const chunk = body.subarray(start + delimiter.length + 2, next - 2);
-    const split = chunk.indexOf('\r\n\r\n');
-    parts.push({ headers: chunk.subarray(0, split).toString(), bytes: chunk.subarray(split + 4) });
-    start = next;
-  }
-  return parts;
-}
 
 describe.each(DIALECTS)('DICOMweb QIDO-RS and WADO-RS on %s', (dialect) => {
   let server: TestServer;

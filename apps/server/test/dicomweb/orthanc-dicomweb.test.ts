@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PYDICOM } from '../support/corpus.js';
 import type { NetworkNamespace } from '../support/netns.js';
 import { createNetworkNamespace, waitForHttp } from '../support/netns.js';
 import { DEMO_PASSWORD } from '../support/test-server.js';
@@ -17,7 +18,6 @@ import { DEMO_PASSWORD } from '../support/test-server.js';
 
 const SERVER_MAIN = path.resolve(import.meta.dirname, '../../dist/main.js');
 const DICOMWEB_PLUGIN = '/usr/share/orthanc/plugins/libOrthancDicomWeb.so';
-const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
 const INBOX = 'http://127.0.0.1:8090';
 const ORTHANC = 'http://127.0.0.1:8042';
 
