@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Debian packages the product and its tests use: Chromium for browser tests, dcmtk and Orthanc as
-# real DICOM peers, PostgreSQL 15 for the scale-out tests, isoinfo (genisoimage) to check ISO downloads. Installs only what is missing.
+# real DICOM peers, PostgreSQL 15 for the scale-out tests, isoinfo (genisoimage) to check ISO downloads,
+# iproute2 and curl for the peers run in a private network namespace. Installs only what is missing.
 set -euo pipefail
 
 need=()
@@ -10,6 +11,8 @@ command -v Orthanc >/dev/null 2>&1 || need+=(orthanc)
 [ -e /usr/share/orthanc/plugins/libOrthancDicomWeb.so ] || need+=(orthanc-dicomweb)
 [ -d /usr/lib/python3/dist-packages/pydicom/data/test_files ] || need+=(python3-pydicom)
 command -v isoinfo >/dev/null 2>&1 || need+=(genisoimage)
+command -v ip >/dev/null 2>&1 || need+=(iproute2)
+command -v curl >/dev/null 2>&1 || need+=(curl)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || command -v initdb >/dev/null 2>&1 || need+=(postgresql-15)
 
 if ((${#need[@]})); then
