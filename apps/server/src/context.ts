@@ -36,6 +36,8 @@ import { LinksRepository } from './repositories/links.repository.js';
 import { LinkService } from './services/link.service.js';
 import type { LinkRateLimits } from './services/link-access.service.js';
 import { LinkAccessService } from './services/link-access.service.js';
+import { StudyFilesRepository } from './repositories/study-files.repository.js';
+import { StudyFileEditor } from './services/study-file-editor.js';
 import { UploadSessionsRepository } from './repositories/upload-sessions.repository.js';
 import { UploadChunkStore } from './storage/upload-chunk-store.js';
 import { UploadSessionService } from './ingest/upload-session.service.js';
@@ -98,7 +100,12 @@ export function createContext(
       audit,
       publicUrl: config.publicUrl,
     }),
-    studies: new StudyService({ studies: repos.studies, audit, engineFqdn }),
+    studies: new StudyService({
+      studies: repos.studies,
+      audit,
+      fileEditor: new StudyFileEditor({ files: new StudyFilesRepository(k), blobs, collector }),
+      engineFqdn,
+    }),
     ingest,
     uploadSessions: new UploadSessionService({
       repo: repos.uploadSessions,

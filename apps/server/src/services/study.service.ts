@@ -7,6 +7,7 @@ import type { Caller } from '../policies/access.js';
 import { hasGroupPermission } from '../policies/access.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { AuditService } from './audit.service.js';
+import type { StudyFileEditor } from './study-file-editor.js';
 import { presentStudy } from './study.presenter.js';
 import type { StudyQuery } from './study-query.js';
 import { parseStudyQuery } from './study-query.js';
@@ -16,6 +17,8 @@ import { toDicomDate } from './time.js';
 export interface StudyServiceDeps {
   studies: StudiesRepository;
   audit: AuditService;
+  /** Writes edited patient and study attributes into the stored files with the index change. */
+  fileEditor: StudyFileEditor;
   engineFqdn: string;
   now?: () => number;
 }
@@ -163,7 +166,8 @@ export class StudyService {
     }
     if (!Object.keys(changes).length && !Object.keys(customFields).length) return;
     changes.updated = this.now();
-    await this.deps.studies.update(uuid, changes);
+    // The files change with the index (one transaction), so a download carries the new values.
+    const { files } = await this.deps.fileEditor.apply(uuid, changes, new Date(changes.updated));
     await this.deps.studies.setCustomFields(uuid, customFields);
     await this.deps.audit.record({
       userId: caller.user.uuid,
@@ -171,7 +175,7 @@ export class StudyService {
       action: 'EDIT',
       objectType: 'study',
       objectId: uuid,
-      detail: { before, after: { ...pick(changes, Object.keys(before)), ...customFields } },
+      detail: { before, after: { ...pick(changes, Object.keys(before)), ...customFields }, files },
       ip: caller.ip,
     });
   }

@@ -1,0 +1,63 @@
+import type { Kysely, Updateable } from 'kysely';
+import { sql } from 'kysely';
+import type { Database, StudyTable } from '../db/schema.js';
+
+export interface StoredFile {
+  uuid: string;
+  blob_key: string;
+  size: number;
+}
+
+export interface ReplacedFile {
+  uuid: string;
+  blobKey: string;
+  sha256: string;
+  size: number;
+}
+
+/**
+ * The files of a study when an edit rewrites them: the index row and the instances' blob keys
+ * change together in one transaction, so a reader sees either the old files and values or the new.
+ */
+export class StudyFilesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async files(studyUuid: string): Promise<StoredFile[]> {
+    const rows = await this.db
+      .selectFrom('instances')
+      .select(['uuid', 'blob_key', 'size'])
+      .where('study_uuid', '=', studyUuid)
+      .orderBy('uuid')
+      .execute();
+    return rows.map((r) => ({ ...r, size: Number(r.size) }));
+  }
+
+  /** The study's new values and its instances' new files; series and study sizes follow. */
+  async replace(studyUuid: string, changes: Updateable<StudyTable>, files: ReplacedFile[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const file of files) {
+        await trx
+          .updateTable('instances')
+          .set({ blob_key: file.blobKey, sha256: file.sha256, size: file.size })
+          .where('uuid', '=', file.uuid)
+          .where('study_uuid', '=', studyUuid)
+          .execute();
+      }
+      await trx
+        .updateTable('series')
+        .set({
+          size: sql<number>`(select coalesce(sum(i.size), 0) from instances i where i.series_uuid = series.uuid)`,
+        })
+        .where('study_uuid', '=', studyUuid)
+        .execute();
+      await trx
+        .updateTable('studies')
+        .set({
+          ...changes,
+          size: sql<number>`(select coalesce(sum(i.size), 0) from instances i where i.study_uuid = studies.uuid)`,
+        })
+        .where('uuid', '=', studyUuid)
+        .execute();
+    });
+  }
+}
