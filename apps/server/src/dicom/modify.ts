@@ -102,5 +102,5 @@ function textOf(el: { vr: string; Value: unknown[] } | undefined): string {
   const first = el?.Value?.[0];
   if (first === undefined || first === null) return '';
   if (typeof first === 'object') return String((first as { Alphabetic?: string }).Alphabetic ?? '');
-  return String(first);
+  return typeof first === 'string' || typeof first === 'number' ? String(first) : '';
 }
