@@ -1,21 +1,18 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import dimse from 'dcmjs-dimse';
-import { InboxScp } from './scp.js';
+import { StoreScpConnection } from './scp.js';
 import type { ScpDeps } from './scp.js';
 
 /**
- * The DICOM listener: a plain net.Server (dcmjs-dimse's own Server cannot bind a host) that runs one
- * InboxScp per connection, with Nagle off so each C-STORE answer leaves at once.
+ * The DICOM listener: a plain net.Server bound to our host that runs one StoreScpConnection per
+ * connection, with Nagle off so each C-STORE answer leaves at once.
  */
 export class DicomListener {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(private readonly deps: Omit<ScpDeps, 'track'>) {
-    dimse.log.setLevel('silent');
-  }
+  constructor(private readonly deps: Omit<ScpDeps, 'track'>) {}
 
   /** Binds host:port (0 picks a free port) and answers the bound port. */
   async start(port: number, host: string): Promise<number> {
@@ -36,15 +33,13 @@ export class DicomListener {
     socket.setNoDelay(true);
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
-    const scp = new InboxScp(socket, {
+    new StoreScpConnection(socket, {
       ...this.deps,
       track: (work) => {
         this.inFlight.add(work);
         void work.finally(() => this.inFlight.delete(work));
       },
     });
-    (scp as unknown as { connected: boolean }).connected = true;
-    scp.on('networkError', () => socket.destroy());
   }
 
   /** Stops accepting, drops open associations and waits for stores already being ingested. */

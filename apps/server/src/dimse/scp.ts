@@ -1,35 +1,46 @@
+import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { Writable } from 'node:stream';
-import dimse from 'dcmjs-dimse';
-import type { association, requests, responses } from 'dcmjs-dimse';
 import { ApiError } from '../http/errors.js';
-import type { IngestService } from '../ingest/ingest.service.js';
-import type { IndexTarget } from '../repositories/ingest.repository.js';
+import type { IngestService, IngestSource } from '../ingest/ingest.service.js';
 import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
-import type { FileBlobStore, TempFile } from '../storage/file-blob-store.js';
+import type { IndexTarget } from '../repositories/ingest.repository.js';
+import type { FileBlobStore } from '../storage/file-blob-store.js';
+import {
+  abortPdu,
+  APPLICATION_CONTEXT,
+  associateAcceptPdu,
+  associateRejectPdu,
+  CONTEXT_RESULT,
+  parseAssociateRequest,
+  REJECT,
+  releaseResponsePdu,
+} from './association-pdu.js';
+import type { AssociateRequest, ContextAnswer } from './association-pdu.js';
+import { COMMAND, parseCommandSet, responsePdu } from './command-set.js';
+import type { CommandSet } from './command-set.js';
+import { DatasetSink } from './dataset-sink.js';
 import { part10Header } from './part10.js';
-import { storeResponsePdu } from './response-pdu.js';
-import { SpoolWritable } from './spool.js';
+import { PDU, PduReader } from './pdu-reader.js';
+import type { PduHandler } from './pdu-reader.js';
 import { ACCEPTED_TRANSFER_SYNTAXES, isStorageSopClass, VERIFICATION } from './sop-classes.js';
 
-const { Scp, Dataset } = dimse;
-const { CEchoResponse } = dimse.responses;
-const { PresentationContextResult, RejectResult, RejectSource, RejectReason, Status } = dimse.constants;
-
-type Association = association.Association;
-type PresentationContext = association.PresentationContext;
-type CStoreRequest = requests.CStoreRequest;
-type CEchoRequest = requests.CEchoRequest;
-type CEchoResponse = responses.CEchoResponse;
-
-/** C-STORE statuses (PS3.4 B.2.3). */
+/** DIMSE statuses we answer (PS3.4 B.2.3, PS3.7 C). */
 export const STORE_STATUS = {
   success: 0x0000,
   /** Refused: out of resources — the server could not store it; the sender may retry. */
   outOfResources: 0xa700,
   /** Error: cannot understand — the dataset does not parse or lacks a required attribute. */
   cannotUnderstand: 0xc000,
+  /** The command is not one this SCP performs (C-FIND, C-MOVE… on a storage context). */
+  unrecognizedOperation: 0x0211,
 } as const;
+
+/** Our receive limit for P-DATA-TF PDUs (A-ASSOCIATE-AC): larger PDUs mean fewer per instance. */
+export const MAX_PDU_LENGTH = 256 * 1024;
+/** ARTIM: a peer that connects must ask for an association within this time. */
+const ASSOCIATION_TIMEOUT_MS = 30_000;
+/** An established association that sends nothing for this long is aborted. */
+const IDLE_TIMEOUT_MS = 60_000;
 
 export interface ScpDeps {
   aeTitle: string;
@@ -41,162 +52,289 @@ export interface ScpDeps {
   track: (work: Promise<unknown>) => void;
 }
 
+interface Accepted {
+  abstractSyntax: string;
+  transferSyntax: string;
+}
+
+/** A DIMSE message being received on one presentation context. */
+interface Incoming {
+  commandChunks: Buffer[];
+  command?: CommandSet;
+  /** Where the dataset's fragments go (C-STORE); undefined: they are dropped. */
+  sink?: DatasetSink;
+}
+
+type Phase = 'idle' | 'negotiating' | 'established' | 'released' | 'closed';
+
 /**
- * One association with one sender. The calling AE must be a registered node (and come from its host),
- * the called AE must be ours. Each received dataset is spooled straight into a Part-10 temp file (no
- * dcmjs parse of the dataset) and handed to the ingest pipeline; the C-STORE answer is sent only after
- * `ingestTemp` resolved, i.e. once the file and its index rows are durable.
+ * One association with one sender, on our own upper-layer and DIMSE parsing: the calling AE must be
+ * a registered node (and come from its host), the called AE must be ours. Each C-STORE dataset flows
+ * from the socket into a DatasetSink and then through the ingest pipeline; its C-STORE-RSP is written
+ * only once the file and its index rows are durable. See README.md beside this file.
  */
-export class InboxScp extends Scp {
-  private target: (IndexTarget & { callingAe: string }) | undefined;
-  /** Per C-STORE in progress: its temp file (settling once fsynced) and presentation context. */
-  private readonly received = new WeakMap<object, { temp: Promise<TempFile>; contextId: number }>();
-  private readonly spools = new Set<SpoolWritable>();
+export class StoreScpConnection implements PduHandler {
+  private phase: Phase = 'idle';
+  private readonly reader = new PduReader(this, MAX_PDU_LENGTH);
+  private readonly contexts = new Map<number, Accepted>();
+  private readonly incoming = new Map<number, Incoming>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private target: IndexTarget | undefined;
+  private source: IngestSource | undefined;
   private readonly ip: string;
+  private releaseRequested = false;
 
   constructor(
-    private readonly conn: Socket,
+    private readonly socket: Socket,
     private readonly deps: ScpDeps,
   ) {
-    super(conn, { associationTimeout: 30_000, pduTimeout: 60_000 });
-    this.ip = normalizeIp(conn.remoteAddress ?? '');
-    this.on('close', () => this.dropSpools());
+    this.ip = normalizeIp(socket.remoteAddress ?? '');
+    socket.setNoDelay(true);
+    socket.setTimeout(ASSOCIATION_TIMEOUT_MS, () => this.abort('timed out'));
+    socket.on('data', (chunk: Buffer) => this.reader.push(chunk));
+    socket.on('error', () => this.closed());
+    socket.on('close', () => this.closed());
   }
 
-  override associationRequested(request: Association): void {
-    this.negotiate(request).catch((error: unknown) => {
-      this.deps.log(`DICOM association from ${this.ip} failed: ${String(error)}`);
-      this.sendAssociationReject(
-        RejectResult.Transient,
-        RejectSource.ServiceProviderPresentation,
-        RejectReason.TemporaryCongestion,
-      );
-    });
-  }
+  // --- PduHandler -------------------------------------------------------------------------------
 
-  private async negotiate(request: Association): Promise<void> {
-    const calling = request.getCallingAeTitle().trim();
-    const called = request.getCalledAeTitle().trim();
-    if (called !== this.deps.aeTitle) {
-      this.deps.log(`DICOM association refused: called AE ${called} is not ${this.deps.aeTitle}`);
-      return this.reject(RejectReason.CalledAeNotRecognized);
+  controlPdu(type: number, body: Buffer): void {
+    if (type === PDU.associateRq && this.phase === 'idle') {
+      this.phase = 'negotiating';
+      this.negotiate(body).catch((error: unknown) => {
+        this.deps.log(`DICOM association from ${this.ip} failed: ${String(error)}`);
+        this.reject(REJECT.transient, REJECT.sourceServiceProviderPresentation, REJECT.reasonTemporaryCongestion);
+      });
+    } else if (type === PDU.releaseRq && this.phase === 'established') {
+      this.releaseRequested = true;
+      void this.releaseWhenIdle();
+    } else if (type === PDU.abort) {
+      this.closed();
+      this.socket.destroy();
+    } else {
+      this.abort(`unexpected PDU 0x${type.toString(16)} while ${this.phase}`);
     }
-    const node = await this.deps.nodes.findByAeTitle(calling);
+  }
+
+  pdvData(contextId: number, isCommand: boolean, slice: Buffer): void {
+    const message = this.message(contextId);
+    if (!message) return;
+    if (isCommand) {
+      if (message.command) return this.abort('command fragment after a complete command');
+      message.commandChunks.push(slice);
+    } else {
+      if (!message.command?.hasDataset) return this.abort('dataset fragment without a command announcing it');
+      message.sink?.write(slice);
+    }
+  }
+
+  pdvEnd(contextId: number, isCommand: boolean, isLast: boolean): void {
+    if (!isLast) return;
+    const message = this.message(contextId);
+    if (!message) return;
+    if (isCommand) {
+      if (message.command) return this.abort('second command before the dataset');
+      try {
+        message.command = parseCommandSet(Buffer.concat(message.commandChunks));
+      } catch (error) {
+        return this.abort(`unreadable command set: ${String(error)}`);
+      }
+      message.commandChunks = [];
+      this.commandReceived(contextId, message);
+    } else {
+      if (!message.command?.hasDataset) return this.abort('dataset fragment without a command announcing it');
+      this.incoming.delete(contextId);
+      if (message.sink) this.run(this.store(contextId, message.command, message.sink));
+    }
+  }
+
+  protocolError(reason: string): void {
+    this.abort(reason);
+  }
+
+  // --- association ------------------------------------------------------------------------------
+
+  private async negotiate(body: Buffer): Promise<void> {
+    let request: AssociateRequest;
+    try {
+      request = parseAssociateRequest(body);
+    } catch (error) {
+      return this.abort(`unreadable A-ASSOCIATE-RQ: ${String(error)}`);
+    }
+    if (request.applicationContext !== APPLICATION_CONTEXT) {
+      return this.reject(REJECT.permanent, REJECT.sourceServiceUser, REJECT.reasonApplicationContextNotSupported);
+    }
+    if (request.calledAe !== this.deps.aeTitle) {
+      this.deps.log(`DICOM association refused: called AE ${request.calledAe} is not ${this.deps.aeTitle}`);
+      return this.reject(REJECT.permanent, REJECT.sourceServiceUser, REJECT.reasonCalledAeNotRecognized);
+    }
+    const node = await this.deps.nodes.findByAeTitle(request.callingAe);
     if (!node || !hostMatches(node.host, this.ip)) {
-      this.deps.log(`DICOM association refused: calling AE ${calling} from ${this.ip} is not registered`);
-      return this.reject(RejectReason.CallingAeNotRecognized);
+      this.deps.log(`DICOM association refused: calling AE ${request.callingAe} from ${this.ip} is not registered`);
+      return this.reject(REJECT.permanent, REJECT.sourceServiceUser, REJECT.reasonCallingAeNotRecognized);
     }
+    if (this.phase !== 'negotiating') return;
     this.target = {
       accountId: node.account_id,
       namespaceId: node.namespace_id,
-      sourceAeTitle: calling,
+      sourceAeTitle: request.callingAe,
       destinationAeTitle: this.deps.aeTitle,
-      callingAe: calling,
     };
-    for (const { id } of request.getPresentationContexts()) {
-      const context = request.getPresentationContext(id);
-      const abstract = context.getAbstractSyntaxUid();
-      if (abstract !== VERIFICATION && !isStorageSopClass(abstract)) {
-        context.setResult(PresentationContextResult.RejectAbstractSyntaxNotSupported);
-        continue;
-      }
-      // The sender's order of preference: what it proposes first is what it holds the data in.
-      const syntax = context.getTransferSyntaxUids().find((ts) => ACCEPTED_TRANSFER_SYNTAXES.has(ts));
-      if (syntax) context.setResult(PresentationContextResult.Accept, syntax);
-      else context.setResult(PresentationContextResult.RejectTransferSyntaxesNotSupported);
+    this.source = {
+      kind: 'cstore',
+      userId: null,
+      ip: this.ip,
+      auditedStudies: new Set(),
+      session: { association: randomUUID(), calling_ae: request.callingAe },
+    };
+    const answers = request.contexts.map((context) => this.answer(context));
+    this.socket.write(associateAcceptPdu(request, answers, MAX_PDU_LENGTH));
+    this.phase = 'established';
+    this.socket.setTimeout(IDLE_TIMEOUT_MS);
+  }
+
+  /** Every transfer syntax we know is accepted as proposed: the sender's first choice that we know. */
+  private answer(context: { id: number; abstractSyntax: string; transferSyntaxes: string[] }): ContextAnswer {
+    const fallback = context.transferSyntaxes[0] ?? '';
+    if (context.abstractSyntax !== VERIFICATION && !isStorageSopClass(context.abstractSyntax)) {
+      return { id: context.id, result: CONTEXT_RESULT.abstractSyntaxNotSupported, transferSyntax: fallback };
     }
-    // Our receive limit (the A-ASSOCIATE-AC value): larger PDUs mean fewer PDUs per instance.
-    request.setMaxPduLength(dimse.Implementation.getMaxPduLength());
-    this.sendAssociationAccept();
+    const syntax = context.transferSyntaxes.find((ts) => ACCEPTED_TRANSFER_SYNTAXES.has(ts));
+    if (!syntax) {
+      return { id: context.id, result: CONTEXT_RESULT.transferSyntaxesNotSupported, transferSyntax: fallback };
+    }
+    this.contexts.set(context.id, { abstractSyntax: context.abstractSyntax, transferSyntax: syntax });
+    return { id: context.id, result: CONTEXT_RESULT.acceptance, transferSyntax: syntax };
   }
 
-  private reject(reason: number): void {
-    this.sendAssociationReject(RejectResult.Permanent, RejectSource.ServiceUser, reason);
+  private reject(result: number, source: number, reason: number): void {
+    if (this.socket.destroyed) return;
+    this.phase = 'closed';
+    this.socket.write(associateRejectPdu(result, source, reason));
     // Give the A-ASSOCIATE-RJ time to leave, then drop a peer that lingers.
-    setTimeout(() => this.conn.destroy(), 2_000).unref();
+    this.socket.end();
+    setTimeout(() => this.socket.destroy(), 2_000).unref();
   }
 
-  override associationReleaseRequested(): void {
-    this.sendAssociationReleaseResponse();
+  /** A-RELEASE-RP once every store already received has been answered. */
+  private async releaseWhenIdle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    if (this.socket.destroyed) return;
+    this.phase = 'released';
+    this.socket.end(releaseResponsePdu());
   }
 
-  override abort(): void {
-    this.dropSpools();
-    this.conn.destroy();
+  private abort(reason: string): void {
+    if (this.phase === 'closed') return;
+    this.deps.log(`DICOM association from ${this.ip} aborted: ${reason}`);
+    if (!this.socket.destroyed) this.socket.write(abortPdu());
+    this.closed();
+    this.socket.end();
+    setTimeout(() => this.socket.destroy(), 1_000).unref();
   }
 
-  override cEchoRequest(request: CEchoRequest, callback: (response: CEchoResponse) => void): void {
-    const response = CEchoResponse.fromRequest(request);
-    response.setStatus(Status.Success);
-    callback(response);
+  /** The association is over, however it ended: datasets not yet complete are dropped. */
+  private closed(): void {
+    this.phase = 'closed';
+    for (const message of this.incoming.values()) message.sink?.destroy();
+    this.incoming.clear();
   }
 
-  override createStoreWritableStream(context: PresentationContext, request: CStoreRequest): Writable {
-    const header = part10Header({
-      sopClassUid: request.getAffectedSopClassUid(),
-      sopInstanceUid: request.getAffectedSopInstanceUid(),
-      transferSyntaxUid: context.getAcceptedTransferSyntaxUid() ?? '',
-      sourceAeTitle: this.target?.callingAe ?? '',
-    });
-    const spool = new SpoolWritable(this.deps.blobs, header);
-    this.spools.add(spool);
-    spool.temp.then(
-      () => this.spools.delete(spool),
-      () => this.spools.delete(spool),
+  // --- DIMSE ------------------------------------------------------------------------------------
+
+  /** The message in progress on an accepted context; aborts on anything outside an association. */
+  private message(contextId: number): Incoming | undefined {
+    if (this.phase !== 'established' || this.releaseRequested) {
+      this.abort(`P-DATA-TF while ${this.phase}`);
+      return undefined;
+    }
+    if (!this.contexts.has(contextId)) {
+      this.abort(`P-DATA-TF on presentation context ${contextId}, which was not accepted`);
+      return undefined;
+    }
+    let message = this.incoming.get(contextId);
+    if (!message) {
+      message = { commandChunks: [] };
+      this.incoming.set(contextId, message);
+    }
+    return message;
+  }
+
+  private commandReceived(contextId: number, message: Incoming): void {
+    const command = message.command!;
+    const context = this.contexts.get(contextId)!;
+    if (command.commandField === COMMAND.cStoreRq && command.hasDataset) {
+      message.sink = new DatasetSink(
+        this.deps.blobs,
+        part10Header({
+          sopClassUid: command.affectedSopClassUid || context.abstractSyntax,
+          sopInstanceUid: command.affectedSopInstanceUid,
+          transferSyntaxUid: context.transferSyntax,
+          sourceAeTitle: this.target?.sourceAeTitle ?? '',
+        }),
+        { pause: () => this.socket.pause(), resume: () => this.socket.resume() },
+      );
+      return;
+    }
+    // Anything else is answered at once; a dataset that follows it is read and dropped.
+    if (!command.hasDataset) this.incoming.delete(contextId);
+    const echo = command.commandField === COMMAND.cEchoRq;
+    this.send(
+      responsePdu({
+        presentationContextId: contextId,
+        commandField: command.commandField | 0x8000,
+        messageIdBeingRespondedTo: command.messageId,
+        affectedSopClassUid: command.affectedSopClassUid || context.abstractSyntax,
+        affectedSopInstanceUid: command.affectedSopInstanceUid || undefined,
+        status: echo ? STORE_STATUS.success : STORE_STATUS.unrecognizedOperation,
+        errorComment: echo ? undefined : 'only C-ECHO and C-STORE are performed here',
+      }),
     );
-    this.received.set(request, { temp: spool.temp, contextId: context.getPresentationContextId() });
-    return spool;
   }
 
-  override createDatasetFromStoreWritableStream(
-    _writable: Writable,
-    context: PresentationContext,
-    callback: (dataset: InstanceType<typeof Dataset>) => void,
-  ): void {
-    // The bytes are already on their way to disk; the ingest pipeline reads what it needs from there.
-    callback(new Dataset({}, context.getAcceptedTransferSyntaxUid()));
-  }
-
-  override cStoreRequest(request: CStoreRequest): void {
-    const work = this.store(request).then((answer) => {
-      if (!this.conn.destroyed) this.conn.write(answer);
-    });
-    this.deps.track(work);
-  }
-
-  /** Ingests one received instance; answers the C-STORE-RSP PDU to send (success only once durable). */
-  private async store(request: CStoreRequest): Promise<Buffer> {
-    const received = this.received.get(request);
-    this.received.delete(request);
+  /** Ingests one received instance and answers it: success only once it is durable. */
+  private async store(contextId: number, command: CommandSet, sink: DatasetSink): Promise<void> {
     let status: number = STORE_STATUS.success;
     let errorComment: string | undefined;
     try {
-      if (!this.target || !received) throw new Error('C-STORE outside an accepted association');
-      const temp = await received.temp;
-      await this.deps.ingest.ingestTemp(temp, this.target, { kind: 'cstore', userId: null, ip: this.ip });
+      if (!this.target || !this.source) throw new Error('C-STORE outside an accepted association');
+      const received = await sink.end();
+      if (received.kind === 'memory') {
+        await this.deps.ingest.ingestBytes(received.bytes, this.target, this.source, received.sha256);
+      } else {
+        await this.deps.ingest.ingestTemp(received.temp, this.target, this.source);
+      }
     } catch (error) {
       if (error instanceof ApiError && error.httpStatus < 500) {
         status = STORE_STATUS.cannotUnderstand;
         errorComment = `${error.errorType}: ${error.subtype ?? ''}`;
       } else {
-        this.deps.log(`C-STORE of ${request.getAffectedSopInstanceUid()} failed: ${String(error)}`);
+        this.deps.log(`C-STORE of ${command.affectedSopInstanceUid} failed: ${String(error)}`);
         status = STORE_STATUS.outOfResources;
         errorComment = 'could not store the instance';
       }
     }
-    return storeResponsePdu({
-      presentationContextId: received?.contextId ?? 1,
-      messageIdBeingRespondedTo: request.getMessageId(),
-      affectedSopClassUid: request.getAffectedSopClassUid(),
-      affectedSopInstanceUid: request.getAffectedSopInstanceUid(),
-      status,
-      errorComment,
-    });
+    this.send(
+      responsePdu({
+        presentationContextId: contextId,
+        commandField: COMMAND.cStoreRsp,
+        messageIdBeingRespondedTo: command.messageId,
+        affectedSopClassUid: command.affectedSopClassUid,
+        affectedSopInstanceUid: command.affectedSopInstanceUid,
+        status,
+        errorComment,
+      }),
+    );
   }
 
-  private dropSpools(): void {
-    for (const spool of this.spools) spool.destroy();
-    this.spools.clear();
+  private run(work: Promise<void>): void {
+    this.inFlight.add(work);
+    this.deps.track(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  private send(pdu: Buffer): void {
+    if (!this.socket.destroyed && this.phase !== 'closed') this.socket.write(pdu);
   }
 }
 

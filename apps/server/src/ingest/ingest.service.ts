@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import { DicomParseError, parseDicomHeader } from '../dicom/index.js';
 import type { ParsedInstance } from '../dicom/index.js';
 import { ApiError } from '../http/errors.js';
-import type { IndexTarget, IngestRepository } from '../repositories/ingest.repository.js';
+import type { IndexResult, IndexTarget, IngestRepository } from '../repositories/ingest.repository.js';
 import type { AuditService } from '../services/audit.service.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
 import type { FileBlobStore, TempFile } from '../storage/file-blob-store.js';
@@ -12,6 +13,14 @@ export interface IngestSource {
   kind: string;
   userId: string | null;
   ip?: string | null;
+  /**
+   * Set by a source that sends many instances in one session (a DICOM association): the studies it
+   * has already audited. Their later instances add no event of their own; the first one of each
+   * study writes one event (in its index transaction) that stands for the whole session.
+   */
+  auditedStudies?: Set<string>;
+  /** Identifies the session in that event's detail (association id, calling AE). */
+  session?: Record<string, string>;
 }
 
 export interface IngestResult {
@@ -31,8 +40,9 @@ export interface IngestDeps {
 
 /**
  * The single ingest pipeline (ARCHITECTURE.md rule 1): parse → validate → store the file durably →
- * index it in one transaction → audit. Every DICOM source calls `ingestTemp`. On any failure the
- * temp file is removed and no index row is left behind; success returns only once durable.
+ * index it and audit in one transaction. Every DICOM source calls `ingestTemp` (a body streamed to a
+ * temp file) or `ingestBytes` (a Part-10 file in memory). On any failure nothing is left behind (no
+ * file, no row); success returns only once file and rows are durable.
  */
 export class IngestService {
   private readonly now: () => number;
@@ -47,35 +57,59 @@ export class IngestService {
       parsed = parseDicomHeader(temp.bytes ?? (await fsp.readFile(temp.path)));
     } catch (error) {
       await this.deps.blobs.discard(temp);
-      if (error instanceof DicomParseError) throw new ApiError(error.code, 412, error.detail);
-      throw error;
+      throw asApiError(error);
     }
     const key = await this.deps.blobs.commit(temp);
-    let result;
+    return this.index(parsed, target, source, { key, sha256: temp.sha256, size: temp.size });
+  }
+
+  /**
+   * A whole Part-10 file held in memory (a received C-STORE dataset behind its header). An instance
+   * already indexed under its study is answered as a duplicate before any byte is written; otherwise
+   * the file goes straight under its content key (FileBlobStore.storeBytes), then the index.
+   */
+  async ingestBytes(
+    bytes: Buffer,
+    target: IndexTarget,
+    source: IngestSource,
+    sha256 = createHash('sha256').update(bytes).digest('hex'),
+  ): Promise<IngestResult> {
+    let parsed: ParsedInstance;
     try {
-      result = await this.deps.repo.indexInstance(
-        parsed,
-        target,
-        { key, sha256: temp.sha256, size: temp.size },
-        this.now(),
+      parsed = parseDicomHeader(bytes);
+    } catch (error) {
+      throw asApiError(error);
+    }
+    const existing = await this.deps.repo.findInstance(
+      target.namespaceId,
+      parsed.studyInstanceUid,
+      parsed.sopInstanceUid,
+    );
+    if (existing) return { ...existing, duplicate: true, parsed };
+    const key = await this.deps.blobs.storeBytes(bytes, sha256);
+    return this.index(parsed, target, source, { key, sha256, size: bytes.byteLength });
+  }
+
+  private async index(
+    parsed: ParsedInstance,
+    target: IndexTarget,
+    source: IngestSource,
+    blob: { key: string; sha256: string; size: number },
+  ): Promise<IngestResult> {
+    let result: IndexResult;
+    try {
+      result = await this.deps.repo.indexInstance(parsed, target, blob, this.now(), (indexed) =>
+        this.auditEvent(indexed, parsed, target, source),
       );
     } catch (error) {
-      await this.removeIfUnreferenced(key);
+      await this.removeIfUnreferenced(blob.key);
       throw error;
     }
     if (result.duplicate) {
       // Same SOP Instance UID already stored; a different byte content must not linger unreferenced.
-      await this.removeIfUnreferenced(key);
+      await this.removeIfUnreferenced(blob.key);
     } else {
-      await this.deps.audit.record({
-        userId: source.userId,
-        accountId: target.accountId,
-        action: result.studyCreated ? 'CREATE' : 'IMAGE_ADD',
-        objectType: 'study',
-        objectId: result.studyUuid,
-        detail: { source: source.kind, sop_instance_uid: parsed.sopInstanceUid },
-        ip: source.ip ?? null,
-      });
+      source.auditedStudies?.add(result.studyUuid);
     }
     return {
       studyUuid: result.studyUuid,
@@ -85,7 +119,30 @@ export class IngestService {
     };
   }
 
+  private auditEvent(result: IndexResult, parsed: ParsedInstance, target: IndexTarget, source: IngestSource) {
+    if (result.duplicate || source.auditedStudies?.has(result.studyUuid)) return undefined;
+    return this.deps.audit.row({
+      userId: source.userId,
+      accountId: target.accountId,
+      action: result.studyCreated ? 'CREATE' : 'IMAGE_ADD',
+      objectType: 'study',
+      objectId: result.studyUuid,
+      detail: {
+        source: source.kind,
+        ...(source.session ?? {}),
+        // With a session, the first instance of the study it brought; later ones share this event.
+        sop_instance_uid: parsed.sopInstanceUid,
+      },
+      ip: source.ip ?? null,
+    });
+  }
+
   private async removeIfUnreferenced(key: string): Promise<void> {
     await this.deps.collector.removeUnreferenced([key]);
   }
+}
+
+function asApiError(error: unknown): unknown {
+  if (error instanceof DicomParseError) return new ApiError(error.code, 412, error.detail);
+  return error;
 }

@@ -1,8 +1,8 @@
 import { modalityMask } from '@imaging-inbox/contract';
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { ParsedInstance } from '../dicom/index.js';
-import type { Database } from '../db/schema.js';
+import type { AuditEventTable, Database } from '../db/schema.js';
 import { newUuid } from '../services/tokens.js';
 import { searchKey } from './study-search.sql.js';
 
@@ -20,6 +20,9 @@ export interface IndexResult {
   studyCreated: boolean;
 }
 
+/** The audit event to write with an instance, decided once the index knows what happened. */
+export type AuditInTransaction = (result: IndexResult) => Insertable<AuditEventTable> | undefined;
+
 /**
  * Writes one instance into the study index in a single transaction: the study and series rows
  * are created on first sight, counters and the modality set are kept in step. A SOP Instance UID
@@ -33,78 +36,109 @@ export class IngestRepository {
     target: IndexTarget,
     blob: { key: string; sha256: string; size: number },
     now: number,
+    audit?: AuditInTransaction,
   ): Promise<IndexResult> {
     return this.db.transaction().execute(async (trx) => {
-      const { uuid: studyUuid, created: studyCreated } = await this.ensureStudy(trx, p, target, now);
-      const { uuid: seriesUuid, created: seriesCreated } = await this.ensureSeries(trx, p, studyUuid);
-      const inserted = await trx
-        .insertInto('instances')
-        .values({
-          uuid: newUuid(),
-          study_uuid: studyUuid,
-          series_uuid: seriesUuid,
-          sop_instance_uid: p.sopInstanceUid,
-          sop_class_uid: p.sopClassUid,
-          instance_number: p.instanceNumber,
-          transfer_syntax: p.transferSyntaxUid,
-          rows: p.rows,
-          columns: p.columns,
-          frames: p.numberOfFrames,
-          blob_key: blob.key,
-          size: blob.size,
-          sha256: blob.sha256,
-          created: now,
-        })
-        .onConflict((oc) => oc.columns(['study_uuid', 'sop_instance_uid']).doNothing())
-        .executeTakeFirst();
-      const duplicate = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0;
-      if (duplicate) return { studyUuid, seriesUuid, duplicate, studyCreated };
-
-      await trx
-        .updateTable('series')
-        .set({ image_count: sql`image_count + 1`, size: sql`size + ${blob.size}` })
-        .where('uuid', '=', seriesUuid)
-        .execute();
-      let modality: string | undefined;
-      let modalityBits = 0;
-      if (p.modality) {
-        await trx
-          .insertInto('study_modalities')
-          .values({ study_uuid: studyUuid, modality: p.modality.toUpperCase() })
-          .onConflict((oc) => oc.columns(['study_uuid', 'modality']).doNothing())
-          .execute();
-        const rows = await trx
-          .selectFrom('study_modalities')
-          .select('modality')
-          .where('study_uuid', '=', studyUuid)
-          .orderBy('modality')
-          .execute();
-        modality = rows.map((r) => r.modality).join('\\');
-        modalityBits = modalityMask(rows.map((r) => r.modality));
-      }
-      await trx
-        .updateTable('studies')
-        .set({
-          image_count: sql`image_count + 1`,
-          size: sql`size + ${blob.size}`,
-          series_count: seriesCreated ? sql`series_count + 1` : sql`series_count`,
-          ...(modality !== undefined ? { modality, modality_bits: modalityBits } : {}),
-          updated: now,
-        })
-        .where('uuid', '=', studyUuid)
-        .execute();
-      return { studyUuid, seriesUuid, duplicate, studyCreated };
+      const result = await this.indexIn(trx, p, target, blob, now);
+      // In the same transaction: no second commit (and fsync) per instance, and no row without its event.
+      const event = audit?.(result);
+      if (event) await trx.insertInto('audit_events').values(event).execute();
+      return result;
     });
+  }
+
+  /** The study and series an instance with this SOP Instance UID is already indexed under, if any. */
+  findInstance(namespaceId: string, studyUid: string, sopInstanceUid: string) {
+    return this.db
+      .selectFrom('instances')
+      .innerJoin('studies', 'studies.uuid', 'instances.study_uuid')
+      .select(['instances.study_uuid as studyUuid', 'instances.series_uuid as seriesUuid'])
+      .where('studies.namespace_id', '=', namespaceId)
+      .where('studies.study_uid', '=', studyUid)
+      .where('instances.sop_instance_uid', '=', sopInstanceUid)
+      .executeTakeFirst();
+  }
+
+  private async indexIn(
+    trx: Transaction<Database>,
+    p: ParsedInstance,
+    target: IndexTarget,
+    blob: { key: string; sha256: string; size: number },
+    now: number,
+  ): Promise<IndexResult> {
+    const {
+      uuid: studyUuid,
+      created: studyCreated,
+      modality: knownModalities,
+    } = await this.ensureStudy(trx, p, target, now);
+    const { uuid: seriesUuid, created: seriesCreated } = await this.ensureSeries(trx, p, studyUuid);
+    const inserted = await trx
+      .insertInto('instances')
+      .values({
+        uuid: newUuid(),
+        study_uuid: studyUuid,
+        series_uuid: seriesUuid,
+        sop_instance_uid: p.sopInstanceUid,
+        sop_class_uid: p.sopClassUid,
+        instance_number: p.instanceNumber,
+        transfer_syntax: p.transferSyntaxUid,
+        rows: p.rows,
+        columns: p.columns,
+        frames: p.numberOfFrames,
+        blob_key: blob.key,
+        size: blob.size,
+        sha256: blob.sha256,
+        created: now,
+      })
+      .onConflict((oc) => oc.columns(['study_uuid', 'sop_instance_uid']).doNothing())
+      .executeTakeFirst();
+    const duplicate = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0;
+    if (duplicate) return { studyUuid, seriesUuid, duplicate, studyCreated };
+
+    await trx
+      .updateTable('series')
+      .set({ image_count: sql`image_count + 1`, size: sql`size + ${blob.size}` })
+      .where('uuid', '=', seriesUuid)
+      .execute();
+    let modality: string | undefined;
+    let modalityBits = 0;
+    if (p.modality && !knownModalities.split('\\').includes(p.modality.toUpperCase())) {
+      await trx
+        .insertInto('study_modalities')
+        .values({ study_uuid: studyUuid, modality: p.modality.toUpperCase() })
+        .onConflict((oc) => oc.columns(['study_uuid', 'modality']).doNothing())
+        .execute();
+      const rows = await trx
+        .selectFrom('study_modalities')
+        .select('modality')
+        .where('study_uuid', '=', studyUuid)
+        .orderBy('modality')
+        .execute();
+      modality = rows.map((r) => r.modality).join('\\');
+      modalityBits = modalityMask(rows.map((r) => r.modality));
+    }
+    await trx
+      .updateTable('studies')
+      .set({
+        image_count: sql`image_count + 1`,
+        size: sql`size + ${blob.size}`,
+        series_count: seriesCreated ? sql`series_count + 1` : sql`series_count`,
+        ...(modality !== undefined ? { modality, modality_bits: modalityBits } : {}),
+        updated: now,
+      })
+      .where('uuid', '=', studyUuid)
+      .execute();
+    return { studyUuid, seriesUuid, duplicate, studyCreated };
   }
 
   private async ensureStudy(trx: Transaction<Database>, p: ParsedInstance, target: IndexTarget, now: number) {
     const existing = await trx
       .selectFrom('studies')
-      .select('uuid')
+      .select(['uuid', 'modality'])
       .where('namespace_id', '=', target.namespaceId)
       .where('study_uid', '=', p.studyInstanceUid)
       .executeTakeFirst();
-    if (existing) return { uuid: existing.uuid, created: false };
+    if (existing) return { uuid: existing.uuid, created: false, modality: existing.modality };
     const uuid = newUuid();
     const inserted = await trx
       .insertInto('studies')
@@ -137,15 +171,15 @@ export class IngestRepository {
       })
       .onConflict((oc) => oc.columns(['namespace_id', 'study_uid']).doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { uuid, created: true };
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { uuid, created: true, modality: '' };
     // Another process created it between our read and our insert (PostgreSQL, concurrent senders).
     const winner = await trx
       .selectFrom('studies')
-      .select('uuid')
+      .select(['uuid', 'modality'])
       .where('namespace_id', '=', target.namespaceId)
       .where('study_uid', '=', p.studyInstanceUid)
       .executeTakeFirstOrThrow();
-    return { uuid: winner.uuid, created: false };
+    return { uuid: winner.uuid, created: false, modality: winner.modality };
   }
 
   private async ensureSeries(trx: Transaction<Database>, p: ParsedInstance, studyUuid: string) {

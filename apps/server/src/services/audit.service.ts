@@ -1,3 +1,5 @@
+import type { Insertable } from 'kysely';
+import type { AuditEventTable } from '../db/schema.js';
 import type { AuditRepository } from '../repositories/audit.repository.js';
 
 export interface AuditEntry {
@@ -19,7 +21,12 @@ export class AuditService {
   ) {}
 
   async record(entry: AuditEntry): Promise<void> {
-    await this.audit.insert({
+    await this.audit.insert(this.row(entry));
+  }
+
+  /** The row for an event, for a repository that writes it in the same transaction as the change. */
+  row(entry: AuditEntry): Insertable<AuditEventTable> {
+    return {
       at: this.now(),
       user_id: entry.userId,
       account_id: entry.accountId ?? null,
@@ -29,6 +36,6 @@ export class AuditService {
       outcome: entry.outcome ?? 'SUCCESS',
       detail: entry.detail ? JSON.stringify(entry.detail) : null,
       ip: entry.ip ?? null,
-    });
+    };
   }
 }

@@ -16,6 +16,10 @@ export interface TempFile {
 
 export class BodyTooLargeError extends Error {}
 
+interface ErrnoError {
+  code?: string;
+}
+
 /**
  * DICOM files on disk, content-addressed by SHA-256 under DATA_DIR/blobs. Writes go to a temp file
  * first, are fsynced, then renamed into place, so a crash never leaves a half file under a key.
@@ -84,23 +88,79 @@ export class FileBlobStore {
   }
 
   /** Moves a temp file under its content key. Same content already stored: the temp is dropped. */
-  async commit(temp: TempFile): Promise<string> {
+  async commit(temp: TempFile, options: { replace?: boolean } = {}): Promise<string> {
     const key = FileBlobStore.keyFor(temp.sha256);
     const target = this.pathOf(key);
-    if (fs.existsSync(target)) {
+    if (!options.replace && fs.existsSync(target)) {
       await fsp.rm(temp.path, { force: true });
       return key;
     }
-    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await this.ensureDirectory(path.dirname(target));
     await fsp.rename(temp.path, target);
     // fsync the directory so the rename itself survives a power cut.
-    const dir = await fsp.open(path.dirname(target), 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
+    await syncDirectory(path.dirname(target));
     return key;
+  }
+
+  /**
+   * Stores bytes whose hash is already known straight under their key: create (exclusive), write,
+   * fdatasync, then fsync the directory. On ext4 the file's data, its inode and its directory entry
+   * land in one journal commit, where temp → fsync → rename → fsync costs two. The key is not
+   * referenced by any index row before this resolves, so a crash mid-write can only leave an
+   * unreferenced partial file; an existing file is therefore trusted only after its hash checks out.
+   */
+  async storeBytes(bytes: Uint8Array, sha256: string): Promise<string> {
+    const key = FileBlobStore.keyFor(sha256);
+    const target = this.pathOf(key);
+    await this.ensureDirectory(path.dirname(target));
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(target, 'wx');
+    } catch (error) {
+      if ((error as ErrnoError).code !== 'EEXIST') throw error;
+      if (await this.holds(target, sha256, bytes.byteLength)) return key;
+      // A leftover of an interrupted write: replace it the careful way.
+      return this.commit(await this.writeTemp(bytes), { replace: true });
+    }
+    try {
+      await handle.writeFile(bytes);
+      await handle.datasync();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await fsp.rm(target, { force: true });
+      throw error;
+    }
+    await handle.close();
+    await syncDirectory(path.dirname(target));
+    return key;
+  }
+
+  /** Directories known to exist and be durable; the blob tree is never pruned while we run. */
+  private readonly directories = new Set<string>();
+
+  /** mkdir -p for a blob directory, fsyncing each parent whose entries changed. */
+  private async ensureDirectory(dir: string): Promise<void> {
+    if (this.directories.has(dir)) return;
+    const created = await fsp.mkdir(dir, { recursive: true });
+    if (created) {
+      // mkdir answers the topmost directory it made: it and every directory below it down to `dir`
+      // gained an entry, as did the parent of `created`. (Each fsync after the first finds nothing left.)
+      const top = path.dirname(created);
+      for (let changed = path.dirname(dir); ; changed = path.dirname(changed)) {
+        await syncDirectory(changed);
+        if (changed === top || changed.length <= top.length) break;
+      }
+    }
+    this.directories.add(dir);
+  }
+
+  private async holds(file: string, sha256: string, size: number): Promise<boolean> {
+    try {
+      const content = await fsp.readFile(file);
+      return content.byteLength === size && createHash('sha256').update(content).digest('hex') === sha256;
+    } catch {
+      return false;
+    }
   }
 
   async discard(temp: TempFile): Promise<void> {
@@ -117,5 +177,14 @@ export class FileBlobStore {
 
   createReadStream(key: string): fs.ReadStream {
     return fs.createReadStream(this.pathOf(key));
+  }
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await fsp.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }

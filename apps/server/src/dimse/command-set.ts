@@ -1,0 +1,143 @@
+/**
+ * DIMSE command sets (PS3.7 9.3, E.1): always Implicit VR Little Endian, group 0000 only. We read the
+ * few fields a C-ECHO and a C-STORE need and encode their responses directly, without a general
+ * dataset library on the hot path.
+ */
+export const COMMAND = {
+  cStoreRq: 0x0001,
+  cStoreRsp: 0x8001,
+  cEchoRq: 0x0030,
+  cEchoRsp: 0x8030,
+} as const;
+
+/** Command Data Set Type (0000,0800): this value means "no dataset follows", any other that one does. */
+export const NO_DATA_SET = 0x0101;
+
+export interface CommandSet {
+  commandField: number;
+  messageId: number;
+  affectedSopClassUid: string;
+  affectedSopInstanceUid: string;
+  hasDataset: boolean;
+}
+
+export class CommandParseError extends Error {}
+
+export function parseCommandSet(bytes: Buffer): CommandSet {
+  const command: CommandSet = {
+    commandField: -1,
+    messageId: -1,
+    affectedSopClassUid: '',
+    affectedSopInstanceUid: '',
+    hasDataset: false,
+  };
+  let offset = 0;
+  while (offset < bytes.length) {
+    if (offset + 8 > bytes.length) throw new CommandParseError('truncated command element header');
+    const group = bytes.readUInt16LE(offset);
+    const element = bytes.readUInt16LE(offset + 2);
+    const length = bytes.readUInt32LE(offset + 4);
+    const start = offset + 8;
+    const end = start + length;
+    if (group !== 0x0000) throw new CommandParseError(`element (${hex(group)},${hex(element)}) in a command set`);
+    if (end > bytes.length) throw new CommandParseError(`command element (0000,${hex(element)}) overruns the set`);
+    const value = bytes.subarray(start, end);
+    switch (element) {
+      case 0x0002:
+        command.affectedSopClassUid = text(value);
+        break;
+      case 0x0100:
+        command.commandField = ushort(value);
+        break;
+      case 0x0110:
+        command.messageId = ushort(value);
+        break;
+      case 0x0800:
+        command.hasDataset = ushort(value) !== NO_DATA_SET;
+        break;
+      case 0x1000:
+        command.affectedSopInstanceUid = text(value);
+        break;
+      default:
+        break;
+    }
+    offset = end;
+  }
+  if (command.commandField < 0 || command.messageId < 0) {
+    throw new CommandParseError('command set without Command Field or Message ID');
+  }
+  return command;
+}
+
+function ushort(value: Buffer): number {
+  if (value.length !== 2) throw new CommandParseError('US value of the wrong length');
+  return value.readUInt16LE(0);
+}
+
+function text(value: Buffer): string {
+  return value.toString('latin1').replace(/[\0 ]+$/, '');
+}
+
+function hex(n: number): string {
+  return n.toString(16).padStart(4, '0');
+}
+
+export interface ResponseFields {
+  presentationContextId: number;
+  commandField: number;
+  messageIdBeingRespondedTo: number;
+  affectedSopClassUid: string;
+  affectedSopInstanceUid?: string | undefined;
+  status: number;
+  errorComment?: string | undefined;
+}
+
+/** A response command set in one P-DATA-TF PDU (one PDV, command, last fragment). */
+export function responsePdu(f: ResponseFields): Buffer {
+  const elements = [
+    element(0x0002, uid(f.affectedSopClassUid)),
+    element(0x0100, ushortValue(f.commandField)),
+    element(0x0120, ushortValue(f.messageIdBeingRespondedTo)),
+    element(0x0800, ushortValue(NO_DATA_SET)),
+    element(0x0900, ushortValue(f.status)),
+    ...(f.errorComment ? [element(0x0902, printable(f.errorComment.slice(0, 64)))] : []),
+    ...(f.affectedSopInstanceUid ? [element(0x1000, uid(f.affectedSopInstanceUid))] : []),
+  ];
+  const body = Buffer.concat(elements);
+  const groupLength = Buffer.alloc(4);
+  groupLength.writeUInt32LE(body.length);
+  const command = Buffer.concat([element(0x0000, groupLength), body]);
+
+  const pdu = Buffer.alloc(12 + command.length);
+  pdu.writeUInt8(0x04, 0); // P-DATA-TF
+  pdu.writeUInt32BE(6 + command.length, 2);
+  pdu.writeUInt32BE(2 + command.length, 6); // PDV item length
+  pdu.writeUInt8(f.presentationContextId, 10);
+  pdu.writeUInt8(0x03, 11); // command fragment, last fragment
+  command.copy(pdu, 12);
+  return pdu;
+}
+
+function element(elementNumber: number, value: Buffer): Buffer {
+  const header = Buffer.alloc(8);
+  header.writeUInt16LE(0x0000, 0);
+  header.writeUInt16LE(elementNumber, 2);
+  header.writeUInt32LE(value.length, 4);
+  return Buffer.concat([header, value]);
+}
+
+function ushortValue(value: number): Buffer {
+  const b = Buffer.alloc(2);
+  b.writeUInt16LE(value);
+  return b;
+}
+
+function uid(value: string): Buffer {
+  const clean = value.replace(/[\0 ]+$/, '');
+  return Buffer.from(clean.length % 2 ? `${clean}\0` : clean, 'latin1');
+}
+
+function printable(value: string): Buffer {
+  const clean = value.replace(/[^\x20-\x7e]/g, '?');
+  return Buffer.from(clean.length % 2 ? `${clean} ` : clean, 'latin1');
+}
