@@ -22,6 +22,7 @@ import { StudyService } from './services/study.service.js';
 import { BlobCollector } from './storage/blob-collector.js';
 import { BlobReferencesRepository } from './repositories/blob-references.repository.js';
 import { FileBlobStore } from './storage/file-blob-store.js';
+import { DicomNodeService } from './services/dicom-node.service.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { DicomwebRepository } from './repositories/dicomweb.repository.js';
 import { IngestRepository } from './repositories/ingest.repository.js';
@@ -107,6 +108,12 @@ export function createContext(
       engineFqdn,
     }),
     ingest,
+    dicomNodes: new DicomNodeService({
+      nodes: repos.dicomNodes,
+      accounts: repos.accounts,
+      audit,
+      ourAeTitle: config.dicomAet,
+    }),
     uploadSessions: new UploadSessionService({
       repo: repos.uploadSessions,
       chunks: new UploadChunkStore(config.dataDir),

@@ -71,6 +71,7 @@ export async function startServer(
       await uploadSweep.stop();
       await dicom.stop();
       await http.close();
+      await ctx.services.blobs.close();
       await db.close();
     },
   };

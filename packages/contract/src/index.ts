@@ -12,3 +12,4 @@ export * from './links.js';
 export * from './thumbnails.js';
 export * from './upload-sessions.js';
 export * from './viewer.js';
+export * from './dicom-nodes.js';

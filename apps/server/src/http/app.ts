@@ -12,6 +12,7 @@ import { accountRoutes } from './routes/account.routes.js';
 import { bundleRoutes } from './routes/bundle.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
 import { settingRoutes } from './routes/setting.routes.js';
+import { dicomNodeRoutes } from './routes/dicom-node.routes.js';
 import { storageRoutes } from './routes/storage.routes.js';
 import { studyRoutes } from './routes/study.routes.js';
 import { tagRoutes } from './routes/tag.routes.js';
@@ -88,6 +89,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   sessionRoutes(ctx, app);
   userRoutes(ctx, app);
   settingRoutes(ctx, app);
+  dicomNodeRoutes(ctx, app);
   accountRoutes(ctx, app);
   studyRoutes(ctx, app);
   tagRoutes(ctx, app);

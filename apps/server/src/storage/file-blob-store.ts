@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
+import { DurableWriter, DurableWriteError } from './durable-writer.js';
 
 export interface TempFile {
   path: string;
@@ -27,12 +28,14 @@ interface ErrnoError {
 export class FileBlobStore {
   readonly root: string;
   readonly tmpDir: string;
+  private readonly writer: DurableWriter;
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, 'blobs');
     this.tmpDir = path.join(dataDir, 'tmp');
     fs.mkdirSync(this.root, { recursive: true });
     fs.mkdirSync(this.tmpDir, { recursive: true });
+    this.writer = new DurableWriter(this.root);
   }
 
   static keyFor(sha256: string): string {
@@ -112,27 +115,23 @@ export class FileBlobStore {
   async storeBytes(bytes: Uint8Array, sha256: string): Promise<string> {
     const key = FileBlobStore.keyFor(sha256);
     const target = this.pathOf(key);
-    await this.ensureDirectory(path.dirname(target));
-    let handle: fsp.FileHandle;
+    const dir = path.dirname(target);
     try {
-      handle = await fsp.open(target, 'wx');
+      await this.writer.write(target, bytes, this.directories.has(dir));
+      this.directories.add(dir);
+      return key;
     } catch (error) {
-      if ((error as ErrnoError).code !== 'EEXIST') throw error;
-      if (await this.holds(target, sha256, bytes.byteLength)) return key;
-      // A leftover of an interrupted write: replace it the careful way.
-      return this.commit(await this.writeTemp(bytes), { replace: true });
+      if (!(error instanceof DurableWriteError && error.code === 'EEXIST')) throw error;
     }
-    try {
-      await handle.writeFile(bytes);
-      await handle.datasync();
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      await fsp.rm(target, { force: true });
-      throw error;
-    }
-    await handle.close();
-    await syncDirectory(path.dirname(target));
-    return key;
+    this.directories.add(dir);
+    if (await this.holds(target, sha256, bytes.byteLength)) return key;
+    // A leftover of an interrupted write: replace it the careful way.
+    return this.commit(await this.writeTemp(bytes), { replace: true });
+  }
+
+  /** Stops the writer threads (tests and shutdown; a later write starts them again). */
+  close(): Promise<void> {
+    return this.writer.close();
   }
 
   /** Directories known to exist and be durable; the blob tree is never pruned while we run. */
