@@ -23,5 +23,10 @@ export const DICOM_NODE_NAME_MAX_LENGTH = 100;
  * trimmed), so it cannot be all spaces.
  */
 export function isAeTitle(value: string): boolean {
-  return value.length >= 1 && value.length <= AE_TITLE_MAX_LENGTH && /^[\x20-\x5b\x5d-\x7e]+$/.test(value) && value.trim() === value;
+  return (
+    value.length >= 1 &&
+    value.length <= AE_TITLE_MAX_LENGTH &&
+    /^[\x20-\x5b\x5d-\x7e]+$/.test(value) &&
+    value.trim() === value
+  );
 }

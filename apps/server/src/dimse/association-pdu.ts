@@ -94,7 +94,11 @@ export interface ContextAnswer {
 }
 
 /** Encodes the A-ASSOCIATE-AC for a request, with our receive limit and implementation identity. */
-export function associateAcceptPdu(request: AssociateRequest, answers: ContextAnswer[], ourMaxPdu: number): Buffer {
+export function associateAcceptPdu(
+  request: AssociateRequest,
+  answers: ContextAnswer[],
+  ourMaxPdu: number,
+): Buffer {
   const maxLength = Buffer.alloc(4);
   maxLength.writeUInt32BE(ourMaxPdu);
   const userInfo = Buffer.concat([

@@ -39,8 +39,10 @@ export function parseCommandSet(bytes: Buffer): CommandSet {
     const length = bytes.readUInt32LE(offset + 4);
     const start = offset + 8;
     const end = start + length;
-    if (group !== 0x0000) throw new CommandParseError(`element (${hex(group)},${hex(element)}) in a command set`);
-    if (end > bytes.length) throw new CommandParseError(`command element (0000,${hex(element)}) overruns the set`);
+    if (group !== 0x0000)
+      throw new CommandParseError(`element (${hex(group)},${hex(element)}) in a command set`);
+    if (end > bytes.length)
+      throw new CommandParseError(`command element (0000,${hex(element)}) overruns the set`);
     const value = bytes.subarray(start, end);
     switch (element) {
       case 0x0002:

@@ -7,8 +7,7 @@ import type { FileBlobStore, TempFile } from '../storage/file-blob-store.js';
 export const STREAM_ABOVE = 8 * 1024 * 1024;
 
 export type ReceivedDataset =
-  | { kind: 'memory'; bytes: Buffer; sha256: string }
-  | { kind: 'file'; temp: TempFile };
+  { kind: 'memory'; bytes: Buffer; sha256: string } | { kind: 'file'; temp: TempFile };
 
 /**
  * Collects one C-STORE dataset as its PDV fragments arrive, behind its Part-10 header. Fragments are

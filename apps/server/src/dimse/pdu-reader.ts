@@ -59,7 +59,11 @@ export class PduReader {
     while (offset < chunk.length && !this.failed) {
       if (this.state === 'pdvData') {
         const take = Math.min(this.pdvRemaining, chunk.length - offset);
-        this.handler.pdvData(this.contextId, (this.control & 0x01) !== 0, chunk.subarray(offset, offset + take));
+        this.handler.pdvData(
+          this.contextId,
+          (this.control & 0x01) !== 0,
+          chunk.subarray(offset, offset + take),
+        );
         offset += take;
         this.pdvRemaining -= take;
         this.pduRemaining -= take;

@@ -103,7 +103,11 @@ export class StoreScpConnection implements PduHandler {
       this.phase = 'negotiating';
       this.negotiate(body).catch((error: unknown) => {
         this.deps.log(`DICOM association from ${this.ip} failed: ${String(error)}`);
-        this.reject(REJECT.transient, REJECT.sourceServiceProviderPresentation, REJECT.reasonTemporaryCongestion);
+        this.reject(
+          REJECT.transient,
+          REJECT.sourceServiceProviderPresentation,
+          REJECT.reasonTemporaryCongestion,
+        );
       });
     } else if (type === PDU.releaseRq && this.phase === 'established') {
       this.releaseRequested = true;
@@ -162,7 +166,11 @@ export class StoreScpConnection implements PduHandler {
       return this.abort(`unreadable A-ASSOCIATE-RQ: ${String(error)}`);
     }
     if (request.applicationContext !== APPLICATION_CONTEXT) {
-      return this.reject(REJECT.permanent, REJECT.sourceServiceUser, REJECT.reasonApplicationContextNotSupported);
+      return this.reject(
+        REJECT.permanent,
+        REJECT.sourceServiceUser,
+        REJECT.reasonApplicationContextNotSupported,
+      );
     }
     if (request.calledAe !== this.deps.aeTitle) {
       this.deps.log(`DICOM association refused: called AE ${request.calledAe} is not ${this.deps.aeTitle}`);
@@ -170,7 +178,9 @@ export class StoreScpConnection implements PduHandler {
     }
     const node = await this.deps.nodes.findByAeTitle(request.callingAe);
     if (!node || !hostMatches(node.host, this.ip)) {
-      this.deps.log(`DICOM association refused: calling AE ${request.callingAe} from ${this.ip} is not registered`);
+      this.deps.log(
+        `DICOM association refused: calling AE ${request.callingAe} from ${this.ip} is not registered`,
+      );
       return this.reject(REJECT.permanent, REJECT.sourceServiceUser, REJECT.reasonCallingAeNotRecognized);
     }
     if (this.phase !== 'negotiating') return;
@@ -201,7 +211,11 @@ export class StoreScpConnection implements PduHandler {
     }
     const syntax = context.transferSyntaxes.find((ts) => ACCEPTED_TRANSFER_SYNTAXES.has(ts));
     if (!syntax) {
-      return { id: context.id, result: CONTEXT_RESULT.transferSyntaxesNotSupported, transferSyntax: fallback };
+      return {
+        id: context.id,
+        result: CONTEXT_RESULT.transferSyntaxesNotSupported,
+        transferSyntax: fallback,
+      };
     }
     this.contexts.set(context.id, { abstractSyntax: context.abstractSyntax, transferSyntax: syntax });
     return { id: context.id, result: CONTEXT_RESULT.acceptance, transferSyntax: syntax };

@@ -127,7 +127,13 @@ export class DicomNodeService {
     return out;
   }
 
-  private audit(caller: Caller, accountId: string, action: string, uuid: string, detail: Record<string, unknown>) {
+  private audit(
+    caller: Caller,
+    accountId: string,
+    action: string,
+    uuid: string,
+    detail: Record<string, unknown>,
+  ) {
     return this.deps.audit.record({
       userId: caller.user.uuid,
       accountId,

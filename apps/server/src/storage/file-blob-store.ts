@@ -17,10 +17,6 @@ export interface TempFile {
 
 export class BodyTooLargeError extends Error {}
 
-interface ErrnoError {
-  code?: string;
-}
-
 /**
  * DICOM files on disk, content-addressed by SHA-256 under DATA_DIR/blobs. Writes go to a temp file
  * first, are fsynced, then renamed into place, so a crash never leaves a half file under a key.

@@ -67,7 +67,13 @@ describe.each(DIALECTS)('registered DICOM senders (dicom/node/*) on %s', (dialec
     const cardiology = group('Cardiology');
     const added = await server.api.call(
       'dicom/node/add',
-      { account_id: account, ae_title: ' CT_SCANNER_2 ', host: '127.0.0.1', group_id: cardiology.uuid, name: 'CT 2' },
+      {
+        account_id: account,
+        ae_title: ' CT_SCANNER_2 ',
+        host: '127.0.0.1',
+        group_id: cardiology.uuid,
+        name: 'CT 2',
+      },
       admin,
     );
     expect(added.body).toMatchObject({
@@ -123,7 +129,9 @@ describe.each(DIALECTS)('registered DICOM senders (dicom/node/*) on %s', (dialec
       .orderBy('id')
       .execute();
     expect(events.map((e) => e.action)).toEqual(['CREATE', 'EDIT', 'EDIT', 'DELETE']);
-    expect((await server.api.call('dicom/node/list', { account_id: account }, admin)).body.nodes).toHaveLength(1);
+    expect(
+      (await server.api.call('dicom/node/list', { account_id: account }, admin)).body.nodes,
+    ).toHaveLength(1);
   });
 
   it('refuses non-admins, other accounts, foreign and non-cloud groups and bad fields, changing nothing', async () => {
@@ -149,12 +157,26 @@ describe.each(DIALECTS)('registered DICOM senders (dicom/node/*) on %s', (dialec
     expect(await error('dicom/node/delete', { uuid: demoNode.uuid }, partner)).toBe('NOT_FOUND');
     expect(await error('dicom/node/add', { ...valid, group_id: referrals.uuid })).toBe('NOT_FOUND');
     expect(
-      await error('dicom/node/add', { ...valid, account_id: partnerAccount, group_id: emergency.uuid }, partner),
+      await error(
+        'dicom/node/add',
+        { ...valid, account_id: partnerAccount, group_id: emergency.uuid },
+        partner,
+      ),
     ).toBe('NOT_FOUND');
 
     // A group of the account that is not a cloud group, and malformed fields.
-    expect(await error('dicom/node/add', { ...valid, group_id: group('PACS Intake').uuid })).toBe('INVALID_FIELD');
-    for (const ae_title of ['', 'SEVENTEEN_CHARS_X', 'BACK\\SLASH', 'TAB\tAE', 'DEMO_GATEWAY', 'INBOX', 'ÄE']) {
+    expect(await error('dicom/node/add', { ...valid, group_id: group('PACS Intake').uuid })).toBe(
+      'INVALID_FIELD',
+    );
+    for (const ae_title of [
+      '',
+      'SEVENTEEN_CHARS_X',
+      'BACK\\SLASH',
+      'TAB\tAE',
+      'DEMO_GATEWAY',
+      'INBOX',
+      'ÄE',
+    ]) {
       const answer = (await server.api.call('dicom/node/add', { ...valid, ae_title }, admin)).body;
       expect([answer.error_type, answer.error_subtype], ae_title).toEqual(['INVALID_FIELD', 'ae_title']);
     }
@@ -162,12 +184,15 @@ describe.each(DIALECTS)('registered DICOM senders (dicom/node/*) on %s', (dialec
       const answer = (await server.api.call('dicom/node/add', { ...valid, host }, admin)).body;
       expect([answer.error_type, answer.error_subtype], host).toEqual(['INVALID_FIELD', 'host']);
     }
-    expect(await error('dicom/node/set', { uuid: demoNode.uuid, ae_title: 'x'.repeat(17) })).toBe('INVALID_FIELD');
+    expect(await error('dicom/node/set', { uuid: demoNode.uuid, ae_title: 'x'.repeat(17) })).toBe(
+      'INVALID_FIELD',
+    );
     expect(await error('dicom/node/set', { uuid: 'no-such-node', host: '*' })).toBe('NOT_FOUND');
     expect(await error('dicom/node/add', { account_id: account })).toBe('INVALID_FIELD');
 
     expect(await nodeCount()).toBe(before);
-    const unchanged = (await server.api.call('dicom/node/list', { account_id: account }, admin)).body.nodes[0];
+    const unchanged = (await server.api.call('dicom/node/list', { account_id: account }, admin)).body
+      .nodes[0];
     expect(unchanged).toEqual(demoNode);
   });
 });
