@@ -59,6 +59,8 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(64 * 1024 ** 3),
+  /** A study received over DICOM is mailed about once nothing arrived for it for this long. */
+  HARVEST_MAIL_QUIET_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
 });
@@ -81,6 +83,7 @@ export interface Config {
   uploadSessionTtlMs: number;
   uploadSessionOwnerBytes: number;
   uploadTempMaxBytes: number;
+  harvestMailQuietMs: number;
   logLevel: string;
   webDist: string | undefined;
 }
@@ -114,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadSessionTtlMs: e.UPLOAD_SESSION_TTL_MINUTES * 60_000,
     uploadSessionOwnerBytes: e.UPLOAD_SESSION_OWNER_BYTES,
     uploadTempMaxBytes: e.UPLOAD_TEMP_MAX_BYTES,
+    harvestMailQuietMs: e.HARVEST_MAIL_QUIET_MS,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
   };

@@ -45,13 +45,19 @@ import { UploadSessionService } from './ingest/upload-session.service.js';
 import { uploadAnswer } from './ingest/upload-answer.js';
 import { ViewerTokensRepository } from './repositories/viewer-tokens.repository.js';
 import { ViewerTokenService } from './services/viewer-token.service.js';
+import { UserEventsRepository } from './repositories/user-events.repository.js';
+import { HarvestNoticesRepository } from './repositories/harvest-notices.repository.js';
+import { NotificationPreferencesService } from './services/notification-preferences.service.js';
+import { HarvestNotifier } from './notifications/harvest-notifier.js';
+import { ShareNotifier } from './notifications/share-notifier.js';
 
 /** The composition root: every repository and service, wired once per process. */
 export function createContext(
   config: Config,
   db: Db,
-  options: { rateLimits?: RateLimits; linkLimits?: LinkRateLimits } = {},
+  options: { rateLimits?: RateLimits; linkLimits?: LinkRateLimits; log?: (line: string) => void } = {},
 ) {
+  const log = options.log ?? ((line: string) => console.error(line));
   const k = db.kysely;
   const repos = {
     users: new UsersRepository(k),
@@ -73,18 +79,54 @@ export function createContext(
     links: new LinksRepository(k),
     uploadSessions: new UploadSessionsRepository(k),
     viewerTokens: new ViewerTokensRepository(k),
+    userEvents: new UserEventsRepository(k),
+    harvestNotices: new HarvestNoticesRepository(k),
   };
   const audit = new AuditService(repos.audit);
   const mailer = new Mailer(repos.outbox, config.smtpUrl, config.mailFrom);
   const blobs = new FileBlobStore(config.dataDir);
   const collector = new BlobCollector(blobs, new BlobReferencesRepository(k));
   const engineFqdn = new URL(config.publicUrl).host;
-  const ingest = new IngestService({ repo: repos.ingest, blobs, collector, audit });
+  const access = new AccessService(repos.memberships, repos.accounts);
+  const harvestNotifier = new HarvestNotifier({
+    notices: repos.harvestNotices,
+    studies: repos.studies,
+    accounts: repos.accounts,
+    nodes: repos.dicomNodes,
+    userEvents: repos.userEvents,
+    mailer,
+    publicUrl: config.publicUrl,
+    quietMs: config.harvestMailQuietMs,
+    log,
+  });
+  const ingest = new IngestService({
+    repo: repos.ingest,
+    blobs,
+    collector,
+    audit,
+    onStored: (event) => harvestNotifier.noteStored(event),
+  });
+  const shareNotifier = new ShareNotifier({
+    accounts: repos.accounts,
+    studies: repos.studies,
+    userEvents: repos.userEvents,
+    mailer,
+    publicUrl: config.publicUrl,
+    log,
+  });
   const services = {
     audit,
     mailer,
     blobs,
-    access: new AccessService(repos.memberships, repos.accounts),
+    access,
+    harvestNotifier,
+    notificationPreferences: new NotificationPreferencesService({
+      userEvents: repos.userEvents,
+      accounts: repos.accounts,
+      users: repos.users,
+      access,
+      audit,
+    }),
     sessions: new SessionService({
       users: repos.users,
       sessions: repos.sessions,
@@ -134,6 +176,7 @@ export function createContext(
       shares: repos.shares,
       audit,
       collector,
+      onShared: (event) => shareNotifier.shared(event),
     }),
     purge: new PurgeService({ repo: repos.purge, settings: repos.settings, collector, audit }),
     links: new LinkService({ links: repos.links, mailer, audit, publicUrl: config.publicUrl }),

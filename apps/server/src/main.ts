@@ -10,6 +10,7 @@ import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
 import { startPurgeTimer } from './jobs/purge-timer.js';
 import { startUploadSweepTimer } from './jobs/upload-sweep-timer.js';
+import { harvestMailInterval, startHarvestMailTimer } from './jobs/harvest-mail-timer.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -27,7 +28,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const db = openDatabase(config);
   await migrateToLatest(db);
-  const ctx = createContext(config, db);
+  const ctx = createContext(config, db, { log });
   if (config.seedDemo && !(await hasAnyAccount(ctx))) {
     const { password, generated } = await seedDemo(ctx, {
       password: config.demoPassword,
@@ -61,6 +62,11 @@ export async function startServer(
   log(`DICOM listener ${config.dicomAet} on ${config.host}:${dicomPort}`);
   const purgeTimer = startPurgeTimer(ctx.services.purge, log);
   const uploadSweep = startUploadSweepTimer(ctx.services.uploadSessions, log);
+  const harvestMailTimer = startHarvestMailTimer(
+    ctx.services.harvestNotifier,
+    log,
+    harvestMailInterval(config.harvestMailQuietMs),
+  );
   return {
     ctx,
     http,
@@ -69,6 +75,7 @@ export async function startServer(
     async stop() {
       await purgeTimer.stop();
       await uploadSweep.stop();
+      await harvestMailTimer.stop();
       await dicom.stop();
       await http.close();
       await ctx.services.blobs.close();

@@ -13,3 +13,4 @@ export * from './thumbnails.js';
 export * from './upload-sessions.js';
 export * from './viewer.js';
 export * from './dicom-nodes.js';
+export * from './notifications.js';

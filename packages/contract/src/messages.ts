@@ -63,4 +63,14 @@ export const MESSAGES = {
   attachmentAdded: 'Added attachment successfully.',
   attachmentFailed: 'Failed to upload the attachment.',
   namespaceNotMember: 'You are not a member of this namespace',
+  // Notifications tab (SPEC section 8: NOT_FOUND, NOT_MEMBER and NOT_PERMITTED each have their
+  // own message; the spec does not give the texts).
+  notificationsNotFound:
+    'This group or account no longer exists. Reload the page to see your current groups.',
+  notificationsNotMember:
+    'You are no longer a member of this group or account, so you cannot receive its notifications.',
+  notificationsNotPermitted:
+    'You are not allowed to change the notification settings of this group. Ask your administrator.',
+  notificationsFailed: 'Failed to save the notification setting.',
+  notificationsNone: 'You do not belong to any group yet.',
 } as const;

@@ -314,6 +314,27 @@ export interface ViewerTokenTable {
   expires: number;
 }
 
+/** Which events a user is mailed about in one namespace (0/1 flags; no row = all off). */
+export interface UserEventTable {
+  user_id: string;
+  namespace_id: string;
+  event_share: number;
+  event_harvest: number;
+  updated: number;
+}
+
+/** A study received from a DICOM sender whose harvest mail is pending (migration harvest-notices). */
+export interface HarvestNoticeTable {
+  study_uuid: string;
+  account_id: string;
+  namespace_id: string;
+  source_ae_title: string;
+  created: number;
+  /** When to look at the study again: once it has been quiet, its mail is sent. */
+  due_at: number;
+  attempts: Generated<number>;
+}
+
 export interface Database {
   accounts: AccountTable;
   namespaces: NamespaceTable;
@@ -340,4 +361,6 @@ export interface Database {
   link_grants: LinkGrantTable;
   upload_sessions: UploadSessionTable;
   viewer_tokens: ViewerTokenTable;
+  user_events: UserEventTable;
+  harvest_notices: HarvestNoticeTable;
 }

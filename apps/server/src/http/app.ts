@@ -17,6 +17,7 @@ import { storageRoutes } from './routes/storage.routes.js';
 import { studyRoutes } from './routes/study.routes.js';
 import { tagRoutes } from './routes/tag.routes.js';
 import { userRoutes } from './routes/user.routes.js';
+import { userEventRoutes } from './routes/user-event.routes.js';
 import { downloadRoutes } from './routes/download.routes.js';
 import { studyTrashRoutes } from './routes/study-trash.routes.js';
 import { studyMarksRoutes } from './routes/study-marks.routes.js';
@@ -88,6 +89,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   app.get('/api/v3/health', () => ({ status: 'OK' }));
   sessionRoutes(ctx, app);
   userRoutes(ctx, app);
+  userEventRoutes(ctx, app);
   settingRoutes(ctx, app);
   dicomNodeRoutes(ctx, app);
   accountRoutes(ctx, app);

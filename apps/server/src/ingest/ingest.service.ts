@@ -7,6 +7,7 @@ import type { IndexResult, IndexTarget, IngestRepository } from '../repositories
 import type { AuditService } from '../services/audit.service.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
 import type { FileBlobStore, TempFile } from '../storage/file-blob-store.js';
+import type { StoredInstance } from '../notifications/harvest-notifier.js';
 
 export interface IngestSource {
   /** upload, stow, cstore, link, retrieve, wrap */
@@ -35,6 +36,8 @@ export interface IngestDeps {
   blobs: FileBlobStore;
   collector: BlobCollector;
   audit: AuditService;
+  /** Told about every newly stored instance (notifications); must not throw. */
+  onStored?: (event: StoredInstance) => Promise<void>;
   now?: () => number;
 }
 
@@ -110,6 +113,12 @@ export class IngestService {
       await this.removeIfUnreferenced(blob.key);
     } else {
       source.auditedStudies?.add(result.studyUuid);
+      await this.deps.onStored?.({
+        studyUuid: result.studyUuid,
+        studyCreated: result.studyCreated,
+        target,
+        source,
+      });
     }
     return {
       studyUuid: result.studyUuid,

@@ -45,6 +45,15 @@ export class AccountsRepository {
     return this.db.selectFrom('groups').selectAll().where('uuid', '=', uuid).executeTakeFirst();
   }
 
+  /** The group owning a namespace; undefined for an account namespace. */
+  groupOfNamespace(namespaceId: string): Promise<GroupRow | undefined> {
+    return this.db
+      .selectFrom('groups')
+      .selectAll()
+      .where('namespace_id', '=', namespaceId)
+      .executeTakeFirst();
+  }
+
   namespace(id: string) {
     return this.db.selectFrom('namespaces').selectAll().where('id', '=', id).executeTakeFirst();
   }

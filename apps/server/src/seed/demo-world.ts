@@ -51,6 +51,7 @@ const CLINICIAN: Permission[] = [
   'study_edit',
   'study_delete',
   'link_edit',
+  'user_modify_notifications',
 ];
 
 const GATEKEEPER: Permission[] = [
@@ -63,6 +64,7 @@ const GATEKEEPER: Permission[] = [
   'order_edit',
   'destination_search',
   'destination_search_mwl',
+  'user_modify_notifications',
 ];
 
 export interface DemoUser {
@@ -71,6 +73,8 @@ export interface DemoUser {
   last: string;
   account: string;
   role: 'admin' | 'user';
+  /** Account-level grants of a plain user (an admin holds every permission anyway). */
+  accountPermissions?: readonly Permission[];
   sysadmin?: boolean;
   groups: { group: string; permissions: readonly Permission[] }[];
 }
@@ -91,6 +95,8 @@ export const DEMO_USERS: DemoUser[] = [
     last: 'Clinician',
     account: 'demo',
     role: 'user',
+    // Lets them choose mails about exams shared with them directly (account namespace).
+    accountPermissions: ['user_modify_notifications'],
     groups: [
       { group: 'emergency', permissions: CLINICIAN },
       { group: 'cardiology', permissions: CLINICIAN },
@@ -102,6 +108,7 @@ export const DEMO_USERS: DemoUser[] = [
     last: 'Gatekeeper',
     account: 'demo',
     role: 'user',
+    accountPermissions: ['user_modify_notifications'],
     groups: [{ group: 'intake', permissions: GATEKEEPER }],
   },
   {

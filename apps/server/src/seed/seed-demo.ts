@@ -76,7 +76,9 @@ export async function seedDemo(
       created: now,
       last_login: null,
     });
-    await ctx.repos.memberships.addAccountMember(accountIds.get(user.account)!, uuid, user.role, []);
+    await ctx.repos.memberships.addAccountMember(accountIds.get(user.account)!, uuid, user.role, [
+      ...(user.accountPermissions ?? []),
+    ]);
     for (const membership of user.groups) {
       await ctx.repos.memberships.addGroupMember(groupIds.get(membership.group)!.uuid, uuid, [
         ...membership.permissions,

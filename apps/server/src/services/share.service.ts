@@ -7,6 +7,7 @@ import type { ShareTarget, SharesRepository } from '../repositories/shares.repos
 import type { StudyRow } from '../repositories/studies.repository.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
 import type { AuditService } from './audit.service.js';
+import type { SharedEvent } from '../notifications/share-notifier.js';
 
 export const MAX_SHARE_MESSAGE = 1024;
 
@@ -15,6 +16,8 @@ export interface ShareDeps {
   audit: AuditService;
   /** Removes blob files left unreferenced once a copy is gone. */
   collector: BlobCollector;
+  /** Told about each new share (the "shared with me" mails); must not throw. */
+  onShared?: (event: SharedEvent) => Promise<void>;
   now?: () => number;
 }
 
@@ -106,6 +109,14 @@ export class ShareService {
       detail: { target_type: target.type, target_id: target.id, message, again: existing !== undefined },
       ip: caller.ip,
     });
+    // Sharing again only refreshes the message, so only a new share is mailed about.
+    if (!existing)
+      await this.deps.onShared?.({
+        study: row,
+        target,
+        message,
+        sharedBy: { uuid: caller.user.uuid, name: caller.user.name },
+      });
   }
 
   async list(row: StudyRow) {

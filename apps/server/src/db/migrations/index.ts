@@ -15,6 +15,8 @@ import { links } from './20261122T1520-links.js';
 import { personalNamespaces } from './20261122T1640-personal-namespaces.js';
 import { uploadSessions } from './20261122T1630-upload-sessions.js';
 import { viewerTokens } from './20261122T1650-viewer-tokens.js';
+import { userEvents } from './20261122T1660-user-events.js';
+import { harvestNotices } from './20261122T1661-harvest-notices.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +36,6 @@ export const migrations: Record<string, Migration> = {
   '20261122T1630-upload-sessions': uploadSessions,
   '20261122T1640-personal-namespaces': personalNamespaces,
   '20261122T1650-viewer-tokens': viewerTokens,
+  '20261122T1660-user-events': userEvents,
+  '20261122T1661-harvest-notices': harvestNotices,
 };

@@ -1,0 +1,54 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, HarvestNoticeTable } from '../db/schema.js';
+
+export type HarvestNoticeRow = Selectable<HarvestNoticeTable>;
+
+/** Pending "harvested from gateway" mails, one per study received over DICOM. */
+export class HarvestNoticesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Records a received study once; a second call for the same study changes nothing. */
+  async add(notice: Omit<HarvestNoticeTable, 'attempts'>): Promise<void> {
+    await this.db
+      .insertInto('harvest_notices')
+      .values(notice)
+      .onConflict((oc) => oc.column('study_uuid').doNothing())
+      .execute();
+  }
+
+  due(now: number, limit: number): Promise<HarvestNoticeRow[]> {
+    return this.db
+      .selectFrom('harvest_notices')
+      .selectAll()
+      .where('due_at', '<=', now)
+      .orderBy('due_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Takes a due notice for this process by moving its due time to `until`, only if nobody moved it
+   * since it was read: several app processes may flush, and only one of them wins each notice.
+   */
+  async claim(notice: HarvestNoticeRow, until: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('harvest_notices')
+      .set({ due_at: until })
+      .where('study_uuid', '=', notice.study_uuid)
+      .where('due_at', '=', notice.due_at)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async postpone(studyUuid: string, dueAt: number, attempts?: number): Promise<void> {
+    await this.db
+      .updateTable('harvest_notices')
+      .set(attempts === undefined ? { due_at: dueAt } : { due_at: dueAt, attempts })
+      .where('study_uuid', '=', studyUuid)
+      .execute();
+  }
+
+  async remove(studyUuid: string): Promise<void> {
+    await this.db.deleteFrom('harvest_notices').where('study_uuid', '=', studyUuid).execute();
+  }
+}

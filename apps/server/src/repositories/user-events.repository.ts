@@ -1,0 +1,99 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+export type EventFlag = 'event_share' | 'event_harvest';
+
+export interface UserEventFlags {
+  event_share: number;
+  event_harvest: number;
+}
+
+export interface Recipient {
+  uuid: string;
+  email: string;
+  name: string;
+}
+
+const OFF: UserEventFlags = { event_share: 0, event_harvest: 0 };
+
+/** Notification flags per user and namespace, and who is to be mailed about an event. */
+export class UserEventsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async flags(userId: string, namespaceId: string): Promise<UserEventFlags> {
+    const row = await this.db
+      .selectFrom('user_events')
+      .select(['event_share', 'event_harvest'])
+      .where('user_id', '=', userId)
+      .where('namespace_id', '=', namespaceId)
+      .executeTakeFirst();
+    return row ? { event_share: Number(row.event_share), event_harvest: Number(row.event_harvest) } : OFF;
+  }
+
+  /** The user's flags in every namespace that has a row, keyed by namespace id. */
+  async flagsOfUser(userId: string): Promise<Map<string, UserEventFlags>> {
+    const rows = await this.db
+      .selectFrom('user_events')
+      .select(['namespace_id', 'event_share', 'event_harvest'])
+      .where('user_id', '=', userId)
+      .execute();
+    return new Map(
+      rows.map((r) => [
+        r.namespace_id,
+        { event_share: Number(r.event_share), event_harvest: Number(r.event_harvest) },
+      ]),
+    );
+  }
+
+  /** Writes the whole flag set of one user in one namespace (insert or update). */
+  async save(userId: string, namespaceId: string, flags: UserEventFlags, now: number): Promise<void> {
+    await this.db
+      .insertInto('user_events')
+      .values({ user_id: userId, namespace_id: namespaceId, ...flags, updated: now })
+      .onConflict((oc) => oc.columns(['user_id', 'namespace_id']).doUpdateSet({ ...flags, updated: now }))
+      .execute();
+  }
+
+  /**
+   * Active users who opted into `flag` in this namespace and still belong to it: a member of the
+   * group that owns it, an admin of its account, or (for an account namespace) any account member.
+   * A flag left behind by someone who has since left the group sends nothing.
+   */
+  recipients(namespaceId: string, flag: EventFlag): Promise<Recipient[]> {
+    return this.db
+      .selectFrom('user_events')
+      .innerJoin('users', 'users.uuid', 'user_events.user_id')
+      .innerJoin('namespaces', 'namespaces.id', 'user_events.namespace_id')
+      .select(['users.uuid', 'users.email', 'users.name'])
+      .where('user_events.namespace_id', '=', namespaceId)
+      .where(`user_events.${flag}`, '=', 1)
+      .where('users.status', '=', 'ACTIVE')
+      .where((eb) =>
+        eb.or([
+          eb.exists(
+            eb
+              .selectFrom('group_members')
+              .innerJoin('groups', 'groups.uuid', 'group_members.group_id')
+              .select('group_members.user_id')
+              .whereRef('group_members.user_id', '=', 'users.uuid')
+              .whereRef('groups.namespace_id', '=', 'namespaces.id'),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('account_members')
+              .select('account_members.user_id')
+              .whereRef('account_members.user_id', '=', 'users.uuid')
+              .whereRef('account_members.account_id', '=', 'namespaces.account_id')
+              .where((inner) =>
+                inner.or([
+                  inner('account_members.role', '=', 'admin'),
+                  inner('namespaces.kind', '=', 'ACCOUNT'),
+                ]),
+              ),
+          ),
+        ]),
+      )
+      .orderBy('users.email')
+      .execute();
+  }
+}
