@@ -114,7 +114,7 @@ export class HarvestNotifier {
             imageCount: Number(study.image_count),
             studyUuid: study.uuid,
             link: group ? `${this.deps.publicUrl}/group/${group.uuid}` : `${this.deps.publicUrl}/group/list`,
-            settingsLink: `${this.deps.publicUrl}/account-settings`,
+            settingsLink: `${this.deps.publicUrl}/account-settings?tab=notifications`,
           }),
         );
       }

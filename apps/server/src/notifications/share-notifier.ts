@@ -40,7 +40,7 @@ export class ShareNotifier {
   }
 
   private async mail({ study, target, message, sharedBy }: SharedEvent): Promise<void> {
-    const settingsLink = `${this.deps.publicUrl}/account-settings`;
+    const settingsLink = `${this.deps.publicUrl}/account-settings?tab=notifications`;
     if (target.type === 'group') {
       const group = await this.deps.accounts.findGroup(target.id);
       if (!group) return;
