@@ -108,6 +108,7 @@ export function createContext(
   });
   const shareNotifier = new ShareNotifier({
     accounts: repos.accounts,
+    memberships: repos.memberships,
     studies: repos.studies,
     userEvents: repos.userEvents,
     mailer,
@@ -123,6 +124,7 @@ export function createContext(
     notificationPreferences: new NotificationPreferencesService({
       userEvents: repos.userEvents,
       accounts: repos.accounts,
+      memberships: repos.memberships,
       users: repos.users,
       access,
       audit,

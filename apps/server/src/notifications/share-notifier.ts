@@ -1,5 +1,6 @@
 import type { Mailer } from '../mail/mailer.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
+import type { MembershipsRepository } from '../repositories/memberships.repository.js';
 import type { ShareTarget } from '../repositories/shares.repository.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { UserEventsRepository } from '../repositories/user-events.repository.js';
@@ -14,6 +15,7 @@ export interface SharedEvent {
 
 export interface ShareNotifierDeps {
   accounts: AccountsRepository;
+  memberships: MembershipsRepository;
   studies: StudiesRepository;
   userEvents: UserEventsRepository;
   mailer: Mailer;
@@ -23,9 +25,10 @@ export interface ShareNotifierDeps {
 
 /**
  * "Shared with me" mails. A group share mails the group's members who turned event_share on for
- * the group; a share with one user mails that user if they turned it on for the study's account
- * (users have no namespace of their own, so the account namespace holds that preference). The
- * sharer is never mailed about their own share.
+ * the group; a share with one user mails that user if they turned it on for the study's account.
+ * (The user's personal 'Shared with me' namespace, where the copy lands, only exists from the first
+ * share with them on, so the account namespace holds that preference.) The sharer is never mailed
+ * about their own share.
  */
 export class ShareNotifier {
   constructor(private readonly deps: ShareNotifierDeps) {}
@@ -68,14 +71,21 @@ export class ShareNotifier {
     const recipients = await this.deps.userEvents.recipients(account.namespace_id, 'event_share');
     const to = recipients.find((r) => r.uuid === target.id);
     if (!to || to.uuid === sharedBy.uuid) return;
+    // The copy in the recipient's personal group, which the web shows as a group of its own.
+    const personal = (await this.deps.memberships.personalNamespaces(to.uuid)).find(
+      (p) => p.account_id === study.account_id,
+    );
+    const copy = personal
+      ? (await this.deps.studies.findByUid(study.study_uid, [personal.id]))[0]
+      : undefined;
     await this.deps.mailer.send(
       shareMail({
         to,
         sharedBy: sharedBy.name,
         preferenceIn: account.name,
         message,
-        studyUuid: study.uuid,
-        link: `${this.deps.publicUrl}/group/list`,
+        studyUuid: copy?.uuid ?? study.uuid,
+        link: personal ? `${this.deps.publicUrl}/group/${personal.id}` : `${this.deps.publicUrl}/group/list`,
         settingsLink,
       }),
     );

@@ -3,6 +3,7 @@ import { ApiError, notFound, notPermitted } from '../http/errors.js';
 import type { Caller } from '../policies/access.js';
 import { hasAccountPermission, hasGroupPermission } from '../policies/access.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
+import type { MembershipsRepository } from '../repositories/memberships.repository.js';
 import type { UserEventFlags, UserEventsRepository } from '../repositories/user-events.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AccessService } from './access.service.js';
@@ -11,6 +12,7 @@ import type { AuditService } from './audit.service.js';
 export interface NotificationPreferencesDeps {
   userEvents: UserEventsRepository;
   accounts: AccountsRepository;
+  memberships: MembershipsRepository;
   users: UsersRepository;
   access: AccessService;
   audit: AuditService;
@@ -37,16 +39,26 @@ export class NotificationPreferencesService {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Every namespace the caller belongs to (account namespaces first), with its flags. */
+  /**
+   * Every namespace the caller belongs to (account namespaces first), with its flags. The personal
+   * 'Shared with me' group is left out: mails about studies shared with the user personally are
+   * chosen on the account, which exists before anything was shared with them.
+   */
   async list(caller: Caller): Promise<NotificationPreference[]> {
-    const flags = await this.deps.userEvents.flagsOfUser(caller.user.uuid);
+    const [flags, personal] = await Promise.all([
+      this.deps.userEvents.flagsOfUser(caller.user.uuid),
+      this.deps.memberships.personalNamespaces(caller.user.uuid),
+    ]);
+    const personalIds = new Set(personal.map((p) => p.id));
     const namespaces: NamespaceRow[] = [];
     for (const account of caller.accounts.values()) {
       const row = await this.deps.accounts.findAccount(account.accountId);
       if (row)
         namespaces.push({ id: row.namespace_id, account_id: row.uuid, kind: 'ACCOUNT', name: row.name });
     }
-    const groups = [...caller.groups.values()].sort((a, b) => a.name.localeCompare(b.name));
+    const groups = [...caller.groups.values()]
+      .filter((g) => !personalIds.has(g.namespaceId))
+      .sort((a, b) => a.name.localeCompare(b.name));
     for (const group of groups)
       namespaces.push({
         id: group.namespaceId,

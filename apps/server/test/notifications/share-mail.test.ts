@@ -25,7 +25,7 @@ describe.each(DIALECTS)('"shared with me" mails on %s', (dialect) => {
     );
     studies = await db
       .selectFrom('studies')
-      .select(['uuid', 'patient_name', 'patientid'])
+      .select(['uuid', 'patient_name', 'patientid', 'study_uid'])
       .where('namespace_id', '=', ns['Emergency']!)
       .orderBy('uuid')
       .execute();
@@ -81,8 +81,27 @@ describe.each(DIALECTS)('"shared with me" mails on %s', (dialect) => {
       to_address: 'clinician@demo.local',
       subject: 'An exam was shared with you',
     });
-    expect(sent[1]!.body).toContain(studies[1]!.uuid);
     expect(sent[1]!.body).not.toContain('Message from');
+    // The mail points at the copy in the recipient's personal 'Shared with me' group.
+    const db = server.ctx.db.kysely;
+    const personal = await db
+      .selectFrom('namespaces')
+      .select('id')
+      .where('owner_user_id', '=', users['clinician@demo.local']!)
+      .executeTakeFirstOrThrow();
+    const copy = await db
+      .selectFrom('studies')
+      .select('uuid')
+      .where('namespace_id', '=', personal.id)
+      .executeTakeFirstOrThrow();
+    expect(sent[1]!.body).toContain(`/group/${personal.id}`);
+    expect(sent[1]!.body).toContain(copy.uuid);
+    // That personal group is not a place to choose mails: the account is.
+    const clinician = await server.api.login('clinician@demo.local');
+    const list = (await server.api.get('user/event/list', { sid: clinician })).body.events as {
+      namespace_id: string;
+    }[];
+    expect(list.map((p) => p.namespace_id)).not.toContain(personal.id);
   });
 
   it('mails nobody who opted out', async () => {
