@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Debian packages the product and its tests use: Chromium for browser tests, dcmtk and Orthanc as
 # real DICOM peers, PostgreSQL 15 for the scale-out tests, isoinfo (genisoimage) to check ISO downloads,
-# iproute2 and curl for the peers run in a private network namespace. Installs only what is missing.
+# iproute2 and curl for the peers run in a private network namespace, dicom3tools (dciodvfy) to check
+# the IODs of written files. Installs only what is missing.
 set -euo pipefail
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v dcmodify >/dev/null 2>&1 || need+=(dcmtk)
+# dciodvfy checks the IODs of files the server writes (non-DICOM wrapping tests).
+command -v dciodvfy >/dev/null 2>&1 || need+=(dicom3tools)
 command -v Orthanc >/dev/null 2>&1 || need+=(orthanc)
 [ -e /usr/share/orthanc/plugins/libOrthancDicomWeb.so ] || need+=(orthanc-dicomweb)
 [ -d /usr/lib/python3/dist-packages/pydicom/data/test_files ] || need+=(python3-pydicom)

@@ -24,6 +24,7 @@ import { BlobReferencesRepository } from './repositories/blob-references.reposit
 import { FileBlobStore } from './storage/file-blob-store.js';
 import { DicomNodeService } from './services/dicom-node.service.js';
 import { IngestService } from './ingest/ingest.service.js';
+import { WrapService } from './services/wrap.service.js';
 import { DicomwebRepository } from './repositories/dicomweb.repository.js';
 import { IngestRepository } from './repositories/ingest.repository.js';
 import { DownloadService } from './services/download.service.js';
@@ -171,6 +172,7 @@ export function createContext(
         ttlMs: config.uploadSessionTtlMs,
       },
     }),
+    wrap: new WrapService({ settings: repos.settings, studies: repos.studies, ingest, blobs }),
     downloads: new DownloadService({ studies: repos.studies, dicomweb: repos.dicomweb, blobs, audit }),
     trash: new StudyTrashService({ studies: repos.studies, audit }),
     marks: new StudyMarksService({ studies: repos.studies, tags: repos.tags, audit }),

@@ -14,3 +14,4 @@ export * from './upload-sessions.js';
 export * from './viewer.js';
 export * from './dicom-nodes.js';
 export * from './notifications.js';
+export * from './upload-form.js';

@@ -125,6 +125,8 @@ function modalityAttributes(spec: InstanceSpec): NaturalizedDataset {
     ? {
         FrameOfReferenceUID: spec.frameOfReferenceUid ?? derivedUid(`for:${spec.seriesInstanceUid}`),
         PositionReferenceIndicator: '',
+        // General Series Type 2C for CT and MR: head first, supine.
+        PatientPosition: 'HFS',
         SliceThickness: 2.5,
         ImagePositionPatient: [-100, -100, spec.instanceNumber * 2.5],
         ImageOrientationPatient: [1, 0, 0, 0, 1, 0],

@@ -14,6 +14,8 @@ import { sessionRoutes } from './routes/session.routes.js';
 import { settingRoutes } from './routes/setting.routes.js';
 import { dicomNodeRoutes } from './routes/dicom-node.routes.js';
 import { storageRoutes } from './routes/storage.routes.js';
+import { wrapRoutes } from './routes/wrap.routes.js';
+import { namespaceRoutes } from './routes/namespace.routes.js';
 import { studyRoutes } from './routes/study.routes.js';
 import { tagRoutes } from './routes/tag.routes.js';
 import { userRoutes } from './routes/user.routes.js';
@@ -98,6 +100,8 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   auditRoutes(ctx, app);
   storageRoutes(ctx, app, options.maxUploadBytes);
   uploadSessionRoutes(ctx, app);
+  wrapRoutes(ctx, app, options.maxUploadBytes);
+  namespaceRoutes(ctx, app);
   downloadRoutes(ctx, app);
   studyTrashRoutes(ctx, app);
   studyMarksRoutes(ctx, app);

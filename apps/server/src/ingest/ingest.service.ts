@@ -22,6 +22,8 @@ export interface IngestSource {
   auditedStudies?: Set<string>;
   /** Identifies the session in that event's detail (association id, calling AE). */
   session?: Record<string, string>;
+  /** Extra facts for the audit event (e.g. the original file name of a wrapped file). */
+  detail?: Record<string, unknown>;
 }
 
 export interface IngestResult {
@@ -137,6 +139,7 @@ export class IngestService {
       objectType: 'study',
       objectId: result.studyUuid,
       detail: {
+        ...source.detail,
         source: source.kind,
         ...(source.session ?? {}),
         // With a session, the first instance of the study it brought; later ones share this event.

@@ -129,6 +129,16 @@ export class StudiesRepository {
     return row !== undefined;
   }
 
+  /** The study of a namespace with this Study Instance UID (deleted or not): what more files would join. */
+  async findInNamespace(namespaceId: string, studyUid: string) {
+    return this.db
+      .selectFrom('studies')
+      .select(['uuid', 'patient_name', 'patientid', 'series_count', 'deleted'])
+      .where('namespace_id', '=', namespaceId)
+      .where('study_uid', '=', studyUid)
+      .executeTakeFirst();
+  }
+
   async update(uuid: string, changes: Updateable<StudyTable>): Promise<void> {
     await this.db.updateTable('studies').set(changes).where('uuid', '=', uuid).execute();
   }

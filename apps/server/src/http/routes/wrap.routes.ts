@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { WRAP_MAX_FILE_BYTES, WRAP_MAX_FILES } from '@imaging-inbox/contract';
+import type { AppContext } from '../../context.js';
+import type { ReceivedFile } from '../../services/wrap.service.js';
+import { WRAPPING_SETTING } from '../../services/wrap.service.js';
+import { BodyTooLargeError } from '../../storage/file-blob-store.js';
+import { authenticate } from '../api.js';
+import { ApiError, invalidField, notFound, notPermitted } from '../errors.js';
+import { collectParams } from '../params.js';
+
+/**
+ * POST storage/namespace/{namespace_id}/wrap: the non-DICOM upload. A multipart body with the patient
+ * and exam fields of the upload form, one or more `file` parts (PDF, JPEG, PNG) and optionally the
+ * `study_uid` an earlier call answered, to add more files to that study. Answers 202 once every
+ * wrapped instance is durable. Needs study_upload in the group and the account's
+ * enable_dicom_wrapping setting.
+ */
+export function wrapRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBytes: number): void {
+  const maxFileBytes = Math.min(maxUploadBytes, WRAP_MAX_FILE_BYTES);
+
+  app.post<{ Params: { namespace_id: string } }>(
+    '/api/v3/storage/namespace/:namespace_id/wrap',
+    async (request, reply) => {
+      const caller = await authenticate(ctx, request, collectParams(request));
+      const group = caller.groups.get(request.params.namespace_id);
+      if (!group) throw notFound('namespace');
+      if (!group.permissions.has('study_upload')) throw notPermitted('study_upload');
+      // Asked before the body is read, so a refused call costs no disk.
+      if (!(await ctx.services.wrap.isEnabled(group.accountId))) throw notPermitted(WRAPPING_SETTING);
+
+      const files: ReceivedFile[] = [];
+      try {
+        const fields = await receiveParts(ctx, request, maxFileBytes, files);
+        const answer = await ctx.services.wrap.wrap({
+          group,
+          userId: caller.user.uuid,
+          ip: request.ip,
+          fields,
+          files,
+        });
+        return await reply.code(202).send(answer);
+      } finally {
+        await Promise.all(files.map((f) => ctx.services.blobs.discard(f.temp)));
+      }
+    },
+  );
+}
+
+/** Fields into a map and `file` parts into temp files (pushed to `files` as they arrive, for cleanup). */
+async function receiveParts(
+  ctx: AppContext,
+  request: FastifyRequest,
+  maxFileBytes: number,
+  files: ReceivedFile[],
+): Promise<Record<string, string>> {
+  if (!request.isMultipart()) throw new ApiError('MISSING_FIELDS', 412, 'file', ['file']);
+  const fields: Record<string, string> = {};
+  try {
+    const parts = request.parts({
+      limits: { fileSize: maxFileBytes, files: WRAP_MAX_FILES, fields: 32, fieldSize: 4096 },
+    });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        continue;
+      }
+      if (part.fieldname !== 'file') {
+        part.file.resume();
+        throw invalidField(part.fieldname, 'files go in parts named file');
+      }
+      const temp = await ctx.services.blobs.writeTemp(part.file, maxFileBytes);
+      files.push({ filename: part.filename || `file-${files.length + 1}`, temp });
+      if (part.file.truncated) throw new BodyTooLargeError();
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (error instanceof BodyTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new ApiError('FILE_TOO_LARGE', 413, `at most ${maxFileBytes} bytes per file`);
+    }
+    if (code === 'FST_FILES_LIMIT') throw invalidField('file', `at most ${WRAP_MAX_FILES} files in one call`);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw invalidField('fields', 'too many fields');
+    throw error;
+  }
+  return fields;
+}

@@ -1,0 +1,199 @@
+import fsp from 'node:fs/promises';
+import {
+  dicomPatientName,
+  latestTodayIso,
+  MESSAGES,
+  patientFormErrors,
+  WRAP_MAX_FILES,
+  type PatientForm,
+  type WrapFileKind,
+  type WrapUploadAnswer,
+} from '@imaging-inbox/contract';
+import { formatDA, formatTM } from '../dicom/dates.js';
+import { isValidUid, newUid, ORG_ROOT } from '../dicom/index.js';
+import { checkWrapInput, prepareWrapContent, WrapInputError } from '../dicom/wrap-input.js';
+import { wrapImage, wrapPdf, type WrapStudy } from '../dicom/wrap.js';
+import { ApiError, invalidField, notPermitted } from '../http/errors.js';
+import type { IngestService } from '../ingest/ingest.service.js';
+import type { GroupAccess } from '../policies/access.js';
+import type { SettingsRepository } from '../repositories/settings.repository.js';
+import type { StudiesRepository } from '../repositories/studies.repository.js';
+import type { FileBlobStore, TempFile } from '../storage/file-blob-store.js';
+
+/** The account's share-code setting that turns the non-DICOM upload on (SPEC.md section 3). */
+export const WRAPPING_SETTING = 'enable_dicom_wrapping';
+
+/** An uploaded file, already streamed to a temp file by the route. */
+export interface ReceivedFile {
+  filename: string;
+  temp: TempFile;
+}
+
+export interface WrapRequest {
+  group: GroupAccess;
+  userId: string;
+  ip: string | null;
+  fields: Record<string, string | undefined>;
+  files: ReceivedFile[];
+}
+
+export interface WrapDeps {
+  settings: SettingsRepository;
+  studies: StudiesRepository;
+  ingest: IngestService;
+  blobs: FileBlobStore;
+  now?: () => number;
+}
+
+/**
+ * The non-DICOM upload: checks the account allows it, validates the patient and exam form with the
+ * web form's own rules, recognises every file, writes each as a DICOM instance into a temp file and
+ * only then sends them all through the single ingest pipeline under one study. A bad field or a bad
+ * file refuses the whole call before anything is stored.
+ */
+export class WrapService {
+  private readonly now: () => number;
+  constructor(private readonly deps: WrapDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  async isEnabled(accountId: string): Promise<boolean> {
+    return (await this.deps.settings.get(`account:${accountId}`, WRAPPING_SETTING)) === '1';
+  }
+
+  async wrap(request: WrapRequest): Promise<WrapUploadAnswer> {
+    const built: TempFile[] = [];
+    try {
+      if (!(await this.isEnabled(request.group.accountId))) throw notPermitted(WRAPPING_SETTING);
+      const form = validateForm(request.fields, latestTodayIso(this.now()));
+      if (request.files.length === 0) throw new ApiError('MISSING_FIELDS', 412, 'file', ['file']);
+      if (request.files.length > WRAP_MAX_FILES) {
+        throw invalidField('file', `at most ${WRAP_MAX_FILES} files in one call`);
+      }
+      const { studyUid, firstSeries } = await this.targetStudy(request, form);
+
+      // First pass: recognise every file cheaply, so a wrong one refuses the call before any work.
+      const kinds: WrapFileKind[] = [];
+      for (const file of request.files) {
+        kinds.push(await this.inspect(file, (bytes) => checkWrapInput(bytes)));
+      }
+
+      const at = new Date(this.now());
+      const study: WrapStudy = {
+        patientName: dicomPatientName(form),
+        patientId: form.patientMRN,
+        patientSex: form.patientGender,
+        patientBirthDate: form.patientDOB.replaceAll('-', ''),
+        studyInstanceUid: studyUid,
+        studyDate: form.studyDate.replaceAll('-', ''),
+        studyTime: form.studyTime ? `${form.studyTime.replace(':', '')}00` : '',
+        studyDescription: form.studyDescription,
+      };
+      const instances: Omit<WrapUploadAnswer['instances'][number], 'duplicate'>[] = [];
+      // Second pass: write each instance to a temp file; one file in memory at a time.
+      for (const [index, file] of request.files.entries()) {
+        const kind = kinds[index]!;
+        const instance = {
+          seriesInstanceUid: newUid(),
+          seriesNumber: firstSeries + index,
+          sopInstanceUid: newUid(),
+          title: file.filename,
+          contentDate: formatDA(at),
+          contentTime: formatTM(at),
+        };
+        const dicom = await this.inspect(file, async (bytes) => {
+          const content = await prepareWrapContent(bytes, kind);
+          return content.kind === 'pdf'
+            ? wrapPdf(study, instance, content.pdf)
+            : wrapImage(study, instance, content.image);
+        });
+        const { bytes: _inMemory, ...onDisk } = await this.deps.blobs.writeTemp(dicom);
+        built.push(onDisk);
+        instances.push({
+          filename: file.filename,
+          kind,
+          sop_class_uid: '',
+          sop_instance_uid: instance.sopInstanceUid,
+          series_uid: instance.seriesInstanceUid,
+        });
+      }
+
+      // Every file is ready: now they go through the ingest pipeline, as any DICOM upload does.
+      const answer: WrapUploadAnswer = { status: 'OK', study_uid: studyUid, study_uuid: '', instances: [] };
+      while (built.length) {
+        const temp = built.shift()!;
+        const meta = instances[answer.instances.length]!;
+        const result = await this.deps.ingest.ingestTemp(
+          temp,
+          { accountId: request.group.accountId, namespaceId: request.group.namespaceId },
+          {
+            kind: 'wrap',
+            userId: request.userId,
+            ip: request.ip,
+            detail: { filename: meta.filename, file_kind: meta.kind },
+          },
+        );
+        answer.study_uuid = result.studyUuid;
+        answer.instances.push({
+          ...meta,
+          sop_class_uid: result.parsed.sopClassUid,
+          duplicate: result.duplicate,
+        });
+      }
+      return answer;
+    } finally {
+      await Promise.all(built.map((t) => this.deps.blobs.discard(t)));
+    }
+  }
+
+  /** A new study UID, or the one given to add more files to a study this form already created. */
+  private async targetStudy(request: WrapRequest, form: PatientForm) {
+    const given = request.fields['study_uid']?.trim();
+    if (!given) return { studyUid: newUid(), firstSeries: 1 };
+    // Only UIDs of our own root: a wrapped file never joins a study that came from a modality.
+    if (!isValidUid(given) || !given.startsWith(`${ORG_ROOT}.`))
+      throw invalidField('study_uid', 'not a wrap study UID');
+    const existing = await this.deps.studies.findInNamespace(request.group.namespaceId, given);
+    if (!existing) return { studyUid: given, firstSeries: 1 };
+    if (
+      existing.deleted !== null ||
+      existing.patientid !== form.patientMRN ||
+      existing.patient_name !== dicomPatientName(form)
+    ) {
+      throw invalidField('study_uid', 'the study belongs to another patient');
+    }
+    return { studyUid: given, firstSeries: existing.series_count + 1 };
+  }
+
+  /** Reads an uploaded file and runs `use`; a recognition problem becomes the call's error. */
+  private async inspect<T>(file: ReceivedFile, use: (bytes: Uint8Array) => T | Promise<T>): Promise<T> {
+    const bytes = file.temp.bytes ?? new Uint8Array(await fsp.readFile(file.temp.path));
+    try {
+      return await use(bytes);
+    } catch (error) {
+      if (error instanceof WrapInputError) {
+        throw new ApiError(
+          error.code,
+          error.code === 'FILE_TOO_LARGE' ? 413 : 412,
+          file.filename,
+          error.detail,
+        );
+      }
+      throw error;
+    }
+  }
+}
+
+/**
+ * The shared form schema on the server's today. An empty mandatory field answers MISSING_FIELDS
+ * (subtype: those fields), any other rule INVALID_FIELD (subtype: the first field); error_data maps
+ * every field to the message the form shows.
+ */
+function validateForm(fields: Record<string, string | undefined>, today: string): PatientForm {
+  const result = patientFormErrors(fields, today);
+  if (result.ok) return result.form;
+  const entries = Object.entries(result.errors);
+  const missing = entries.filter(([, message]) => message === MESSAGES.formEnterValue).map(([f]) => f);
+  if (missing.length) throw new ApiError('MISSING_FIELDS', 412, missing.join(','), result.errors);
+  throw new ApiError('INVALID_FIELD', 412, entries[0]![0], result.errors);
+}
