@@ -3,7 +3,10 @@ import { enqueueSnackbar } from 'notistack';
 import { MESSAGES } from '@imaging-inbox/contract';
 import i18next from '../../lib/i18n';
 import { errorCode } from '../../lib/api-error';
-import { isRetryableUpload, uploadImage } from './api/upload-image';
+import { isRetryableUpload } from './api/upload-image';
+import { signedInUploadApi } from './api/upload-session';
+import { browserResumeStore } from './lib/resume-store';
+import { sendResumable } from './lib/resumable-send';
 import { retryFailed, runUpload, type UploadDeps, type UploadStudyInput } from './lib/upload-runner';
 import { createUploadStore, type UploadRun } from './lib/upload-store';
 
@@ -18,8 +21,21 @@ export function onUploadFinished(listener: (run: UploadRun) => void): () => void
   return () => finishListeners.delete(listener);
 }
 
+/** Survives a reload: which files were stored and which upload session each large file is in. */
+export const resumeStore = browserResumeStore();
+
 const deps: UploadDeps = {
-  send: (namespaceId, file, signal) => uploadImage(namespaceId, file, signal),
+  send: (namespaceId, file, signal, extra) =>
+    sendResumable(
+      { file, sopInstanceUid: extra.sopInstanceUid },
+      {
+        api: signedInUploadApi(namespaceId),
+        store: resumeStore,
+        scope: namespaceId,
+        signal,
+        onHeld: extra.onHeld,
+      },
+    ),
   codeOf: errorCode,
   retryable: isRetryableUpload,
   finished: (ok) => {

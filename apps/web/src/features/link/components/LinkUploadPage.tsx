@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { CenteredCard } from '../../../components/CenteredCard';
 import { Loading } from '../../../components/Loading';
 import { linkErrorCode, useLinkInfo, useUnlockLink } from '../api/link-public';
+import { saveGrant, savedGrant } from '../lib/link-grant';
 import { linkErrorMessage } from '../lib/link-messages';
 import { LinkPasswordForm } from './LinkPasswordForm';
 import { LinkUploadPanel } from './LinkUploadPanel';
@@ -15,7 +16,8 @@ export function LinkUploadPage() {
   const { token = '' } = useParams();
   const info = useLinkInfo(token);
   const unlock = useUnlockLink();
-  const [grant, setGrant] = useState<string | null>(null);
+  // A reload of this tab keeps its grant: no second hit, and unfinished uploads go on.
+  const [grant, setGrant] = useState<string | null>(() => savedGrant(token));
   // One grant per page visit: a second batch of files stays in the same upload session (one hit).
   const pendingGrant = useRef<Promise<string> | null>(null);
 
@@ -30,6 +32,7 @@ export function LinkUploadPage() {
 
   const openSession = (password: string) =>
     unlock.mutateAsync({ token, password }).then((answer) => {
+      saveGrant(token, answer.grant, answer.expires);
       setGrant(answer.grant);
       return answer.grant;
     });
@@ -65,7 +68,7 @@ export function LinkUploadPage() {
             onUnlock={(password) => void openSession(password).catch(() => undefined)}
           />
         ) : (
-          <LinkUploadPanel grant={getGrant} />
+          <LinkUploadPanel grant={getGrant} scope={`link:${token.slice(0, 16)}`} />
         )}
       </Stack>
     </CenteredCard>

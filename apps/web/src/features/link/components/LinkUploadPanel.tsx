@@ -11,23 +11,28 @@ import {
 } from '@mui/material';
 import { MEGABYTE, MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
-import { linkErrorCode, uploadLinkFile } from '../api/link-public';
+import { linkErrorCode } from '../api/link-public';
 import { linkErrorMessage } from '../lib/link-messages';
-import { isUploadCandidate, runQueue } from '../../../lib/run-queue';
-
-/** Three files in flight: enough to keep the line busy without holding many files in memory. */
-const CONCURRENCY = 3;
+import { isUploadCandidate } from '../../../lib/run-queue';
+import { runJobs } from '../../../lib/job-queue';
+import { isRetryableUpload } from '../../upload/api/upload-image';
+import { linkUploadApi } from '../../upload/api/upload-session';
+import { browserResumeStore } from '../../upload/lib/resume-store';
+import { sendResumable } from '../../upload/lib/resumable-send';
+import { UPLOAD_BACKOFF_MS, UPLOAD_CONCURRENCY, UPLOAD_RETRIES } from '../../upload/lib/upload-runner';
 
 interface Failure {
+  file: File;
   name: string;
   code: string;
 }
 
 /**
- * Picks DICOM files or a whole folder and sends them one by one to the link's group. `grant` opens
- * the upload session on first use (one hit of the link), so a second batch reuses it.
+ * Picks DICOM files or a whole folder and sends them to the link's group, three at a time with
+ * retries; large files go in chunks and resume after a drop or a reload of the page (same grant,
+ * same folder picked again). `grant` opens the upload session on first use (one hit of the link).
  */
-export function LinkUploadPanel({ grant }: { grant: () => Promise<string> }) {
+export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>; scope: string }) {
   const { t } = useTranslation();
   const [files, setFiles] = useState<File[]>([]);
   const [done, setDone] = useState({ files: 0, bytes: 0 });
@@ -43,11 +48,12 @@ export function LinkUploadPanel({ grant }: { grant: () => Promise<string> }) {
     setDone({ files: 0, bytes: 0 });
   };
 
-  const upload = async () => {
+  /** Sends `list`; a retry sends only the failed files and keeps the counts of the others. */
+  const upload = async (list: File[], retry: boolean) => {
     setState('running');
     setFatal(null);
     setFailures([]);
-    setDone({ files: 0, bytes: 0 });
+    if (!retry) setDone({ files: 0, bytes: 0 });
     let key: string;
     try {
       key = await grant();
@@ -56,22 +62,44 @@ export function LinkUploadPanel({ grant }: { grant: () => Promise<string> }) {
       setState('idle');
       return;
     }
-    await runQueue(files, CONCURRENCY, async (file) => {
-      try {
-        await uploadLinkFile(key, file);
-      } catch (error) {
-        setFailures((list) => [
-          ...list,
-          { name: file.webkitRelativePath || file.name, code: linkErrorCode(error) },
-        ]);
-      }
-      setDone((d) => ({ files: d.files + 1, bytes: d.bytes + file.size }));
-    });
+    const api = linkUploadApi(key);
+    const store = browserResumeStore();
+    const held = new Map<File, number>();
+    const hold = (file: File, bytes: number) => {
+      const before = held.get(file) ?? 0;
+      if (bytes <= before) return;
+      held.set(file, bytes);
+      setDone((d) => ({ ...d, bytes: d.bytes + bytes - before }));
+    };
+    await runJobs(
+      list,
+      {
+        concurrency: UPLOAD_CONCURRENCY,
+        retries: UPLOAD_RETRIES,
+        backoffMs: UPLOAD_BACKOFF_MS,
+        retryable: isRetryableUpload,
+        onSettled: (outcome) => {
+          const file = outcome.item;
+          if (outcome.ok) {
+            hold(file, file.size);
+            setDone((d) => ({ ...d, files: d.files + 1 }));
+          } else {
+            const failure = {
+              file,
+              name: file.webkitRelativePath || file.name,
+              code: linkErrorCode(outcome.error),
+            };
+            setFailures((all) => [...all, failure]);
+          }
+        },
+      },
+      (file, signal) => sendResumable({ file }, { api, store, scope, signal, onHeld: (n) => hold(file, n) }),
+    );
     setState('finished');
   };
 
   const totalBytes = files.reduce((n, f) => n + f.size, 0);
-  const percent = files.length ? Math.round((done.files / files.length) * 100) : 0;
+  const percent = totalBytes ? Math.min(100, Math.round((done.bytes / totalBytes) * 100)) : 0;
   const running = state === 'running';
 
   return (
@@ -108,7 +136,7 @@ export function LinkUploadPanel({ grant }: { grant: () => Promise<string> }) {
         variant="contained"
         disabled={!files.length || running}
         loading={running}
-        onClick={() => void upload()}
+        onClick={() => void upload(files, false)}
       >
         {t('Upload')}
       </Button>
@@ -130,7 +158,23 @@ export function LinkUploadPanel({ grant }: { grant: () => Promise<string> }) {
         <Alert severity="success">{t(MESSAGES.linkUploadDone)}</Alert>
       )}
       {failures.length > 0 && !running && (
-        <Alert severity="error">
+        <Alert
+          severity="error"
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              onClick={() =>
+                void upload(
+                  failures.map((f) => f.file),
+                  true,
+                )
+              }
+            >
+              {t('Retry failed files')}
+            </Button>
+          }
+        >
           {t(MESSAGES.linkUploadFailed)}
           <List dense aria-label={t('Failed files')}>
             {failures.map((f) => (

@@ -23,6 +23,8 @@ export const EXAM_TABLE_WIDTH = 1190;
 interface Props {
   studies: FoundStudy[];
   accountUuid: string | undefined;
+  /** Studies an earlier page load began uploading here: selectable although the server has them. */
+  partial: ReadonlySet<string>;
   existing: string[] | null;
   selected: string[];
   onExisting: (studyUids: string[]) => void;
@@ -34,6 +36,7 @@ interface Props {
 export function SelectExamsStep({
   studies,
   accountUuid,
+  partial,
   existing,
   selected,
   onExisting,
@@ -46,8 +49,8 @@ export function SelectExamsStep({
     accountUuid,
   );
   useEffect(() => {
-    if (exists.data && existing === null) onExisting([...exists.data]);
-  }, [exists.data, existing, onExisting]);
+    if (exists.data && existing === null) onExisting([...exists.data].filter((uid) => !partial.has(uid)));
+  }, [exists.data, existing, onExisting, partial]);
 
   if (exists.isError) return <Alert severity="error">{t(MESSAGES.unexpectedError)}</Alert>;
   if (existing === null) return <CircularProgress aria-label={t('Checking exams')} />;
@@ -99,8 +102,14 @@ export function SelectExamsStep({
                   <TableCell>
                     <Chip
                       size="small"
-                      color={isExisting ? 'default' : 'success'}
-                      label={isExisting ? t('Already uploaded') : t('New')}
+                      color={isExisting ? 'default' : partial.has(s.studyUid) ? 'warning' : 'success'}
+                      label={
+                        isExisting
+                          ? t('Already uploaded')
+                          : partial.has(s.studyUid)
+                            ? t('Partly uploaded')
+                            : t('New')
+                      }
                     />
                   </TableCell>
                   <TableCell>{name}</TableCell>

@@ -1,11 +1,12 @@
-import { useCallback, useReducer } from 'react';
+import { useCallback, useMemo, useReducer } from 'react';
 import { Alert, Box, Button, CircularProgress, Stack } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { useUploadDestinations } from '../api/destinations';
 import { canAdvance, LAST_STEP } from '../lib/steps';
 import { initialWizardState, wizardReducer, type WizardState } from '../lib/wizard-state';
-import { startUpload } from '../upload-runtime';
+import { partlyUploaded } from '../lib/partly-uploaded';
+import { resumeStore, startUpload } from '../upload-runtime';
 import { ConfirmStep } from './ConfirmStep';
 import { DestinationStep } from './DestinationStep';
 import { FindExamsStep } from './FindExamsStep';
@@ -22,6 +23,13 @@ export function UploadWizard({ initial = initialWizardState }: { initial?: Wizar
   const onToggle = useCallback((studyUid: string) => dispatch({ type: 'toggle', studyUid }), []);
   const onToggleAll = useCallback(() => dispatch({ type: 'toggleAll' }), []);
   const chosen = state.studies.filter((s) => state.selected.includes(s.studyUid));
+  const partial = useMemo(
+    () =>
+      state.destination
+        ? partlyUploaded(state.studies, state.files, state.destination, resumeStore)
+        : new Set<string>(),
+    [state.studies, state.files, state.destination],
+  );
 
   const upload = () => {
     if (!destination || chosen.length === 0) return;
@@ -33,6 +41,7 @@ export function UploadWizard({ initial = initialWizardState }: { initial?: Wizar
         patientId: s.patientId,
         description: s.description,
         files: s.fileIndexes.map((i) => state.files[i]!),
+        sopInstanceUids: s.sopInstanceUids,
       })),
     );
     dispatch({ type: 'reset' });
@@ -63,6 +72,7 @@ export function UploadWizard({ initial = initialWizardState }: { initial?: Wizar
           <SelectExamsStep
             studies={state.studies}
             accountUuid={destination?.account_id}
+            partial={partial}
             existing={state.existing}
             selected={state.selected}
             onExisting={onExisting}

@@ -35,6 +35,7 @@ describe('groupStudies', () => {
       description: 'CT HEAD',
       modalities: ['CT', 'SR'],
       fileIndexes: [0, 2, 3],
+      sopInstanceUids: ['a', 'c', 'd'],
       totalSize: 100 + 300 + 400,
     });
     expect(studies[1]).toMatchObject({

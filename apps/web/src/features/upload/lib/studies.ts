@@ -18,6 +18,8 @@ export interface FoundStudy {
   modalities: string[];
   /** Indexes into the picked files, one per instance (a repeated SOP instance UID counts once). */
   fileIndexes: number[];
+  /** The SOP Instance UID of each of those files, in the same order. */
+  sopInstanceUids: string[];
   totalSize: number;
 }
 
@@ -40,6 +42,7 @@ export function groupStudies(parsed: readonly ParsedFile[], sizeOf: (index: numb
         accession: '',
         modalities: [],
         fileIndexes: [],
+        sopInstanceUids: [],
         totalSize: 0,
         seen: new Set(),
         modalitySet: new Set(),
@@ -49,6 +52,7 @@ export function groupStudies(parsed: readonly ParsedFile[], sizeOf: (index: numb
     if (study.seen.has(header.sopInstanceUid)) continue;
     study.seen.add(header.sopInstanceUid);
     study.fileIndexes.push(index);
+    study.sopInstanceUids.push(header.sopInstanceUid);
     study.totalSize += sizeOf(index);
     if (header.modality) study.modalitySet.add(header.modality);
     study.patientName ||= header.patientName;

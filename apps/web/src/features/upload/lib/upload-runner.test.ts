@@ -57,9 +57,9 @@ describe('runUpload', () => {
     const sent: string[] = [];
     const again = await retryFailed(store, {
       ...deps,
-      send: async (ns, f) => {
+      send: async (ns, f, signal, extra) => {
         sent.push(f.name);
-        return deps.send(ns, f, new AbortController().signal);
+        return deps.send(ns, f, signal, extra);
       },
     });
     expect(sent).toEqual(['c1']);

@@ -9,6 +9,7 @@ export const UPLOAD_BACKOFF_MS = 500;
 export interface UploadFileJob {
   file: File;
   studyUid: string;
+  sopInstanceUid?: string;
 }
 
 export interface UploadStudyInput {
@@ -17,11 +18,24 @@ export interface UploadStudyInput {
   patientId: string;
   description: string;
   files: File[];
+  /** The SOP Instance UID of each file, when its header was read (part of its resume identity). */
+  sopInstanceUids?: string[];
+}
+
+export interface SendExtra {
+  sopInstanceUid?: string;
+  /** How many bytes of this file the server holds so far, for the progress bar. */
+  onHeld: (bytes: number) => void;
 }
 
 export interface UploadDeps {
   /** Sends one file; resolves with whether the server already had it. */
-  send: (namespaceId: string, file: File, signal: AbortSignal) => Promise<{ duplicate: boolean }>;
+  send: (
+    namespaceId: string,
+    file: File,
+    signal: AbortSignal,
+    extra: SendExtra,
+  ) => Promise<{ duplicate: boolean }>;
   /** The error code shown for a failed file. */
   codeOf: (error: unknown) => string;
   /** Whether a failed attempt is worth retrying (network, 5xx), not a refused file. */
@@ -45,8 +59,16 @@ export async function runUpload(
   previous?: RunStudy[],
 ): Promise<UploadRun> {
   const jobs: UploadFileJob[] = studies.flatMap((s) =>
-    s.files.map((file) => ({ file, studyUid: s.studyUid })),
+    s.files.map((file, i) => ({ file, studyUid: s.studyUid, sopInstanceUid: s.sopInstanceUids?.[i] })),
   );
+  // Bytes the server holds per file, so a chunked file moves the bar chunk by chunk, once.
+  const held = new Map<UploadFileJob, number>();
+  const hold = (job: UploadFileJob, bytes: number) => {
+    const before = held.get(job) ?? 0;
+    if (bytes <= before) return;
+    held.set(job, bytes);
+    store.update((run) => ({ ...run, uploadedBytes: run.uploadedBytes + bytes - before }));
+  };
   const controller = new AbortController();
   const runStudies: RunStudy[] =
     previous ??
@@ -89,16 +111,17 @@ export async function runUpload(
         const job = outcome.item;
         if (outcome.ok) {
           const { duplicate } = outcome.value;
-          store.update((run) => ({
-            ...patchStudy(run, job.studyUid, (s) =>
+          hold(job, job.file.size);
+          store.update((run) =>
+            patchStudy(run, job.studyUid, (s) =>
               duplicate ? { ...s, duplicates: s.duplicates + 1 } : { ...s, stored: s.stored + 1 },
             ),
-            uploadedBytes: run.uploadedBytes + job.file.size,
-          }));
+          );
         } else {
           const failure: RunFailure = {
             file: job.file,
             studyUid: job.studyUid,
+            sopInstanceUid: job.sopInstanceUid,
             name: job.file.webkitRelativePath || job.file.name,
             code: outcome.aborted ? 'JOB_FAILED' : deps.codeOf(outcome.error),
           };
@@ -109,7 +132,11 @@ export async function runUpload(
         }
       },
     },
-    (job, signal) => deps.send(target.namespaceId, job.file, signal),
+    (job, signal) =>
+      deps.send(target.namespaceId, job.file, signal, {
+        sopInstanceUid: job.sopInstanceUid,
+        onHeld: (bytes) => hold(job, bytes),
+      }),
   );
 
   store.setCanceller(null);
@@ -123,11 +150,18 @@ export async function runUpload(
 export function retryFailed(store: UploadStore, deps: UploadDeps): Promise<UploadRun> | null {
   const run = store.getSnapshot();
   if (!run || run.status !== 'failed' || run.failures.length === 0) return null;
-  const byStudy = new Map<string, File[]>();
-  for (const f of run.failures) byStudy.set(f.studyUid, [...(byStudy.get(f.studyUid) ?? []), f.file]);
+  const byStudy = new Map<string, RunFailure[]>();
+  for (const f of run.failures) byStudy.set(f.studyUid, [...(byStudy.get(f.studyUid) ?? []), f]);
   const studies: UploadStudyInput[] = run.studies
     .filter((s) => byStudy.has(s.studyUid))
-    .map((s) => ({ ...s, files: byStudy.get(s.studyUid)! }));
+    .map((s) => {
+      const failed = byStudy.get(s.studyUid)!;
+      return {
+        ...s,
+        files: failed.map((f) => f.file),
+        sopInstanceUids: failed.map((f) => f.sopInstanceUid ?? ''),
+      };
+    });
   return runUpload(
     store,
     { namespaceId: run.namespaceId, destinationName: run.destinationName },

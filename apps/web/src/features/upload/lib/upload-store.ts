@@ -13,6 +13,7 @@ export interface RunStudy {
 export interface RunFailure {
   file: File;
   studyUid: string;
+  sopInstanceUid?: string;
   name: string;
   code: string;
 }

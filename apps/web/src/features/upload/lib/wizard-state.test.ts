@@ -13,6 +13,7 @@ const study = (studyUid: string): FoundStudy => ({
   accession: '',
   modalities: ['CT'],
   fileIndexes: [0],
+  sopInstanceUids: ['1.2.3'],
   totalSize: 1,
 });
 

@@ -1,0 +1,112 @@
+import type { ApiErrorBody, ImageUploadAnswer, UploadSessionAnswer } from '@imaging-inbox/contract';
+import { API_BASE } from '../../../lib/api-client';
+import { ApiError, CLIENT_ERROR_CODES } from '../../../lib/api-error';
+import { clearSession, getSid } from '../../../lib/storage';
+
+/**
+ * The calls of a resumable upload (docs/api-v3.md "Upload sessions") for one kind of caller:
+ * signed-in (sid in the query, under upload/session) or a request link (grant header, under
+ * link/public/upload/session). Every call rejects with an ApiError: the 412/413 error_type,
+ * NETWORK_ERROR (status 0) or the status.
+ */
+export interface UploadSessionApi {
+  create: (size: number, signal?: AbortSignal) => Promise<UploadSessionAnswer>;
+  status: (id: string, signal?: AbortSignal) => Promise<UploadSessionAnswer>;
+  chunk: (id: string, offset: number, bytes: Blob, signal?: AbortSignal) => Promise<UploadSessionAnswer>;
+  complete: (id: string, signal?: AbortSignal) => Promise<ImageUploadAnswer>;
+  /** The single-request upload, for files no larger than one chunk. */
+  whole: (file: Blob, signal?: AbortSignal) => Promise<ImageUploadAnswer>;
+}
+
+interface Caller {
+  base: string;
+  query: () => Record<string, string>;
+  headers: () => Record<string, string>;
+  /** Extra parameters of create (the destination group of a signed-in upload). */
+  createParams: Record<string, string>;
+  /** Where a whole file goes in one request. */
+  wholeUrl: string;
+}
+
+async function call<T>(
+  caller: Caller,
+  url: string,
+  params: Record<string, string | number>,
+  init: RequestInit,
+): Promise<T> {
+  const query = new URLSearchParams({ ...caller.query(), ...stringify(params) });
+  let response: Response;
+  try {
+    response = await fetch(`${url}?${query.toString()}`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      ...init,
+      headers: { ...caller.headers(), ...(init.headers as Record<string, string> | undefined) },
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(CLIENT_ERROR_CODES.network, 0);
+  }
+  if (response.status === 401) {
+    clearSession();
+    throw new ApiError(CLIENT_ERROR_CODES.unauthorized, 401);
+  }
+  const body = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
+  if (response.status < 200 || response.status > 202) {
+    throw new ApiError(body.error_type ?? CLIENT_ERROR_CODES.unexpected, response.status, body);
+  }
+  return body as T;
+}
+
+const stringify = (params: Record<string, string | number>) =>
+  Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
+
+function sessionApi(caller: Caller): UploadSessionApi {
+  const url = (name: string) => `${API_BASE}/${caller.base}/${name}`;
+  return {
+    create: (size, signal) => call(caller, url('create'), { ...caller.createParams, size }, { signal }),
+    status: (id, signal) => call(caller, url('status'), { id }, { method: 'GET', signal }),
+    chunk: (id, offset, bytes, signal) =>
+      call(
+        caller,
+        url('chunk'),
+        { id, offset },
+        { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream' }, body: bytes, signal },
+      ),
+    complete: (id, signal) => call(caller, url('complete'), { id }, { signal }),
+    whole: (file, signal) =>
+      call(
+        caller,
+        caller.wholeUrl,
+        {},
+        { headers: { 'Content-Type': 'application/dicom' }, body: file, signal },
+      ),
+  };
+}
+
+const clientHeaders = {
+  'X-Requested-With': 'XMLHttpRequest',
+  'X-Client': `imaging-inbox-web/${__APP_VERSION__}`,
+};
+
+/** Signed-in uploads into one group. */
+export function signedInUploadApi(namespaceId: string): UploadSessionApi {
+  return sessionApi({
+    base: 'upload/session',
+    query: () => ({ sid: getSid() ?? '' }),
+    headers: () => clientHeaders,
+    createParams: { namespace_id: namespaceId },
+    wholeUrl: `${API_BASE}/storage/namespace/${encodeURIComponent(namespaceId)}/image`,
+  });
+}
+
+/** Uploads through a request link's grant (no session: the outside party has none). */
+export function linkUploadApi(grant: string): UploadSessionApi {
+  return sessionApi({
+    base: 'link/public/upload/session',
+    query: () => ({}),
+    headers: () => ({ 'X-Link-Grant': grant }),
+    createParams: {},
+    wholeUrl: `${API_BASE}/link/public/upload`,
+  });
+}

@@ -1,0 +1,139 @@
+import type { ImageUploadAnswer, UploadOffsetErrorData } from '@imaging-inbox/contract';
+import { UPLOAD_CHUNK_BYTES } from '@imaging-inbox/contract';
+import { ApiError, CLIENT_ERROR_CODES } from '../../../lib/api-error';
+import type { UploadSessionApi } from '../api/upload-session';
+import { fileKey, type ResumeStore } from './resume-store';
+
+export interface ResumableFile {
+  file: File;
+  sopInstanceUid?: string;
+}
+
+export interface SendContext {
+  api: UploadSessionApi;
+  store: ResumeStore;
+  /** Destination (namespace id, or the link) the resume records belong to. */
+  scope: string;
+  chunkBytes?: number;
+  /** Told how many bytes of this file the server holds (all of them for a skipped file). */
+  onHeld?: (bytes: number) => void;
+  signal?: AbortSignal;
+}
+
+/** What a sent file answers; `skipped` when an earlier page load already stored it. */
+export interface SendResult {
+  duplicate: boolean;
+  skipped: boolean;
+}
+
+const isNetwork = (error: unknown) => error instanceof ApiError && error.code === CLIENT_ERROR_CODES.network;
+const isOffline = () => typeof navigator !== 'undefined' && !navigator.onLine;
+
+/** Resolves once the browser says it is online again (at once if it is), or rejects on abort. */
+export function waitOnline(signal?: AbortSignal): Promise<void> {
+  if (!isOffline()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      window.removeEventListener('online', done);
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    };
+    const aborted = () => {
+      window.removeEventListener('online', done);
+      reject(new DOMException('Aborted', 'AbortError'));
+    };
+    window.addEventListener('online', done);
+    signal?.addEventListener('abort', aborted, { once: true });
+  });
+}
+
+/**
+ * Sends one file so that an interruption costs at most one chunk: a file already stored by an
+ * earlier page load is skipped; a file up to one chunk goes in one request; a larger one goes in
+ * chunks sliced from the File (never read whole) to an upload session whose id is remembered, so
+ * after a drop or a reload it goes on from the offset the server holds. While the browser is
+ * offline it waits instead of failing. Other errors reject for the caller's retry policy.
+ */
+export async function sendResumable(item: ResumableFile, ctx: SendContext): Promise<SendResult> {
+  const { file } = item;
+  const { api, store, scope, signal } = ctx;
+  const key = fileKey(file, item.sopInstanceUid);
+  const record = store.get(scope, key);
+  if (record?.done) {
+    ctx.onHeld?.(file.size);
+    return { duplicate: false, skipped: true };
+  }
+  const chunkBytes = ctx.chunkBytes ?? UPLOAD_CHUNK_BYTES;
+  let answer: ImageUploadAnswer;
+  if (file.size <= chunkBytes) {
+    answer = await whileOnline(signal, () => api.whole(file, signal));
+    ctx.onHeld?.(file.size);
+  } else {
+    answer = await sendInChunks(file, key, record?.session, ctx, chunkBytes);
+  }
+  store.set(scope, key, { done: 1 });
+  return { duplicate: answer.duplicate, skipped: false };
+}
+
+async function sendInChunks(
+  file: File,
+  key: string,
+  known: string | undefined,
+  ctx: SendContext,
+  chunkBytes: number,
+): Promise<ImageUploadAnswer> {
+  const { api, store, scope, signal } = ctx;
+  let id: string | undefined;
+  let held = 0;
+  if (known) {
+    try {
+      const status = await whileOnline(signal, () => api.status(known, signal));
+      id = known;
+      held = status.received;
+      if (status.completed) return await api.complete(known, signal);
+    } catch (error) {
+      // Expired, or opened by another sign-in: start this file over.
+      if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
+    }
+  }
+  if (!id) {
+    const created = await whileOnline(signal, () => api.create(file.size, signal));
+    id = created.id;
+    store.set(scope, key, { session: id });
+  }
+  const sessionId = id;
+  ctx.onHeld?.(held);
+  let offset = held;
+  while (offset < file.size) {
+    const from = offset;
+    try {
+      const answer = await api.chunk(sessionId, from, file.slice(from, from + chunkBytes), signal);
+      offset = answer.received;
+    } catch (error) {
+      if (isNetwork(error) && isOffline()) {
+        // The connection went away mid-chunk: wait for it, then ask what arrived.
+        await waitOnline(signal);
+        offset = (await whileOnline(signal, () => api.status(sessionId, signal))).received;
+      } else if (error instanceof ApiError && error.code === 'UPLOAD_OFFSET_MISMATCH') {
+        offset =
+          (error.body as { error_data?: UploadOffsetErrorData } | undefined)?.error_data?.received ?? 0;
+      } else {
+        throw error;
+      }
+    }
+    ctx.onHeld?.(offset);
+  }
+  return whileOnline(signal, () => api.complete(sessionId, signal));
+}
+
+/** Runs `call`, and again after the browser is back online if it failed because it was offline. */
+async function whileOnline<T>(signal: AbortSignal | undefined, call: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!isNetwork(error) || !isOffline()) throw error;
+      await waitOnline(signal);
+    }
+  }
+}
