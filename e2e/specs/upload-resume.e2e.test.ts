@@ -1,0 +1,159 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { StudySpec } from '../../apps/server/dist/dicom/index.js';
+import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
+import { apiGet, apiLogin, signIn } from '../support/actions';
+import { openBrowser, type BrowserSession } from '../support/browser';
+
+const baseUrl = inject('baseUrl');
+const CHUNK = 4 * 1024 * 1024;
+
+/**
+ * A folder holding one study: a few small instances and one large one (about 18 MB, five chunks),
+ * all real DICOM from the server's generator.
+ */
+async function studyFolder(spec: StudySpec, dir: string) {
+  const first = spec.series[0]!;
+  const large = writeStudyFiles(
+    { ...spec, series: [{ ...first, instanceCount: 1 }] },
+    { rows: 3000, columns: 3000 },
+  )[0]!;
+  const small = writeStudyFiles(spec)
+    .filter((f) => f.sopInstanceUid !== large.sopInstanceUid)
+    .slice(0, 3);
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'LARGE.dcm'), large.bytes);
+  await Promise.all(small.map((f, i) => writeFile(path.join(dir, `IM${i + 1}.dcm`), f.bytes)));
+  return { large, small, count: small.length + 1 };
+}
+
+/** The offset of a chunk request, from its query string. */
+const offsetOf = (request: Request) => Number(new URL(request.url()).searchParams.get('offset'));
+
+async function chooseFolder(page: Page, dir: string, files: number) {
+  await page.getByRole('combobox', { name: 'Destination' }).click();
+  await page.getByRole('option', { name: 'Emergency' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('DICOM folder').setInputFiles(dir);
+  await page.getByText(`1 exams found in ${files} files`).waitFor();
+  await page.getByRole('button', { name: 'Next' }).click();
+}
+
+async function storedStudy(studyUid: string) {
+  const sid = await apiLogin(baseUrl, 'clinician@demo.local');
+  const found = await apiGet<{ studies: { image_count: number; size: number }[] }>(baseUrl, 'study/list', {
+    sid,
+    'filter.study_uid.equals': studyUid,
+  });
+  return found.studies[0];
+}
+
+describe('upload wizard: large files go in chunks and resume after a reload or a network cut', () => {
+  let session: BrowserSession;
+  let root: string;
+  const [reloaded, cut] = generateStudySpecs(2, 8080, { now: new Date('2026-04-01T00:00:00Z') });
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'imaging-inbox-resume-'));
+    session = await openBrowser(baseUrl);
+    await signIn(session.page, 'clinician@demo.local');
+    await session.page.waitForURL('**/group/list');
+  });
+  afterAll(async () => {
+    await session?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('goes on after a page reload: stored files are skipped, the large one continues at the held offset', async () => {
+    const page = session.page;
+    const dir = path.join(root, 'reload');
+    const { large, small, count } = await studyFolder(reloaded!, dir);
+    await page.goto('/study/upload');
+    await chooseFolder(page, dir, count);
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    // Let the small files and two chunks through, then cut every further chunk: the large file
+    // fails after its retries, with two chunks held by the server.
+    let chunksThrough = 0;
+    await page.route('**/api/v3/upload/session/chunk**', async (route) => {
+      if (chunksThrough < 2) {
+        chunksThrough++;
+        await route.continue();
+      } else {
+        await route.abort('connectionreset');
+      }
+    });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('Failed to upload exams').first().waitFor({ timeout: 60_000 });
+    const failed = page.getByRole('list', { name: 'Failed files' });
+    await failed.getByText('LARGE.dcm', { exact: false }).waitFor();
+    expect(chunksThrough).toBe(2);
+    await page.unroute('**/api/v3/upload/session/chunk**');
+    await page.reload();
+
+    // The same folder again: the study is already on the server, but only partly, so it is offered.
+    const sent: Request[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/upload/session/chunk') || request.url().includes('/storage/namespace/')) {
+        sent.push(request);
+      }
+    });
+    await page.getByRole('combobox', { name: 'Destination' }).waitFor();
+    await chooseFolder(page, dir, count);
+    const row = page
+      .getByRole('table', { name: 'Exams found' })
+      .getByRole('row')
+      .filter({ hasText: reloaded!.patientId });
+    await row.getByText('Partly uploaded').waitFor();
+    expect(await row.getByRole('checkbox').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('Exam uploaded successfully').first().waitFor({ timeout: 60_000 });
+
+    // Nothing the server held was sent again: no small file, no chunk below 8 MB.
+    expect(sent.filter((r) => r.url().includes('/storage/namespace/'))).toEqual([]);
+    const offsets = sent.map(offsetOf);
+    expect(Math.min(...offsets)).toBe(2 * CHUNK);
+    expect(offsets).toEqual([...new Set(offsets)]);
+    expect(offsets.length).toBe(Math.ceil(large.bytes.byteLength / CHUNK) - 2);
+
+    const study = await storedStudy(reloaded!.studyInstanceUid);
+    expect(study?.image_count).toBe(count);
+    expect(study?.size).toBe(large.bytes.byteLength + small.reduce((n, f) => n + f.bytes.byteLength, 0));
+    expect(session.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+
+  it('waits out a network cut and sends each chunk once', async () => {
+    const page = session.page;
+    const dir = path.join(root, 'cut');
+    const { large, count } = await studyFolder(cut!, dir);
+    await page.goto('/study/upload');
+    await chooseFolder(page, dir, count);
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    const held: number[] = [];
+    let cutDone = false;
+    page.on('response', (response) => {
+      if (!response.url().includes('/upload/session/chunk') || response.status() !== 200) return;
+      held.push(offsetOf(response.request()));
+      if (!cutDone) {
+        cutDone = true;
+        // The line drops after the first chunk and comes back two seconds later.
+        void session.context
+          .setOffline(true)
+          .then(() => new Promise((r) => setTimeout(r, 2000)))
+          .then(() => session.context.setOffline(false));
+      }
+    });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('Exam uploaded successfully').first().waitFor({ timeout: 60_000 });
+    expect(cutDone).toBe(true);
+    expect(held).toEqual([...new Set(held)].sort((a, b) => a - b));
+    expect(held.length).toBe(Math.ceil(large.bytes.byteLength / CHUNK));
+    const study = await storedStudy(cut!.studyInstanceUid);
+    expect(study?.image_count).toBe(count);
+  });
+});
