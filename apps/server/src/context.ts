@@ -40,6 +40,8 @@ import type { LinkRateLimits } from './services/link-access.service.js';
 import { LinkAccessService } from './services/link-access.service.js';
 import { StudyFilesRepository } from './repositories/study-files.repository.js';
 import { StudyFileEditor } from './services/study-file-editor.js';
+import { AttachmentsRepository } from './repositories/attachments.repository.js';
+import { AttachmentService } from './services/attachment.service.js';
 import { UploadSessionsRepository } from './repositories/upload-sessions.repository.js';
 import { UploadChunkStore } from './storage/upload-chunk-store.js';
 import { UploadSessionService } from './ingest/upload-session.service.js';
@@ -174,6 +176,13 @@ export function createContext(
     }),
     wrap: new WrapService({ settings: repos.settings, studies: repos.studies, ingest, blobs }),
     downloads: new DownloadService({ studies: repos.studies, dicomweb: repos.dicomweb, blobs, audit }),
+    attachments: new AttachmentService({
+      attachments: new AttachmentsRepository(k),
+      studies: repos.studies,
+      blobs,
+      collector,
+      audit,
+    }),
     trash: new StudyTrashService({ studies: repos.studies, audit }),
     marks: new StudyMarksService({ studies: repos.studies, tags: repos.tags, audit }),
     shares: new ShareService({

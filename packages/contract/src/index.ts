@@ -15,3 +15,4 @@ export * from './viewer.js';
 export * from './dicom-nodes.js';
 export * from './notifications.js';
 export * from './upload-form.js';
+export * from './attachments.js';

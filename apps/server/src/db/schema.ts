@@ -335,6 +335,21 @@ export interface HarvestNoticeTable {
   attempts: Generated<number>;
 }
 
+/** One version of a file attached to a study (migration attachments, 20261122T1662). */
+export interface AttachmentTable {
+  /** Shared by every version of one file name in the study. */
+  id: string;
+  version: number;
+  study_uuid: string;
+  filename: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  blob_key: string;
+  created_by: string | null;
+  created: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   namespaces: NamespaceTable;
@@ -357,6 +372,7 @@ export interface Database {
   jobs: JobTable;
   dicom_nodes: DicomNodeTable;
   study_shares: StudyShareTable;
+  attachments: AttachmentTable;
   links: LinkTable;
   link_grants: LinkGrantTable;
   upload_sessions: UploadSessionTable;

@@ -21,6 +21,7 @@ import { tagRoutes } from './routes/tag.routes.js';
 import { userRoutes } from './routes/user.routes.js';
 import { userEventRoutes } from './routes/user-event.routes.js';
 import { downloadRoutes } from './routes/download.routes.js';
+import { attachmentRoutes } from './routes/attachment.routes.js';
 import { studyTrashRoutes } from './routes/study-trash.routes.js';
 import { studyMarksRoutes } from './routes/study-marks.routes.js';
 import { studyShareRoutes } from './routes/study-share.routes.js';
@@ -103,6 +104,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   wrapRoutes(ctx, app, options.maxUploadBytes);
   namespaceRoutes(ctx, app);
   downloadRoutes(ctx, app);
+  attachmentRoutes(ctx, app);
   studyTrashRoutes(ctx, app);
   studyMarksRoutes(ctx, app);
   studyShareRoutes(ctx, app);

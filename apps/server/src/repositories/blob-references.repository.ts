@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
-/** Whether any instance row still points at a blob file. */
+/** Whether any instance or attachment row still points at a blob file. */
 export class BlobReferencesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -12,6 +12,13 @@ export class BlobReferencesRepository {
       .where('blob_key', '=', key)
       .limit(1)
       .executeTakeFirst();
-    return row !== undefined;
+    if (row) return true;
+    const attachment = await this.db
+      .selectFrom('attachments')
+      .select('id')
+      .where('blob_key', '=', key)
+      .limit(1)
+      .executeTakeFirst();
+    return attachment !== undefined;
   }
 }

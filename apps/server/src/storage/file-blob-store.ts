@@ -34,8 +34,9 @@ export class FileBlobStore {
     this.writer = new DurableWriter(this.root);
   }
 
-  static keyFor(sha256: string): string {
-    return `${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}.dcm`;
+  /** `.dcm` for DICOM files; attachments use `.att`, so the two kinds never share a file. */
+  static keyFor(sha256: string, suffix = '.dcm'): string {
+    return `${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}${suffix}`;
   }
 
   pathOf(key: string): string {
@@ -87,8 +88,8 @@ export class FileBlobStore {
   }
 
   /** Moves a temp file under its content key. Same content already stored: the temp is dropped. */
-  async commit(temp: TempFile, options: { replace?: boolean } = {}): Promise<string> {
-    const key = FileBlobStore.keyFor(temp.sha256);
+  async commit(temp: TempFile, options: { replace?: boolean; suffix?: string } = {}): Promise<string> {
+    const key = FileBlobStore.keyFor(temp.sha256, options.suffix);
     const target = this.pathOf(key);
     if (!options.replace && fs.existsSync(target)) {
       await fsp.rm(temp.path, { force: true });

@@ -17,6 +17,7 @@ import { uploadSessions } from './20261122T1630-upload-sessions.js';
 import { viewerTokens } from './20261122T1650-viewer-tokens.js';
 import { userEvents } from './20261122T1660-user-events.js';
 import { harvestNotices } from './20261122T1661-harvest-notices.js';
+import { attachments } from './20261122T1662-attachments.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '20261122T1650-viewer-tokens': viewerTokens,
   '20261122T1660-user-events': userEvents,
   '20261122T1661-harvest-notices': harvestNotices,
+  '20261122T1662-attachments': attachments,
 };

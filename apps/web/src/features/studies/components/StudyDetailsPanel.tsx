@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { formatPatientName } from '../../../lib/format';
 import type { InboxGroupType } from '../../inbox/lib/groups';
 import { examTabs, type ExamTab } from '../lib/exam-tabs';
+import { AttachmentsTab } from './AttachmentsTab';
 import { DeleteTab } from './DeleteTab';
 import { DownloadsTab } from './DownloadsTab';
 import { EditMrnTab } from './EditMrnTab';
@@ -13,7 +14,14 @@ import { ShareTab } from './ShareTab';
 import { StudySummary } from './StudySummary';
 
 /** Tabs with a screen so far; the others appear as their features land. */
-export const IMPLEMENTED_TABS: ExamTab[] = ['Summary', 'Downloads', 'Share', 'Edit MRN', 'Delete exams'];
+export const IMPLEMENTED_TABS: ExamTab[] = [
+  'Summary',
+  'Downloads',
+  'Share',
+  'Edit MRN',
+  'Attachments',
+  'Delete exams',
+];
 
 interface Props {
   study: Study;
@@ -80,6 +88,7 @@ export function StudyDetailsPanel({ study, groupType, state, onClose, onRemoved 
         {current === 'Downloads' && <DownloadsTab studies={[study]} />}
         {current === 'Share' && <ShareTab studies={[study]} />}
         {current === 'Edit MRN' && <EditMrnTab study={study} />}
+        {current === 'Attachments' && <AttachmentsTab study={study} />}
         {current === 'Delete exams' && (
           <DeleteTab studies={[study]} deleted={state === 'Deleted items'} onDone={onRemoved} />
         )}
