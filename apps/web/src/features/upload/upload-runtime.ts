@@ -47,6 +47,9 @@ const deps: UploadDeps = {
   },
 };
 
+/** Retries use the sender of the run they retry (DICOM or wrapped). */
+let lastDeps: UploadDeps = deps;
+
 export function useUploadRun(): UploadRun | null {
   return useSyncExternalStore(uploadStore.subscribe, uploadStore.getSnapshot);
 }
@@ -55,11 +58,23 @@ export function startUpload(
   target: { namespaceId: string; destinationName: string },
   studies: UploadStudyInput[],
 ): void {
+  lastDeps = deps;
   void runUpload(uploadStore, target, studies, deps);
 }
 
+/** The non-DICOM upload: each file wrapped into DICOM by the server, all into one new study. */
+export function startWrapUpload(
+  target: { namespaceId: string; destinationName: string },
+  study: Omit<UploadStudyInput, 'files'>,
+  files: File[],
+  send: (file: File, signal: AbortSignal) => Promise<{ duplicate: boolean }>,
+): void {
+  lastDeps = { ...deps, send: (_namespaceId, file, signal) => send(file, signal) };
+  void runUpload(uploadStore, target, [{ ...study, files }], lastDeps);
+}
+
 export function retryFailedFiles(): void {
-  void retryFailed(uploadStore, deps);
+  void retryFailed(uploadStore, lastDeps);
 }
 
 export function cancelUpload(): void {

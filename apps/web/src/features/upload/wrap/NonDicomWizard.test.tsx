@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
+import { emptyPatientForm, MESSAGES } from '@imaging-inbox/contract';
+import { newGroup } from '../../../test/factories';
+import { apiStub, renderWithRouter } from '../../../test/render';
+import { InboxContext, type InboxContextValue } from '../../inbox/inbox-context';
+import { initialWrapState, NonDicomWizard, type WrapWizardState } from './NonDicomWizard';
+
+const group = newGroup({ name: 'Emergency' });
+const inbox = {
+  account: { uuid: 'account-1', settings: { enable_dicom_wrapping: '1' } },
+} as unknown as InboxContextValue;
+const pdf = new File(['%PDF-1.4'], 'report.pdf', { type: 'application/pdf' });
+const form = {
+  ...emptyPatientForm,
+  firstName: 'Ann',
+  lastName: 'Lee',
+  patientDOB: '1984-03-07',
+  patientMRN: 'MRN-1',
+  patientGender: 'F',
+  studyDate: '2026-05-04',
+};
+
+function renderWizard(initial: WrapWizardState, wrapping = '1') {
+  vi.stubGlobal(
+    'fetch',
+    apiStub({
+      'group/list': () => [200, { status: 'OK', groups: [group] }],
+      'namespace/share_code': () => [
+        200,
+        {
+          status: 'OK',
+          namespace_id: group.namespace_id,
+          share_code: 'X',
+          settings: { enable_dicom_wrapping: wrapping },
+        },
+      ],
+    }),
+  );
+  return renderWithRouter(
+    <InboxContext.Provider value={inbox}>
+      <NonDicomWizard initial={initial} />
+    </InboxContext.Provider>,
+    '/study/upload',
+  );
+}
+
+const next = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Next' });
+
+describe('NonDicomWizard', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('needs a destination whose account enables wrapping', async () => {
+    renderWizard({ ...initialWrapState, destination: group.namespace_id }, '0');
+    expect(await screen.findByText('This group does not accept PDF or image files.')).toBeTruthy();
+    expect(next().disabled).toBe(true);
+  });
+
+  it('needs a file on Select Exams', () => {
+    renderWizard({ ...initialWrapState, step: 1, destination: group.namespace_id });
+    expect(next().disabled).toBe(true);
+    const input = screen.getByLabelText('PDF or image files');
+    fireEvent.change(input, { target: { files: [new File(['x'], 'notes.txt', { type: 'text/plain' })] } });
+    expect(screen.getByText(MESSAGES.wrapFileTypes)).toBeTruthy();
+    expect(next().disabled).toBe(true);
+    fireEvent.change(input, { target: { files: [pdf] } });
+    expect(screen.getByText('report.pdf')).toBeTruthy();
+    expect(next().disabled).toBe(false);
+  });
+
+  it('keeps Next disabled until the patient form is valid, then confirms with the MRN note', async () => {
+    renderWizard({ ...initialWrapState, step: 2, destination: group.namespace_id, files: [pdf] });
+    expect(next().disabled).toBe(true);
+    renderWizard({ ...initialWrapState, step: 2, destination: group.namespace_id, files: [pdf], form });
+    const buttons = screen.getAllByRole<HTMLButtonElement>('button', { name: 'Next' });
+    expect(buttons[1]!.disabled).toBe(false);
+    fireEvent.click(buttons[1]!);
+    expect(await screen.findByText(MESSAGES.uploadMrnNote)).toBeTruthy();
+    expect(screen.getByText(/MRN-1/)).toBeTruthy();
+  });
+});
