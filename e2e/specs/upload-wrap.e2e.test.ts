@@ -1,0 +1,124 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { MESSAGES } from '@imaging-inbox/contract';
+import { encodePng } from '../../apps/server/dist/imaging/png.js';
+import { apiGet, apiLogin, signIn } from '../support/actions';
+import { openBrowser, type BrowserSession } from '../support/browser';
+
+const baseUrl = inject('baseUrl');
+const PDF_CLASS = '1.2.840.10008.5.1.4.1.1.104.1';
+const SC_CLASS = '1.2.840.10008.5.1.4.1.1.7';
+
+/** A valid one-page PDF (the xref offsets are computed). */
+function onePagePdf(): string {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets = objects.map((object, i) => {
+    const at = body.length;
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+    return at;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  return `${body}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+}
+
+describe('upload wizard: PDF and image files wrapped into DICOM', () => {
+  let session: BrowserSession;
+  let root: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'imaging-inbox-wrap-'));
+    session = await openBrowser(baseUrl);
+    await signIn(session.page, 'clinician@demo.local');
+    await session.page.waitForURL('**/group/list');
+  });
+  afterAll(async () => {
+    await session?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('refuses bad patient details, then uploads a PDF and a PNG as one new study', async () => {
+    const page = session.page;
+    const pdf = path.join(root, 'outside-report.pdf');
+    const png = path.join(root, 'wound-photo.png');
+    await writeFile(pdf, onePagePdf());
+    const pixels = new Uint8Array(32 * 24 * 3).map((_, i) => (i * 5) % 256);
+    await writeFile(png, encodePng({ width: 32, height: 24, channels: 3, data: pixels }));
+    const mrn = `WRAP-${Date.now()}`;
+
+    await page.goto('/study/upload');
+    await page.getByRole('button', { name: 'PDF or image files' }).click();
+    await page.getByRole('combobox', { name: 'Destination' }).click();
+    await page.getByRole('option', { name: 'Emergency' }).click();
+    const next = page.getByRole('button', { name: 'Next' });
+    await expect.poll(() => next.isEnabled()).toBe(true);
+    await next.click();
+
+    expect(await next.isEnabled()).toBe(false);
+    await page.getByLabel('PDF or image files').setInputFiles([pdf, png]);
+    await page.getByText('outside-report.pdf').waitFor();
+    await next.click();
+
+    // Bad input first: a submit attempt on the empty form, a birth date ahead of today, a bad time.
+    expect(await next.isEnabled()).toBe(false);
+    await page.getByLabel(/^First name/).press('Enter');
+    await page.getByText(MESSAGES.formMandatory).waitFor();
+    await page.getByLabel(/^Date of Birth/).fill('2999-01-01');
+    await page.getByText(MESSAGES.formDobFuture).waitFor();
+    await page.getByLabel(/^Study Time/).fill('25:61');
+    await page.getByText(MESSAGES.formTimeFormat).waitFor();
+    await page.getByLabel(/^Date of Birth/).fill('1984-03-07');
+    await page.getByLabel(/^Study Date/).fill('1980-01-01');
+    await page.getByText(MESSAGES.formStudyBeforeBirth).waitFor();
+    expect(await next.isEnabled()).toBe(false);
+
+    await page.getByLabel(/^First name/).fill('Ann');
+    await page.getByLabel(/^Last name/).fill('Lee');
+    await page.getByLabel(/^MRN/).fill(mrn);
+    await page.getByRole('combobox', { name: /^Sex/ }).click();
+    await page.getByRole('option', { name: 'Female' }).click();
+    await page.getByLabel(/^Study Date/).fill('2026-05-04');
+    await page.getByLabel(/^Study Time/).fill('14:05');
+    await page.getByLabel(/^Study Description/).fill('Outside report');
+    await expect.poll(() => next.isEnabled()).toBe(true);
+    await next.click();
+
+    await page.getByText(MESSAGES.uploadMrnNote).waitFor();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText(MESSAGES.uploadDone).first().waitFor({ timeout: 60_000 });
+
+    // The new study: the form's patient, both files, the PDF as Encapsulated PDF.
+    const sid = await apiLogin(baseUrl, 'clinician@demo.local');
+    const found = await apiGet<{ studies: Record<string, unknown>[] }>(baseUrl, 'study/list', {
+      sid,
+      'filter.patientid.like': mrn,
+    });
+    expect(found.studies).toHaveLength(1);
+    const study = found.studies[0]!;
+    expect(study).toMatchObject({
+      patient_name: 'Lee^Ann',
+      patientid: mrn,
+      patient_sex: 'F',
+      patient_birth_date: '19840307',
+      study_date: '20260504',
+      study_description: 'Outside report',
+      image_count: 2,
+    });
+    expect(String(study['study_uid'])).toMatch(/^2\.25\.\d+$/);
+    const response = await fetch(`${baseUrl}/dicomweb/studies/${String(study['study_uid'])}/instances`, {
+      headers: { Authorization: `Bearer ${sid}`, Accept: 'application/dicom+json' },
+    });
+    expect(response.status).toBe(200);
+    const instances = (await response.json()) as Record<string, { Value?: string[] }>[];
+    expect(instances.map((i) => i['00080016']?.Value?.[0]).sort()).toEqual([PDF_CLASS, SC_CLASS]);
+    expect(session.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+});
