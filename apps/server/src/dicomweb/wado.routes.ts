@@ -9,6 +9,8 @@ import { extractFrame, frameContentType, parseFrameList } from './frames.js';
 import { instanceMetadata } from './metadata.js';
 import { multipartStream, newBoundary } from './multipart-writer.js';
 import { auditStudy } from './qido.routes.js';
+import { EXPLICIT_LE } from '../imaging/transcode.js';
+import { transcodedParts, wantsExplicitLittleEndian } from './transcoded-retrieve.js';
 
 type Instance = InstanceRow & { series_uid: string };
 interface Target {
@@ -48,6 +50,14 @@ export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
     await auditStudy(ctx, caller.user.uuid, study.uuid, study.account_id, request.ip, 'wado-rs');
     const boundary = newBoundary();
     const base = dicomwebBase(request);
+    if (wantsExplicitLittleEndian(request.headers.accept)) {
+      const parts = await transcodedParts(ctx, instances, (i) => instanceUrl(base, study, i));
+      return reply
+        .type(
+          `multipart/related; type="application/dicom"; transfer-syntax=${EXPLICIT_LE}; boundary=${boundary}`,
+        )
+        .send(multipartStream(parts, boundary));
+    }
     const parts = instances.map((i) => ({
       contentType: 'application/dicom',
       path: ctx.services.blobs.pathOf(i.blob_key),
