@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Box, IconButton, Tab, Tabs, Typography } from '@mui/material';
 import Close from '@mui/icons-material/Close';
 import type { Study } from '@imaging-inbox/contract';
@@ -12,10 +12,12 @@ import { DownloadsTab } from './DownloadsTab';
 import { EditMrnTab } from './EditMrnTab';
 import { ShareTab } from './ShareTab';
 import { StudySummary } from './StudySummary';
+import { ViewerTab } from './ViewerTab';
 
 /** Tabs with a screen so far; the others appear as their features land. */
 export const IMPLEMENTED_TABS: ExamTab[] = [
   'Summary',
+  'Viewer',
   'Downloads',
   'Share',
   'Edit MRN',
@@ -38,6 +40,7 @@ export function StudyDetailsPanel({ study, groupType, state, onClose, onRemoved 
   const { tabs, defaultTab } = examTabs({ groupType, state, studies: [study] });
   const shown = tabs.filter((tab) => IMPLEMENTED_TABS.includes(tab));
   const [chosen, setChosen] = useState<ExamTab | null>(null);
+  const backToSummary = useCallback(() => setChosen('Summary'), []);
   const current = [chosen, defaultTab, shown[0]].find((tab) => tab && shown.includes(tab)) ?? 'Summary';
   return (
     <Box
@@ -85,6 +88,7 @@ export function StudyDetailsPanel({ study, groupType, state, onClose, onRemoved 
         sx={{ p: 2, overflowY: 'auto', flex: 1 }}
       >
         {current === 'Summary' && <StudySummary study={study} />}
+        {current === 'Viewer' && <ViewerTab study={study} onClose={backToSummary} />}
         {current === 'Downloads' && <DownloadsTab studies={[study]} />}
         {current === 'Share' && <ShareTab studies={[study]} />}
         {current === 'Edit MRN' && <EditMrnTab study={study} />}

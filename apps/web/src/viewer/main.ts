@@ -1,0 +1,26 @@
+import './viewer.css';
+import { ParentCredential } from './credential';
+import { ViewerDicomweb } from './dicomweb';
+import { parseViewerHash } from '../lib/viewer-hash';
+import { buildLayout } from './layout';
+import { Stage } from './stage';
+import { ViewerApp } from './viewer-app';
+
+/** The embedded viewer: `/viewer/#study/{storage_namespace}/{study_uid}/{phi_namespace}`. */
+function boot(): void {
+  const root = document.getElementById('viewer')!;
+  const layout = buildLayout(root);
+  const stage = new Stage(layout.stage);
+  const credential = new ParentCredential();
+  const target = parseViewerHash(window.location.hash);
+  if (!target) {
+    layout.status.textContent = 'No study to show.';
+    return;
+  }
+  const app = new ViewerApp(layout, stage, new ViewerDicomweb(target.studyUid, credential), credential);
+  app.start().catch((error: unknown) => {
+    layout.status.textContent = `The study cannot be shown: ${error instanceof Error ? error.message : String(error)}`;
+  });
+}
+
+boot();
