@@ -26,8 +26,7 @@ export interface StudyInfo {
 }
 
 /** Explicit VR Little Endian: the server decodes every stored syntax, so the viewer needs no codecs. */
-const INSTANCE_ACCEPT =
-  'multipart/related; type="application/dicom"; transfer-syntax=1.2.840.10008.1.2.1';
+const INSTANCE_ACCEPT = 'multipart/related; type="application/dicom"; transfer-syntax=1.2.840.10008.1.2.1';
 
 const text = (item: DicomJson, tag: string): string => {
   const value = item[tag]?.Value?.[0];

@@ -22,7 +22,8 @@ function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-const button = (label: string, title: string) => element('button', { type: 'button', textContent: label, title });
+const button = (label: string, title: string) =>
+  element('button', { type: 'button', textContent: label, title });
 
 export function buildLayout(root: HTMLElement): ViewerLayout {
   const seriesList = element('nav', { className: 'series', ariaLabel: 'Series' });
@@ -61,7 +62,10 @@ export function buildLayout(root: HTMLElement): ViewerLayout {
   return { seriesList, stage, presets, modes, reset, play, close, slider, overlay, status };
 }
 
-export function seriesButton(label: string, count: number): { button: HTMLButtonElement; image: HTMLImageElement } {
+export function seriesButton(
+  label: string,
+  count: number,
+): { button: HTMLButtonElement; image: HTMLImageElement } {
   const image = element('img', { alt: '', width: 96, height: 96 });
   const buttonNode = element(
     'button',

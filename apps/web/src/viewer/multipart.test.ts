@@ -14,6 +14,8 @@ describe('firstPart', () => {
   it('answers a plain body as it is and refuses a broken one', () => {
     const plain = new Uint8Array([1, 2, 3]).buffer;
     expect(firstPart(plain, 'application/dicom')).toBe(plain);
-    expect(() => firstPart(new TextEncoder().encode('--b1\r\nx').buffer, 'multipart/related; boundary=b1')).toThrow();
+    expect(() =>
+      firstPart(new TextEncoder().encode('--b1\r\nx').buffer, 'multipart/related; boundary=b1'),
+    ).toThrow();
   });
 });

@@ -53,7 +53,12 @@ export function presetWindow(slice: DecodedSlice, name: string): Window {
 }
 
 /** Draws one frame with the given window into `target` (RGBA, the slice's size). */
-export function renderSlice(slice: DecodedSlice, frame: number, window: Window | undefined, target: ImageData) {
+export function renderSlice(
+  slice: DecodedSlice,
+  frame: number,
+  window: Window | undefined,
+  target: ImageData,
+) {
   if (window && slice.monochrome) {
     slice.view.setWindowLevel(new WindowLevel(window.center, Math.max(1, window.width)), undefined, true);
   }
