@@ -69,9 +69,9 @@ describe('embedded viewer', () => {
     await card.getByRole('button', { name: /^Open / }).click();
     const panel = b.page.getByRole('complementary', { name: 'Exam details' });
     await panel.getByRole('tab', { name: 'Viewer' }).click();
-    const iframe = await panel.locator('iframe[title="Viewer"]').elementHandle();
-    expect(await iframe!.getAttribute('src')).toMatch(/^\/viewer\/#study\/[^/]+\/[^/]+\/[^/]+$/);
-    const frame = (await iframe!.contentFrame())!;
+    const iframe = panel.locator('iframe[title="Viewer"]');
+    expect(await iframe.getAttribute('src')).toMatch(/^\/viewer\/#study\/[^/]+\/[^/]+\/[^/]+$/);
+    const frame = (await (await iframe.elementHandle()).contentFrame())!;
     await frame.waitForSelector('body[data-ready="1"]', { timeout: 15_000 });
 
     const first = await canvasSignature(frame);

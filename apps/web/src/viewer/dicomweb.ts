@@ -30,8 +30,11 @@ const INSTANCE_ACCEPT = 'multipart/related; type="application/dicom"; transfer-s
 
 const text = (item: DicomJson, tag: string): string => {
   const value = item[tag]?.Value?.[0];
-  if (value && typeof value === 'object' && 'Alphabetic' in value) return String(value.Alphabetic ?? '');
-  return value === undefined || value === null ? '' : String(value);
+  if (value && typeof value === 'object') {
+    const alphabetic = (value as { Alphabetic?: unknown }).Alphabetic;
+    return typeof alphabetic === 'string' ? alphabetic : '';
+  }
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 };
 const number = (item: DicomJson, tag: string, fallback = 0) => Number(text(item, tag)) || fallback;
 

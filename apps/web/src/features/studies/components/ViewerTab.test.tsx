@@ -22,14 +22,20 @@ function setup() {
   const onClose = vi.fn();
   const study = newStudy({ storage_namespace: 'ns-a', phi_namespace: 'ns-a', study_uid: '1.2.3' });
   render(<ViewerTab study={study} onClose={onClose} />);
-  const frame = screen.getByTitle('Viewer') as HTMLIFrameElement;
+  const frame = screen.getByTitle<HTMLIFrameElement>('Viewer');
   return { onClose, frame, issued: () => issued };
 }
 
-const post = (data: unknown, origin = window.location.origin, source: MessageEventSource | null = null) =>
-  act(() => {
+const post = async (
+  data: unknown,
+  origin = window.location.origin,
+  source: MessageEventSource | null = null,
+) => {
+  await act(async () => {
     window.dispatchEvent(new MessageEvent('message', { data, origin, source }));
+    await Promise.resolve();
   });
+};
 
 describe('ViewerTab', () => {
   it('embeds the viewer at /viewer/#study/{storage}/{uid}/{phi} without the session id', () => {
