@@ -44,21 +44,22 @@ export class ViewerApp {
     this.series = series;
     this.study = study;
     if (!series.length) return this.status('This study has no images to show.');
+    const images: HTMLImageElement[] = [];
     for (const [i, s] of series.entries()) {
       const { button, image } = seriesButton(s.description || `${s.modality} series ${s.number}`, s.count);
       button.addEventListener('click', () => void this.openSeries(i));
       this.ui.seriesList.append(button);
       this.seriesButtons.push(button);
-      // Thumbnails load after the first image is requested, so they never delay it.
-      void Promise.resolve().then(async () => {
-        try {
-          image.src = await this.client.thumbnail(s.uid);
-        } catch {
-          image.alt = 'no preview';
-        }
-      });
+      images.push(image);
     }
     await this.openSeries(0);
+    // Thumbnails load once the first image is on screen, so they never compete with it.
+    for (const [i, s] of series.entries()) {
+      this.client.thumbnail(s.uid).then(
+        (url) => (images[i]!.src = url),
+        () => (images[i]!.alt = 'no preview'),
+      );
+    }
   }
 
   async openSeries(i: number): Promise<void> {
