@@ -134,7 +134,8 @@ async function serveWebApp(app: FastifyInstance, webDist: string | undefined): P
       return reply.code(404).send({ status: 'ERROR', error_type: 'NOT_FOUND', error_subtype: 'route' });
     }
     // The embedded viewer is its own page (a second Vite entry), never the inbox's index.html.
-    if (url === '/viewer' || url.startsWith('/viewer/')) return reply.type('text/html').sendFile('viewer/index.html');
+    if (url === '/viewer' || url.startsWith('/viewer/'))
+      return reply.type('text/html').sendFile('viewer/index.html');
     return reply.type('text/html').sendFile('index.html');
   });
 }
