@@ -24,7 +24,7 @@ export async function transcodedParts<T extends InstanceRow>(
   ctx: AppContext,
   instances: T[],
   location: (instance: T) => string,
-): Promise<AsyncIterable<Part>> {
+): Promise<Iterable<Part> | AsyncIterable<Part>> {
   const one = async (instance: T): Promise<Part> => {
     const file = await ctx.services.blobs.read(instance.blob_key);
     return {
@@ -41,9 +41,7 @@ export async function transcodedParts<T extends InstanceRow>(
       if (error instanceof UnsupportedImageError) throw new ApiError('INVALID_DICOM', 406, error.message);
       throw error;
     }
-    return (async function* () {
-      yield part;
-    })();
+    return [part];
   }
   return (async function* () {
     for (const instance of instances) {
