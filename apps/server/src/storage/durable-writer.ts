@@ -23,21 +23,13 @@ function syncDirectory(dir) {
 parentPort.on('message', ({ id, file, root, bytes, knownDirectory }) => {
   try {
     const dir = path.dirname(file);
-    if (!knownDirectory) {
-      const created = fs.mkdirSync(dir, { recursive: true });
-      if (created) {
-        // mkdir answers the topmost directory it made: it, each one below it, and its parent changed.
-        const top = path.dirname(created);
-        for (let changed = path.dirname(dir); ; changed = path.dirname(changed)) {
-          syncDirectory(changed);
-          if (changed === top || changed.length <= top.length || changed.length <= root.length) break;
-        }
-      }
-    }
+    // mkdir answers the topmost directory it made: it, each one below it, and its parent changed.
+    const created = knownDirectory ? undefined : fs.mkdirSync(dir, { recursive: true });
     const fd = fs.openSync(file, 'wx');
     try {
       let offset = 0;
       while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset);
+      // On ext4 this one journal commit also carries the new directory entries made above.
       fs.fdatasyncSync(fd);
     } catch (error) {
       fs.closeSync(fd);
@@ -46,6 +38,13 @@ parentPort.on('message', ({ id, file, root, bytes, knownDirectory }) => {
     }
     fs.closeSync(fd);
     syncDirectory(dir);
+    if (created) {
+      const top = path.dirname(created);
+      for (let changed = path.dirname(dir); ; changed = path.dirname(changed)) {
+        syncDirectory(changed);
+        if (changed === top || changed.length <= top.length || changed.length <= root.length) break;
+      }
+    }
     parentPort.postMessage({ id });
   } catch (error) {
     parentPort.postMessage({ id, code: error.code || 'EIO', message: String(error.message || error) });
