@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
 import { apiGet, apiLogin, signIn } from '../support/actions';
@@ -91,5 +92,74 @@ describe('request study: the requester mails a link, an outside party uploads th
     // The list fetched before the upload may still be fresh in the query cache.
     await page.reload();
     await page.getByText(spec!.patientId).first().waitFor();
+  });
+});
+
+describe('request links that can no longer be used are refused in a fresh browser', () => {
+  const dataDir = inject('dataDir');
+
+  /** Adds a link through the api and answers its token, read from the mailed url. */
+  async function addLink(maxHits: number): Promise<{ uuid: string; path: string }> {
+    const sid = await apiLogin(baseUrl, 'clinician@demo.local');
+    const { groups } = await apiGet<{ groups: { name: string; namespace_id: string }[] }>(
+      baseUrl,
+      'group/list',
+      {
+        sid,
+      },
+    );
+    const email = `dead-${Math.random().toString(36).slice(2, 8)}@hospital.example`;
+    const res = await fetch(`${baseUrl}/api/v3/link/add`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        sid,
+        namespace_id: groups.find((g) => g.name === 'Emergency')!.namespace_id,
+        action: 'STUDY_UPLOAD',
+        email,
+        max_hits: String(maxHits),
+        minutes_alive: '60',
+      }).toString(),
+    });
+    const body = (await res.json()) as { uuid: string };
+    return { uuid: body.uuid, path: await mailedLink(email) };
+  }
+
+  async function expectRefused(linkPath: string) {
+    const fresh = await openBrowser(baseUrl);
+    try {
+      await fresh.page.goto(linkPath);
+      await fresh.page
+        .getByText('This upload link is not valid: it may have expired, been used up or been revoked.')
+        .waitFor();
+      expect(await fresh.page.getByLabel('DICOM folder').count()).toBe(0);
+      expect(await fresh.page.getByLabel(/^Password/).count()).toBe(0);
+    } finally {
+      await fresh.close();
+    }
+  }
+
+  it('refuses a link whose time is up', async () => {
+    const link = await addLink(5);
+    // The clock moves past the link's end: the e2e server runs on SQLite in its DATA_DIR.
+    const db = new Database(path.join(dataDir, 'imaging-inbox.sqlite'));
+    try {
+      db.prepare('update links set expires = ? where uuid = ?').run(Date.now() - 1000, link.uuid);
+    } finally {
+      db.close();
+    }
+    await expectRefused(link.path);
+  });
+
+  it('refuses a link whose hits are used up', async () => {
+    const link = await addLink(1);
+    const token = link.path.split('/').pop()!;
+    const unlock = await fetch(`${baseUrl}/api/v3/link/public/unlock`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token }).toString(),
+    });
+    expect(unlock.status).toBe(200);
+    await expectRefused(link.path);
   });
 });

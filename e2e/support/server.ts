@@ -9,6 +9,8 @@ export const DEMO_PASSWORD = 'Demo-pass-2024';
 
 export interface RunningServer {
   baseUrl: string;
+  /** The server's DATA_DIR (its SQLite file lives there), for tests that move the clock on rows. */
+  dataDir: string;
   pid: number;
   stop: () => Promise<void>;
 }
@@ -83,6 +85,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const pid = child.pid ?? -1;
   return {
     baseUrl,
+    dataDir,
     pid,
     stop: async () => {
       if (child.exitCode === null) {
