@@ -30,4 +30,16 @@ export class AuditRepository {
       .offset(options.offset)
       .execute();
   }
+
+  /** Names of share recipients (users and groups) by uuid, for the history's "shared with …". */
+  async recipientNames(ids: string[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    if (!ids.length) return names;
+    const [users, groups] = await Promise.all([
+      this.db.selectFrom('users').select(['uuid', 'name']).where('uuid', 'in', ids).execute(),
+      this.db.selectFrom('groups').select(['uuid', 'name']).where('uuid', 'in', ids).execute(),
+    ]);
+    for (const row of [...users, ...groups]) names.set(row.uuid, row.name);
+    return names;
+  }
 }

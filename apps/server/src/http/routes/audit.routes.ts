@@ -20,8 +20,18 @@ export function auditRoutes(ctx: AppContext, app: FastifyInstance): void {
       offset: (number - 1) * rows,
     });
     const more = events.length > rows;
+    const page = events.slice(0, rows).map((e) => ({
+      ...e,
+      parsed: e.detail ? (JSON.parse(e.detail) as Record<string, unknown>) : null,
+    }));
+    // Share events name their recipient by uuid; the history shows the name.
+    const recipients = await ctx.repos.audit.recipientNames([
+      ...new Set(
+        page.flatMap((e) => (typeof e.parsed?.['target_id'] === 'string' ? [e.parsed['target_id']] : [])),
+      ),
+    ]);
     return {
-      events: events.slice(0, rows).map((e) => ({
+      events: page.map((e) => ({
         id: e.id,
         action: e.action,
         type: e.object_type,
@@ -29,7 +39,10 @@ export function auditRoutes(ctx: AppContext, app: FastifyInstance): void {
         user_name: e.user_name,
         when: new Date(e.at).toISOString(),
         outcome: e.outcome,
-        detail: e.detail ? (JSON.parse(e.detail) as unknown) : null,
+        detail:
+          e.parsed && typeof e.parsed['target_id'] === 'string'
+            ? { ...e.parsed, target_name: recipients.get(e.parsed['target_id']) ?? null }
+            : e.parsed,
       })),
       page: { number, rows, more: more ? 1 : 0 },
     };

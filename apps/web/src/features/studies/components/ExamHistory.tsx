@@ -3,7 +3,7 @@ import { List, ListItem, ListItemText, Typography } from '@mui/material';
 import { formatTimestamp } from '../../../lib/format';
 import { useTranslation } from 'react-i18next';
 import { auditObjectQuery, type AuditEvent } from '../api/audit-object';
-import { historyKind } from '../lib/history';
+import { historyDetail, historyKind } from '../lib/history';
 
 function when(event: AuditEvent): string {
   return formatTimestamp(event.when ?? event.created);
@@ -26,7 +26,9 @@ export function ExamHistory({ uuid }: { uuid: string }) {
         <ListItem key={index} disableGutters>
           <ListItemText
             primary={t(kind ?? '')}
-            secondary={[event.who ?? event.user_name, when(event)].filter(Boolean).join(' · ')}
+            secondary={[historyDetail(kind!, event.detail), event.who ?? event.user_name, when(event)]
+              .filter(Boolean)
+              .join(' · ')}
           />
         </ListItem>
       ))}

@@ -26,3 +26,54 @@ export function historyKind(action: string, type: string | null | undefined): Hi
       return null;
   }
 }
+
+/** How the exam history names the fields an edit changed. */
+const FIELD_LABELS: Record<string, string> = {
+  patientid: 'MRN',
+  patient_name: 'Patient name',
+  patient_sex: 'Sex',
+  patient_birth_date: 'Date of birth',
+  accession_number: 'Accession number',
+  study_description: 'Description',
+  referring_physician: 'Referring physician',
+  study_date: 'Study date',
+  study_time: 'Study time',
+};
+
+type Detail = Record<string, unknown> | null | undefined;
+
+const text = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) || '—' : '—';
+
+/**
+ * One line saying what an event did, from its audit detail: `MRN: A → B` for an edit, the bundle
+ * and image count for a download, the recipient for a share. Empty when the detail says nothing.
+ */
+export function historyDetail(kind: HistoryKind, detail: unknown): string {
+  const d = (typeof detail === 'object' ? detail : null) as Detail;
+  if (!d) return '';
+  switch (kind) {
+    case 'edit': {
+      const before = (d['before'] ?? {}) as Record<string, unknown>;
+      const after = (d['after'] ?? {}) as Record<string, unknown>;
+      return Object.keys(after)
+        .map((field) => {
+          const label = FIELD_LABELS[field] ?? field.replace(/^customfield-/, '');
+          return `${label}: ${text(before[field])} → ${text(after[field])}`;
+        })
+        .join('; ');
+    }
+    case 'download': {
+      const bundle = d['bundle'] === 'iso' ? 'ISO' : 'ZIP';
+      const images = typeof d['instances'] === 'number' ? ` · ${d['instances']} images` : '';
+      return `${bundle}${images}`;
+    }
+    case 'shared':
+    case 'remove share': {
+      const name = d['target_name'] ?? d['target_type'];
+      return name ? `${kind === 'shared' ? 'with' : 'from'} ${text(name)}` : '';
+    }
+    default:
+      return '';
+  }
+}
