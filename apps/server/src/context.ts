@@ -53,6 +53,8 @@ import { HarvestNoticesRepository } from './repositories/harvest-notices.reposit
 import { NotificationPreferencesService } from './services/notification-preferences.service.js';
 import { HarvestNotifier } from './notifications/harvest-notifier.js';
 import { ShareNotifier } from './notifications/share-notifier.js';
+import { JobsRepository } from './repositories/jobs.repository.js';
+import { JobRunner } from './jobs/job-runner.js';
 
 /** The composition root: every repository and service, wired once per process. */
 export function createContext(
@@ -84,6 +86,7 @@ export function createContext(
     viewerTokens: new ViewerTokensRepository(k),
     userEvents: new UserEventsRepository(k),
     harvestNotices: new HarvestNoticesRepository(k),
+    jobs: new JobsRepository(k, db.dialect),
   };
   const audit = new AuditService(repos.audit);
   const mailer = new Mailer(repos.outbox, config.smtpUrl, config.mailFrom);
@@ -118,7 +121,10 @@ export function createContext(
     publicUrl: config.publicUrl,
     log,
   });
+  /** Durable jobs of this process; main.ts starts and stops it, handlers are registered below. */
+  const jobRunner = new JobRunner({ jobs: repos.jobs, log });
   const services = {
+    jobRunner,
     audit,
     mailer,
     blobs,

@@ -21,7 +21,10 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Boot order: config → database (migrated) → demo seed on a new data dir → HTTP → DICOM listener. */
+/**
+ * Boot order: config → database (migrated) → demo seed on a new data dir → HTTP → DICOM listener →
+ * purge timer and job runner. Stopping reverses it, waiting for a job in progress.
+ */
 export async function startServer(
   config: Config,
   log: (line: string) => void = console.log,
@@ -67,6 +70,7 @@ export async function startServer(
     log,
     harvestMailInterval(config.harvestMailQuietMs),
   );
+  ctx.services.jobRunner.start();
   return {
     ctx,
     http,
@@ -76,6 +80,7 @@ export async function startServer(
       await purgeTimer.stop();
       await uploadSweep.stop();
       await harvestMailTimer.stop();
+      await ctx.services.jobRunner.stop();
       await dicom.stop();
       await http.close();
       await ctx.services.blobs.close();

@@ -16,7 +16,7 @@ export interface TestServer extends RunningServer {
   api: ApiClient;
 }
 
-async function createPgDatabase(): Promise<string> {
+export async function createPgDatabase(): Promise<string> {
   const base = inject('pgBaseUrl');
   const name = `inbox_${Math.random().toString(36).slice(2, 10)}`;
   const client = new pg.Client({ connectionString: base });

@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/dialect.js';
+import { openDatabase } from '../../src/db/dialect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { JobRunner, PermanentJobError } from '../../src/jobs/job-runner.js';
+import { JobsRepository } from '../../src/repositories/jobs.repository.js';
+import type { Dialect } from '../support/test-server.js';
+import { DIALECTS, createPgDatabase } from '../support/test-server.js';
+
+const quiet = () => undefined;
+
+async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
+  let dataDir: string;
+  let databaseUrl: string | undefined;
+  const opened: Db[] = [];
+
+  /** A new connection to the same database, as another process would open it. */
+  const connect = () => {
+    const db = openDatabase({ dataDir, databaseUrl });
+    opened.push(db);
+    return { db, jobs: new JobsRepository(db.kysely, db.dialect) };
+  };
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobs-test-'));
+    databaseUrl = dialect === 'postgres' ? await createPgDatabase() : undefined;
+    const { db } = connect();
+    await migrateToLatest(db);
+  });
+  afterAll(async () => {
+    for (const db of opened) await db.close().catch(() => undefined);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs a job queued before a restart, and reclaims one whose runner died mid-job', async () => {
+    const first = connect();
+    const orphan = await first.jobs.enqueue(
+      { kind: 'restart.test', payload: { n: 2 }, runAt: Date.now() },
+      Date.now(),
+    );
+    // The first process claims a job with a short lease, then "crashes" (never finishes it).
+    expect((await first.jobs.claim(['restart.test'], Date.now(), 200))?.id).toBe(orphan);
+    const queued = await first.jobs.enqueue(
+      { kind: 'restart.test', payload: { n: 1 }, runAt: Date.now() },
+      Date.now(),
+    );
+    await first.db.close();
+
+    const second = connect();
+    const seen: number[] = [];
+    const runner = new JobRunner({ jobs: second.jobs, log: quiet, pollMs: 20 }).register<{ n: number }>({
+      kind: 'restart.test',
+      run: async (payload) => {
+        seen.push(payload.n);
+      },
+    });
+    runner.start();
+    await waitFor(async () => seen.length === 2);
+    await runner.stop();
+    expect(seen.sort()).toEqual([1, 2]);
+    expect((await second.jobs.find(queued))?.status).toBe('done');
+    expect(await second.jobs.find(orphan)).toMatchObject({ status: 'done', attempts: 2 });
+  });
+
+  it('retries a failing job with backoff, then fails it keeping the last error', async () => {
+    const { jobs } = connect();
+    const runAt = Date.now();
+    const id = await jobs.enqueue({ kind: 'fail.test', payload: {}, runAt }, runAt);
+    const delays: number[] = [];
+    let calls = 0;
+    const runner = new JobRunner({
+      jobs,
+      log: quiet,
+      pollMs: 10,
+      backoffMs: (attempt) => {
+        delays.push(attempt);
+        return 30 * attempt;
+      },
+    }).register({
+      kind: 'fail.test',
+      maxAttempts: 3,
+      run: async () => {
+        calls++;
+        throw new Error(`peer refused (${calls})`);
+      },
+    });
+    runner.start();
+    await waitFor(async () => (await jobs.find(id))?.status === 'failed');
+    await runner.stop();
+    expect(calls).toBe(3);
+    expect(delays).toEqual([1, 2]);
+    const job = await jobs.find(id);
+    expect(job).toMatchObject({ status: 'failed', attempts: 3, last_error: 'peer refused (3)' });
+    expect(job!.run_at).toBeGreaterThanOrEqual(runAt + 30 + 60);
+
+    const permanent = await jobs.enqueue({ kind: 'permanent.test', payload: {}, runAt }, runAt);
+    const once = new JobRunner({ jobs, log: quiet }).register({
+      kind: 'permanent.test',
+      run: () => Promise.reject(new PermanentJobError('unknown study')),
+    });
+    expect(await once.runOne()).toBe(true);
+    expect(await jobs.find(permanent)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      last_error: 'unknown study',
+    });
+  });
+
+  it('never runs one job in two runners at once', async () => {
+    const a = connect();
+    const b = connect();
+    const now = Date.now();
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i++)
+      ids.push(await a.jobs.enqueue({ kind: 'race.test', payload: { i }, runAt: now }, now));
+    const runs = new Map<number, string[]>();
+    const handler = (name: string) => ({
+      kind: 'race.test',
+      run: async (_payload: unknown, job: { id: number }) => {
+        runs.set(job.id, [...(runs.get(job.id) ?? []), name]);
+        await new Promise((r) => setTimeout(r, 2));
+      },
+    });
+    const runners = [
+      new JobRunner({ jobs: a.jobs, log: quiet, pollMs: 5 }).register(handler('a')),
+      new JobRunner({ jobs: b.jobs, log: quiet, pollMs: 5 }).register(handler('b')),
+    ];
+    for (const r of runners) r.start();
+    await waitFor(async () => runs.size === 40);
+    await Promise.all(runners.map((r) => r.stop()));
+    expect([...runs.values()].every((by) => by.length === 1)).toBe(true);
+    // Both runners took part (not a test of one runner alone).
+    const by = new Set([...runs.values()].flat());
+    expect(by.size).toBe(2);
+    for (const id of ids) expect((await a.jobs.find(id))?.status).toBe('done');
+  });
+
+  it('dedupes by key and cancels only jobs that have not started', async () => {
+    const { jobs } = connect();
+    const now = Date.now();
+    const first = await jobs.enqueue(
+      { kind: 'x.test', payload: { a: 1 }, runAt: now + 60_000, dedupeKey: 'k1' },
+      now,
+    );
+    const again = await jobs.enqueue({ kind: 'x.test', payload: { a: 2 }, runAt: now, dedupeKey: 'k1' }, now);
+    expect(again).toBe(first);
+    expect(await jobs.claim(['x.test'], now, 1000)).toBeUndefined();
+    expect(await jobs.cancel(first, now)).toBe(true);
+    expect(await jobs.cancel(first, now)).toBe(false);
+    const ran = await jobs.enqueue({ kind: 'y.test', payload: {}, runAt: now }, now);
+    const runner = new JobRunner({ jobs, log: quiet }).register({
+      kind: 'y.test',
+      run: async () => undefined,
+    });
+    await runner.runOne();
+    expect(await jobs.cancel(ran, now)).toBe(false);
+    expect((await jobs.find(ran))?.status).toBe('done');
+  });
+});
