@@ -55,6 +55,9 @@ import { HarvestNotifier } from './notifications/harvest-notifier.js';
 import { ShareNotifier } from './notifications/share-notifier.js';
 import { JobsRepository } from './repositories/jobs.repository.js';
 import { JobRunner } from './jobs/job-runner.js';
+import { SendsRepository } from './repositories/sends.repository.js';
+import { SendService } from './services/send.service.js';
+import { SendAccessService } from './services/send-access.service.js';
 
 /** The composition root: every repository and service, wired once per process. */
 export function createContext(
@@ -87,6 +90,7 @@ export function createContext(
     userEvents: new UserEventsRepository(k),
     harvestNotices: new HarvestNoticesRepository(k),
     jobs: new JobsRepository(k, db.dialect),
+    sends: new SendsRepository(k),
   };
   const audit = new AuditService(repos.audit);
   const mailer = new Mailer(repos.outbox, config.smtpUrl, config.mailFrom);
@@ -213,7 +217,29 @@ export function createContext(
       audit,
     }),
   };
-  return { config, db, repos, services };
+  const sends = new SendService({
+    sends: repos.sends,
+    studies: repos.studies,
+    users: repos.users,
+    jobs: repos.jobs,
+    runner: jobRunner,
+    mailer,
+    audit,
+    publicUrl: config.publicUrl,
+  });
+  jobRunner.register(sends.handler());
+  const sendAccess = new SendAccessService({
+    sends: repos.sends,
+    studies: repos.studies,
+    users: repos.users,
+    accounts: repos.accounts,
+    failures: repos.failures,
+    downloads: services.downloads,
+    mailer,
+    audit,
+    limits: options.linkLimits,
+  });
+  return { config, db, repos, services: { ...services, sends, sendAccess } };
 }
 
 export type AppContext = ReturnType<typeof createContext>;

@@ -27,6 +27,8 @@ export const ERROR_TYPES = [
   'UPLOAD_QUOTA_EXCEEDED',
   'USER_INFO_NOT_SET',
   'NO_SUITABLE_ACCOUNT',
+  /** study/send/cancel of a send that already ran. */
+  'ALREADY_SENT',
   'INTERNAL',
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];

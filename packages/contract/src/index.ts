@@ -16,3 +16,4 @@ export * from './dicom-nodes.js';
 export * from './notifications.js';
 export * from './upload-form.js';
 export * from './attachments.js';
+export * from './sends.js';

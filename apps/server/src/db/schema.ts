@@ -21,6 +21,9 @@ export interface NamespaceTable {
   name: string;
   /** The user a personal namespace (kind USER) belongs to; null for account and group namespaces. */
   owner_user_id: string | null;
+  /** Code outsiders send to (unique when set) and what it tells them about the receiver. */
+  share_code: string | null;
+  share_description: string | null;
 }
 
 export interface GroupTable {
@@ -333,6 +336,48 @@ export interface HarvestNoticeTable {
   /** When to look at the study again: once it has been quiet, its mail is sent. */
   due_at: number;
   attempts: Generated<number>;
+/** Another account this account sends studies to, received in target_namespace_id. */
+export interface ConnectionTable {
+  uuid: string;
+  account_id: string;
+  name: string;
+  target_account_id: string;
+  target_namespace_id: string;
+  created: number;
+}
+
+/** One send of a study (migration study-sends). */
+export interface StudySendTable {
+  uuid: string;
+  study_uuid: string;
+  account_id: string;
+  /** account (a connection), share_code or email */
+  method: string;
+  target_namespace_id: string | null;
+  connection_id: string | null;
+  email: string | null;
+  message: string | null;
+  /** scheduled, sent, cancelled or failed */
+  status: string;
+  run_at: number;
+  job_id: number | null;
+  copy_uuid: string | null;
+  /** E-mail sends: SHA-256 of the link token, its expiry, and of the pending one-time code. */
+  token_hash: string | null;
+  expires: number | null;
+  code_hash: string | null;
+  code_expires: number | null;
+  created_by: string;
+  created: number;
+  updated: number;
+}
+
+export interface SendGrantTable {
+  grant_hash: string;
+  send_uuid: string;
+  created: number;
+  expires: number;
+  ip: string | null;
 }
 
 /** One version of a file attached to a study (migration attachments, 20261122T1662). */
@@ -379,4 +424,7 @@ export interface Database {
   viewer_tokens: ViewerTokenTable;
   user_events: UserEventTable;
   harvest_notices: HarvestNoticeTable;
+  connections: ConnectionTable;
+  study_sends: StudySendTable;
+  send_grants: SendGrantTable;
 }

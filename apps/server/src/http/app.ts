@@ -32,6 +32,8 @@ import { studyThumbnailRoutes } from './routes/study-thumbnails.routes.js';
 import { devRoutes } from './routes/dev.routes.js';
 import { stowRoutes } from '../dicomweb/stow.js';
 import { linkRoutes } from './routes/link.routes.js';
+import { studySendRoutes } from './routes/study-send.routes.js';
+import { sendPublicRoutes } from './routes/send-public.routes.js';
 import { linkPublicRoutes } from './routes/link-public.routes.js';
 import { uploadSessionRoutes } from './routes/upload-session.routes.js';
 import { studyViewerRoutes } from './routes/study-viewer.routes.js';
@@ -54,7 +56,7 @@ function dicomwebStatus(url: string, error: ApiError): number | undefined {
 export function redactSid(url: string): string {
   return url
     .replace(/([?&](?:sid|token|grant)=)[^&]*/g, '$1[redacted]')
-    .replace(/^(\/link\/)[^/?]+/, '$1[redacted]');
+    .replace(/^(\/(?:link|send)\/)[^/?]+/, '$1[redacted]');
 }
 
 export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promise<FastifyInstance> {
@@ -110,6 +112,8 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   studyShareRoutes(ctx, app);
   linkRoutes(ctx, app);
   linkPublicRoutes(ctx, app, options.maxUploadBytes);
+  studySendRoutes(ctx, app);
+  sendPublicRoutes(ctx, app);
   bundleRoutes(app);
   qidoRoutes(ctx, app);
   wadoRoutes(ctx, app);

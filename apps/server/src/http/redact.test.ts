@@ -13,6 +13,7 @@ describe('redactSid', () => {
       '/api/v3/link/public/upload?grant=[redacted]',
     );
     expect(redactSid('/link/abcdef?x=1')).toBe('/link/[redacted]?x=1');
+    expect(redactSid('/send/abcdef')).toBe('/send/[redacted]');
     expect(redactSid('/group/list')).toBe('/group/list');
   });
 });

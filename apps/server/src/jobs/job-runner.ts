@@ -8,6 +8,8 @@ export interface JobHandler<P = unknown> {
   /** Attempts before the job is marked failed (default 5). */
   maxAttempts?: number;
   run(payload: P, job: JobRow): Promise<void>;
+  /** Called once when the job fails for good (after its last attempt). */
+  onFailed?(payload: P, error: string): Promise<void>;
 }
 
 export interface JobRunnerOptions {
@@ -88,6 +90,7 @@ export class JobRunner {
         last ? null : this.now() + this.backoff(job.attempts),
         this.now(),
       );
+      if (last) await handler.onFailed?.(JSON.parse(job.payload) as never, message);
       this.options.log(
         `Job ${job.kind} #${job.id} attempt ${job.attempts} failed${last ? ' for good' : ''}: ${message}`,
       );

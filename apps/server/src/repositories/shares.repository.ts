@@ -196,12 +196,17 @@ export class SharesRepository {
   }
 }
 
-async function copyStudy(
+/**
+ * Copies a study's index rows (study, modalities, series, instances) into another namespace, of the
+ * same account or (for sends) another one, pointing at the same blob keys. Answers the copy's uuid.
+ */
+export async function copyStudy(
   trx: Transaction<Database>,
   original: StudyRow,
   namespaceId: string,
   message: string | null,
   now: number,
+  accountId: string = original.account_id,
 ): Promise<string> {
   const uuid = randomUUID();
   await trx
@@ -209,6 +214,7 @@ async function copyStudy(
     .values({
       ...original,
       uuid,
+      account_id: accountId,
       namespace_id: namespaceId,
       source: 'share',
       share_message: message,

@@ -31,7 +31,15 @@ export const DEMO_ACCOUNTS = [
       hide_administration_tab: '0',
       enable_dicom_wrapping: '1',
     },
-    groups: [{ key: 'referrals', name: 'Referrals', type: 'CLOUD' }],
+    groups: [
+      {
+        key: 'referrals',
+        name: 'Referrals',
+        type: 'CLOUD',
+        shareCode: 'PARTNER-REFERRALS',
+        shareDescription: 'Partner Clinic referrals desk: send exams for second opinions here.',
+      },
+    ],
   },
 ] as const;
 
@@ -128,6 +136,11 @@ export const DEMO_USERS: DemoUser[] = [
     groups: [],
   },
 ];
+
+/** Connections: Demo Hospital sends to Partner Clinic, received in its Referrals group. */
+export const DEMO_CONNECTIONS = [
+  { account: 'demo', name: 'Partner Clinic', targetGroup: 'referrals' },
+] as const;
 
 /** Registered DICOM senders: a gateway on this machine that delivers into Emergency. */
 export const DEMO_DICOM_NODES = [

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { generateStudySpecs, writeStudyFiles } from '../dicom/index.js';
 import { hashPassword } from '../services/passwords.js';
 import { newUuid } from '../services/tokens.js';
-import { DEMO_ACCOUNTS, DEMO_DICOM_NODES, DEMO_USERS, STUDY_SPREAD } from './demo-world.js';
+import { DEMO_ACCOUNTS, DEMO_CONNECTIONS, DEMO_DICOM_NODES, DEMO_USERS, STUDY_SPREAD } from './demo-world.js';
 
 const SEED = 20261122;
 const HOUR = 3_600_000;
@@ -42,7 +42,22 @@ export async function seedDemo(
         type: group.type,
         created: now,
       });
+      if ('shareCode' in group) {
+        await ctx.repos.sends.setShareCode(g.namespaceId, group.shareCode, group.shareDescription);
+      }
     }
+  }
+
+  for (const connection of DEMO_CONNECTIONS) {
+    const target = groupIds.get(connection.targetGroup)!;
+    await ctx.repos.sends.addConnection({
+      uuid: newUuid(),
+      account_id: accountIds.get(connection.account)!,
+      name: connection.name,
+      target_account_id: target.accountId,
+      target_namespace_id: target.namespaceId,
+      created: now,
+    });
   }
 
   for (const node of DEMO_DICOM_NODES) {

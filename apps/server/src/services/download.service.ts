@@ -68,6 +68,22 @@ export class DownloadService {
       if (!flags.study_download) throw notPermitted('study_download');
       if (bundle === 'iso' && !flags.study_download_iso) throw notPermitted('study_download_iso');
     }
+    return this.build(targets, bundle, { userId: caller.user.uuid, ip: caller.ip });
+  }
+
+  /**
+   * The archive of studies someone outside the account was given (an e-mailed study link, whose
+   * grant the caller checked): same layout and audit, the audit naming how it was reached.
+   */
+  planForRecipient(row: StudyRow, via: Record<string, unknown>, ip: string): Promise<DownloadPlan> {
+    return this.build([{ row }], 'dicom', { userId: null, ip, via });
+  }
+
+  private async build(
+    targets: DownloadTarget[],
+    bundle: DownloadBundle,
+    actor: { userId: string | null; ip: string; via?: Record<string, unknown> },
+  ): Promise<DownloadPlan> {
     const multi = targets.length > 1;
     const entries: ZipEntry[] = [];
     const dirStudies: DicomdirStudy[] = [];
@@ -139,13 +155,19 @@ export class DownloadService {
     entries.unshift({ name: 'DICOMDIR', size: dicomdir.byteLength, open: () => once(dicomdir) });
     for (const a of audits) {
       await this.deps.audit.record({
-        userId: caller.user.uuid,
+        userId: actor.userId,
         accountId: a.row.account_id,
         action: 'STUDY_DOWNLOAD',
         objectType: 'study',
         objectId: a.row.uuid,
-        detail: { bundle, series: a.series, instances: a.instances, bytes: a.bytes },
-        ip: caller.ip,
+        detail: {
+          bundle,
+          series: a.series,
+          instances: a.instances,
+          bytes: a.bytes,
+          ...(actor.via ? { via: actor.via } : {}),
+        },
+        ip: actor.ip,
       });
     }
     return {

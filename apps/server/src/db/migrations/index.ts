@@ -18,6 +18,9 @@ import { viewerTokens } from './20261122T1650-viewer-tokens.js';
 import { userEvents } from './20261122T1660-user-events.js';
 import { harvestNotices } from './20261122T1661-harvest-notices.js';
 import { attachments } from './20261122T1662-attachments.js';
+import { namespaceShareCodes } from './20261122T2245-namespace-share-codes.js';
+import { connections } from './20261122T2246-connections.js';
+import { studySends } from './20261122T2247-study-sends.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +43,7 @@ export const migrations: Record<string, Migration> = {
   '20261122T1660-user-events': userEvents,
   '20261122T1661-harvest-notices': harvestNotices,
   '20261122T1662-attachments': attachments,
+  '20261122T2245-namespace-share-codes': namespaceShareCodes,
+  '20261122T2246-connections': connections,
+  '20261122T2247-study-sends': studySends,
 };

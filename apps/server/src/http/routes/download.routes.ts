@@ -72,7 +72,7 @@ function seriesFilter(params: Params): string[] | undefined {
   return list;
 }
 
-function sendArchive(reply: FastifyReply, plan: DownloadPlan): FastifyReply {
+export function sendArchive(reply: FastifyReply, plan: DownloadPlan): FastifyReply {
   const chunks =
     plan.bundle === 'iso'
       ? isoStream(plan.entries, { volumeId: DICOM_FILE_SET_ID })

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { sendRequest } from '../../services/send.service.js';
 import { shareTarget } from '../../services/share.service.js';
 import { authedRoute } from '../api.js';
 import { required } from '../params.js';
 
-/** Shares inside the account: study/share, study/share/who, study/share/list, study/share/stop. */
+/**
+ * Shares inside the account: study/share, study/share/who, study/share/list, study/share/stop.
+ * study/share with account_id, share_code or email is a send (services/send.service.ts).
+ */
 export function studyShareRoutes(ctx: AppContext, app: FastifyInstance): void {
   const shares = ctx.services.shares;
   const studies = ctx.services.studies;
@@ -17,6 +21,9 @@ export function studyShareRoutes(ctx: AppContext, app: FastifyInstance): void {
   authedRoute(ctx, app, 'study/share', async ({ caller, params }) => {
     const [uuid] = required(params, 'uuid');
     const row = await studies.requireVisible(caller, uuid);
+    // account_id, share_code or email make it a send (SPEC "Send exams"); else a share in the account.
+    const send = sendRequest(params);
+    if (send) return ctx.services.sends.send(caller, row, send, params);
     await shares.share(caller, row, shareTarget(params), params['message']);
   });
 

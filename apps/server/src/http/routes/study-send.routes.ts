@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { authedRoute } from '../api.js';
+import { required } from '../params.js';
+
+/**
+ * Send exams, besides study/share itself: the sends of a study and cancelling a delayed one, the
+ * account's connections, and the share-code lookup (SPEC section 7 "namespace/share_code").
+ */
+export function studySendRoutes(ctx: AppContext, app: FastifyInstance): void {
+  const sends = ctx.services.sends;
+
+  authedRoute(ctx, app, 'study/send/list', async ({ caller, params }) => {
+    const [uuid] = required(params, 'uuid');
+    return sends.list(await ctx.services.studies.requireVisible(caller, uuid));
+  });
+
+  authedRoute(ctx, app, 'study/send/cancel', async ({ caller, params }) => {
+    const [uuid] = required(params, 'uuid');
+    return sends.cancel(caller, uuid);
+  });
+
+  authedRoute(ctx, app, 'connection/list', async ({ caller, params }) => {
+    const [accountId] = required(params, 'account_id');
+    return sends.connections(caller, accountId);
+  });
+
+  authedRoute(ctx, app, 'namespace/share_code', ({ caller, params }) => sends.lookup(caller, params));
+}

@@ -1,0 +1,217 @@
+import { randomInt } from 'node:crypto';
+import type { SendLinkStudyAnswer } from '@imaging-inbox/contract';
+import { SEND_CODE_LENGTH, SEND_CODE_TTL_MS } from '@imaging-inbox/contract';
+import { ApiError, invalidField } from '../http/errors.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { AccountsRepository } from '../repositories/accounts.repository.js';
+import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
+import type { SendRow, SendsRepository } from '../repositories/sends.repository.js';
+import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+import type { AuditService } from './audit.service.js';
+import type { DownloadPlan, DownloadService } from './download.service.js';
+import type { LinkRateLimits } from './link-access.service.js';
+import { DEFAULT_LINK_LIMITS, GRANT_TTL_MS } from './link-access.service.js';
+import { hashToken, newSecretToken } from './tokens.js';
+
+export interface SendAccessDeps {
+  sends: SendsRepository;
+  studies: StudiesRepository;
+  users: UsersRepository;
+  accounts: AccountsRepository;
+  failures: AuthFailuresRepository;
+  downloads: DownloadService;
+  mailer: Mailer;
+  audit: AuditService;
+  /** Same shape as the request-link limits: wrong codes per link, guesses per address. */
+  limits?: LinkRateLimits;
+  now?: () => number;
+}
+
+/** Unknown, expired and cancelled links all get this one answer, so nothing leaks. */
+const noLink = () => new ApiError('NO_LINK_ERROR');
+const rateLimited = () => new ApiError('RATE_LIMITED', 429, 'Too many attempts; try again later.');
+
+/**
+ * The e-mailed recipient's side of a send, reached without an account. The link token (256 bits,
+ * stored hashed) only shows who sent something; to see the study the recipient proves they read
+ * that mailbox with a one-time code mailed to it (stored hashed, 10 minutes, one use), which
+ * yields a short-lived grant (256 bits, hashed) for the summary and the ZIP download, within the
+ * link's lifetime. Unknown tokens count against the address, wrong codes against the link, in
+ * the same failure table as sign-ins and request links, so every process sees the same counts.
+ */
+export class SendAccessService {
+  private readonly now: () => number;
+  private readonly limits: LinkRateLimits;
+
+  constructor(private readonly deps: SendAccessDeps) {
+    this.now = deps.now ?? Date.now;
+    this.limits = deps.limits ?? DEFAULT_LINK_LIMITS;
+  }
+
+  async info(token: string, ip: string) {
+    const { send } = await this.usable(token, ip);
+    const [sender, account] = await Promise.all([
+      this.deps.users.findByUuid(send.created_by),
+      this.deps.accounts.findAccount(send.account_id),
+    ]);
+    return {
+      sender_name: sender?.name ?? '',
+      organization: account?.name ?? '',
+      message: send.message,
+      email_hint: maskEmail(send.email!),
+      expires: Number(send.expires),
+    };
+  }
+
+  /** Mails a fresh one-time code to the send's address (a few per window per link). */
+  async requestCode(token: string, ip: string): Promise<void> {
+    const { send } = await this.usable(token, ip);
+    const now = this.now();
+    const codesKey = `sendcode:${send.uuid}`;
+    if ((await this.deps.failures.countSince(codesKey, now - this.limits.windowMs)) >= this.limits.perLink) {
+      throw rateLimited();
+    }
+    const code = String(randomInt(0, 10 ** SEND_CODE_LENGTH)).padStart(SEND_CODE_LENGTH, '0');
+    await this.deps.sends.setCode(send.uuid, codeHash(send, code), now + SEND_CODE_TTL_MS);
+    await this.deps.failures.record([codesKey], now);
+    await this.deps.mailer.send({
+      to: send.email!,
+      subject: 'Your code to open the exam sent to you',
+      text: `Your code is ${code}. It works for ${SEND_CODE_TTL_MS / 60_000} minutes, once.`,
+    });
+    await this.audit(send, 'SEND_LINK_CODE', ip, 'SUCCESS', {});
+  }
+
+  async verify(token: string, code: string, ip: string): Promise<{ grant: string; expires: number }> {
+    const { send } = await this.usable(token, ip);
+    const now = this.now();
+    const wrongKey = `sendverify:${send.uuid}`;
+    // Refuse before comparing: once locked, even the right code waits out the window.
+    if ((await this.deps.failures.countSince(wrongKey, now - this.limits.windowMs)) >= this.limits.perLink) {
+      throw rateLimited();
+    }
+    const ok =
+      send.code_hash !== null &&
+      send.code_expires !== null &&
+      Number(send.code_expires) > now &&
+      codeHash(send, code.trim()) === send.code_hash;
+    if (!ok) {
+      await this.deps.failures.record([wrongKey, `sendip:${ip}`], now);
+      await this.audit(send, 'SEND_LINK_VERIFY', ip, 'FAILURE', { reason: 'bad_code' });
+      throw invalidField('code', 'wrong or expired code');
+    }
+    // One use: the code is gone once it opened a grant.
+    await this.deps.sends.setCode(send.uuid, null, null);
+    const grant = newSecretToken();
+    const expires = Math.min(now + GRANT_TTL_MS, Number(send.expires));
+    await this.deps.sends.insertGrant({
+      grant_hash: hashToken(grant),
+      send_uuid: send.uuid,
+      created: now,
+      expires,
+      ip,
+    });
+    await this.audit(send, 'SEND_LINK_VERIFY', ip, 'SUCCESS', {});
+    return { grant, expires };
+  }
+
+  async study(grant: string, ip: string): Promise<Omit<SendLinkStudyAnswer, 'status'>> {
+    const { send, study } = await this.granted(grant);
+    await this.deps.audit.record({
+      userId: null,
+      accountId: study.account_id,
+      action: 'STUDY_VIEW',
+      objectType: 'study',
+      objectId: study.uuid,
+      detail: { via: { send: send.uuid, email: send.email } },
+      ip,
+    });
+    return {
+      study: {
+        patient_name: study.patient_name,
+        patientid: study.patientid,
+        patient_birth_date: study.patient_birth_date,
+        patient_sex: study.patient_sex,
+        study_date: study.study_date,
+        study_description: study.study_description,
+        accession_number: study.accession_number,
+        modality: study.modality,
+        image_count: Number(study.image_count),
+        series_count: Number(study.series_count),
+      },
+      message: send.message,
+      expires: Number(send.expires),
+    };
+  }
+
+  async download(grant: string, ip: string): Promise<DownloadPlan> {
+    const { send, study } = await this.granted(grant);
+    return this.deps.downloads.planForRecipient(study, { send: send.uuid, email: send.email }, ip);
+  }
+
+  private async granted(grant: string): Promise<{ send: SendRow; study: StudyRow }> {
+    const now = this.now();
+    const row = grant ? await this.deps.sends.findGrant(hashToken(grant)) : undefined;
+    if (!row || Number(row.expires) <= now) throw noLink();
+    const send = await this.deps.sends.find(row.send_uuid);
+    const study = send ? await this.live(send, now) : undefined;
+    if (!send || !study) throw noLink();
+    return { send, study };
+  }
+
+  private async usable(token: string, ip: string): Promise<{ send: SendRow; study: StudyRow }> {
+    const now = this.now();
+    const addressKey = `sendip:${ip}`;
+    if (
+      (await this.deps.failures.countSince(addressKey, now - this.limits.windowMs)) >= this.limits.perAddress
+    ) {
+      throw rateLimited();
+    }
+    const send = token ? await this.deps.sends.byTokenHash(hashToken(token)) : undefined;
+    const study = send ? await this.live(send, now) : undefined;
+    if (!send || !study) {
+      // Only guesses count against the address; a real link that ran out is not a guess.
+      if (!send) await this.deps.failures.record([addressKey], now);
+      throw noLink();
+    }
+    return { send, study };
+  }
+
+  /** The sent study while the link lives: sent (not cancelled), not expired, study not deleted. */
+  private async live(send: SendRow, now: number): Promise<StudyRow | undefined> {
+    if (send.status !== 'sent' || send.expires === null || Number(send.expires) <= now) return undefined;
+    const study = await this.deps.studies.findByUuid(send.study_uuid);
+    return study && study.deleted === null ? study : undefined;
+  }
+
+  private async audit(
+    send: SendRow,
+    action: string,
+    ip: string,
+    outcome: 'SUCCESS' | 'FAILURE',
+    detail: Record<string, unknown>,
+  ): Promise<void> {
+    await this.deps.audit.record({
+      userId: null,
+      accountId: send.account_id,
+      action,
+      objectType: 'send',
+      objectId: send.uuid,
+      outcome,
+      detail: { email: send.email, ...detail },
+      ip,
+    });
+  }
+}
+
+/** Bound to the send, so a code never opens another link. */
+function codeHash(send: SendRow, code: string): string {
+  return hashToken(`${send.uuid}:${code}`);
+}
+
+/** `c***@example.org`: enough for the recipient to recognise, little for a finder of the link. */
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.slice(0, 1)}***@${domain}`;
+}

@@ -1,0 +1,326 @@
+import type { SendAnswer, SendStatus } from '@imaging-inbox/contract';
+import { DELAYED_SEND_MS, SEND_LINK_TTL_MS, emailSchema } from '@imaging-inbox/contract';
+import { ApiError, invalidField, missingFields, notFound, notPermitted } from '../http/errors.js';
+import type { Params } from '../http/params.js';
+import { PermanentJobError } from '../jobs/job-runner.js';
+import type { JobHandler, JobRunner } from '../jobs/job-runner.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { Caller } from '../policies/access.js';
+import { studyPermissions } from '../policies/access.js';
+import type { JobsRepository } from '../repositories/jobs.repository.js';
+import type { SendRow, SendsRepository } from '../repositories/sends.repository.js';
+import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+import type { AuditService } from './audit.service.js';
+import { MAX_SHARE_MESSAGE } from './share.service.js';
+import { hashToken, newSecretToken, newUuid } from './tokens.js';
+
+export const SEND_JOB = 'study.send';
+
+/** Whom a send goes to, as study/share names it: account_id, share_code or email. */
+export type SendRequest =
+  | { method: 'account'; connection: string }
+  | { method: 'share_code'; code: string }
+  | { method: 'email'; email: string };
+
+const PERMISSION = {
+  account: 'study_share_account',
+  share_code: 'study_share_share_code',
+  email: 'study_share_email',
+} as const;
+
+export interface SendDeps {
+  sends: SendsRepository;
+  studies: StudiesRepository;
+  users: UsersRepository;
+  jobs: JobsRepository;
+  runner: JobRunner;
+  mailer: Mailer;
+  audit: AuditService;
+  publicUrl: string;
+  now?: () => number;
+}
+
+/**
+ * Sending a study out of its group (SPEC "Send exams"): to a connection (another account's
+ * receiving group), to the group a share code names, or by e-mail (a link the recipient opens
+ * after verifying their address, see SendAccessService). Every send is a row and a durable job,
+ * run now or after DELAYED_SEND_MS, cancellable until the job delivers it. Connection and
+ * share-code sends copy the study's index rows into the target namespace (same blob files).
+ *
+ * Routing rules of the receiving side do not exist yet: a connection send is recorded in the audit
+ * as `routing: 'manual'`, i.e. whoever receives it routes it by hand.
+ */
+export class SendService {
+  private readonly now: () => number;
+  constructor(private readonly deps: SendDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** The job handler the runner runs for each send. */
+  handler(): JobHandler<{ send: string }> {
+    return {
+      kind: SEND_JOB,
+      maxAttempts: 5,
+      run: (payload) => this.deliver(payload.send),
+      onFailed: async (payload, error) => {
+        const send = await this.deps.sends.find(payload.send);
+        if (!send) return;
+        await this.deps.sends.markFailed(send.uuid, this.now());
+        await this.auditDelivery(send, 'FAILURE', { error });
+      },
+    };
+  }
+
+  async connections(caller: Caller, accountId: string) {
+    if (!caller.accounts.has(accountId)) throw notFound('account');
+    const rows = await this.deps.sends.connections(accountId);
+    return {
+      connections: rows.map((r) => ({
+        uuid: r.uuid,
+        name: r.name,
+        namespace_name: r.namespace_name,
+        organization: r.organization,
+      })),
+    };
+  }
+
+  /**
+   * namespace/share_code: whom a share code reaches (any signed-in user may look a code up, as
+   * they would type it from a referral letter), or the share code of one of the caller's groups.
+   */
+  async lookup(caller: Caller, params: Params) {
+    const code = params['share_code']?.trim();
+    const namespaceId = params['namespace_id']?.trim();
+    if (!code && !namespaceId) throw missingFields(['namespace_id', 'share_code']);
+    const target = code
+      ? await this.deps.sends.byShareCode(code.toUpperCase())
+      : caller.groups.has(namespaceId!)
+        ? await this.deps.sends.byNamespace(namespaceId!)
+        : undefined;
+    if (!target) throw new ApiError('NAMESPACE_NOT_FOUND');
+    return {
+      namespace_id: target.namespace_id,
+      name: target.name,
+      organization: target.organization,
+      description: target.description,
+      share_code: code ? code.toUpperCase() : ((target as { share_code?: string | null }).share_code ?? null),
+    };
+  }
+
+  async send(
+    caller: Caller,
+    row: StudyRow,
+    request: SendRequest,
+    params: Params,
+  ): Promise<Omit<SendAnswer, 'status'>> {
+    const flags = studyPermissions(caller, row);
+    if (!flags.study_share) throw notPermitted('study_share');
+    if (!flags[PERMISSION[request.method]]) throw notPermitted(PERMISSION[request.method]);
+    if (row.is_locked === 1 && row.locked_by !== caller.user.uuid) throw new ApiError('LOCKED');
+    const message = params['message']?.trim() || null;
+    if (message && message.length > MAX_SHARE_MESSAGE) {
+      throw invalidField('message', `at most ${MAX_SHARE_MESSAGE} characters`);
+    }
+    const delayed = params['delay'] === '1' || params['delay'] === 'true';
+    const now = this.now();
+
+    let targetNamespace: string | null = null;
+    let connectionId: string | null = null;
+    let email: string | null = null;
+    if (request.method === 'account') {
+      const connection = await this.deps.sends.connection(row.account_id, request.connection);
+      if (!connection) throw notFound('connection');
+      targetNamespace = connection.target_namespace_id;
+      connectionId = connection.uuid;
+    } else if (request.method === 'share_code') {
+      const target = await this.deps.sends.byShareCode(request.code.toUpperCase());
+      if (!target) throw new ApiError('NAMESPACE_NOT_FOUND', 412, 'share_code');
+      targetNamespace = target.namespace_id;
+    } else {
+      const parsed = emailSchema.safeParse(request.email);
+      if (!parsed.success) throw invalidField('email', 'not a valid e-mail address');
+      email = parsed.data.toLowerCase();
+    }
+    if (targetNamespace === row.namespace_id)
+      throw invalidField(request.method, 'the study is already there');
+
+    const send: SendRow = {
+      uuid: newUuid(),
+      study_uuid: row.uuid,
+      account_id: row.account_id,
+      method: request.method,
+      target_namespace_id: targetNamespace,
+      connection_id: connectionId,
+      email,
+      message,
+      status: 'scheduled',
+      run_at: delayed ? now + DELAYED_SEND_MS : now,
+      job_id: null,
+      copy_uuid: null,
+      token_hash: null,
+      expires: null,
+      code_hash: null,
+      code_expires: null,
+      created_by: caller.user.uuid,
+      created: now,
+      updated: now,
+    };
+    await this.deps.sends.create(send);
+    const jobId = await this.deps.jobs.enqueue(
+      { kind: SEND_JOB, payload: { send: send.uuid }, runAt: send.run_at, dedupeKey: `send:${send.uuid}` },
+      now,
+    );
+    await this.deps.sends.setJob(send.uuid, jobId);
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: row.account_id,
+      action: 'CREATE',
+      objectType: 'send',
+      objectId: row.uuid,
+      detail: {
+        send: send.uuid,
+        method: send.method,
+        target_namespace_id: targetNamespace,
+        connection_id: connectionId,
+        email,
+        message,
+        delayed,
+        run_at: send.run_at,
+        ...(request.method === 'account' ? { routing: 'manual' } : {}),
+      },
+      ip: caller.ip,
+    });
+    if (!delayed) this.deps.runner.kick();
+    return { send_id: send.uuid, send_status: 'scheduled', run_at: send.run_at };
+  }
+
+  /** The send if the caller may manage it: they can view its study and share it. */
+  private async manageable(caller: Caller, sendUuid: string): Promise<SendRow> {
+    const send = await this.deps.sends.find(sendUuid);
+    const study = send ? await this.deps.studies.findByUuid(send.study_uuid) : undefined;
+    if (!send || !study || !studyPermissions(caller, study).study_view) throw notFound('send');
+    if (!studyPermissions(caller, study).study_share) throw notPermitted('study_share');
+    return send;
+  }
+
+  async cancel(caller: Caller, sendUuid: string): Promise<{ send_status: SendStatus }> {
+    const send = await this.manageable(caller, sendUuid);
+    const now = this.now();
+    // The send row is the guard: the job delivers only a send still scheduled, in one transaction.
+    if (!(await this.deps.sends.cancel(send.uuid, now))) {
+      throw new ApiError('ALREADY_SENT', 412, send.status);
+    }
+    if (send.job_id !== null) await this.deps.jobs.cancel(Number(send.job_id), now);
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: send.account_id,
+      action: 'DELETE',
+      objectType: 'send',
+      objectId: send.study_uuid,
+      detail: { send: send.uuid, method: send.method },
+      ip: caller.ip,
+    });
+    return { send_status: 'cancelled' };
+  }
+
+  async list(row: StudyRow) {
+    const rows = await this.deps.sends.list(row.uuid);
+    return {
+      sends: rows.map((r) => ({
+        uuid: r.uuid,
+        method: r.method,
+        target:
+          r.method === 'email'
+            ? (r.email ?? '')
+            : [r.organization, r.namespace_name].filter(Boolean).join(' / '),
+        message: r.message,
+        status: r.status,
+        run_at: Number(r.run_at),
+        created: Number(r.created),
+      })),
+    };
+  }
+
+  /** Runs one send (the job): copy into the target namespace, or mail the recipient their link. */
+  private async deliver(sendUuid: string): Promise<void> {
+    const send = await this.deps.sends.find(sendUuid);
+    // Cancelled (or already delivered by an earlier attempt): nothing to do.
+    if (!send || send.status !== 'scheduled') return;
+    const original = await this.deps.studies.findByUuid(send.study_uuid);
+    if (!original || original.deleted !== null) throw new PermanentJobError('the study is gone');
+    const now = this.now();
+    if (send.method === 'email') {
+      const token = newSecretToken();
+      const expires = now + SEND_LINK_TTL_MS;
+      const sender = await this.deps.users.findByUuid(send.created_by);
+      const senderName = sender?.name ?? 'A colleague';
+      await this.deps.mailer.send({
+        to: send.email!,
+        subject: `${senderName} sent you an exam`,
+        text: [
+          `${senderName} sent you an imaging exam through Imaging Inbox.`,
+          ...(send.message ? ['', `Message: ${send.message}`] : []),
+          '',
+          `Open it here (you will be asked to confirm this e-mail address):`,
+          `${this.deps.publicUrl}/send/${token}`,
+          '',
+          `The link works until ${new Date(expires).toUTCString()}.`,
+        ].join('\n'),
+      });
+      if (await this.deps.sends.deliverLink(send.uuid, hashToken(token), expires, now)) {
+        await this.auditDelivery(send, 'SUCCESS', { expires });
+      }
+      return;
+    }
+    const target = await this.deps.sends.byNamespace(send.target_namespace_id!);
+    if (!target) throw new PermanentJobError('the target group is gone');
+    const copy = await this.deps.sends.deliverCopy(
+      send,
+      original,
+      { namespaceId: target.namespace_id, accountId: target.account_id },
+      now,
+    );
+    if (copy) {
+      await this.auditDelivery(send, 'SUCCESS', {
+        copy_uuid: copy,
+        target_account_id: target.account_id,
+        ...(send.method === 'account' ? { routing: 'manual' } : {}),
+      });
+    }
+  }
+
+  private async auditDelivery(
+    send: SendRow,
+    outcome: 'SUCCESS' | 'FAILURE',
+    detail: Record<string, unknown>,
+  ) {
+    await this.deps.audit.record({
+      userId: send.created_by,
+      accountId: send.account_id,
+      action: 'STUDY_SEND',
+      objectType: 'study',
+      objectId: send.study_uuid,
+      outcome,
+      detail: {
+        send: send.uuid,
+        method: send.method,
+        target_namespace_id: send.target_namespace_id,
+        ...detail,
+      },
+    });
+  }
+}
+
+/** The send named by study/share's account_id, share_code or email; undefined for a user/group share. */
+export function sendRequest(params: Params): SendRequest | undefined {
+  const present = (['account_id', 'share_code', 'email'] as const).filter((k) => params[k] !== undefined);
+  if (!present.length) return undefined;
+  if (present.length > 1) throw invalidField(present[1]!, 'name one of account_id, share_code or email');
+  const key = present[0]!;
+  const value = params[key]!.trim();
+  if (!value) throw missingFields([key]);
+  if (key === 'account_id') return { method: 'account', connection: value };
+  if (key === 'share_code') return { method: 'share_code', code: value };
+  return { method: 'email', email: value };
+}
