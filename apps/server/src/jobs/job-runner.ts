@@ -51,7 +51,7 @@ export class JobRunner {
   }
 
   register<P>(handler: JobHandler<P>): this {
-    this.handlers.set(handler.kind, handler as JobHandler<never>);
+    this.handlers.set(handler.kind, handler);
     return this;
   }
 

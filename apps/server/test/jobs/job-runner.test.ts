@@ -61,12 +61,13 @@ describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
     const seen: number[] = [];
     const runner = new JobRunner({ jobs: second.jobs, log: quiet, pollMs: 20 }).register<{ n: number }>({
       kind: 'restart.test',
-      run: async (payload) => {
+      run: (payload) => {
         seen.push(payload.n);
+        return Promise.resolve();
       },
     });
     runner.start();
-    await waitFor(async () => seen.length === 2);
+    await waitFor(() => Promise.resolve(seen.length === 2));
     await runner.stop();
     expect(seen.sort()).toEqual([1, 2]);
     expect((await second.jobs.find(queued))?.status).toBe('done');
@@ -90,9 +91,9 @@ describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
     }).register({
       kind: 'fail.test',
       maxAttempts: 3,
-      run: async () => {
+      run: () => {
         calls++;
-        throw new Error(`peer refused (${calls})`);
+        return Promise.reject(new Error(`peer refused (${calls})`));
       },
     });
     runner.start();
@@ -137,7 +138,7 @@ describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
       new JobRunner({ jobs: b.jobs, log: quiet, pollMs: 5 }).register(handler('b')),
     ];
     for (const r of runners) r.start();
-    await waitFor(async () => runs.size === 40);
+    await waitFor(() => Promise.resolve(runs.size === 40));
     await Promise.all(runners.map((r) => r.stop()));
     expect([...runs.values()].every((by) => by.length === 1)).toBe(true);
     // Both runners took part (not a test of one runner alone).
@@ -161,7 +162,7 @@ describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
     const ran = await jobs.enqueue({ kind: 'y.test', payload: {}, runAt: now }, now);
     const runner = new JobRunner({ jobs, log: quiet }).register({
       kind: 'y.test',
-      run: async () => undefined,
+      run: () => Promise.resolve(),
     });
     await runner.runOne();
     expect(await jobs.cancel(ran, now)).toBe(false);
