@@ -29,6 +29,10 @@ export const LinkUploadPage = lazyPage(
   () => import('../features/link/components/LinkUploadPage'),
   (m) => m.LinkUploadPage,
 );
+export const SendLinkPage = lazyPage(
+  () => import('../features/send-link/components/SendLinkPage'),
+  (m) => m.SendLinkPage,
+);
 export const AccountSettingsPage = lazyPage(
   () => import('../features/settings/components/AccountSettingsPage'),
   (m) => m.AccountSettingsPage,

@@ -11,6 +11,7 @@ import {
   RequestStudyPage,
   ResetPasswordPage,
   RetrieveStudyPage,
+  SendLinkPage,
   UploadPage,
 } from './lazy-pages';
 import { NotFoundPage } from './NotFoundPage';
@@ -25,6 +26,8 @@ export const routes: RouteObject[] = [
   { path: '/404', element: <InboxUnavailablePage /> },
   // A mailed request-study link: reached by people without an account, so outside the session guard.
   { path: '/link/:token', element: suspended(<LinkUploadPage />) },
+  // An e-mailed exam: the recipient verifies their address, then views and downloads it.
+  { path: '/send/:token', element: suspended(<SendLinkPage />) },
   {
     element: <RequireSession />,
     children: [

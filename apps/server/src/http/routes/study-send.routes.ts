@@ -20,7 +20,13 @@ export function studySendRoutes(ctx: AppContext, app: FastifyInstance): void {
     return sends.cancel(caller, uuid);
   });
 
+  // By account_id, or by a study's uuid: the connections of the account that holds it.
   authedRoute(ctx, app, 'connection/list', async ({ caller, params }) => {
+    const study = params['uuid']?.trim();
+    if (study) {
+      const row = await ctx.services.studies.requireVisible(caller, study);
+      return sends.connections(caller, row.account_id);
+    }
     const [accountId] = required(params, 'account_id');
     return sends.connections(caller, accountId);
   });

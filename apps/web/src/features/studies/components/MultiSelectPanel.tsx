@@ -7,6 +7,7 @@ import type { InboxGroupType } from '../../inbox/lib/groups';
 import { examTabs, type ExamTab } from '../lib/exam-tabs';
 import { DeleteTab } from './DeleteTab';
 import { DownloadsTab } from './DownloadsTab';
+import { SendTab } from './SendTab';
 import { ShareTab } from './ShareTab';
 import { IMPLEMENTED_TABS } from './StudyDetailsPanel';
 
@@ -87,6 +88,7 @@ export function MultiSelectPanel({ studies, groupType, state, onClear, onRemoved
           >
             {current === 'Downloads' && <DownloadsTab studies={studies} />}
             {current === 'Share' && <ShareTab studies={studies} />}
+            {current === 'Send exams' && <SendTab studies={studies} />}
             {current === 'Delete exams' && (
               <DeleteTab studies={studies} deleted={state === 'Deleted items'} onDone={onRemoved} />
             )}

@@ -10,6 +10,7 @@ import { AttachmentsTab } from './AttachmentsTab';
 import { DeleteTab } from './DeleteTab';
 import { DownloadsTab } from './DownloadsTab';
 import { EditMrnTab } from './EditMrnTab';
+import { SendTab } from './SendTab';
 import { ShareTab } from './ShareTab';
 import { StudySummary } from './StudySummary';
 import { ViewerTab } from './ViewerTab';
@@ -91,6 +92,7 @@ export function StudyDetailsPanel({ study, groupType, state, onClose, onRemoved 
         {current === 'Viewer' && <ViewerTab study={study} onClose={backToSummary} />}
         {current === 'Downloads' && <DownloadsTab studies={[study]} />}
         {current === 'Share' && <ShareTab studies={[study]} />}
+        {current === 'Send exams' && <SendTab studies={[study]} />}
         {current === 'Edit MRN' && <EditMrnTab study={study} />}
         {current === 'Attachments' && <AttachmentsTab study={study} />}
         {current === 'Delete exams' && (
