@@ -336,6 +336,8 @@ export interface HarvestNoticeTable {
   /** When to look at the study again: once it has been quiet, its mail is sent. */
   due_at: number;
   attempts: Generated<number>;
+}
+
 /** Another account this account sends studies to, received in target_namespace_id. */
 export interface ConnectionTable {
   uuid: string;
