@@ -193,6 +193,10 @@ export interface WrapUploadAnswer {
 export interface ShareCodeSettingsAnswer {
   status: 'OK';
   namespace_id: string;
+  name: string;
+  organization: string;
+  description: string | null;
+  /** The namespace's own share code, else its account's. */
   share_code: string | null;
   settings: { enable_dicom_wrapping: '0' | '1' };
 }

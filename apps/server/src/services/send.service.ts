@@ -85,26 +85,18 @@ export class SendService {
     };
   }
 
-  /**
-   * namespace/share_code: whom a share code reaches (any signed-in user may look a code up, as
-   * they would type it from a referral letter), or the share code of one of the caller's groups.
-   */
-  async lookup(caller: Caller, params: Params) {
-    const code = params['share_code']?.trim();
-    const namespaceId = params['namespace_id']?.trim();
-    if (!code && !namespaceId) throw missingFields(['namespace_id', 'share_code']);
-    const target = code
-      ? await this.deps.sends.byShareCode(code.toUpperCase())
-      : caller.groups.has(namespaceId!)
-        ? await this.deps.sends.byNamespace(namespaceId!)
-        : undefined;
+  /** Whom a share code reaches (namespace/share_code with share_code). */
+  async lookup(rawCode: string) {
+    const code = rawCode.trim().toUpperCase();
+    if (!code) throw missingFields(['share_code']);
+    const target = await this.deps.sends.byShareCode(code);
     if (!target) throw new ApiError('NAMESPACE_NOT_FOUND');
     return {
       namespace_id: target.namespace_id,
       name: target.name,
       organization: target.organization,
       description: target.description,
-      share_code: code ? code.toUpperCase() : ((target as { share_code?: string | null }).share_code ?? null),
+      share_code: code,
     };
   }
 

@@ -101,7 +101,7 @@ describe.each(DIALECTS)('send exams on %s', (dialect) => {
       sid: viewer,
       namespace_id: code.body.namespace_id,
     });
-    expect(other.body.error_type).toBe('NAMESPACE_NOT_FOUND');
+    expect(other.body.error_type).toBe('NOT_FOUND');
     expect(
       (await server.api.get('namespace/share_code', { sid: clinician, share_code: 'NOPE' })).body.error_type,
     ).toBe('NAMESPACE_NOT_FOUND');

@@ -8,17 +8,25 @@ import { required } from '../params.js';
 /** Namespace (group) calls that are not about studies. */
 export function namespaceRoutes(ctx: AppContext, app: FastifyInstance): void {
   /**
-   * namespace/share_code: the share code of the namespace's account and its share-code settings,
-   * which the upload wizard reads to offer the non-DICOM upload. Members of the namespace only.
+   * namespace/share_code (SPEC section 7: namespace_id or share_code):
+   * - share_code: whom a code reaches (a group of any account), for Send exams; any signed-in user
+   *   may look one up, as they would type it from a referral letter. Unknown: NAMESPACE_NOT_FOUND.
+   * - namespace_id: the namespace's share code (its own, else its account's) and share-code
+   *   settings, which the upload wizard reads to offer the non-DICOM upload. Members only.
    */
   authedRoute(ctx, app, 'namespace/share_code', async ({ caller, params }) => {
+    if (params['share_code'] !== undefined) return ctx.services.sends.lookup(params['share_code']);
     const [namespaceId] = required(params, 'namespace_id');
     const group = caller.groups.get(namespaceId);
     const account = group ? await ctx.repos.accounts.findAccount(group.accountId) : undefined;
     if (!group || !account) throw notFound('namespace');
+    const target = await ctx.repos.sends.byNamespace(namespaceId);
     const answer: Omit<ShareCodeSettingsAnswer, 'status'> = {
       namespace_id: namespaceId,
-      share_code: account.share_code,
+      name: target?.name ?? group.name,
+      organization: target?.organization ?? '',
+      description: target?.description ?? null,
+      share_code: target?.share_code ?? account.share_code,
       settings: { enable_dicom_wrapping: (await ctx.services.wrap.isEnabled(account.uuid)) ? '1' : '0' },
     };
     return answer;

@@ -4,8 +4,8 @@ import { authedRoute } from '../api.js';
 import { required } from '../params.js';
 
 /**
- * Send exams, besides study/share itself: the sends of a study and cancelling a delayed one, the
- * account's connections, and the share-code lookup (SPEC section 7 "namespace/share_code").
+ * Send exams, besides study/share itself: the sends of a study and cancelling a delayed one, and
+ * the account's connections. The share-code lookup is namespace/share_code (namespace.routes.ts).
  */
 export function studySendRoutes(ctx: AppContext, app: FastifyInstance): void {
   const sends = ctx.services.sends;
@@ -30,6 +30,4 @@ export function studySendRoutes(ctx: AppContext, app: FastifyInstance): void {
     const [accountId] = required(params, 'account_id');
     return sends.connections(caller, accountId);
   });
-
-  authedRoute(ctx, app, 'namespace/share_code', ({ caller, params }) => sends.lookup(caller, params));
 }
