@@ -21,6 +21,7 @@ export const IMPLEMENTED_TABS: ExamTab[] = [
   'Viewer',
   'Downloads',
   'Share',
+  'Send exams',
   'Edit MRN',
   'Attachments',
   'Delete exams',
