@@ -1,4 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
@@ -23,6 +26,7 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
   let b: BrowserSession;
   let emergencyInbox = '';
   let mrn = '';
+  let oldMrn = '';
   beforeAll(async () => {
     b = await openBrowser(baseUrl);
     await signIn(b.page, 'clinician@demo.local');
@@ -86,6 +90,7 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
     const button = panel().getByRole('button', { name: 'Update MRN' });
     await input.fill('   ');
     expect(await button.isDisabled()).toBe(true);
+    oldMrn = mrn;
     await input.fill(NEW_MRN);
     await button.click();
     await b.page.getByText('MRN updated successfully').waitFor();
@@ -94,6 +99,61 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
     await panel().getByRole('tab', { name: 'Summary' }).click();
     await panel().getByRole('button', { name: 'Exam history' }).click();
     await panel().getByText('edit', { exact: true }).first().waitFor();
+    // The history says what changed: old → new.
+    await panel().getByText(`MRN: ${oldMrn} → ${NEW_MRN}`, { exact: false }).first().waitFor();
+  });
+
+  it('downloads a ZIP and an ISO whose DICOM files carry the new MRN', async () => {
+    const work = await mkdtemp(path.join(tmpdir(), 'e2e-mrn-'));
+    await panel().getByRole('tab', { name: 'Downloads' }).click();
+    await panel().getByLabel('All series').waitFor();
+    const [zip] = await Promise.all([
+      b.page.waitForEvent('download'),
+      panel().getByRole('button', { name: 'Download', exact: true }).click(),
+    ]);
+    const first = path.join(work, 'from-zip.dcm');
+    await writeFile(first, execFileSync('unzip', ['-p', await zip.path(), 'DICOM/1/1']));
+    expect(execFileSync('dcmdump', ['+P', '0010,0020', first]).toString()).toContain(`[${NEW_MRN}]`);
+    await b.page.getByText('Download complete').first().waitFor();
+
+    const [iso] = await Promise.all([
+      b.page.waitForEvent('download'),
+      panel().getByRole('button', { name: 'Download ISO' }).click(),
+    ]);
+    expect(iso.suggestedFilename()).toMatch(/\.iso$/);
+    const image = await iso.path();
+    expect(execFileSync('isoinfo', ['-d', '-i', image]).toString()).toContain('Volume id: IMGINBOX');
+    const fromIso = path.join(work, 'from-iso.dcm');
+    await writeFile(fromIso, execFileSync('isoinfo', ['-i', image, '-x', '/DICOM/1/1.;1']));
+    expect(execFileSync('dcmftest', [fromIso]).toString()).toMatch(/^yes:/);
+    expect(execFileSync('dcmdump', ['+P', '0010,0020', fromIso]).toString()).toContain(`[${NEW_MRN}]`);
+    // The original MRN is kept in the file's Original Attributes Sequence.
+    expect(execFileSync('dcmdump', ['+P', '0400,0561', fromIso]).toString()).toContain(`[${oldMrn}]`);
+  });
+
+  it('adds an attachment and downloads it', async () => {
+    await panel().getByRole('tab', { name: 'Attachments' }).click();
+    const add = panel().getByRole('button', { name: 'Add', exact: true });
+    expect(await add.isDisabled()).toBe(true);
+    const pdf = Buffer.from(`%PDF-1.4\n% e2e ${stamp}\n%%EOF\n`);
+    await panel()
+      .getByLabel('Attachment file')
+      .setInputFiles({
+        name: `referral-${stamp}.pdf`,
+        mimeType: 'application/pdf',
+        buffer: pdf,
+      });
+    await add.click();
+    await panel().getByText('Added attachment successfully.').waitFor();
+    const table = panel().getByRole('table', { name: 'Attached files' });
+    await table.getByText(`referral-${stamp}.pdf`).waitFor();
+    const [download] = await Promise.all([
+      b.page.waitForEvent('download'),
+      table.getByRole('link', { name: `Download referral-${stamp}.pdf` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`referral-${stamp}.pdf`);
+    expect(await readFile(await download.path())).toEqual(pdf);
+    await screenshot(b.page, 'exam-attachment');
   });
 
   it('shares the study with Cardiology and sees it under Cardiology · Shared', async () => {
