@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PYDICOM } from '../support/corpus.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { largestStudyIn, someStudyUidIn } from '../support/studies.js';
 
 /**
  * Our DICOMweb endpoints as an independent client sees them: the `dicomweb-client` package (the
@@ -58,22 +59,8 @@ describe.each(DIALECTS)('DICOMweb through the dicomweb-client package on %s', (d
   beforeAll(async () => {
     server = await startTestServer(dialect);
     client = clientFor(await server.api.login('clinician@demo.local'));
-    const db = server.ctx.db.kysely;
-    study = await db
-      .selectFrom('studies')
-      .innerJoin('groups', 'groups.namespace_id', 'studies.namespace_id')
-      .select(['studies.study_uid', 'studies.patient_name', 'studies.image_count', 'studies.series_count'])
-      .where('groups.name', '=', 'Emergency')
-      .orderBy('studies.image_count', 'desc')
-      .executeTakeFirstOrThrow();
-    foreignStudyUid = (
-      await db
-        .selectFrom('studies')
-        .innerJoin('groups', 'groups.namespace_id', 'studies.namespace_id')
-        .select('studies.study_uid')
-        .where('groups.name', '=', 'PACS Intake')
-        .executeTakeFirstOrThrow()
-    ).study_uid;
+    study = await largestStudyIn(server.ctx.db, 'Emergency');
+    foreignStudyUid = await someStudyUidIn(server.ctx.db, 'PACS Intake');
   });
   afterAll(() => server?.stop());
 

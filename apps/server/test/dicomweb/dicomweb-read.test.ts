@@ -6,6 +6,7 @@ import { PYDICOM } from '../support/corpus.js';
 import type { TestServer } from '../support/test-server.js';
 import { parseMultipart } from '../support/multipart.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { largestStudyIn, someStudyUidIn } from '../support/studies.js';
 
 describe.each(DIALECTS)('DICOMweb QIDO-RS and WADO-RS on %s', (dialect) => {
   let server: TestServer;
@@ -25,28 +26,8 @@ describe.each(DIALECTS)('DICOMweb QIDO-RS and WADO-RS on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestServer(dialect);
     sid = await server.api.login('clinician@demo.local');
-    const db = server.ctx.db.kysely;
-    study = await db
-      .selectFrom('studies')
-      .innerJoin('groups', 'groups.namespace_id', 'studies.namespace_id')
-      .select([
-        'studies.uuid',
-        'studies.study_uid',
-        'studies.patient_name',
-        'studies.image_count',
-        'studies.series_count',
-      ])
-      .where('groups.name', '=', 'Emergency')
-      .orderBy('studies.image_count', 'desc')
-      .executeTakeFirstOrThrow();
-    foreignStudyUid = (
-      await db
-        .selectFrom('studies')
-        .innerJoin('groups', 'groups.namespace_id', 'studies.namespace_id')
-        .select('studies.study_uid')
-        .where('groups.name', '=', 'PACS Intake')
-        .executeTakeFirstOrThrow()
-    ).study_uid;
+    study = await largestStudyIn(server.ctx.db, 'Emergency');
+    foreignStudyUid = await someStudyUidIn(server.ctx.db, 'PACS Intake');
   });
   afterAll(() => server?.stop());
 

@@ -6,6 +6,7 @@ import { buildInstance, newUid, type InstanceSpec, type Modality } from '../../s
 import type { TestServer } from '../support/test-server.js';
 import { freshCorpusCopy } from '../support/corpus.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { someStudyUidIn } from '../support/studies.js';
 
 interface Png {
   width: number;
@@ -110,14 +111,7 @@ describe.each(DIALECTS)('WADO-RS rendered and thumbnails on %s', (dialect) => {
       buildInstance(instanceSpec('US', studyUid, usSeries, 1)),
     );
     expect(us.status).toBe(202);
-    foreignStudyUid = (
-      await server.ctx.db.kysely
-        .selectFrom('studies')
-        .innerJoin('groups', 'groups.namespace_id', 'studies.namespace_id')
-        .select('studies.study_uid')
-        .where('groups.name', '=', 'PACS Intake')
-        .executeTakeFirstOrThrow()
-    ).study_uid;
+    foreignStudyUid = await someStudyUidIn(server.ctx.db, 'PACS Intake');
   });
   afterAll(() => server?.stop());
 
