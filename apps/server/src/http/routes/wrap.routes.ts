@@ -29,19 +29,21 @@ export function wrapRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBytes
       if (!(await ctx.services.wrap.isEnabled(group.accountId))) throw notPermitted(WRAPPING_SETTING);
 
       const files: ReceivedFile[] = [];
+      let answer: Awaited<ReturnType<typeof ctx.services.wrap.wrap>>;
       try {
         const fields = await receiveParts(ctx, request, maxFileBytes, files);
-        const answer = await ctx.services.wrap.wrap({
+        answer = await ctx.services.wrap.wrap({
           group,
           userId: caller.user.uuid,
           ip: request.ip,
           fields,
           files,
         });
-        return await reply.code(202).send(answer);
       } finally {
+        // Before answering: a client that reads the answer finds no temp file left behind.
         await Promise.all(files.map((f) => ctx.services.blobs.discard(f.temp)));
       }
+      return reply.code(202).send(answer);
     },
   );
 }
