@@ -1,7 +1,7 @@
-import type { ApiErrorBody, ImageUploadAnswer, UploadSessionAnswer } from '@imaging-inbox/contract';
+import type { ImageUploadAnswer, UploadSessionAnswer } from '@imaging-inbox/contract';
 import { API_BASE } from '../../../lib/api-client';
-import { ApiError, CLIENT_ERROR_CODES } from '../../../lib/api-error';
-import { clearSession, getSid } from '../../../lib/storage';
+import { getSid } from '../../../lib/storage';
+import { uploadRequest } from './upload-request';
 
 /**
  * The calls of a resumable upload (docs/api-v3.md "Upload sessions") for one kind of caller:
@@ -28,34 +28,17 @@ interface Caller {
   wholeUrl: string;
 }
 
-async function call<T>(
+function call<T>(
   caller: Caller,
   url: string,
   params: Record<string, string | number>,
   init: RequestInit,
 ): Promise<T> {
   const query = new URLSearchParams({ ...caller.query(), ...stringify(params) });
-  let response: Response;
-  try {
-    response = await fetch(`${url}?${query.toString()}`, {
-      method: 'POST',
-      credentials: 'same-origin',
-      ...init,
-      headers: { ...caller.headers(), ...(init.headers as Record<string, string> | undefined) },
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(CLIENT_ERROR_CODES.network, 0);
-  }
-  if (response.status === 401) {
-    clearSession();
-    throw new ApiError(CLIENT_ERROR_CODES.unauthorized, 401);
-  }
-  const body = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
-  if (response.status < 200 || response.status > 202) {
-    throw new ApiError(body.error_type ?? CLIENT_ERROR_CODES.unexpected, response.status, body);
-  }
-  return body as T;
+  return uploadRequest<T>(`${url}?${query.toString()}`, {
+    ...init,
+    headers: { ...caller.headers(), ...(init.headers as Record<string, string> | undefined) },
+  });
 }
 
 const stringify = (params: Record<string, string | number>) =>
@@ -84,17 +67,12 @@ function sessionApi(caller: Caller): UploadSessionApi {
   };
 }
 
-const clientHeaders = {
-  'X-Requested-With': 'XMLHttpRequest',
-  'X-Client': `imaging-inbox-web/${__APP_VERSION__}`,
-};
-
 /** Signed-in uploads into one group. */
 export function signedInUploadApi(namespaceId: string): UploadSessionApi {
   return sessionApi({
     base: 'upload/session',
     query: () => ({ sid: getSid() ?? '' }),
-    headers: () => clientHeaders,
+    headers: () => ({}),
     createParams: { namespace_id: namespaceId },
     wholeUrl: `${API_BASE}/storage/namespace/${encodeURIComponent(namespaceId)}/image`,
   });
