@@ -3,6 +3,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 import type { LinkRow, LinksRepository, LinkWithNames } from '../repositories/links.repository.js';
 import type { AuditService } from './audit.service.js';
+import { AttemptLimiter } from './attempt-limiter.js';
 import { verifyPassword } from './passwords.js';
 import { hashToken, newSecretToken } from './tokens.js';
 
@@ -28,7 +29,6 @@ export interface LinkAccessDeps {
 
 /** Unknown, expired, revoked and used-up links all get this one answer, so nothing leaks. */
 const noLink = () => new ApiError('NO_LINK_ERROR');
-const rateLimited = () => new ApiError('RATE_LIMITED', 429, 'Too many attempts; try again later.');
 
 /**
  * The outside party's side of a request-study link, reached without an account: read what the link
@@ -38,10 +38,12 @@ const rateLimited = () => new ApiError('RATE_LIMITED', 429, 'Too many attempts; 
 export class LinkAccessService {
   private readonly now: () => number;
   private readonly limits: LinkRateLimits;
+  private readonly attempts: AttemptLimiter;
 
   constructor(private readonly deps: LinkAccessDeps) {
     this.now = deps.now ?? Date.now;
     this.limits = deps.limits ?? DEFAULT_LINK_LIMITS;
+    this.attempts = new AttemptLimiter(deps.failures, this.limits.windowMs);
   }
 
   async info(token: string, ip: string): Promise<LinkWithNames> {
@@ -54,11 +56,9 @@ export class LinkAccessService {
     if (link.password_hash) {
       const linkKey = `link:${link.uuid}`;
       // Refuse before hashing: once locked, even the right password waits out the window.
-      if ((await this.deps.failures.countSince(linkKey, now - this.limits.windowMs)) >= this.limits.perLink) {
-        throw rateLimited();
-      }
+      await this.attempts.refuseIfOver(linkKey, this.limits.perLink, now);
       if (!(await verifyPassword(password, link.password_hash))) {
-        await this.deps.failures.record([linkKey, `linkip:${ip}`], now);
+        await this.attempts.record([linkKey, `linkip:${ip}`], now);
         await this.audit(link, 'LINK_USE', ip, 'FAILURE', { reason: 'bad_password' });
         throw new ApiError('BAD_PASSWORD');
       }
@@ -92,15 +92,11 @@ export class LinkAccessService {
   private async usableLink(token: string, ip: string): Promise<LinkWithNames> {
     const now = this.now();
     const addressKey = `linkip:${ip}`;
-    if (
-      (await this.deps.failures.countSince(addressKey, now - this.limits.windowMs)) >= this.limits.perAddress
-    ) {
-      throw rateLimited();
-    }
+    await this.attempts.refuseIfOver(addressKey, this.limits.perAddress, now);
     const link = token ? await this.deps.links.findByTokenHash(hashToken(token)) : undefined;
     if (!link || link.revoked !== null || link.expires <= now || link.hits >= link.max_hits) {
       // Only guesses count against the address; a real link that ran out is not a guess.
-      if (!link) await this.deps.failures.record([addressKey], now);
+      if (!link) await this.attempts.record([addressKey], now);
       throw noLink();
     }
     return link;

@@ -12,6 +12,7 @@ import type { AuditService } from './audit.service.js';
 import type { DownloadPlan, DownloadService } from './download.service.js';
 import type { LinkRateLimits } from './link-access.service.js';
 import { DEFAULT_LINK_LIMITS, GRANT_TTL_MS } from './link-access.service.js';
+import { AttemptLimiter } from './attempt-limiter.js';
 import { hashToken, newSecretToken } from './tokens.js';
 
 export interface SendAccessDeps {
@@ -30,7 +31,6 @@ export interface SendAccessDeps {
 
 /** Unknown, expired and cancelled links all get this one answer, so nothing leaks. */
 const noLink = () => new ApiError('NO_LINK_ERROR');
-const rateLimited = () => new ApiError('RATE_LIMITED', 429, 'Too many attempts; try again later.');
 
 /**
  * The e-mailed recipient's side of a send, reached without an account. The link token (256 bits,
@@ -43,10 +43,12 @@ const rateLimited = () => new ApiError('RATE_LIMITED', 429, 'Too many attempts; 
 export class SendAccessService {
   private readonly now: () => number;
   private readonly limits: LinkRateLimits;
+  private readonly attempts: AttemptLimiter;
 
   constructor(private readonly deps: SendAccessDeps) {
     this.now = deps.now ?? Date.now;
     this.limits = deps.limits ?? DEFAULT_LINK_LIMITS;
+    this.attempts = new AttemptLimiter(deps.failures, this.limits.windowMs);
   }
 
   async info(token: string, ip: string) {
@@ -69,12 +71,10 @@ export class SendAccessService {
     const { send } = await this.usable(token, ip);
     const now = this.now();
     const codesKey = `sendcode:${send.uuid}`;
-    if ((await this.deps.failures.countSince(codesKey, now - this.limits.windowMs)) >= this.limits.perLink) {
-      throw rateLimited();
-    }
+    await this.attempts.refuseIfOver(codesKey, this.limits.perLink, now);
     const code = String(randomInt(0, 10 ** SEND_CODE_LENGTH)).padStart(SEND_CODE_LENGTH, '0');
     await this.deps.sends.setCode(send.uuid, codeHash(send, code), now + SEND_CODE_TTL_MS);
-    await this.deps.failures.record([codesKey], now);
+    await this.attempts.record([codesKey], now);
     await this.deps.mailer.send({
       to: send.email!,
       subject: 'Your code to open the exam sent to you',
@@ -88,16 +88,14 @@ export class SendAccessService {
     const now = this.now();
     const wrongKey = `sendverify:${send.uuid}`;
     // Refuse before comparing: once locked, even the right code waits out the window.
-    if ((await this.deps.failures.countSince(wrongKey, now - this.limits.windowMs)) >= this.limits.perLink) {
-      throw rateLimited();
-    }
+    await this.attempts.refuseIfOver(wrongKey, this.limits.perLink, now);
     const ok =
       send.code_hash !== null &&
       send.code_expires !== null &&
       Number(send.code_expires) > now &&
       codeHash(send, code.trim()) === send.code_hash;
     if (!ok) {
-      await this.deps.failures.record([wrongKey, `sendip:${ip}`], now);
+      await this.attempts.record([wrongKey, `sendip:${ip}`], now);
       await this.audit(send, 'SEND_LINK_VERIFY', ip, 'FAILURE', { reason: 'bad_code' });
       throw invalidField('code', 'wrong or expired code');
     }
@@ -163,16 +161,12 @@ export class SendAccessService {
   private async usable(token: string, ip: string): Promise<{ send: SendRow; study: StudyRow }> {
     const now = this.now();
     const addressKey = `sendip:${ip}`;
-    if (
-      (await this.deps.failures.countSince(addressKey, now - this.limits.windowMs)) >= this.limits.perAddress
-    ) {
-      throw rateLimited();
-    }
+    await this.attempts.refuseIfOver(addressKey, this.limits.perAddress, now);
     const send = token ? await this.deps.sends.byTokenHash(hashToken(token)) : undefined;
     const study = send ? await this.live(send, now) : undefined;
     if (!send || !study) {
       // Only guesses count against the address; a real link that ran out is not a guess.
-      if (!send) await this.deps.failures.record([addressKey], now);
+      if (!send) await this.attempts.record([addressKey], now);
       throw noLink();
     }
     return { send, study };
