@@ -6,7 +6,8 @@ import { BodyTooLargeError } from '../../storage/file-blob-store.js';
 import type { TempFile } from '../../storage/file-blob-store.js';
 import { authedRoute, authenticate } from '../api.js';
 import { ApiError, invalidField } from '../errors.js';
-import { collectParams, optionalInt, required } from '../params.js';
+import { collectParams, optionalInt, required, type Params } from '../params.js';
+import type { Caller } from '../../policies/access.js';
 
 interface StudyParams {
   storage_namespace: string;
@@ -20,16 +21,14 @@ interface StudyParams {
 export function attachmentRoutes(ctx: AppContext, app: FastifyInstance): void {
   const attachments = ctx.services.attachments;
   const base = '/api/v3/storage/study/:storage_namespace/:study_uid/attachment';
+  /** The study the path names, as the caller may see it (phi_namespace from the query or body). */
+  const studyAt = (caller: Caller, path: StudyParams, params: Params) =>
+    attachments.byStorage(caller, path.storage_namespace, path.study_uid, params['phi_namespace']?.trim());
 
   app.post<{ Params: StudyParams }>(base, async (request, reply) => {
     const params = collectParams(request);
     const caller = await authenticate(ctx, request, params);
-    const row = await attachments.byStorage(
-      caller,
-      request.params.storage_namespace,
-      request.params.study_uid,
-      params['phi_namespace']?.trim(),
-    );
+    const row = await studyAt(caller, request.params, params);
     const { temp, filename } = await receiveAttachment(ctx, request);
     return reply.send({ status: 'OK', ...(await attachments.add(caller, row, temp, filename)) });
   });
@@ -39,12 +38,7 @@ export function attachmentRoutes(ctx: AppContext, app: FastifyInstance): void {
     async (request, reply) => {
       const params = collectParams(request);
       const caller = await authenticate(ctx, request, params);
-      const row = await attachments.byStorage(
-        caller,
-        request.params.storage_namespace,
-        request.params.study_uid,
-        params['phi_namespace']?.trim(),
-      );
+      const row = await studyAt(caller, request.params, params);
       const version = Number(request.params.version);
       if (!Number.isInteger(version) || version < 1)
         throw invalidField('version', 'must be a positive integer');
@@ -79,12 +73,7 @@ export function attachmentRoutes(ctx: AppContext, app: FastifyInstance): void {
   app.delete<{ Params: StudyParams & { id: string } }>(`${base}/:id`, async (request) => {
     const params = collectParams(request);
     const caller = await authenticate(ctx, request, params);
-    const row = await attachments.byStorage(
-      caller,
-      request.params.storage_namespace,
-      request.params.study_uid,
-      params['phi_namespace']?.trim(),
-    );
+    const row = await studyAt(caller, request.params, params);
     const version = params['version'] ? optionalInt(params, 'version', 1, 1, 1_000_000) : undefined;
     await attachments.remove(caller, row, request.params.id, version);
     return { status: 'OK' };
