@@ -1,5 +1,13 @@
 import type { ReactNode } from 'react';
-import { Accordion, AccordionDetails, AccordionSummary, Box, Typography } from '@mui/material';
+import {
+  Accordion,
+  AccordionDetails,
+  AccordionSummary,
+  Alert,
+  AlertTitle,
+  Box,
+  Typography,
+} from '@mui/material';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
@@ -47,10 +55,20 @@ function Section({ title, children, open }: { title: string; children: ReactNode
   );
 }
 
-/** Summary tab: patient demographics, exam information and exam history. */
+/** Summary tab: the sharer's message, patient demographics, exam information and exam history. */
 export function StudySummary({ study }: { study: Study }) {
+  const { t } = useTranslation();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+      {study.share_message && (
+        // A shared or sent copy carries the message its sender wrote (SPEC: "with the message").
+        <Alert severity="info" aria-label={t('Share message')}>
+          <AlertTitle>{t('Message from the sender')}</AlertTitle>
+          <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {study.share_message}
+          </Typography>
+        </Alert>
+      )}
       <StudyMarks study={study} />
       <Section title="Patient demographics" open>
         <Rows
