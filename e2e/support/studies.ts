@@ -35,7 +35,7 @@ export async function uploadFreshStudy(
   for (const file of files) {
     const res = await fetch(
       `${baseUrl}/api/v3/storage/namespace/${group.namespace_id}/image?sid=${encodeURIComponent(sid)}`,
-      { method: 'POST', headers: { 'content-type': 'application/dicom' }, body: file.bytes },
+      { method: 'POST', headers: { 'content-type': 'application/dicom' }, body: Buffer.from(file.bytes) },
     );
     if (res.status !== 202) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
   }
