@@ -58,6 +58,8 @@ import { JobRunner } from './jobs/job-runner.js';
 import { SendsRepository } from './repositories/sends.repository.js';
 import { SendService } from './services/send.service.js';
 import { SendAccessService } from './services/send-access.service.js';
+import { CustomFieldsRepository } from './repositories/custom-fields.repository.js';
+import { CustomFieldService } from './services/custom-field.service.js';
 
 /** The composition root: every repository and service, wired once per process. */
 export function createContext(
@@ -91,6 +93,7 @@ export function createContext(
     harvestNotices: new HarvestNoticesRepository(k),
     jobs: new JobsRepository(k, db.dialect),
     sends: new SendsRepository(k),
+    customFields: new CustomFieldsRepository(k),
   };
   const audit = new AuditService(repos.audit);
   const mailer = new Mailer(repos.outbox, config.smtpUrl, config.mailFrom);
@@ -127,6 +130,7 @@ export function createContext(
   });
   /** Durable jobs of this process; main.ts starts and stops it, handlers are registered below. */
   const jobRunner = new JobRunner({ jobs: repos.jobs, log });
+  const customFields = new CustomFieldService({ fields: repos.customFields });
   const services = {
     jobRunner,
     audit,
@@ -134,6 +138,7 @@ export function createContext(
     blobs,
     access,
     harvestNotifier,
+    customFields,
     notificationPreferences: new NotificationPreferencesService({
       userEvents: repos.userEvents,
       accounts: repos.accounts,
@@ -162,6 +167,7 @@ export function createContext(
       studies: repos.studies,
       audit,
       fileEditor: new StudyFileEditor({ files: new StudyFilesRepository(k), blobs, collector }),
+      customFields,
       engineFqdn,
     }),
     ingest,

@@ -17,3 +17,4 @@ export * from './notifications.js';
 export * from './upload-form.js';
 export * from './attachments.js';
 export * from './sends.js';
+export * from './custom-fields.js';

@@ -38,9 +38,19 @@ export interface Study {
   engine_fqdn: string;
   created: string;
   updated: string;
-  customfields: { name: string; value: string | null }[];
+  /**
+   * Custom field values: account-defined fields carry the definition's uuid and name; workflow
+   * fields (priority, nominated_at, is_process_form_rejected) carry no uuid.
+   */
+  customfields: StudyCustomFieldValue[];
   permissions: StudyPermissionFlags;
   viewer_link: string;
+}
+
+export interface StudyCustomFieldValue {
+  uuid?: string;
+  name: string;
+  value: string | null;
 }
 
 /** Sort options of SPEC.md section 9, written field-direction. */

@@ -162,6 +162,19 @@ export interface StudyCustomFieldTable {
   value: string | null;
 }
 
+/** A custom field definition of an account; `options` is JSON `[{value, field_label}]`. */
+export interface CustomFieldTable {
+  uuid: string;
+  account_id: string;
+  object: string;
+  name: string;
+  type: string;
+  required: number;
+  options: string;
+  display_order: number;
+  created: number;
+}
+
 export interface SeriesTable {
   uuid: string;
   study_uuid: string;
@@ -412,6 +425,7 @@ export interface Database {
   study_modalities: StudyModalityTable;
   study_tags: StudyTagTable;
   study_customfields: StudyCustomFieldTable;
+  custom_fields: CustomFieldTable;
   series: SeriesTable;
   instances: InstanceTable;
   audit_events: AuditEventTable;

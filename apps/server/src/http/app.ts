@@ -16,6 +16,7 @@ import { dicomNodeRoutes } from './routes/dicom-node.routes.js';
 import { storageRoutes } from './routes/storage.routes.js';
 import { wrapRoutes } from './routes/wrap.routes.js';
 import { namespaceRoutes } from './routes/namespace.routes.js';
+import { customFieldRoutes } from './routes/customfield.routes.js';
 import { studyRoutes } from './routes/study.routes.js';
 import { tagRoutes } from './routes/tag.routes.js';
 import { userRoutes } from './routes/user.routes.js';
@@ -99,6 +100,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   dicomNodeRoutes(ctx, app);
   accountRoutes(ctx, app);
   studyRoutes(ctx, app);
+  customFieldRoutes(ctx, app);
   tagRoutes(ctx, app);
   auditRoutes(ctx, app);
   storageRoutes(ctx, app, options.maxUploadBytes);

@@ -1,3 +1,4 @@
+import type { StudyCustomFieldValue } from '@imaging-inbox/contract';
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from '../services/study-query.js';
@@ -11,7 +12,7 @@ export type StudyRow = Selectable<StudyTable>;
 
 export interface StudyExtras {
   tags: Map<string, string[]>;
-  customFields: Map<string, { name: string; value: string | null }[]>;
+  customFields: Map<string, StudyCustomFieldValue[]>;
 }
 
 export class StudiesRepository {
@@ -78,7 +79,7 @@ export class StudiesRepository {
 
   async extras(uuids: string[]): Promise<StudyExtras> {
     const tags = new Map<string, string[]>();
-    const customFields = new Map<string, { name: string; value: string | null }[]>();
+    const customFields = new Map<string, StudyCustomFieldValue[]>();
     if (!uuids.length) return { tags, customFields };
     const [tagRows, fieldRows] = await Promise.all([
       this.db
@@ -88,17 +89,26 @@ export class StudiesRepository {
         .orderBy('tag')
         .execute(),
       this.db
+        // Values of account-defined fields are keyed by the definition's uuid: answer its name.
         .selectFrom('study_customfields')
-        .select(['study_uuid', 'name', 'value'])
-        .where('study_uuid', 'in', uuids)
-        .orderBy('name')
+        .leftJoin('custom_fields', 'custom_fields.uuid', 'study_customfields.name')
+        .select([
+          'study_customfields.study_uuid',
+          'study_customfields.name as key',
+          'study_customfields.value',
+          'custom_fields.name as field_name',
+        ])
+        .where('study_customfields.study_uuid', 'in', uuids)
+        .orderBy('study_customfields.name')
         .execute(),
     ]);
     for (const r of tagRows) tags.set(r.study_uuid, [...(tags.get(r.study_uuid) ?? []), r.tag]);
     for (const r of fieldRows) {
       customFields.set(r.study_uuid, [
         ...(customFields.get(r.study_uuid) ?? []),
-        { name: r.name, value: r.value },
+        r.field_name === null
+          ? { name: r.key, value: r.value }
+          : { uuid: r.key, name: r.field_name, value: r.value },
       ]);
     }
     return { tags, customFields };
@@ -162,6 +172,16 @@ export class StudiesRepository {
       .where((eb) => eb.or([eb('is_locked', '=', 0), eb('locked_by', '=', userId)]))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The study's custom field values by key (a definition's uuid, or a workflow field's name). */
+  async customFieldValues(uuid: string): Promise<Map<string, string | null>> {
+    const rows = await this.db
+      .selectFrom('study_customfields')
+      .select(['name', 'value'])
+      .where('study_uuid', '=', uuid)
+      .execute();
+    return new Map(rows.map((r) => [r.name, r.value]));
   }
 
   async setCustomFields(uuid: string, fields: Record<string, string | null>): Promise<void> {

@@ -33,8 +33,24 @@ export class StudyFilesRepository {
   }
 
   /** The study's new values and its instances' new files; series and study sizes follow. */
-  async replace(studyUuid: string, changes: Updateable<StudyTable>, files: ReplacedFile[]): Promise<void> {
+  /**
+   * Points the instances at their rewritten files and applies the index change, with any custom
+   * field values (keyed by field uuid; null clears), in one transaction.
+   */
+  async replace(
+    studyUuid: string,
+    changes: Updateable<StudyTable>,
+    files: ReplacedFile[],
+    customFields: Record<string, string | null> = {},
+  ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      for (const [name, value] of Object.entries(customFields)) {
+        await trx
+          .insertInto('study_customfields')
+          .values({ study_uuid: studyUuid, name, value })
+          .onConflict((oc) => oc.columns(['study_uuid', 'name']).doUpdateSet({ value }))
+          .execute();
+      }
       for (const file of files) {
         await trx
           .updateTable('instances')

@@ -1,4 +1,4 @@
-import type { Permission } from '@imaging-inbox/contract';
+import type { CustomFieldType, Permission } from '@imaging-inbox/contract';
 
 /** The demo world a first-time user and the tests rely on; the README documents it. */
 export const DEMO_ACCOUNTS = [
@@ -141,6 +141,32 @@ export const DEMO_USERS: DemoUser[] = [
 export const DEMO_CONNECTIONS = [
   { account: 'demo', name: 'Partner Clinic', targetGroup: 'referrals' },
 ] as const;
+
+/** Custom fields of Demo Hospital's exams, shown in the Exchange tab in this order. */
+export const DEMO_CUSTOM_FIELDS: readonly {
+  account: string;
+  name: string;
+  type: CustomFieldType;
+  required: boolean;
+  options?: readonly string[];
+}[] = [
+  {
+    account: 'demo',
+    name: 'Clinical priority',
+    type: 'radio',
+    required: true,
+    options: ['Routine', 'Urgent', 'Stat'],
+  },
+  {
+    account: 'demo',
+    name: 'Body part',
+    type: 'select',
+    required: false,
+    options: ['Head', 'Neck', 'Chest', 'Abdomen', 'Pelvis', 'Spine', 'Upper limb', 'Lower limb'],
+  },
+  { account: 'demo', name: 'Referring ward', type: 'text', required: false },
+  { account: 'demo', name: 'Referral reason', type: 'memo', required: false },
+];
 
 /** Registered DICOM senders: a gateway on this machine that delivers into Emergency. */
 export const DEMO_DICOM_NODES = [

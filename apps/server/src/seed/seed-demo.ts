@@ -3,7 +3,14 @@ import type { AppContext } from '../context.js';
 import { generateStudySpecs, writeStudyFiles } from '../dicom/index.js';
 import { hashPassword } from '../services/passwords.js';
 import { newUuid } from '../services/tokens.js';
-import { DEMO_ACCOUNTS, DEMO_CONNECTIONS, DEMO_DICOM_NODES, DEMO_USERS, STUDY_SPREAD } from './demo-world.js';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_CONNECTIONS,
+  DEMO_CUSTOM_FIELDS,
+  DEMO_DICOM_NODES,
+  DEMO_USERS,
+  STUDY_SPREAD,
+} from './demo-world.js';
 
 const SEED = 20261122;
 const HOUR = 3_600_000;
@@ -68,6 +75,20 @@ export async function seedDemo(
       host: node.host,
       group_uuid: groupIds.get(node.group)!.uuid,
       name: node.name,
+      created: now,
+    });
+  }
+
+  for (const [order, field] of DEMO_CUSTOM_FIELDS.entries()) {
+    await ctx.repos.customFields.insert({
+      uuid: newUuid(),
+      account_id: accountIds.get(field.account)!,
+      object: 'study',
+      name: field.name,
+      type: field.type,
+      required: field.required ? 1 : 0,
+      options: JSON.stringify((field.options ?? []).map((value) => ({ value, field_label: value }))),
+      display_order: order + 1,
       created: now,
     });
   }

@@ -39,7 +39,12 @@ export interface StudyFileEditorDeps {
 export class StudyFileEditor {
   constructor(private readonly deps: StudyFileEditorDeps) {}
 
-  async apply(studyUuid: string, changes: Updateable<StudyTable>, at: Date): Promise<{ files: number }> {
+  async apply(
+    studyUuid: string,
+    changes: Updateable<StudyTable>,
+    at: Date,
+    customFields: Record<string, string | null> = {},
+  ): Promise<{ files: number }> {
     const attributes: Partial<Record<EditableAttribute, string>> = {};
     for (const [field, keyword] of Object.entries(FILE_ATTRIBUTES)) {
       const value = (changes as Record<string, unknown>)[field];
@@ -66,7 +71,7 @@ export class StudyFileEditor {
         const blobKey = await this.deps.blobs.commit(temp);
         replaced.push({ uuid: file.uuid, blobKey, sha256: temp.sha256, size: temp.size });
       }
-      await this.deps.files.replace(studyUuid, changes, replaced);
+      await this.deps.files.replace(studyUuid, changes, replaced, customFields);
     } catch (error) {
       await this.deps.collector.removeUnreferenced(replaced.map((r) => r.blobKey));
       throw error;

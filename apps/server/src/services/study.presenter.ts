@@ -1,4 +1,4 @@
-import type { Study } from '@imaging-inbox/contract';
+import type { Study, StudyCustomFieldValue } from '@imaging-inbox/contract';
 import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
@@ -10,7 +10,7 @@ import type { StudyRow } from '../repositories/studies.repository.js';
 export function presentStudy(
   caller: Caller,
   row: StudyRow,
-  extras: { tags?: string[]; customFields?: { name: string; value: string | null }[] },
+  extras: { tags?: string[]; customFields?: StudyCustomFieldValue[] },
   engineFqdn: string,
 ): Study {
   const group = caller.groups.get(row.namespace_id);

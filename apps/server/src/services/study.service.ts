@@ -1,4 +1,5 @@
 import type { Study } from '@imaging-inbox/contract';
+import { customFieldParam } from '@imaging-inbox/contract';
 import type { Updateable } from 'kysely';
 import type { StudyTable } from '../db/schema.js';
 import { ApiError, invalidField, notFound, notPermitted } from '../http/errors.js';
@@ -7,6 +8,7 @@ import type { Caller } from '../policies/access.js';
 import { hasGroupPermission } from '../policies/access.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { AuditService } from './audit.service.js';
+import type { CustomFieldChange, CustomFieldService } from './custom-field.service.js';
 import type { StudyFileEditor } from './study-file-editor.js';
 import { presentStudy } from './study.presenter.js';
 import type { StudyQuery } from './study-query.js';
@@ -19,6 +21,8 @@ export interface StudyServiceDeps {
   audit: AuditService;
   /** Writes edited patient and study attributes into the stored files with the index change. */
   fileEditor: StudyFileEditor;
+  /** Checks study/set's `customfield-{uuid}` values against the account's definitions. */
+  customFields: Pick<CustomFieldService, 'changes'>;
   engineFqdn: string;
   now?: () => number;
 }
@@ -159,23 +163,35 @@ export class StudyService {
       changes[field] = value;
       if (keyColumn) (changes as Record<string, string>)[keyColumn] = searchKey(value);
     }
-    const customFields: Record<string, string | null> = {};
-    for (const [key, value] of Object.entries(params)) {
-      const m = /^customfield-([A-Za-z0-9_-]{1,64})$/.exec(key);
-      if (m?.[1]) customFields[m[1]] = value === '' ? null : value;
-    }
-    if (!Object.keys(changes).length && !Object.keys(customFields).length) return;
+    // Custom field values are checked against the account's definitions before anything is
+    // written, so a bad value refuses the whole call and changes nothing.
+    const fieldChanges = await this.deps.customFields.changes(
+      row.account_id,
+      params,
+      await this.deps.studies.customFieldValues(uuid),
+    );
+    if (!Object.keys(changes).length && !fieldChanges.length) return;
     changes.updated = this.now();
+    const values = Object.fromEntries(fieldChanges.map((c) => [c.uuid, c.after]));
     // The files change with the index (one transaction), so a download carries the new values.
-    const { files } = await this.deps.fileEditor.apply(uuid, changes, new Date(changes.updated));
-    await this.deps.studies.setCustomFields(uuid, customFields);
+    const { files } = await this.deps.fileEditor.apply(uuid, changes, new Date(changes.updated), values);
+    // The history names a custom field as it was called at the time of the edit.
+    const label = (c: CustomFieldChange) => customFieldParam(c.name);
     await this.deps.audit.record({
       userId: caller.user.uuid,
       accountId: row.account_id,
       action: 'EDIT',
       objectType: 'study',
       objectId: uuid,
-      detail: { before, after: { ...pick(changes, Object.keys(before)), ...customFields }, files },
+      detail: {
+        before: { ...before, ...Object.fromEntries(fieldChanges.map((c) => [label(c), c.before])) },
+        after: {
+          ...pick(changes, Object.keys(before)),
+          ...Object.fromEntries(fieldChanges.map((c) => [label(c), c.after])),
+        },
+        customfields: fieldChanges.map((c) => c.uuid),
+        files,
+      },
       ip: caller.ip,
     });
   }

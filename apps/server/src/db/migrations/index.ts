@@ -21,6 +21,7 @@ import { attachments } from './20261122T1662-attachments.js';
 import { namespaceShareCodes } from './20261122T2245-namespace-share-codes.js';
 import { connections } from './20261122T2246-connections.js';
 import { studySends } from './20261122T2247-study-sends.js';
+import { customFields } from './20261123T0100-custom-fields.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '20261122T2245-namespace-share-codes': namespaceShareCodes,
   '20261122T2246-connections': connections,
   '20261122T2247-study-sends': studySends,
+  '20261123T0100-custom-fields': customFields,
 };
