@@ -4,51 +4,66 @@ import { MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { formatMegabytes } from '../../../lib/format';
 import { filesFromDrop } from '../lib/drop-files';
-import { scanFiles } from '../lib/scan-files';
+import type { MediaProblem, PickedFile } from '../lib/media-scan';
+import { pickedFiles, scanFiles } from '../lib/scan-files';
 import { groupStudies, scanError, type FoundStudy } from '../lib/studies';
 import type { ScanErrorKey } from '../lib/wizard-state';
+import { MediaProblemList } from './MediaProblemList';
 
 interface Props {
   studies: FoundStudy[];
   error: ScanErrorKey | null;
-  onScanned: (files: File[], studies: FoundStudy[], error: ScanErrorKey | null) => void;
+  problems: MediaProblem[];
+  onScanned: (
+    files: File[],
+    studies: FoundStudy[],
+    error: ScanErrorKey | null,
+    problems: MediaProblem[],
+  ) => void;
 }
 
-/** Step 2: pick files, a folder or drop them; headers are read in a worker and grouped into studies. */
-export function FindExamsStep({ studies, error, onScanned }: Props) {
+/**
+ * Step 2: pick files, a folder or a ZIP, or drop them (a CD folder with a DICOMDIR too); headers
+ * are read in a worker and grouped into studies.
+ */
+export function FindExamsStep({ studies, error, problems, onScanned }: Props) {
   const { t } = useTranslation();
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [dragging, setDragging] = useState(false);
   const scan = useRef<AbortController | null>(null);
   useEffect(() => () => scan.current?.abort(), []);
 
-  const load = async (files: File[]) => {
+  const load = async (picked: PickedFile[]) => {
     scan.current?.abort();
     const controller = new AbortController();
     scan.current = controller;
-    setProgress({ done: 0, total: files.length });
+    setProgress({ done: 0, total: picked.length });
     try {
-      const result = await scanFiles(files, (done, total) => setProgress({ done, total }), controller.signal);
+      const { result, files } = await scanFiles(
+        picked,
+        (done, total) => setProgress({ done, total }),
+        controller.signal,
+      );
       const found = groupStudies(result.parsed, (i) => files[i]?.size ?? 0);
-      onScanned(files, found, scanError(result, found.length));
+      onScanned(files, found, scanError(result, found.length), result.problems);
     } catch (cause) {
       if (controller.signal.aborted) return;
       console.warn('scan failed', cause);
-      onScanned([], [], 'uploadCannotLoad');
+      onScanned([], [], 'uploadCannotLoad', []);
     } finally {
       if (scan.current === controller) setProgress(null);
     }
   };
 
   const pick = (event: ChangeEvent<HTMLInputElement>) => {
-    const files = [...(event.target.files ?? [])];
+    const files = pickedFiles([...(event.target.files ?? [])]);
     event.target.value = '';
     void load(files);
   };
   const drop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
-    filesFromDrop(event.dataTransfer).then(load, () => onScanned([], [], 'uploadCannotLoad'));
+    filesFromDrop(event.dataTransfer).then(load, () => onScanned([], [], 'uploadCannotLoad', []));
   };
 
   const scanning = progress !== null;
@@ -63,7 +78,7 @@ export function FindExamsStep({ studies, error, onScanned }: Props) {
         }}
         onDragLeave={() => setDragging(false)}
         onDrop={drop}
-        aria-label={t('Drop DICOM files or folders here')}
+        aria-label={t('Drop DICOM files, folders or ZIP files here')}
         sx={{
           border: 2,
           borderStyle: 'dashed',
@@ -74,7 +89,7 @@ export function FindExamsStep({ studies, error, onScanned }: Props) {
         }}
       >
         <Typography color="text.secondary" gutterBottom>
-          {t('Drop DICOM files or folders here, or')}
+          {t('Drop DICOM files, folders, ZIP files or a CD folder here, or')}
         </Typography>
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'center' }}>
           <Button variant="outlined" component="label" disabled={scanning}>
@@ -108,6 +123,7 @@ export function FindExamsStep({ studies, error, onScanned }: Props) {
         </Stack>
       )}
       {!scanning && error && <Alert severity="error">{t(MESSAGES[error])}</Alert>}
+      {!scanning && <MediaProblemList problems={problems} />}
       {!scanning && studies.length > 0 && (
         <Alert severity="success" role="status">
           {t('{{count}} exams found in {{files}} files ({{size}})', {

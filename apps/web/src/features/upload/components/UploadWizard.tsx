@@ -64,7 +64,10 @@ export function UploadWizard({ initial = initialWizardState }: { initial?: Wizar
           <FindExamsStep
             studies={state.studies}
             error={state.scanError}
-            onScanned={(files, studies, error) => dispatch({ type: 'scanned', files, studies, error })}
+            problems={state.problems}
+            onScanned={(files, studies, error, problems) =>
+              dispatch({ type: 'scanned', files, studies, error, problems })
+            }
           />
         );
       case 2:

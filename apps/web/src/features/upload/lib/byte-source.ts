@@ -26,7 +26,11 @@ export function streamSource(open: () => ReadableStream<Uint8Array>): ByteSource
   return { read: (from, length) => readPrefix(stream(from), length), stream };
 }
 
-/** Reads the first `limit` bytes of `stream` (all of it when shorter), then cancels the rest. */
+/**
+ * Reads the first `limit` bytes of `stream` (all of it when shorter), then cancels the rest. A
+ * stream that fails after giving some bytes answers those: a deflated DICOM dataset is often
+ * followed by a pad byte the inflater calls junk, and a header needs only what came before.
+ */
 export async function readPrefix(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
@@ -38,6 +42,8 @@ export async function readPrefix(stream: ReadableStream<Uint8Array>, limit: numb
       chunks.push(value);
       length += value.length;
     }
+  } catch (error) {
+    if (length === 0) throw error;
   } finally {
     // Stops the inflater and the file read behind it; the bytes past the prefix are never read.
     void reader.cancel().catch(() => undefined);

@@ -1,4 +1,5 @@
 import dicomParser from 'dicom-parser';
+import { readPrefix, type ByteSource } from './byte-source';
 
 /** The header fields the wizard needs from one file. */
 export interface DicomHeader {
@@ -18,12 +19,14 @@ export const HEADER_BYTES = 256 * 1024;
 
 const DICOMDIR_SOP_CLASS = '1.2.840.10008.1.3.10';
 const PIXEL_DATA = 'x7fe00010';
+const EXPLICIT_LITTLE = '1.2.840.10008.1.2.1';
+export const DEFLATED_EXPLICIT_LITTLE = '1.2.840.10008.1.2.1.99';
 
 type DataSet = ReturnType<typeof dicomParser.parseDicom>;
 
-function readDataSet(bytes: Uint8Array): DataSet | null {
+function readDataSet(bytes: Uint8Array, options: { TransferSyntaxUID?: string } = {}): DataSet | null {
   try {
-    return dicomParser.parseDicom(bytes, { untilTag: PIXEL_DATA });
+    return dicomParser.parseDicom(bytes, { ...options, untilTag: PIXEL_DATA });
   } catch (error) {
     // A header cut by the slice still yields the elements read before the cut.
     const partial = (error as { dataSet?: DataSet } | null)?.dataSet;
@@ -31,14 +34,18 @@ function readDataSet(bytes: Uint8Array): DataSet | null {
   }
 }
 
-/**
- * The header of a Part 10 file (DICM prefix) from its first bytes; null for non-DICOM files, a
- * DICOMDIR, or a file without study and instance UIDs.
- */
-export function parseDicomHeader(bytes: Uint8Array): DicomHeader | null {
-  const dataSet = readDataSet(bytes);
-  if (!dataSet) return null;
-  const text = (tag: string) => (dataSet.string(tag) ?? '').trim();
+/** The Part 10 meta group (DICM prefix) and where the dataset starts; null for other bytes. */
+function readMeta(bytes: Uint8Array): { meta: DataSet; end: number } | null {
+  try {
+    const meta = dicomParser.readPart10Header(bytes) as DataSet & { position: number };
+    return { meta, end: meta.position };
+  } catch {
+    return null;
+  }
+}
+
+function headerOf(dataSet: DataSet, meta?: DataSet): DicomHeader | null {
+  const text = (tag: string) => (dataSet.string(tag) ?? meta?.string(tag) ?? '').trim();
   if (text('x00020002') === DICOMDIR_SOP_CLASS) return null;
   const studyUid = text('x0020000d');
   const sopInstanceUid = text('x00080018') || text('x00020003');
@@ -54,4 +61,37 @@ export function parseDicomHeader(bytes: Uint8Array): DicomHeader | null {
     accession: text('x00080050'),
     modality: text('x00080060'),
   };
+}
+
+/**
+ * The header of a Part 10 file (DICM prefix) from its first bytes; null for non-DICOM files, a
+ * DICOMDIR, a file without study and instance UIDs, or a deflated file (see readDicomHeader).
+ * Implicit and explicit VR, little and big endian are read as they come.
+ */
+export function parseDicomHeader(bytes: Uint8Array): DicomHeader | null {
+  const found = readMeta(bytes);
+  if (!found || found.meta.string('x00020010')?.trim() === DEFLATED_EXPLICIT_LITTLE) return null;
+  const dataSet = readDataSet(bytes);
+  return dataSet ? headerOf(dataSet) : null;
+}
+
+/**
+ * The header of the file in `source`, reading only its first HEADER_BYTES. A Deflated Explicit VR
+ * Little Endian file (1.2.840.10008.1.2.1.99) has its dataset deflated after the meta group: only a
+ * prefix of it is inflated, with the browser's DecompressionStream, and read as explicit little
+ * endian.
+ */
+export async function readDicomHeader(source: ByteSource): Promise<DicomHeader | null> {
+  const head = await source.read(0, HEADER_BYTES);
+  const found = readMeta(head);
+  if (!found) return null;
+  if (found.meta.string('x00020010')?.trim() !== DEFLATED_EXPLICIT_LITTLE) return parseDicomHeader(head);
+  const inflated = await readPrefix(
+    source
+      .stream(found.end)
+      .pipeThrough(new DecompressionStream('deflate-raw') as ReadableWritablePair<Uint8Array, Uint8Array>),
+    HEADER_BYTES,
+  );
+  const dataSet = readDataSet(inflated, { TransferSyntaxUID: EXPLICIT_LITTLE });
+  return dataSet ? headerOf(dataSet, found.meta) : null;
 }

@@ -2,6 +2,7 @@ import type { ImageUploadAnswer, UploadOffsetErrorData } from '@imaging-inbox/co
 import { UPLOAD_CHUNK_BYTES } from '@imaging-inbox/contract';
 import { ApiError, CLIENT_ERROR_CODES } from '../../../lib/api-error';
 import type { UploadSessionApi } from '../api/upload-session';
+import { uploadBody } from './media-file';
 import { fileKey, type ResumeStore } from './resume-store';
 
 export interface ResumableFile {
@@ -64,19 +65,21 @@ export async function sendResumable(item: ResumableFile, ctx: SendContext): Prom
     return { duplicate: false, skipped: true };
   }
   const chunkBytes = ctx.chunkBytes ?? UPLOAD_CHUNK_BYTES;
+  // A deflated ZIP entry is inflated only now, after the skip check.
+  const body = await uploadBody(file);
   let answer: ImageUploadAnswer;
-  if (file.size <= chunkBytes) {
-    answer = await whileOnline(signal, () => api.whole(file, signal));
-    ctx.onHeld?.(file.size);
+  if (body.size <= chunkBytes) {
+    answer = await whileOnline(signal, () => api.whole(body, signal));
+    ctx.onHeld?.(body.size);
   } else {
-    answer = await sendInChunks(file, key, record?.session, ctx, chunkBytes);
+    answer = await sendInChunks(body, key, record?.session, ctx, chunkBytes);
   }
   store.set(scope, key, { done: 1 });
   return { duplicate: answer.duplicate, skipped: false };
 }
 
 async function sendInChunks(
-  file: File,
+  file: Blob,
   key: string,
   known: string | undefined,
   ctx: SendContext,

@@ -1,15 +1,22 @@
 import type { ScanMessage, ScanRequest } from './dicom-header.worker';
+import { filesOfSources } from './media-file';
+import type { PickedFile } from './media-scan';
 import type { ScanResult } from './studies';
 
+/** A picked list as the scan takes it: each file with its path in the picked folder. */
+export const pickedFiles = (files: readonly File[]): PickedFile[] =>
+  files.map((file) => ({ file, path: file.webkitRelativePath || file.name }));
+
 /**
- * Reads the headers of `files` in a Web Worker so the page stays responsive; reports progress and
- * resolves with the parsed headers. Aborting terminates the worker.
+ * Reads the headers of `picked` in a Web Worker so the page stays responsive; reports progress and
+ * resolves with the parsed headers and the Files to upload (`files[i]` for `sources[i]`: picked
+ * files, and the DICOM entries of any ZIP among them). Aborting terminates the worker.
  */
 export function scanFiles(
-  files: File[],
+  picked: PickedFile[],
   onProgress: (done: number, total: number) => void,
   signal?: AbortSignal,
-): Promise<ScanResult> {
+): Promise<{ result: ScanResult; files: File[] }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./dicom-header.worker.ts', import.meta.url), { type: 'module' });
     const finish = () => {
@@ -29,12 +36,12 @@ export function scanFiles(
       }
       finish();
       const { type: _type, ...result } = message;
-      resolve(result);
+      resolve({ result, files: filesOfSources(picked, result.sources) });
     };
     worker.onerror = (event) => {
       finish();
       reject(new Error(event.message || 'worker failed'));
     };
-    worker.postMessage({ files } satisfies ScanRequest);
+    worker.postMessage({ files: picked } satisfies ScanRequest);
   });
 }

@@ -1,6 +1,7 @@
 import type { DicomHeader } from './dicom-header';
+import type { MediaProblem, MediaSource } from './media-scan';
 
-/** A file the worker read: its place in the picked list and its header. */
+/** A file the worker read: its place in the scan's sources and its header. */
 export interface ParsedFile {
   index: number;
   header: DicomHeader;
@@ -70,15 +71,20 @@ export function groupStudies(parsed: readonly ParsedFile[], sizeOf: (index: numb
 
 /** What the worker reports for a picked list. */
 export interface ScanResult {
+  /** Files considered: picked files, with each ZIP counted as its entries. */
   fileCount: number;
+  /** Where each DICOM file found lives; `ParsedFile.index` points here. */
+  sources: MediaSource[];
   parsed: ParsedFile[];
-  /** Files that could not be read at all (permissions, vanished). */
+  /** Files that could not be read at all (permissions, vanished, encrypted or damaged archive). */
   unreadable: number;
+  /** Per-file reasons to tell the user (encrypted entry, file missing from a DICOMDIR's disc). */
+  problems: MediaProblem[];
 }
 
 /** The file-processing error of a scan, or null when studies were found (SPEC.md sections 5 and 8). */
 export function scanError(
-  result: ScanResult,
+  result: Pick<ScanResult, 'fileCount' | 'parsed' | 'unreadable'>,
   studyCount: number,
 ): 'uploadNoExams' | 'uploadNoDicom' | 'uploadCannotLoad' | null {
   if (studyCount > 0) return null;

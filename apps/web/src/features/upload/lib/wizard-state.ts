@@ -1,4 +1,5 @@
 import { canAdvance, canOpenStep, LAST_STEP } from './steps';
+import type { MediaProblem } from './media-scan';
 import type { FoundStudy } from './studies';
 
 export type ScanErrorKey = 'uploadNoExams' | 'uploadNoDicom' | 'uploadCannotLoad';
@@ -10,6 +11,8 @@ export interface WizardState {
   files: File[];
   studies: FoundStudy[];
   scanError: ScanErrorKey | null;
+  /** Files of the selection the scan could not take, with why (shown under the result). */
+  problems: MediaProblem[];
   /** Study UIDs the server already has in the destination's account; null until asked. */
   existing: string[] | null;
   selected: string[];
@@ -21,6 +24,7 @@ export const initialWizardState: WizardState = {
   files: [],
   studies: [],
   scanError: null,
+  problems: [],
   existing: null,
   selected: [],
 };
@@ -29,7 +33,13 @@ export type WizardAction =
   | { type: 'goTo'; step: number }
   | { type: 'next' }
   | { type: 'destination'; namespaceId: string }
-  | { type: 'scanned'; files: File[]; studies: FoundStudy[]; error: ScanErrorKey | null }
+  | {
+      type: 'scanned';
+      files: File[];
+      studies: FoundStudy[];
+      error: ScanErrorKey | null;
+      problems?: MediaProblem[];
+    }
   | { type: 'existing'; studyUids: string[] }
   | { type: 'toggle'; studyUid: string }
   | { type: 'toggleAll' }
@@ -61,6 +71,7 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
         files: action.files,
         studies: action.studies,
         scanError: action.error,
+        problems: action.problems ?? [],
         existing: null,
         selected: [],
       };

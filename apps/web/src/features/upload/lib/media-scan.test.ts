@@ -1,0 +1,221 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { filesOfSources, uploadBody, ZipEntryFile } from './media-file';
+import { scanMedia, type PickedFile } from './media-scan';
+import { groupStudies, scanError } from './studies';
+import { buildTestDicom } from './test-dicom';
+import { writeTree, zipWithInfoZip, type TreeFiles } from './test-zip';
+
+const SAMPLES = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
+const sample = (name: string) => new Uint8Array(readFileSync(path.join(SAMPLES, name)));
+
+/** A small instance of `study`; the pixel bytes make deflated and stored entries differ in size. */
+function instance(study: string, n: number, patient = 'DOE^JANE'): Uint8Array {
+  return buildTestDicom(
+    [
+      [0x0008, 0x0018, 'UI', `${study}.${n}`],
+      [0x0008, 0x0060, 'CS', 'CT'],
+      [0x0010, 0x0010, 'PN', patient],
+      [0x0020, 0x000d, 'UI', study],
+    ],
+    20_000,
+  );
+}
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every file under `dir` as the folder picker gives it: path from the picked folder's name. */
+function pickFolder(dir: string, name = 'media'): PickedFile[] {
+  const out: PickedFile[] = [];
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at).sort()) {
+      const full = path.join(at, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else
+        out.push({
+          file: new File([readFileSync(full)], entry),
+          path: `${name}/${path.relative(dir, full)}`,
+        });
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const pick = (name: string, blob: Blob): PickedFile => ({ file: new File([blob], name), path: name });
+
+async function bytesOf(file: File): Promise<Uint8Array> {
+  return new Uint8Array(await (await uploadBody(file)).arrayBuffer());
+}
+
+/** A two-study folder tree with junk next to the instances. */
+const twoStudies: TreeFiles = {
+  'A/SERIES1/IM1.dcm': instance('1.2.840.1', 1),
+  'A/SERIES1/IM2.dcm': instance('1.2.840.1', 2),
+  'B/IM1': instance('1.2.840.2', 1, 'ROE^RICHARD'),
+  'B/notes.txt': 'not an instance',
+  '.DS_Store': 'hidden',
+  '__MACOSX/A/._IM1.dcm': instance('1.2.840.9', 1),
+};
+
+describe('scanMedia: ZIP archives', () => {
+  for (const [label, options] of [
+    ['deflated', {}],
+    ['stored', { stored: true }],
+    ['written to a pipe (data descriptors)', { streamed: true }],
+  ] as const) {
+    it(`finds the studies of a ${label} ZIP and gives Files with the original bytes`, async () => {
+      const picked = [pick('exams.zip', zipWithInfoZip(twoStudies, options))];
+      const result = await scanMedia(picked);
+      const files = filesOfSources(picked, result.sources);
+      const studies = groupStudies(result.parsed, (i) => files[i]!.size);
+      expect(studies.map((s) => [s.studyUid, s.fileIndexes.length, s.patientName]).sort()).toEqual([
+        ['1.2.840.1', 2, 'DOE^JANE'],
+        ['1.2.840.2', 1, 'ROE^RICHARD'],
+      ]);
+      // The __MACOSX copy and the hidden file are never read; notes.txt is read and is not DICOM.
+      expect(result.sources.map((s) => s.path).sort()).toEqual([
+        'exams.zip/A/SERIES1/IM1.dcm',
+        'exams.zip/A/SERIES1/IM2.dcm',
+        'exams.zip/B/IM1',
+      ]);
+      // Counted like a picked folder's files: the three instances, notes.txt and .DS_Store.
+      expect(result.fileCount).toBe(5);
+      expect(scanError(result, studies.length)).toBeNull();
+      const im2 = files[result.sources.findIndex((s) => s.path.endsWith('IM2.dcm'))]!;
+      expect(im2.size).toBe(instance('1.2.840.1', 2).length);
+      expect(im2 instanceof ZipEntryFile).toBe(label !== 'stored');
+      expect(Buffer.from(await bytesOf(im2)).equals(Buffer.from(instance('1.2.840.1', 2)))).toBe(true);
+    });
+  }
+
+  it('reads a ZIP found inside a picked folder, next to plain files', async () => {
+    const dir = writeTree({ 'C/IM1.dcm': instance('1.2.840.3', 1) });
+    temps.push(dir);
+    writeFileSync(
+      path.join(dir, 'C/more.zip'),
+      new Uint8Array(await zipWithInfoZip(twoStudies).arrayBuffer()),
+    );
+    const result = await scanMedia(pickFolder(dir));
+    expect(result.sources.map((s) => s.path).sort()).toEqual([
+      'media/C/IM1.dcm',
+      'media/C/more.zip/A/SERIES1/IM1.dcm',
+      'media/C/more.zip/A/SERIES1/IM2.dcm',
+      'media/C/more.zip/B/IM1',
+    ]);
+  });
+
+  it('names encrypted entries one by one; an archive of only encrypted entries cannot be loaded', async () => {
+    const dir = writeTree({ 'IM1.dcm': instance('1.2.840.4', 1), 'IM2.dcm': instance('1.2.840.4', 2) });
+    temps.push(dir);
+    execFileSync('zip', ['-q', '-P', 'secret', 'locked.zip', 'IM1.dcm', 'IM2.dcm'], { cwd: dir });
+    const result = await scanMedia([
+      pick('locked.zip', new Blob([readFileSync(path.join(dir, 'locked.zip'))])),
+    ]);
+    expect(result.problems).toEqual([
+      { path: 'locked.zip/IM1.dcm', reason: 'encrypted' },
+      { path: 'locked.zip/IM2.dcm', reason: 'encrypted' },
+    ]);
+    expect(result.parsed).toEqual([]);
+    expect(scanError(result, 0)).toBe('uploadCannotLoad');
+  });
+
+  it('says a damaged archive is damaged and still reads the other files', async () => {
+    const zip = new Uint8Array(await zipWithInfoZip(twoStudies).arrayBuffer());
+    const result = await scanMedia([
+      pick('broken.zip', new Blob([zip.slice(0, zip.length - 30)])),
+      pick('IM9.dcm', new Blob([instance('1.2.840.5', 1)])),
+    ]);
+    expect(result.problems).toEqual([{ path: 'broken.zip', reason: 'damaged-zip' }]);
+    expect(result.sources.map((s) => s.path)).toEqual(['IM9.dcm']);
+  });
+});
+
+describe('scanMedia: media with a DICOMDIR', () => {
+  /** A CD made by dcmmkdir over two pydicom samples, plus what else burners put on a disc. */
+  function burnCd(): string {
+    const dir = writeTree({
+      'AUTORUN.INF': '[autorun]\nopen=viewer\\viewer.exe',
+      'VIEWER/VIEWER.EXE': 'MZ not really',
+      // A DICOM file the DICOMDIR does not list (a viewer's sample): not part of the exam.
+      'VIEWER/SAMPLE.DCM': instance('1.2.840.77', 1),
+    });
+    mkdirSync(path.join(dir, 'DICOM'));
+    copyFileSync(path.join(SAMPLES, 'CT_small.dcm'), path.join(dir, 'DICOM/IMG1'));
+    copyFileSync(path.join(SAMPLES, 'MR_small.dcm'), path.join(dir, 'DICOM/IMG2'));
+    execFileSync('dcmmkdir', ['+r', '+I', 'DICOM'], { cwd: dir, stdio: 'pipe' });
+    temps.push(dir);
+    return dir;
+  }
+  const ct = '1.3.6.1.4.1.5962.1.2.1.20040119072730.12322';
+  const mr = '1.3.6.1.4.1.5962.1.2.4.20040826185059.5457';
+
+  it('reads only the files the DICOMDIR lists, matching names case-insensitively', async () => {
+    const picked = pickFolder(burnCd(), 'CDROM').map((p) => ({ ...p, path: p.path.toLowerCase() }));
+    const result = await scanMedia(picked);
+    expect(result.sources.map((s) => s.path).sort()).toEqual(['cdrom/dicom/img1', 'cdrom/dicom/img2']);
+    expect(result.parsed.map((p) => p.header.studyUid).sort()).toEqual([ct, mr].sort());
+    expect(result.problems).toEqual([]);
+  });
+
+  it('tells which listed files are missing and uploads the others', async () => {
+    const dir = burnCd();
+    rmSync(path.join(dir, 'DICOM/IMG2'));
+    const result = await scanMedia(pickFolder(dir, 'CD'));
+    expect(result.sources.map((s) => s.path)).toEqual(['CD/DICOM/IMG1']);
+    expect(result.problems).toEqual([{ path: 'CD/DICOM/IMG2', reason: 'missing' }]);
+  });
+
+  it('reads a DICOMDIR inside a ZIP the same way', async () => {
+    const dir = burnCd();
+    execFileSync('zip', ['-q', '-r', 'cd.zip', '.'], { cwd: dir });
+    const result = await scanMedia([pick('cd.zip', new Blob([readFileSync(path.join(dir, 'cd.zip'))]))]);
+    expect(result.sources.map((s) => s.path).sort()).toEqual(['cd.zip/DICOM/IMG1', 'cd.zip/DICOM/IMG2']);
+  });
+
+  it('falls back to reading every file when the DICOMDIR cannot be read', async () => {
+    const dir = burnCd();
+    writeFileSync(path.join(dir, 'DICOMDIR'), new Uint8Array(256));
+    const result = await scanMedia(pickFolder(dir, 'CD'));
+    expect(result.sources.map((s) => s.path).sort()).toEqual([
+      'CD/DICOM/IMG1',
+      'CD/DICOM/IMG2',
+      'CD/VIEWER/SAMPLE.DCM',
+    ]);
+  });
+
+  it("reads pydicom's DICOMDIR test media: a DICOMDIR with a nested one, big endian and implicit", async () => {
+    const picked = pickFolder(path.join(SAMPLES, 'dicomdirtests'), 'dicomdirtests').filter(
+      (p) => !/DICOMDIR-/.test(p.path),
+    );
+    const result = await scanMedia(picked);
+    // 31 files listed by the outer DICOMDIR, 50 by TINY_ALPHA/DICOMDIR; the READMEs are not read.
+    const listed = result.sources.length;
+    expect(listed).toBe(81);
+    expect(result.problems).toEqual([]);
+    for (const variant of ['DICOMDIR-bigEnd', 'DICOMDIR-implicit']) {
+      const swapped = picked.map((p) =>
+        p.path === 'dicomdirtests/DICOMDIR'
+          ? { ...p, file: new File([sample(`dicomdirtests/${variant}`)], 'DICOMDIR') }
+          : p,
+      );
+      expect((await scanMedia(swapped)).sources.length).toBe(listed);
+    }
+  });
+});
+
+describe('scanMedia: transfer syntaxes', () => {
+  it('reads deflated, big endian and implicit files side by side', async () => {
+    const result = await scanMedia(
+      ['image_dfl.dcm', 'MR_small_bigendian.dcm', 'MR_small_implicit.dcm'].map((name) =>
+        pick(name, new Blob([sample(name)])),
+      ),
+    );
+    expect(result.parsed.map((p) => p.header.modality)).toEqual(['OT', 'MR', 'MR']);
+  });
+});
