@@ -78,7 +78,7 @@ export async function planByDicomdir(
   const listed = new Set<string>();
   const roots: string[] = [];
   for (const index of dicomdirs) {
-    let references: string[] | null = null;
+    let references: string[] | null;
     try {
       references = readDicomdirReferences(await readBytes(index));
     } catch {

@@ -129,7 +129,7 @@ describe('scanMedia: ZIP archives', () => {
     const zip = new Uint8Array(await zipWithInfoZip(twoStudies).arrayBuffer());
     const result = await scanMedia([
       pick('broken.zip', new Blob([zip.slice(0, zip.length - 30)])),
-      pick('IM9.dcm', new Blob([instance('1.2.840.5', 1)])),
+      pick('IM9.dcm', new Blob([new Uint8Array(instance('1.2.840.5', 1))])),
     ]);
     expect(result.problems).toEqual([{ path: 'broken.zip', reason: 'damaged-zip' }]);
     expect(result.sources.map((s) => s.path)).toEqual(['IM9.dcm']);
