@@ -1,15 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
 import { refreshStudies } from './study-cache';
+import { setStudyLocked } from './study-set';
 
 /** Edit MRN (SPEC.md section 4): study/lock, study/set patientid, then study/unlock even on failure. */
-export async function editMrn(uuid: string, mrn: string): Promise<void> {
-  await apiPost('study/lock', { uuid });
-  try {
-    await apiPost('study/set', { uuid, patientid: mrn.trim() });
-  } finally {
-    await apiPost('study/unlock', { uuid }).catch(() => undefined);
-  }
+export function editMrn(uuid: string, mrn: string): Promise<void> {
+  return setStudyLocked(uuid, { patientid: mrn.trim() });
 }
 
 export const useEditMrn = () => {

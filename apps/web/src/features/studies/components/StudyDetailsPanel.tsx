@@ -10,6 +10,8 @@ import { AttachmentsTab } from './AttachmentsTab';
 import { DeleteTab } from './DeleteTab';
 import { DownloadsTab } from './DownloadsTab';
 import { EditMrnTab } from './EditMrnTab';
+import { ExchangeTab } from './ExchangeTab';
+import { useInbox } from '../../inbox/inbox-context';
 import { SendTab } from './SendTab';
 import { ShareTab } from './ShareTab';
 import { StudySummary } from './StudySummary';
@@ -25,6 +27,7 @@ export const IMPLEMENTED_TABS: ExamTab[] = [
   'Edit MRN',
   'Attachments',
   'Delete exams',
+  'Exchange',
 ];
 
 interface Props {
@@ -39,6 +42,7 @@ interface Props {
 /** The info panel of one study. */
 export function StudyDetailsPanel({ study, groupType, state, onClose, onRemoved }: Props) {
   const { t } = useTranslation();
+  const { account } = useInbox();
   const { tabs, defaultTab } = examTabs({ groupType, state, studies: [study] });
   const shown = tabs.filter((tab) => IMPLEMENTED_TABS.includes(tab));
   const [chosen, setChosen] = useState<ExamTab | null>(null);
@@ -96,6 +100,7 @@ export function StudyDetailsPanel({ study, groupType, state, onClose, onRemoved 
         {current === 'Send exams' && <SendTab studies={[study]} />}
         {current === 'Edit MRN' && <EditMrnTab study={study} />}
         {current === 'Attachments' && <AttachmentsTab study={study} />}
+        {current === 'Exchange' && <ExchangeTab study={study} accountId={account.uuid} />}
         {current === 'Delete exams' && (
           <DeleteTab studies={[study]} deleted={state === 'Deleted items'} onDone={onRemoved} />
         )}

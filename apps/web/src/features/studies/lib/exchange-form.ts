@@ -1,0 +1,119 @@
+import {
+  CUSTOM_FIELD_MEMO_MAX_LENGTH,
+  CUSTOM_FIELD_TEXT_MAX_LENGTH,
+  MESSAGES,
+  customFieldParam,
+  customFieldProblem,
+  isIsoDate,
+  type CustomField,
+  type Study,
+} from '@imaging-inbox/contract';
+
+/** The exam fields the Exchange tab edits (the MRN has its own tab, Edit MRN). */
+export const EXCHANGE_EXAM_FIELDS = [
+  'patient_name',
+  'patient_birth_date',
+  'patient_sex',
+  'accession_number',
+  'study_description',
+  'referring_physician',
+  'study_date',
+] as const;
+export type ExchangeExamField = (typeof EXCHANGE_EXAM_FIELDS)[number];
+
+export const EXCHANGE_FIELD_LABELS: Record<ExchangeExamField, string> = {
+  patient_name: 'Patient name',
+  patient_birth_date: 'Date of birth',
+  patient_sex: 'Sex',
+  accession_number: 'Accession number',
+  study_description: 'Description',
+  referring_physician: 'Referring physician',
+  study_date: 'Study date',
+};
+
+/** Longest value of an exam field, as study/set accepts it. */
+export const EXAM_FIELD_MAX_LENGTH = 256;
+
+export interface ExchangeValues {
+  exam: Record<ExchangeExamField, string>;
+  /** keyed by custom field uuid */
+  custom: Record<string, string>;
+}
+
+/** A field's problem: the key is an exam field name or a custom field uuid. */
+export type ExchangeErrors = Record<string, string>;
+
+const DATE_FIELDS: readonly ExchangeExamField[] = ['patient_birth_date', 'study_date'];
+
+/** DICOM YYYYMMDD as a date input's yyyy-MM-dd; anything else is left for the user to fix. */
+export function dicomToIsoDate(value: string): string {
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : value;
+}
+
+/** The form's starting values: the study's exam fields and its values of the account's fields. */
+export function initialExchangeValues(study: Study, fields: CustomField[]): ExchangeValues {
+  const exam = Object.fromEntries(
+    EXCHANGE_EXAM_FIELDS.map((f) => [f, DATE_FIELDS.includes(f) ? dicomToIsoDate(study[f]) : study[f]]),
+  ) as Record<ExchangeExamField, string>;
+  const custom = Object.fromEntries(
+    fields.map((field) => [field.uuid, study.customfields.find((v) => v.uuid === field.uuid)?.value ?? '']),
+  );
+  return { exam, custom };
+}
+
+/**
+ * The form rules (SPEC.md section 5's messages): a required custom field needs a value ('Please
+ * enter a value'), a radio or select value must be one of its options, texts have their length
+ * limits, and dates are real dates, not in the future, the study not before the birth.
+ */
+export function exchangeErrors(values: ExchangeValues, fields: CustomField[], today: string): ExchangeErrors {
+  const errors: ExchangeErrors = {};
+  for (const field of fields) {
+    const problem = customFieldProblem(field, values.custom[field.uuid] ?? '');
+    if (problem === 'required') errors[field.uuid] = MESSAGES.formEnterValue;
+    else if (problem === 'not_an_option') errors[field.uuid] = MESSAGES.formInvalidValue;
+    else if (problem === 'too_long') {
+      const max = field.type === 'memo' ? CUSTOM_FIELD_MEMO_MAX_LENGTH : CUSTOM_FIELD_TEXT_MAX_LENGTH;
+      errors[field.uuid] = `Please enter at most ${max} characters`;
+    }
+  }
+  for (const field of EXCHANGE_EXAM_FIELDS) {
+    if (values.exam[field].trim().length > EXAM_FIELD_MAX_LENGTH) {
+      errors[field] = `Please enter at most ${EXAM_FIELD_MAX_LENGTH} characters`;
+    }
+  }
+  const { patient_birth_date: birth, study_date: studyDate } = values.exam;
+  for (const [field, future] of [
+    ['patient_birth_date', MESSAGES.formDobFuture],
+    ['study_date', MESSAGES.formStudyDateFuture],
+  ] as const) {
+    const value = values.exam[field];
+    if (value === '') continue;
+    if (!isIsoDate(value)) errors[field] = MESSAGES.formDateFormat;
+    else if (value > today) errors[field] = future;
+  }
+  if (!errors['study_date'] && !errors['patient_birth_date'] && birth && studyDate && studyDate < birth) {
+    errors['study_date'] = MESSAGES.formStudyBeforeBirth;
+  }
+  return errors;
+}
+
+/**
+ * The study/set parameters of a save: the exam fields that changed, and every custom field
+ * (`customfield-{uuid}`), so the server checks the required ones too; unchanged values are no-ops.
+ */
+export function exchangeParams(
+  study: Study,
+  values: ExchangeValues,
+  fields: CustomField[],
+): Record<string, string> {
+  const initial = initialExchangeValues(study, fields);
+  const params: Record<string, string> = {};
+  for (const field of EXCHANGE_EXAM_FIELDS) {
+    const value = values.exam[field].trim();
+    if (value !== initial.exam[field].trim()) params[field] = value;
+  }
+  for (const field of fields) params[customFieldParam(field.uuid)] = (values.custom[field.uuid] ?? '').trim();
+  return params;
+}
