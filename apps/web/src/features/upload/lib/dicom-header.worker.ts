@@ -7,11 +7,19 @@ export interface ScanRequest {
   files: PickedFile[];
 }
 
-export type ScanMessage = { type: 'progress'; done: number; total: number } | ({ type: 'done' } & ScanResult);
+export type ScanMessage =
+  | { type: 'progress'; done: number; total: number }
+  | ({ type: 'done' } & ScanResult)
+  | { type: 'failed'; message: string };
 
 self.onmessage = async (event: MessageEvent<ScanRequest>) => {
-  const result = await scanMedia(event.data.files, (done, total) =>
-    self.postMessage({ type: 'progress', done, total } satisfies ScanMessage),
-  );
-  self.postMessage({ type: 'done', ...result } satisfies ScanMessage);
+  try {
+    const result = await scanMedia(event.data.files, (done, total) =>
+      self.postMessage({ type: 'progress', done, total } satisfies ScanMessage),
+    );
+    self.postMessage({ type: 'done', ...result } satisfies ScanMessage);
+  } catch (error) {
+    // A rejected handler would not reach the page's worker.onerror: say it, or the scan never ends.
+    self.postMessage({ type: 'failed', message: String(error) } satisfies ScanMessage);
+  }
 };

@@ -35,6 +35,10 @@ export function scanFiles(
         return;
       }
       finish();
+      if (message.type === 'failed') {
+        reject(new Error(message.message));
+        return;
+      }
       const { type: _type, ...result } = message;
       resolve({ result, files: filesOfSources(picked, result.sources) });
     };

@@ -62,3 +62,14 @@ export function zip64WithPython(files: TreeFiles): Blob {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A stored archive of `count` tiny entries by Python's zipfile (ZIP64 end records past 65,535). */
+export function manyEntriesWithPython(count: number): Blob {
+  const script = [
+    'import sys, zipfile',
+    "with zipfile.ZipFile(sys.stdout.buffer, 'w', zipfile.ZIP_STORED) as z:",
+    `    for i in range(${count}):`,
+    "        z.writestr(f'F/{i:06d}', b'x')",
+  ].join('\n');
+  return toBlob(execFileSync('python3', ['-c', script], { maxBuffer: 1 << 30 }));
+}

@@ -11,7 +11,7 @@ import {
   ZipError,
   type ZipEntry,
 } from './zip-reader';
-import { zip64WithPython, zipWithInfoZip } from './test-zip';
+import { manyEntriesWithPython, zip64WithPython, zipWithInfoZip } from './test-zip';
 
 // Compressible text and incompressible noise, in a nested folder: both methods appear.
 const text = 'DICOM '.repeat(50_000);
@@ -59,6 +59,12 @@ describe('readZipEntries and entryBlob on real archives', () => {
     expect(bytes.includes(Buffer.from([0x50, 0x4b, 0x06, 0x07]))).toBe(true);
     await expectTree(zip);
   });
+
+  it('lists an archive of more than 65,535 entries (the count only in the ZIP64 end record)', async () => {
+    const entries = await readZipEntries(manyEntriesWithPython(66_000));
+    expect(entries).toHaveLength(66_000);
+    expect(entries[65_999]!.path).toBe('F/065999');
+  }, 60_000);
 
   it('reads archives behind a prepended stub (self-extractor) and with a trailing comment', async () => {
     const zip = zipWithInfoZip(tree);

@@ -142,7 +142,9 @@ export async function readZipEntries(blob: Blob): Promise<ZipEntry[]> {
   const bytes = new Uint8Array(view.buffer);
   const entries: ZipEntry[] = [];
   let at = 0;
-  while (entries.length < dir.entries) {
+  // Read to the end of the directory rather than to the recorded count: writers without ZIP64
+  // record the count of a 70,000-entry archive modulo 65,536.
+  while (at < view.byteLength) {
     if (at + 46 > view.byteLength || view.getUint32(at, true) !== SIG_CENTRAL) {
       throw damaged('the central directory is cut short');
     }
@@ -188,6 +190,7 @@ export async function readZipEntries(blob: Blob): Promise<ZipEntry[]> {
     });
     at = extraEnd + commentLength;
   }
+  if (entries.length < dir.entries) throw damaged('the central directory is cut short');
   return entries;
 }
 
