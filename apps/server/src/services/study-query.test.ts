@@ -38,6 +38,19 @@ describe('parseStudyQuery', () => {
     expect([q.rows, q.page]).toEqual([10, 3]);
   });
 
+  it('names an account custom field by its uuid in filters and sorts', () => {
+    const uuid = '0b7c5a9e-4f1d-4c7a-9d2e-1a2b3c4d5e6f';
+    const q = parseStudyQuery({
+      [`filter.customfield-${uuid}.equals`]: 'Urgent',
+      sort_by: `customfield-${uuid}-desc,created-asc`,
+    });
+    expect(q.customFields).toEqual([{ name: uuid, op: 'equals', values: ['Urgent'] }]);
+    expect(q.sort).toEqual([
+      { field: 'customfield', customField: uuid, direction: 'desc' },
+      { field: 'created', direction: 'asc' },
+    ]);
+  });
+
   it('ignores empty values but refuses unknown fields and bad values', () => {
     expect(parseStudyQuery({ 'filter.patient_name.like': '' }).text).toEqual([]);
     for (const params of <Record<string, string>[]>[

@@ -217,7 +217,10 @@ function parseCustomField(rest: string, value: string, key: string): CustomField
 function parseSort(raw: string | undefined): StudySort[] {
   const text = raw?.trim() || DEFAULT_STUDY_SORT;
   return text.split(',').map((part) => {
-    const m = /^(customfield-)?([A-Za-z0-9_]+)-(asc|desc)$/.exec(part.trim());
+    // A custom field is named by a workflow name or an account field's uuid (which has hyphens).
+    const m =
+      /^(customfield-)([A-Za-z0-9_-]{1,64})-(asc|desc)$/.exec(part.trim()) ??
+      /^()([A-Za-z0-9_]+)-(asc|desc)$/.exec(part.trim());
     if (!m) throw invalidField('sort_by', 'must be field-direction');
     const [, custom, field, direction] = m as unknown as [string, string | undefined, string, 'asc' | 'desc'];
     if (custom) return { field: 'customfield', customField: field, direction };

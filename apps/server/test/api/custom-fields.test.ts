@@ -190,6 +190,19 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
     expect(edit.detail.customfields).toHaveLength(3);
   });
 
+  it('finds and sorts studies by an account field, named by its uuid', async () => {
+    const found = await server.api.call(
+      'study/list',
+      {
+        [`filter.${param('Clinical priority')}.equals`]: 'Urgent',
+        sort_by: `${param('Clinical priority')}-desc,created-desc`,
+      },
+      clinician,
+    );
+    expect(found.status).toBe(200);
+    expect(found.body.studies.map((s: { uuid: string }) => s.uuid)).toEqual([study.uuid]);
+  });
+
   it('clears an optional field with a blank value and writes nothing when nothing changes', async () => {
     expect((await set({ [param('Body part')]: '' })).body.status).toBe('OK');
     const cleared = await snapshot();

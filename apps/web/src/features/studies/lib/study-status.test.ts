@@ -39,4 +39,10 @@ describe('studyStatusIcons', () => {
       }),
     ).toEqual(['nominated']);
   });
+  it('ignores an account-defined field that shares a workflow field name', () => {
+    const study = newStudy({
+      customfields: [{ uuid: 'cf-1', name: 'nominated_at', value: '2024-01-01T10:00:00Z' }],
+    });
+    expect(studyStatusIcons(study)).toEqual([]);
+  });
 });

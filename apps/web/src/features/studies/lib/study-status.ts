@@ -8,8 +8,12 @@ export const CUSTOM_FIELDS = {
   nominatedAt: 'nominated_at',
 } as const;
 
+/**
+ * A workflow field's value. Account-defined fields carry a uuid and are left out, so a field an
+ * account happens to call "priority" does not steer the nomination workflow.
+ */
 export function customField(study: Study, name: string): string | null {
-  const value = study.customfields.find((f) => f.name === name)?.value;
+  const value = study.customfields.find((f) => f.name === name && !f.uuid)?.value;
   return value === undefined || value === null || value === '' ? null : value;
 }
 
