@@ -61,6 +61,10 @@ const envSchema = z.object({
     .default(64 * 1024 ** 3),
   /** A study received over DICOM is mailed about once nothing arrived for it for this long. */
   HARVEST_MAIL_QUIET_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** Wait before a mail's first retry after SMTP refused it or was unreachable; doubles each time. */
+  MAIL_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /** Delivery attempts before a mail is recorded as failed (8 at the default spans about an hour). */
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
 });
@@ -84,6 +88,8 @@ export interface Config {
   uploadSessionOwnerBytes: number;
   uploadTempMaxBytes: number;
   harvestMailQuietMs: number;
+  mailRetryMs: number;
+  mailMaxAttempts: number;
   logLevel: string;
   webDist: string | undefined;
 }
@@ -118,6 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadSessionOwnerBytes: e.UPLOAD_SESSION_OWNER_BYTES,
     uploadTempMaxBytes: e.UPLOAD_TEMP_MAX_BYTES,
     harvestMailQuietMs: e.HARVEST_MAIL_QUIET_MS,
+    mailRetryMs: e.MAIL_RETRY_MS,
+    mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
   };

@@ -96,7 +96,19 @@ export function createContext(
     customFields: new CustomFieldsRepository(k),
   };
   const audit = new AuditService(repos.audit);
-  const mailer = new Mailer(repos.outbox, config.smtpUrl, config.mailFrom);
+  /** Durable jobs of this process; main.ts starts and stops it, handlers are registered below. */
+  const jobRunner = new JobRunner({ jobs: repos.jobs, log });
+  const mailer = new Mailer({
+    outbox: repos.outbox,
+    jobs: repos.jobs,
+    runner: jobRunner,
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    retryMs: config.mailRetryMs,
+    maxAttempts: config.mailMaxAttempts,
+    host: new URL(config.publicUrl).hostname,
+  });
+  jobRunner.register(mailer.handler());
   const blobs = new FileBlobStore(config.dataDir);
   const collector = new BlobCollector(blobs, new BlobReferencesRepository(k));
   const engineFqdn = new URL(config.publicUrl).host;
@@ -122,14 +134,10 @@ export function createContext(
   const shareNotifier = new ShareNotifier({
     accounts: repos.accounts,
     memberships: repos.memberships,
-    studies: repos.studies,
     userEvents: repos.userEvents,
     mailer,
     publicUrl: config.publicUrl,
-    log,
   });
-  /** Durable jobs of this process; main.ts starts and stops it, handlers are registered below. */
-  const jobRunner = new JobRunner({ jobs: repos.jobs, log });
   const customFields = new CustomFieldService({ fields: repos.customFields });
   const services = {
     jobRunner,
@@ -205,7 +213,7 @@ export function createContext(
       shares: repos.shares,
       audit,
       collector,
-      onShared: (event) => shareNotifier.shared(event),
+      mailsFor: (event) => shareNotifier.prepare(event),
     }),
     purge: new PurgeService({ repo: repos.purge, settings: repos.settings, collector, audit }),
     links: new LinkService({ links: repos.links, mailer, audit, publicUrl: config.publicUrl }),

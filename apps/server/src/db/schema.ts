@@ -224,6 +224,12 @@ export interface OutboxTable {
   body: string;
   created: number;
   sent: number | null;
+  /** queued → sent | failed; local: no SMTP server is configured, the row is the mail. */
+  state: Generated<'queued' | 'sent' | 'failed' | 'local'>;
+  /** What the mail is about (password_reset, request_link, share, send_link, …), for the record. */
+  kind: string | null;
+  attempts: Generated<number>;
+  last_error: string | null;
 }
 
 export interface JobTable {

@@ -7,6 +7,8 @@ export interface JobHandler<P = unknown> {
   kind: string;
   /** Attempts before the job is marked failed (default 5). */
   maxAttempts?: number;
+  /** Delay before retry n (1-based) of this kind, instead of the runner's. */
+  backoffMs?: (attempt: number) => number;
   run(payload: P, job: JobRow): Promise<void>;
   /** Called once when the job fails for good (after its last attempt). */
   onFailed?(payload: P, error: string): Promise<void>;
@@ -87,7 +89,7 @@ export class JobRunner {
       await this.options.jobs.fail(
         job,
         message,
-        last ? null : this.now() + this.backoff(job.attempts),
+        last ? null : this.now() + (handler.backoffMs ?? this.backoff)(job.attempts),
         this.now(),
       );
       if (last) await handler.onFailed?.(JSON.parse(job.payload) as never, message);

@@ -1,5 +1,5 @@
 import type { IngestSource } from '../ingest/ingest.service.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mail, Mailer } from '../mail/mailer.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
 import type {
@@ -100,11 +100,12 @@ export class HarvestNotifier {
       return false;
     }
     const recipients = await this.deps.userEvents.recipients(notice.namespace_id, 'event_harvest');
+    const mails: Mail[] = [];
     if (recipients.length) {
       const group = await this.deps.accounts.groupOfNamespace(notice.namespace_id);
       const node = await this.deps.nodes.findByAeTitle(notice.source_ae_title);
       for (const to of recipients) {
-        await this.deps.mailer.send(
+        mails.push(
           harvestMail({
             to,
             groupName: group?.name ?? 'your group',
@@ -119,8 +120,13 @@ export class HarvestNotifier {
         );
       }
     }
-    await this.deps.notices.remove(notice.study_uuid);
-    return true;
+    // The notice goes and its mails are queued in one transaction: SMTP is the mail job's business,
+    // so a slow or failing server never makes this notice run (and mail) again.
+    const removed = await this.deps.notices.remove(notice.study_uuid, (trx) =>
+      mails.length ? this.deps.mailer.queue(mails, trx) : Promise.resolve(),
+    );
+    if (removed) this.deps.mailer.kick();
+    return removed;
   }
 
   private async retryLater(notice: HarvestNoticeRow, error: unknown): Promise<void> {

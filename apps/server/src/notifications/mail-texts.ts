@@ -25,6 +25,7 @@ export function harvestMail(f: HarvestMailFacts): Mail {
     .filter(Boolean)
     .join(' ');
   return {
+    kind: 'harvest',
     to: f.to.email,
     subject: `New exam received in ${f.groupName}`,
     text: [
@@ -58,6 +59,7 @@ export interface ShareMailFacts {
 export function shareMail(f: ShareMailFacts): Mail {
   const withWhom = f.groupName ? `the group ${f.groupName}` : 'you';
   return {
+    kind: 'share',
     to: f.to.email,
     subject: f.groupName ? `An exam was shared with ${f.groupName}` : 'An exam was shared with you',
     text: [

@@ -1,8 +1,10 @@
-import type { Mailer } from '../mail/mailer.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Mail, Mailer } from '../mail/mailer.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { MembershipsRepository } from '../repositories/memberships.repository.js';
 import type { ShareTarget } from '../repositories/shares.repository.js';
-import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
+import type { StudyRow } from '../repositories/studies.repository.js';
 import type { UserEventsRepository } from '../repositories/user-events.repository.js';
 import { shareMail } from './mail-texts.js';
 
@@ -13,14 +15,20 @@ export interface SharedEvent {
   sharedBy: { uuid: string; name: string };
 }
 
+/** A new share's mails, worked out before the share is written and queued in its transaction. */
+export interface ShareMails {
+  /** Queues the mails in the share's transaction, given the copy the recipients will open. */
+  queue(trx: Kysely<Database>, copyUuid: string | null): Promise<void>;
+  /** Wakes the delivery job once the share committed. */
+  kick(): void;
+}
+
 export interface ShareNotifierDeps {
   accounts: AccountsRepository;
   memberships: MembershipsRepository;
-  studies: StudiesRepository;
   userEvents: UserEventsRepository;
   mailer: Mailer;
   publicUrl: string;
-  log: (line: string) => void;
 }
 
 /**
@@ -33,61 +41,68 @@ export interface ShareNotifierDeps {
 export class ShareNotifier {
   constructor(private readonly deps: ShareNotifierDeps) {}
 
-  /** Never fails the share: the share is done, a mail that cannot be sent is logged. */
-  async shared(event: SharedEvent): Promise<void> {
-    try {
-      await this.mail(event);
-    } catch (error) {
-      this.deps.log(`Share mail for study ${event.study.uuid} failed: ${String(error)}`);
-    }
+  /**
+   * Works out who is mailed about a new share (reads only), so the share's transaction can write
+   * the mails with the share: a share that fails mails nobody, and a share that is saved always
+   * has its mails queued. Delivery happens later, in the mail job, never in the sharer's request.
+   */
+  async prepare({ study, target, message, sharedBy }: SharedEvent): Promise<ShareMails> {
+    const compose = await this.compose({ study, target, message, sharedBy });
+    return {
+      queue: async (trx, copyUuid) => {
+        const mails = compose(copyUuid ?? study.uuid);
+        if (mails.length) await this.deps.mailer.queue(mails, trx);
+      },
+      kick: () => this.deps.mailer.kick(),
+    };
   }
 
-  private async mail({ study, target, message, sharedBy }: SharedEvent): Promise<void> {
+  private async compose({
+    study,
+    target,
+    message,
+    sharedBy,
+  }: SharedEvent): Promise<(studyUuid: string) => Mail[]> {
     const settingsLink = `${this.deps.publicUrl}/account-settings?tab=notifications`;
     if (target.type === 'group') {
       const group = await this.deps.accounts.findGroup(target.id);
-      if (!group) return;
-      const recipients = await this.deps.userEvents.recipients(group.namespace_id, 'event_share');
-      const copy = (await this.deps.studies.findByUid(study.study_uid, [group.namespace_id]))[0];
-      for (const to of recipients) {
-        if (to.uuid === sharedBy.uuid) continue;
-        await this.deps.mailer.send(
+      if (!group) return () => [];
+      const recipients = (await this.deps.userEvents.recipients(group.namespace_id, 'event_share')).filter(
+        (to) => to.uuid !== sharedBy.uuid,
+      );
+      return (studyUuid) =>
+        recipients.map((to) =>
           shareMail({
             to,
             sharedBy: sharedBy.name,
             groupName: group.name,
             preferenceIn: group.name,
             message,
-            studyUuid: copy?.uuid ?? study.uuid,
+            studyUuid,
             link: `${this.deps.publicUrl}/group/${group.uuid}`,
             settingsLink,
           }),
         );
-      }
-      return;
     }
     const account = await this.deps.accounts.findAccount(study.account_id);
-    if (!account) return;
+    if (!account) return () => [];
     const recipients = await this.deps.userEvents.recipients(account.namespace_id, 'event_share');
     const to = recipients.find((r) => r.uuid === target.id);
-    if (!to || to.uuid === sharedBy.uuid) return;
-    // The copy in the recipient's personal group, which the web shows as a group of its own.
+    if (!to || to.uuid === sharedBy.uuid) return () => [];
+    // The copy lands in the recipient's personal group, which the web shows as a group of its own.
     const personal = (await this.deps.memberships.personalNamespaces(to.uuid)).find(
       (p) => p.account_id === study.account_id,
     );
-    const copy = personal
-      ? (await this.deps.studies.findByUid(study.study_uid, [personal.id]))[0]
-      : undefined;
-    await this.deps.mailer.send(
+    return (studyUuid) => [
       shareMail({
         to,
         sharedBy: sharedBy.name,
         preferenceIn: account.name,
         message,
-        studyUuid: copy?.uuid ?? study.uuid,
+        studyUuid,
         link: personal ? `${this.deps.publicUrl}/group/${personal.id}` : `${this.deps.publicUrl}/group/list`,
         settingsLink,
       }),
-    );
+    ];
   }
 }

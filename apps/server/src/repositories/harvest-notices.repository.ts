@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, HarvestNoticeTable } from '../db/schema.js';
+import type { AlsoInTransaction } from './with-transaction.js';
 
 export type HarvestNoticeRow = Selectable<HarvestNoticeTable>;
 
@@ -48,7 +49,19 @@ export class HarvestNoticesRepository {
       .execute();
   }
 
-  async remove(studyUuid: string): Promise<void> {
-    await this.db.deleteFrom('harvest_notices').where('study_uuid', '=', studyUuid).execute();
+  /**
+   * Removes the notice; with `also` (queueing its mails) in the same transaction, run only when
+   * this call removed the row, so a notice is mailed about once even if two processes got it.
+   */
+  async remove(studyUuid: string, also?: AlsoInTransaction): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .deleteFrom('harvest_notices')
+        .where('study_uuid', '=', studyUuid)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) !== 1) return false;
+      await also?.(trx);
+      return true;
+    });
   }
 }

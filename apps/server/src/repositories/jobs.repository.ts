@@ -19,9 +19,16 @@ export class JobsRepository {
     private readonly dialect: DialectName,
   ) {}
 
-  /** Adds a job; with a dedupe key already queued or run, answers the existing job's id instead. */
-  async enqueue(job: { kind: string; payload: unknown; runAt: number; dedupeKey?: string }, now: number) {
-    const row = await this.db
+  /**
+   * Adds a job; with a dedupe key already queued or run, answers the existing job's id instead.
+   * Pass a transaction as `db` to enqueue the job with the change it belongs to.
+   */
+  async enqueue(
+    job: { kind: string; payload: unknown; runAt: number; dedupeKey?: string },
+    now: number,
+    db: Kysely<Database> = this.db,
+  ) {
+    const row = await db
       .insertInto('jobs')
       .values({
         kind: job.kind,
@@ -39,7 +46,7 @@ export class JobsRepository {
       .returning('id')
       .executeTakeFirst();
     if (row) return Number(row.id);
-    const existing = await this.db
+    const existing = await db
       .selectFrom('jobs')
       .select('id')
       .where('dedupe_key', '=', job.dedupeKey ?? '')

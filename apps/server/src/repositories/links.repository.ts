@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, LinkGrantTable, LinkTable } from '../db/schema.js';
+import type { AlsoInTransaction } from './with-transaction.js';
 
 export type LinkRow = Selectable<LinkTable>;
 export type LinkGrantRow = Selectable<LinkGrantTable>;
@@ -21,8 +22,12 @@ export type LinkSortField = 'created' | 'email';
 export class LinksRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(link: Insertable<LinkTable>): Promise<void> {
-    await this.db.insertInto('links').values(link).execute();
+  /** Adds the link, with `also` (its mail) in the same transaction. */
+  async insert(link: Insertable<LinkTable>, also?: AlsoInTransaction): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('links').values(link).execute();
+      await also?.(trx);
+    });
   }
 
   /** The link with the names the public page shows: its group and who asked. */
@@ -69,17 +74,31 @@ export class LinksRepository {
    * Counts one hit if the link is still usable; the condition and the increment are one statement,
    * so two parallel unlocks cannot both take the last hit. Answers the hit count after the claim.
    */
-  async claimHit(uuid: string, now: number): Promise<number | undefined> {
-    const result = await this.db
-      .updateTable('links')
-      .set({ hits: sql`hits + 1` })
-      .where('uuid', '=', uuid)
-      .where('revoked', 'is', null)
-      .where('expires', '>', now)
-      .where(sql<boolean>`hits < max_hits`)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return undefined;
-    return (await this.findByUuid(uuid))?.hits;
+  async claimHit(
+    uuid: string,
+    now: number,
+    /** Run in the same transaction once the hit is counted, with the new count (e.g. a mail on the first). */
+    also?: (trx: Kysely<Database>, hits: number) => Promise<void>,
+  ): Promise<number | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('links')
+        .set({ hits: sql`hits + 1` })
+        .where('uuid', '=', uuid)
+        .where('revoked', 'is', null)
+        .where('expires', '>', now)
+        .where(sql<boolean>`hits < max_hits`)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return undefined;
+      const row = await trx
+        .selectFrom('links')
+        .select('hits')
+        .where('uuid', '=', uuid)
+        .executeTakeFirstOrThrow();
+      const hits = Number(row.hits);
+      await also?.(trx, hits);
+      return hits;
+    });
   }
 
   async revoke(uuid: string, now: number): Promise<void> {

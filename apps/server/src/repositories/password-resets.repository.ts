@@ -1,11 +1,16 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PasswordResetTable } from '../db/schema.js';
+import type { AlsoInTransaction } from './with-transaction.js';
 
 export class PasswordResetsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(row: Selectable<PasswordResetTable>): Promise<void> {
-    await this.db.insertInto('password_resets').values(row).execute();
+  /** Adds the reset token, with `also` (its mail) in the same transaction. */
+  async insert(row: Selectable<PasswordResetTable>, also?: AlsoInTransaction): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('password_resets').values(row).execute();
+      await also?.(trx);
+    });
   }
 
   find(tokenHash: string): Promise<Selectable<PasswordResetTable> | undefined> {

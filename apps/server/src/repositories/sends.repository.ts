@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, SendGrantTable, StudySendTable } from '../db/schema.js';
 import { copyStudy } from './shares.repository.js';
 import type { StudyRow } from './studies.repository.js';
+import type { AlsoInTransaction } from './with-transaction.js';
 
 export type SendRow = Selectable<StudySendTable>;
 export type SendGrantRow = Selectable<SendGrantTable>;
@@ -182,15 +183,28 @@ export class SendsRepository {
     });
   }
 
-  /** Marks an e-mail send sent with its link token hash; false when no longer scheduled. */
-  async deliverLink(uuid: string, tokenHash: string, expires: number, now: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('study_sends')
-      .set({ status: 'sent', token_hash: tokenHash, expires, updated: now })
-      .where('uuid', '=', uuid)
-      .where('status', '=', 'scheduled')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  /**
+   * Marks an e-mail send sent with its link token hash, and runs `also` (queueing the link's mail)
+   * in the same transaction; false, with nothing written, when the send is no longer scheduled.
+   */
+  async deliverLink(
+    uuid: string,
+    tokenHash: string,
+    expires: number,
+    now: number,
+    also?: AlsoInTransaction,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('study_sends')
+        .set({ status: 'sent', token_hash: tokenHash, expires, updated: now })
+        .where('uuid', '=', uuid)
+        .where('status', '=', 'scheduled')
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await also?.(trx);
+      return true;
+    });
   }
 
   byTokenHash(tokenHash: string): Promise<SendRow | undefined> {
@@ -202,12 +216,21 @@ export class SendsRepository {
       .executeTakeFirst();
   }
 
-  async setCode(uuid: string, codeHash: string | null, codeExpires: number | null): Promise<void> {
-    await this.db
-      .updateTable('study_sends')
-      .set({ code_hash: codeHash, code_expires: codeExpires })
-      .where('uuid', '=', uuid)
-      .execute();
+  /** Sets (or clears) the one-time code, with `also` (the code's mail) in the same transaction. */
+  async setCode(
+    uuid: string,
+    codeHash: string | null,
+    codeExpires: number | null,
+    also?: AlsoInTransaction,
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('study_sends')
+        .set({ code_hash: codeHash, code_expires: codeExpires })
+        .where('uuid', '=', uuid)
+        .execute();
+      await also?.(trx);
+    });
   }
 
   async insertGrant(grant: SendGrantRow): Promise<void> {

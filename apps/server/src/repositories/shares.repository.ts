@@ -134,6 +134,8 @@ export class SharesRepository {
     original: StudyRow,
     copyInto: string | null,
     now: number,
+    /** More writes of the share's transaction (its mails), given the copy's uuid. */
+    also?: (trx: Kysely<Database>, copyUuid: string | null) => Promise<void>,
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const copyUuid = copyInto ? await copyStudy(trx, original, copyInto, share.message, now) : null;
@@ -146,6 +148,7 @@ export class SharesRepository {
         .set((eb) => ({ direct_share_count: eb('direct_share_count', '+', 1) }))
         .where('uuid', '=', original.uuid)
         .execute();
+      await also?.(trx, copyUuid);
     });
   }
 

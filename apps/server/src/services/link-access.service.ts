@@ -1,5 +1,5 @@
 import { ApiError } from '../http/errors.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mail, Mailer } from '../mail/mailer.js';
 import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 import type { LinkRow, LinksRepository, LinkWithNames } from '../repositories/links.repository.js';
 import type { AuditService } from './audit.service.js';
@@ -63,7 +63,10 @@ export class LinkAccessService {
         throw new ApiError('BAD_PASSWORD');
       }
     }
-    const hits = await this.deps.links.claimHit(link.uuid, now);
+    // The requester's "link was used" mail is queued with the first hit, in its transaction.
+    const hits = await this.deps.links.claimHit(link.uuid, now, async (trx, count) => {
+      if (count === 1 && link.notify_on_use === 1) await this.deps.mailer.queue(usedMail(link), trx);
+    });
     if (hits === undefined) throw noLink();
     const grant = newSecretToken();
     const expires = Math.min(now + GRANT_TTL_MS, link.expires);
@@ -75,7 +78,7 @@ export class LinkAccessService {
       ip,
     });
     await this.audit(link, 'LINK_USE', ip, 'SUCCESS', { hits });
-    if (hits === 1 && link.notify_on_use === 1) await this.notifyRequester(link);
+    if (hits === 1 && link.notify_on_use === 1) this.deps.mailer.kick();
     return { grant, expires };
   }
 
@@ -102,14 +105,6 @@ export class LinkAccessService {
     return link;
   }
 
-  private async notifyRequester(link: LinkWithNames): Promise<void> {
-    await this.deps.mailer.send({
-      to: link.requester_email,
-      subject: `Your study request to ${link.email} was used`,
-      text: `${link.email} opened your study request link for ${link.namespace_name} and can now upload exams.`,
-    });
-  }
-
   private async audit(
     link: LinkRow,
     action: string,
@@ -128,4 +123,14 @@ export class LinkAccessService {
       ip,
     });
   }
+}
+
+/** Tells the requester their link was opened (once, on its first use, when they asked for it). */
+function usedMail(link: LinkWithNames): Mail {
+  return {
+    kind: 'request_link_used',
+    to: link.requester_email,
+    subject: `Your study request to ${link.email} was used`,
+    text: `${link.email} opened your study request link for ${link.namespace_name} and can now upload exams.`,
+  };
 }

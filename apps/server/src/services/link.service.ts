@@ -1,6 +1,6 @@
 import type { LinkSort, PendingRequest } from '@imaging-inbox/contract';
 import { notFound, notPermitted } from '../http/errors.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mail, Mailer } from '../mail/mailer.js';
 import type { Caller } from '../policies/access.js';
 import { hasGroupPermission } from '../policies/access.js';
 import type { LinksRepository } from '../repositories/links.repository.js';
@@ -40,25 +40,9 @@ export class LinkService {
     const token = newSecretToken();
     const uuid = newUuid();
     const now = this.now();
-    await this.deps.links.insert({
-      uuid,
-      token_hash: hashToken(token),
-      account_id: group.accountId,
-      namespace_id: group.namespaceId,
-      created_by: caller.user.uuid,
-      action: 'STUDY_UPLOAD',
-      email: input.email,
-      message: input.message ?? null,
-      password_hash: input.password ? await hashPassword(input.password) : null,
-      max_hits: input.maxHits,
-      minutes_alive: input.minutesAlive,
-      notify_on_use: input.notify ? 1 : 0,
-      created: now,
-      expires: now + input.minutesAlive * 60_000,
-      revoked: null,
-    });
     const url = `${this.deps.publicUrl}/link/${token}`;
-    await this.deps.mailer.send({
+    const mail: Mail = {
+      kind: 'request_link',
       to: input.email,
       subject: `${caller.user.name} asks you to upload a study to ${group.name}`,
       text: [
@@ -68,7 +52,29 @@ export class LinkService {
         input.password ? '\nThe link is protected by a password the requester will give you separately.' : '',
         `\nThe link is valid for ${input.minutesAlive} minutes.`,
       ].join('\n'),
-    });
+    };
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    await this.deps.links.insert(
+      {
+        uuid,
+        token_hash: hashToken(token),
+        account_id: group.accountId,
+        namespace_id: group.namespaceId,
+        created_by: caller.user.uuid,
+        action: 'STUDY_UPLOAD',
+        email: input.email,
+        message: input.message ?? null,
+        password_hash: passwordHash,
+        max_hits: input.maxHits,
+        minutes_alive: input.minutesAlive,
+        notify_on_use: input.notify ? 1 : 0,
+        created: now,
+        expires: now + input.minutesAlive * 60_000,
+        revoked: null,
+      },
+      (trx) => this.deps.mailer.queue(mail, trx),
+    );
+    this.deps.mailer.kick();
     await this.deps.audit.record({
       userId: caller.user.uuid,
       accountId: group.accountId,

@@ -33,18 +33,21 @@ export class PasswordResetService {
     const user = await this.deps.users.findByEmail(email);
     if (!user || user.status !== 'ACTIVE') return;
     const token = newSecretToken();
-    await this.deps.resets.insert({
-      token_hash: hashToken(token),
-      user_id: user.uuid,
-      expires: this.now() + RESET_TTL_MS,
-      used: null,
-    });
     const link = `${this.deps.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-    await this.deps.mailer.send({
-      to: user.email,
-      subject: 'Reset your Imaging Inbox password',
-      text: `Someone asked to reset the password of ${user.email}.\n\nOpen this link within one hour to choose a new password:\n${link}\n\nIf it was not you, ignore this message.`,
-    });
+    await this.deps.resets.insert(
+      { token_hash: hashToken(token), user_id: user.uuid, expires: this.now() + RESET_TTL_MS, used: null },
+      (trx) =>
+        this.deps.mailer.queue(
+          {
+            kind: 'password_reset',
+            to: user.email,
+            subject: 'Reset your Imaging Inbox password',
+            text: `Someone asked to reset the password of ${user.email}.\n\nOpen this link within one hour to choose a new password:\n${link}\n\nIf it was not you, ignore this message.`,
+          },
+          trx,
+        ),
+    );
+    this.deps.mailer.kick();
     await this.deps.audit.record({
       userId: user.uuid,
       action: 'PASSWORD_RESET_REQUEST',

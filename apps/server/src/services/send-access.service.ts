@@ -73,13 +73,19 @@ export class SendAccessService {
     const codesKey = `sendcode:${send.uuid}`;
     await this.attempts.refuseIfOver(codesKey, this.limits.perLink, now);
     const code = String(randomInt(0, 10 ** SEND_CODE_LENGTH)).padStart(SEND_CODE_LENGTH, '0');
-    await this.deps.sends.setCode(send.uuid, codeHash(send, code), now + SEND_CODE_TTL_MS);
+    await this.deps.sends.setCode(send.uuid, codeHash(send, code), now + SEND_CODE_TTL_MS, (trx) =>
+      this.deps.mailer.queue(
+        {
+          kind: 'send_code',
+          to: send.email!,
+          subject: 'Your code to open the exam sent to you',
+          text: `Your code is ${code}. It works for ${SEND_CODE_TTL_MS / 60_000} minutes, once.`,
+        },
+        trx,
+      ),
+    );
+    this.deps.mailer.kick();
     await this.attempts.record([codesKey], now);
-    await this.deps.mailer.send({
-      to: send.email!,
-      subject: 'Your code to open the exam sent to you',
-      text: `Your code is ${code}. It works for ${SEND_CODE_TTL_MS / 60_000} minutes, once.`,
-    });
     await this.audit(send, 'SEND_LINK_CODE', ip, 'SUCCESS', {});
   }
 

@@ -4,7 +4,7 @@ import { ApiError, invalidField, missingFields, notFound, notPermitted } from '.
 import type { Params } from '../http/params.js';
 import { PermanentJobError } from '../jobs/job-runner.js';
 import type { JobHandler, JobRunner } from '../jobs/job-runner.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mail, Mailer } from '../mail/mailer.js';
 import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
 import type { JobsRepository } from '../repositories/jobs.repository.js';
@@ -247,7 +247,8 @@ export class SendService {
       const expires = now + SEND_LINK_TTL_MS;
       const sender = await this.deps.users.findByUuid(send.created_by);
       const senderName = sender?.name ?? 'A colleague';
-      await this.deps.mailer.send({
+      const mail: Mail = {
+        kind: 'send_link',
         to: send.email!,
         subject: `${senderName} sent you an exam`,
         text: [
@@ -259,8 +260,14 @@ export class SendService {
           '',
           `The link works until ${new Date(expires).toUTCString()}.`,
         ].join('\n'),
-      });
-      if (await this.deps.sends.deliverLink(send.uuid, hashToken(token), expires, now)) {
+      };
+      // The send becomes sent and its mail is queued in one transaction: a retried job cannot
+      // mail a second link, and a mail always has its send.
+      const delivered = await this.deps.sends.deliverLink(send.uuid, hashToken(token), expires, now, (trx) =>
+        this.deps.mailer.queue(mail, trx),
+      );
+      if (delivered) {
+        this.deps.mailer.kick();
         await this.auditDelivery(send, 'SUCCESS', { expires });
       }
       return;

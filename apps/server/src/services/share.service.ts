@@ -7,7 +7,7 @@ import type { ShareTarget, SharesRepository } from '../repositories/shares.repos
 import type { StudyRow } from '../repositories/studies.repository.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
 import type { AuditService } from './audit.service.js';
-import type { SharedEvent } from '../notifications/share-notifier.js';
+import type { ShareMails, SharedEvent } from '../notifications/share-notifier.js';
 
 export const MAX_SHARE_MESSAGE = 1024;
 
@@ -16,8 +16,8 @@ export interface ShareDeps {
   audit: AuditService;
   /** Removes blob files left unreferenced once a copy is gone. */
   collector: BlobCollector;
-  /** Told about each new share (the "shared with me" mails); must not throw. */
-  onShared?: (event: SharedEvent) => Promise<void>;
+  /** The "shared with me" mails of a new share, queued in the share's transaction. */
+  mailsFor?: (event: SharedEvent) => Promise<ShareMails>;
   now?: () => number;
 }
 
@@ -98,7 +98,15 @@ export class ShareService {
         created_by: caller.user.uuid,
         created: this.now(),
       };
-      await this.deps.shares.create(share, row, copyInto, share.created);
+      // Sharing again only refreshes the message, so only a new share is mailed about.
+      const mails = await this.deps.mailsFor?.({
+        study: row,
+        target,
+        message,
+        sharedBy: { uuid: caller.user.uuid, name: caller.user.name },
+      });
+      await this.deps.shares.create(share, row, copyInto, share.created, mails?.queue);
+      mails?.kick();
     }
     await this.deps.audit.record({
       userId: caller.user.uuid,
@@ -109,14 +117,6 @@ export class ShareService {
       detail: { target_type: target.type, target_id: target.id, message, again: existing !== undefined },
       ip: caller.ip,
     });
-    // Sharing again only refreshes the message, so only a new share is mailed about.
-    if (!existing)
-      await this.deps.onShared?.({
-        study: row,
-        target,
-        message,
-        sharedBy: { uuid: caller.user.uuid, name: caller.user.name },
-      });
   }
 
   async list(row: StudyRow) {

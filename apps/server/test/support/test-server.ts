@@ -33,6 +33,8 @@ export async function createPgDatabase(): Promise<string> {
 export async function startTestServer(
   dialect: Dialect,
   env: Record<string, string> = {},
+  /** Where the server's own log lines go (dropped by default). */
+  log: (line: string) => void = () => undefined,
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-test-'));
   const config = loadConfig({
@@ -45,7 +47,7 @@ export async function startTestServer(
     ...(dialect === 'postgres' ? { DATABASE_URL: await createPgDatabase() } : {}),
     ...env,
   });
-  const server = await startServer(config, () => undefined);
+  const server = await startServer(config, log);
   return {
     ...server,
     dataDir,

@@ -22,6 +22,7 @@ import { namespaceShareCodes } from './20261122T2245-namespace-share-codes.js';
 import { connections } from './20261122T2246-connections.js';
 import { studySends } from './20261122T2247-study-sends.js';
 import { customFields } from './20261123T0100-custom-fields.js';
+import { outboxDelivery } from './20261123T0120-outbox-delivery.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '20261122T2246-connections': connections,
   '20261122T2247-study-sends': studySends,
   '20261123T0100-custom-fields': customFields,
+  '20261123T0120-outbox-delivery': outboxDelivery,
 };

@@ -14,7 +14,7 @@ export function devRoutes(ctx: AppContext, app: FastifyInstance): void {
     const items = mails
       .map(
         (m) =>
-          `<article><h3>${escape(m.subject)}</h3><p>To: ${escape(m.to_address)} · ${new Date(m.created).toISOString()}</p><pre>${escape(m.body)}</pre></article>`,
+          `<article><h3>${escape(m.subject)}</h3><p>To: ${escape(m.to_address)} · ${new Date(m.created).toISOString()} · ${m.state}</p><pre>${escape(m.body)}</pre></article>`,
       )
       .join('<hr>');
     return reply
