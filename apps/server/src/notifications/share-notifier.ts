@@ -18,9 +18,9 @@ export interface SharedEvent {
 /** A new share's mails, worked out before the share is written and queued in its transaction. */
 export interface ShareMails {
   /** Queues the mails in the share's transaction, given the copy the recipients will open. */
-  queue(trx: Kysely<Database>, copyUuid: string | null): Promise<void>;
+  queue: (trx: Kysely<Database>, copyUuid: string | null) => Promise<void>;
   /** Wakes the delivery job once the share committed. */
-  kick(): void;
+  kick: () => void;
 }
 
 export interface ShareNotifierDeps {
