@@ -16,6 +16,7 @@ import { UsersRepository } from './repositories/users.repository.js';
 import { AccessService } from './services/access.service.js';
 import { AuditService } from './services/audit.service.js';
 import { PasswordResetService } from './services/password-reset.service.js';
+import { ProfileService } from './services/profile.service.js';
 import type { RateLimits } from './services/session.service.js';
 import { SessionService } from './services/session.service.js';
 import { StudyService } from './services/study.service.js';
@@ -139,6 +140,14 @@ export function createContext(
     publicUrl: config.publicUrl,
   });
   const customFields = new CustomFieldService({ fields: repos.customFields });
+  const passwordReset = new PasswordResetService({
+    users: repos.users,
+    resets: repos.resets,
+    sessions: repos.sessions,
+    mailer,
+    audit,
+    publicUrl: config.publicUrl,
+  });
   const services = {
     jobRunner,
     audit,
@@ -163,13 +172,17 @@ export function createContext(
       idleSeconds: config.sessionIdleSeconds,
       rateLimits: options.rateLimits,
     }),
-    passwordReset: new PasswordResetService({
+    passwordReset,
+    profile: new ProfileService({
       users: repos.users,
-      resets: repos.resets,
       sessions: repos.sessions,
-      mailer,
+      settings: repos.settings,
+      shares: repos.shares,
+      sends: repos.sends,
+      failures: repos.failures,
+      passwords: passwordReset,
       audit,
-      publicUrl: config.publicUrl,
+      rateLimits: options.rateLimits,
     }),
     studies: new StudyService({
       studies: repos.studies,

@@ -18,3 +18,4 @@ export * from './upload-form.js';
 export * from './attachments.js';
 export * from './sends.js';
 export * from './custom-fields.js';
+export * from './profile.js';

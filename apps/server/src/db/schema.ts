@@ -48,6 +48,8 @@ export interface UserTable {
   support: number;
   status: string;
   time_zone: string | null;
+  /** E.164 (+ and digits) or null; set on the Profile tab. */
+  mobile_phone: string | null;
   ui_json: string | null;
   created: number;
   last_login: number | null;

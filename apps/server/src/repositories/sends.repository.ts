@@ -65,7 +65,7 @@ export class SendsRepository {
     await this.db.insertInto('connections').values(row).execute();
   }
 
-  async setShareCode(namespaceId: string, code: string, description: string | null): Promise<void> {
+  async setShareCode(namespaceId: string, code: string | null, description: string | null): Promise<void> {
     await this.db
       .updateTable('namespaces')
       .set({ share_code: code, share_description: description })

@@ -31,6 +31,15 @@ export class SessionsRepository {
     await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
   }
 
+  /** Signs the user out everywhere except the session that asked (after a password change). */
+  async deleteOthersOfUser(userId: string, keepSidHash: string): Promise<void> {
+    await this.db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('sid_hash', '!=', keepSidHash)
+      .execute();
+  }
+
   async deleteExpired(now: number): Promise<void> {
     await this.db.deleteFrom('sessions').where('expires', '<', now).execute();
   }

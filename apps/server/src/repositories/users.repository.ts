@@ -33,6 +33,30 @@ export class UsersRepository {
       .execute();
   }
 
+  async setProfile(
+    uuid: string,
+    profile: Pick<UserTable, 'first_name' | 'last_name' | 'time_zone' | 'mobile_phone'>,
+  ): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ ...profile, name: `${profile.first_name} ${profile.last_name}` })
+      .where('uuid', '=', uuid)
+      .execute();
+  }
+
+  /** The share code and description of the user's personal namespace in the account, if it has one. */
+  personalShareCode(
+    userId: string,
+    accountId: string,
+  ): Promise<{ share_code: string | null; share_description: string | null } | undefined> {
+    return this.db
+      .selectFrom('namespaces')
+      .select(['share_code', 'share_description'])
+      .where('owner_user_id', '=', userId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+  }
+
   async touchLogin(uuid: string, at: number): Promise<void> {
     await this.db.updateTable('users').set({ last_login: at }).where('uuid', '=', uuid).execute();
   }

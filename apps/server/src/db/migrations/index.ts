@@ -23,6 +23,7 @@ import { connections } from './20261122T2246-connections.js';
 import { studySends } from './20261122T2247-study-sends.js';
 import { customFields } from './20261123T0100-custom-fields.js';
 import { outboxDelivery } from './20261123T0120-outbox-delivery.js';
+import { userMobilePhone } from './20261123T0130-user-mobile-phone.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '20261122T2247-study-sends': studySends,
   '20261123T0100-custom-fields': customFields,
   '20261123T0120-outbox-delivery': outboxDelivery,
+  '20261123T0130-user-mobile-phone': userMobilePhone,
 };

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@imaging-inbox/contract';
+import { MESSAGES, PROFILE_FIELD_NAMES, type ProfileFields } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute, authedRoute } from '../api.js';
@@ -18,6 +18,27 @@ export function userRoutes(ctx: AppContext, app: FastifyInstance): void {
       throw invalidField('password_confirm', MESSAGES.passwordsDoNotMatch);
     }
     await ctx.services.passwordReset.reset(token, password, request.ip);
+  });
+
+  authedRoute(ctx, app, 'user/get', async ({ caller }) => ctx.services.profile.get(caller));
+
+  // Ambra's user/set changes only the fields it is given; an empty value clears an optional field.
+  authedRoute(ctx, app, 'user/set', async ({ caller, params }) => {
+    const given: Partial<ProfileFields> = {};
+    for (const field of PROFILE_FIELD_NAMES) {
+      if (params[field] !== undefined) given[field] = params[field];
+    }
+    const profile = await ctx.services.profile.set(caller, given);
+    return { message: MESSAGES.profileSaved, ...profile };
+  });
+
+  authedRoute(ctx, app, 'user/password/change', async ({ caller, params }) => {
+    const [oldPassword, password] = required(params, 'old_password', 'password');
+    if (params['password_confirm'] !== password) {
+      throw invalidField('password_confirm', MESSAGES.passwordsDoNotMatch);
+    }
+    await ctx.services.profile.changePassword(caller, oldPassword, password);
+    return { message: MESSAGES.passwordChanged };
   });
 
   authedRoute(ctx, app, 'user/namespace/list', async ({ caller, params }) => {

@@ -1,0 +1,174 @@
+import {
+  DATE_FORMAT_SETTING,
+  DEFAULT_DATE_FORMAT,
+  PERSONAL_GROUP_NAME,
+  PROFILE_MESSAGES,
+  isDateFormat,
+  normalizeProfile,
+  profileProblems,
+  type ProfileFields,
+  type UserProfile,
+} from '@imaging-inbox/contract';
+import { ApiError, invalidField } from '../http/errors.js';
+import type { Caller } from '../policies/access.js';
+import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
+import type { SendsRepository } from '../repositories/sends.repository.js';
+import type { SessionsRepository } from '../repositories/sessions.repository.js';
+import type { SettingsRepository } from '../repositories/settings.repository.js';
+import type { SharesRepository } from '../repositories/shares.repository.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+import { AttemptLimiter } from './attempt-limiter.js';
+import type { AuditService } from './audit.service.js';
+import type { PasswordResetService } from './password-reset.service.js';
+import { verifyPassword } from './passwords.js';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './session.service.js';
+
+export interface ProfileDeps {
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  settings: SettingsRepository;
+  shares: SharesRepository;
+  sends: SendsRepository;
+  failures: AuthFailuresRepository;
+  passwords: PasswordResetService;
+  audit: AuditService;
+  rateLimits?: RateLimits;
+  now?: () => number;
+}
+
+const settingsOwner = (userId: string) => `user:${userId}`;
+
+/**
+ * The signed-in user's own profile and password (Account settings, Profile and Password tabs).
+ * The share code belongs to the user's personal namespace in their first account, so a send by
+ * that code lands in their 'Shared with me' group like any other send by share code.
+ */
+export class ProfileService {
+  private readonly now: () => number;
+  private readonly attempts: AttemptLimiter;
+  private readonly limits: RateLimits;
+
+  constructor(private readonly deps: ProfileDeps) {
+    this.now = deps.now ?? Date.now;
+    this.limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
+    this.attempts = new AttemptLimiter(deps.failures, this.limits.windowMs);
+  }
+
+  async get(caller: Caller): Promise<UserProfile> {
+    const user = caller.user;
+    const accountId = primaryAccountId(caller);
+    const [code, dateFormat] = await Promise.all([
+      accountId ? this.deps.users.personalShareCode(user.uuid, accountId) : undefined,
+      this.deps.settings.get(settingsOwner(user.uuid), DATE_FORMAT_SETTING),
+    ]);
+    return {
+      uuid: user.uuid,
+      email: user.email,
+      first: user.first_name,
+      last: user.last_name,
+      time_zone: user.time_zone,
+      mobile_phone: user.mobile_phone,
+      share_code: code?.share_code ?? null,
+      share_description: code?.share_description ?? null,
+      date_format: isDateFormat(dateFormat) ? dateFormat : DEFAULT_DATE_FORMAT,
+    };
+  }
+
+  /**
+   * Fields left out keep their value. Every field is checked before any is written, so a refused
+   * save changes nothing.
+   */
+  async set(caller: Caller, given: Partial<ProfileFields>): Promise<UserProfile> {
+    const before = await this.get(caller);
+    const values = normalizeProfile({ ...before, ...given });
+    const problems = profileProblems(values);
+    if (problems.time_zone) throw new ApiError('INVALID_TIME_ZONE', 412, problems.time_zone);
+    const [field, why] = Object.entries(problems)[0] ?? [];
+    if (field && why) throw invalidField(field, why);
+
+    const accountId = primaryAccountId(caller);
+    const codeChanged =
+      values.share_code !== before.share_code || values.share_description !== before.share_description;
+    if (codeChanged && !accountId) throw invalidField('share_code', 'no account to receive sends');
+    if (codeChanged && accountId) await this.setShareCode(caller.user.uuid, accountId, values);
+
+    await this.deps.users.setProfile(caller.user.uuid, {
+      first_name: values.first,
+      last_name: values.last,
+      time_zone: values.time_zone,
+      mobile_phone: values.mobile_phone,
+    });
+    await this.deps.settings.set(settingsOwner(caller.user.uuid), DATE_FORMAT_SETTING, values.date_format);
+    const changed = (Object.keys(values) as (keyof ProfileFields)[]).filter(
+      (key) => values[key] !== before[key],
+    );
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      action: 'PROFILE_EDIT',
+      objectType: 'user',
+      objectId: caller.user.uuid,
+      detail: { fields: changed },
+      ip: caller.ip,
+    });
+    const user = await this.deps.users.findByUuid(caller.user.uuid);
+    return this.get({ ...caller, user: user ?? caller.user });
+  }
+
+  private async setShareCode(userId: string, accountId: string, values: ProfileFields): Promise<void> {
+    if (values.share_code) {
+      const holder = await this.deps.sends.byShareCode(values.share_code);
+      const own = await this.deps.users.personalShareCode(userId, accountId);
+      if (holder && own?.share_code !== values.share_code) {
+        throw invalidField('share_code', PROFILE_MESSAGES.shareCodeTaken);
+      }
+    }
+    const namespaceId = await this.deps.shares.personalNamespace(accountId, userId, PERSONAL_GROUP_NAME);
+    try {
+      await this.deps.sends.setShareCode(namespaceId, values.share_code, values.share_description);
+    } catch (error) {
+      // Another namespace took the code between the check and the write (unique index).
+      if (values.share_code && (await this.deps.sends.byShareCode(values.share_code))) {
+        throw invalidField('share_code', PROFILE_MESSAGES.shareCodeTaken);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The current password must be right (INVALID_PASSWORD); wrong guesses count against the same
+   * limit as sign-in, so a borrowed session cannot try passwords faster than the login page allows.
+   * The new one follows the password and reuse rules (BAD_PASSWORD). Other sessions end.
+   */
+  async changePassword(caller: Caller, oldPassword: string, password: string): Promise<void> {
+    const user = caller.user;
+    const now = this.now();
+    const key = `login:${user.email}`;
+    await this.attempts.refuseIfOver(key, this.limits.perLogin, now);
+    if (!(await verifyPassword(oldPassword, user.password_hash))) {
+      await this.attempts.record([key], now);
+      await this.deps.audit.record({
+        userId: user.uuid,
+        action: 'PASSWORD_CHANGE',
+        objectType: 'user',
+        objectId: user.uuid,
+        outcome: 'FAILURE',
+        ip: caller.ip,
+      });
+      throw new ApiError('INVALID_PASSWORD');
+    }
+    await this.deps.passwords.changePassword(user.uuid, password);
+    await this.deps.sessions.deleteOthersOfUser(user.uuid, caller.sidHash);
+    await this.deps.audit.record({
+      userId: user.uuid,
+      action: 'PASSWORD_CHANGE',
+      objectType: 'user',
+      objectId: user.uuid,
+      ip: caller.ip,
+    });
+  }
+}
+
+/** The account the session shows first (session/user answers the same one). */
+function primaryAccountId(caller: Caller): string | undefined {
+  return [...caller.accounts.values()][0]?.accountId;
+}
