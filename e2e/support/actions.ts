@@ -24,3 +24,13 @@ export async function apiGet<T>(baseUrl: string, path: string, params: Record<st
   const res = await fetch(`${baseUrl}/api/v3/${path}?${new URLSearchParams(params).toString()}`);
   return (await res.json()) as T;
 }
+
+/** A form-encoded POST to api/v3 with the sid in the body, as the web client sends it. */
+export async function apiPost<T>(baseUrl: string, path: string, params: Record<string, string>): Promise<T> {
+  const res = await fetch(`${baseUrl}/api/v3/${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params).toString(),
+  });
+  return (await res.json()) as T;
+}

@@ -2,6 +2,7 @@ import { Navigate, Outlet } from 'react-router';
 import { Loading } from '../components/Loading';
 import { useSessionUser } from '../features/auth/api/session-user';
 import { SessionContext } from '../features/auth/session-context';
+import { DatePreferencesProvider } from '../features/settings/components/DatePreferencesProvider';
 import { getSid } from '../lib/storage';
 import { useSessionTtlPoll } from './use-session-ttl-poll';
 
@@ -14,7 +15,9 @@ export function RequireSession() {
   return (
     <SessionContext.Provider value={user.data}>
       <TtlPoll />
-      <Outlet />
+      <DatePreferencesProvider>
+        <Outlet />
+      </DatePreferencesProvider>
     </SessionContext.Provider>
   );
 }

@@ -9,8 +9,11 @@ describe('format', () => {
   it('shows sizes in MB (1024*1024)', () => {
     expect(formatMegabytes(3 * 1024 * 1024)).toBe('3.0 MB');
   });
-  it('shows DICOM dates as MM-DD-YYYY', () => {
+  it('shows DICOM dates as MM-DD-YYYY unless the user chose another format', () => {
     expect(formatDicomDate('20240131')).toBe('01-31-2024');
+    expect(formatDicomDate('20240131', 'YYYY/MM/DD')).toBe('2024/01/31');
+    expect(formatDicomDate('20240131', 'DD-MM-YYYY')).toBe('31-01-2024');
+    expect(formatDicomDate('2024013')).toBe('2024013');
     expect(formatDicomDate('')).toBe('');
   });
   it('shows person names without carets', () => {
@@ -19,5 +22,17 @@ describe('format', () => {
   it('shows timestamps in local time', () => {
     expect(formatTimestamp(new Date(2024, 0, 5, 9, 7).toISOString())).toBe('01-05-2024 09:07');
     expect(formatTimestamp('nonsense')).toBe('nonsense');
+  });
+  it('shows timestamps in the chosen zone and format', () => {
+    const noonUtc = '2024-07-01T12:05:00Z';
+    expect(formatTimestamp(noonUtc, { dateFormat: 'YYYY-MM-DD', timeZone: 'Europe/Berlin' })).toBe(
+      '2024-07-01 14:05',
+    );
+    expect(formatTimestamp(noonUtc, { dateFormat: 'DD/MM/YYYY', timeZone: 'America/Los_Angeles' })).toBe(
+      '01/07/2024 05:05',
+    );
+    expect(
+      formatTimestamp('2024-07-01T23:30:00Z', { dateFormat: 'MM/DD/YYYY', timeZone: 'Asia/Tokyo' }),
+    ).toBe('07/02/2024 08:30');
   });
 });

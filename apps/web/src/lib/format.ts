@@ -1,3 +1,4 @@
+import { DEFAULT_DATE_FORMAT, formatDay, type DateFormat } from '@imaging-inbox/contract';
 import { MEGABYTE, NAME_CUT } from '@imaging-inbox/contract';
 
 /** Group and destination names are cut to 25 characters in dropdowns (SPEC.md section 9). */
@@ -11,10 +12,13 @@ export function formatMegabytes(bytes: number): string {
 }
 
 /** DICOM YYYYMMDD to the default display format MM-DD-YYYY; other input is returned as is. */
-export function formatDicomDate(value: string | null | undefined): string {
+export function formatDicomDate(
+  value: string | null | undefined,
+  format: DateFormat = DEFAULT_DATE_FORMAT,
+): string {
   if (!value) return '';
   const m = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
-  return m ? `${m[2]}-${m[3]}-${m[1]}` : value;
+  return m ? formatDay(m[1]!, m[2]!, m[3]!, format) : value;
 }
 
 /** DICOM person names use ^ between components: DOE^JOHN → DOE, JOHN. */
@@ -26,11 +30,47 @@ export function formatPatientName(value: string | null | undefined): string {
     .join(', ');
 }
 
-/** An ISO timestamp in local time as MM-DD-YYYY HH:mm; other input is returned as is. */
-export function formatTimestamp(value: string | null | undefined): string {
+/** How the signed-in user reads dates: their date format, and their time zone (null: the browser's). */
+export interface DatePreferences {
+  dateFormat: DateFormat;
+  timeZone: string | null;
+}
+
+export const DEFAULT_DATE_PREFERENCES: DatePreferences = { dateFormat: DEFAULT_DATE_FORMAT, timeZone: null };
+
+// Building an Intl formatter is far slower than using one; a history list formats dozens of times.
+const timestampParts = new Map<string, Intl.DateTimeFormat>();
+function partsFormatter(timeZone: string | null): Intl.DateTimeFormat {
+  const key = timeZone ?? '';
+  let formatter = timestampParts.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: timeZone ?? undefined,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    timestampParts.set(key, formatter);
+  }
+  return formatter;
+}
+
+/** An ISO timestamp as "<day in the user's format> HH:mm" in the user's zone; other input as is. */
+export function formatTimestamp(
+  value: string | null | undefined,
+  preferences: DatePreferences = DEFAULT_DATE_PREFERENCES,
+): string {
   if (!value) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(date.getMonth() + 1)}-${pad(date.getDate())}-${date.getFullYear()} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  const parts = Object.fromEntries(
+    partsFormatter(preferences.timeZone)
+      .formatToParts(date)
+      .map((p) => [p.type, p.value]),
+  );
+  const day = formatDay(parts.year ?? '', parts.month ?? '', parts.day ?? '', preferences.dateFormat);
+  return `${day} ${parts.hour}:${parts.minute}`;
 }

@@ -1,17 +1,18 @@
-import { Box, Tab, Tabs, Typography } from '@mui/material';
+import { Tab, Tabs, Typography } from '@mui/material';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PagePanel } from '../../../components/PagePanel';
 import { useInbox } from '../../inbox/inbox-context';
 import { NotificationsTab } from './NotificationsTab';
+import { PasswordTab } from './PasswordTab';
+import { ProfileTab } from './ProfileTab';
 
-const TABS = ['profile', 'notifications'] as const;
+const TABS = ['profile', 'password', 'notifications'] as const;
 type TabName = (typeof TABS)[number];
 
 /**
- * Account settings. The chosen tab lives in the address (?tab=notifications) so a reload or a link
- * from a notification mail opens it. Profile shows who is signed in; editing the profile and the
- * Password tab are not built yet.
+ * Account settings with tabs Profile, Password and Notifications. The chosen tab lives in the
+ * address (?tab=notifications) so a reload or a link from a notification mail opens it.
  */
 export function AccountSettingsPage() {
   const { t } = useTranslation();
@@ -27,14 +28,18 @@ export function AccountSettingsPage() {
         sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}
       >
         <Tab value="profile" label={t('Profile')} />
+        <Tab value="password" label={t('Password')} />
         <Tab value="notifications" label={t('Notifications')} />
       </Tabs>
       {tab === 'profile' && (
-        <Box>
-          <Typography>{user.name}</Typography>
-          <Typography color="text.secondary">{user.email}</Typography>
-        </Box>
+        <>
+          <Typography color="text.secondary" sx={{ mb: 2 }}>
+            {user.email}
+          </Typography>
+          <ProfileTab />
+        </>
       )}
+      {tab === 'password' && <PasswordTab />}
       {tab === 'notifications' && <NotificationsTab />}
     </PagePanel>
   );

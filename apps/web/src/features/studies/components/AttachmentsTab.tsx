@@ -32,7 +32,8 @@ import {
 } from '@imaging-inbox/contract';
 import { useSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
-import { formatMegabytes, formatTimestamp } from '../../../lib/format';
+import { formatMegabytes } from '../../../lib/format';
+import { useDateDisplay } from '../../../lib/date-preferences';
 import {
   attachmentListQuery,
   attachmentUrl,
@@ -49,6 +50,7 @@ function typeLabel(a: Attachment): string {
 }
 
 function VersionsMenu({ study, attachment }: { study: Study; attachment: Attachment }) {
+  const dates = useDateDisplay();
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
@@ -70,7 +72,7 @@ function VersionsMenu({ study, attachment }: { study: Study; attachment: Attachm
             href={attachmentUrl(study, v.id, v.version, v.filename)}
             onClick={() => setAnchor(null)}
           >
-            {t('Version {{n}}', { n: v.version })} · {formatTimestamp(new Date(v.stored).toISOString())} ·{' '}
+            {t('Version {{n}}', { n: v.version })} · {dates.timestamp(new Date(v.stored).toISOString())} ·{' '}
             {formatMegabytes(v.size)}
           </MenuItem>
         ))}
@@ -85,6 +87,7 @@ function VersionsMenu({ study, attachment }: { study: Study; attachment: Attachm
  * shows 5 s, the failure banner clears after 10 s (SPEC.md sections 8 and 9).
  */
 export function AttachmentsTab({ study }: { study: Study }) {
+  const dates = useDateDisplay();
   const { t } = useTranslation();
   const { enqueueSnackbar } = useSnackbar();
   const [page, setPage] = useState(1);
@@ -174,7 +177,7 @@ export function AttachmentsTab({ study }: { study: Study }) {
                   )}
                 </TableCell>
                 <TableCell>{typeLabel(a)}</TableCell>
-                <TableCell>{formatTimestamp(new Date(a.stored).toISOString())}</TableCell>
+                <TableCell>{dates.timestamp(new Date(a.stored).toISOString())}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   <Tooltip title={t('Download')}>
                     <IconButton

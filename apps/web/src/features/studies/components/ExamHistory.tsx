@@ -1,18 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { List, ListItem, ListItemText, Typography } from '@mui/material';
-import { formatTimestamp } from '../../../lib/format';
+import { useDateDisplay } from '../../../lib/date-preferences';
 import { useTranslation } from 'react-i18next';
-import { auditObjectQuery, type AuditEvent } from '../api/audit-object';
+import { auditObjectQuery } from '../api/audit-object';
 import { historyDetail, historyKind } from '../lib/history';
-
-function when(event: AuditEvent): string {
-  return formatTimestamp(event.when ?? event.created);
-}
 
 /** The study's audit events as upload, view, edit, download, shared, invite and remove share. */
 export function ExamHistory({ uuid }: { uuid: string }) {
   const { t } = useTranslation();
   const history = useQuery(auditObjectQuery(uuid));
+  const dates = useDateDisplay();
   if (history.isPending) return <Typography color="text.secondary">{t('Loading')}</Typography>;
   if (history.isError)
     return <Typography color="text.secondary">{t('History is not available.')}</Typography>;
@@ -26,7 +23,11 @@ export function ExamHistory({ uuid }: { uuid: string }) {
         <ListItem key={index} disableGutters>
           <ListItemText
             primary={t(kind ?? '')}
-            secondary={[historyDetail(kind!, event.detail), event.who ?? event.user_name, when(event)]
+            secondary={[
+              historyDetail(kind!, event.detail),
+              event.who ?? event.user_name,
+              dates.timestamp(event.when ?? event.created),
+            ]
               .filter(Boolean)
               .join(' · ')}
           />

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Box, Button, List, ListItem, ListItemText, Tab, Tabs, Typography } from '@mui/material';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
-import { formatDicomDate, formatPatientName } from '../../../lib/format';
+import { formatPatientName } from '../../../lib/format';
+import { useDateDisplay } from '../../../lib/date-preferences';
 import type { InboxGroupType } from '../../inbox/lib/groups';
 import { examTabs, type ExamTab } from '../lib/exam-tabs';
 import { DeleteTab } from './DeleteTab';
@@ -25,6 +26,7 @@ interface Props {
  * study grants (the tab rules intersect the permissions).
  */
 export function MultiSelectPanel({ studies, groupType, state, onClear, onRemoved }: Props) {
+  const dates = useDateDisplay();
   const { t } = useTranslation();
   const { tabs, defaultTab } = examTabs({ groupType, state, studies });
   const shown = tabs.filter((tab) => IMPLEMENTED_TABS.includes(tab));
@@ -55,7 +57,7 @@ export function MultiSelectPanel({ studies, groupType, state, onClear, onRemoved
             <ListItem key={s.uuid} disableGutters>
               <ListItemText
                 primary={formatPatientName(s.patient_name)}
-                secondary={`${s.modality} · ${formatDicomDate(s.study_date)}`}
+                secondary={`${s.modality} · ${dates.day(s.study_date)}`}
               />
             </ListItem>
           ))}

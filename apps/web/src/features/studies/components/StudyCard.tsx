@@ -3,7 +3,8 @@ import { ButtonBase, Card, Checkbox } from '@mui/material';
 import Star from '@mui/icons-material/Star';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
-import { formatDicomDate, formatMegabytes, formatPatientName } from '../../../lib/format';
+import { formatMegabytes, formatPatientName } from '../../../lib/format';
+import { useDateDisplay } from '../../../lib/date-preferences';
 import { StudyStatusIcons } from './StudyStatusIcons';
 
 interface StudyCardProps {
@@ -49,6 +50,7 @@ export const StudyCard = memo(function StudyCard({
   onOpen,
   onCheck,
 }: StudyCardProps) {
+  const dates = useDateDisplay();
   const { t } = useTranslation();
   const name = formatPatientName(study.patient_name) || t('Unknown patient');
   const field = (label: string, value: string) => (
@@ -85,9 +87,9 @@ export const StudyCard = memo(function StudyCard({
         </div>
         <div className="row meta">
           {field('MRN', study.patientid)}
-          {field('DOB', formatDicomDate(study.patient_birth_date))}
+          {field('DOB', dates.day(study.patient_birth_date))}
           {field('Sex', study.patient_sex)}
-          {field('Study date', formatDicomDate(study.study_date))}
+          {field('Study date', dates.day(study.study_date))}
         </div>
         <div className="desc">{study.study_description || t('No description')}</div>
         <div className="row foot">

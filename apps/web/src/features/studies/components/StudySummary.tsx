@@ -11,7 +11,8 @@ import {
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
-import { formatDicomDate, formatMegabytes, formatPatientName, formatTimestamp } from '../../../lib/format';
+import { formatMegabytes, formatPatientName } from '../../../lib/format';
+import { useDateDisplay } from '../../../lib/date-preferences';
 import { ExamHistory } from './ExamHistory';
 import { StudyMarks } from './StudyMarks';
 import { SeriesThumbnails } from './SeriesThumbnails';
@@ -58,6 +59,7 @@ function Section({ title, children, open }: { title: string; children: ReactNode
 /** Summary tab: the sharer's message, patient demographics, exam information and exam history. */
 export function StudySummary({ study }: { study: Study }) {
   const { t } = useTranslation();
+  const dates = useDateDisplay();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
       {study.share_message && (
@@ -75,7 +77,7 @@ export function StudySummary({ study }: { study: Study }) {
           rows={[
             ['Patient name', formatPatientName(study.patient_name)],
             ['MRN', study.patientid],
-            ['Date of birth', formatDicomDate(study.patient_birth_date)],
+            ['Date of birth', dates.day(study.patient_birth_date)],
             ['Age', study.patient_age],
             ['Sex', study.patient_sex],
           ]}
@@ -86,7 +88,7 @@ export function StudySummary({ study }: { study: Study }) {
           rows={[
             ['Accession number', study.accession_number],
             ['Study description', study.study_description],
-            ['Study date', formatDicomDate(study.study_date)],
+            ['Study date', dates.day(study.study_date)],
             ['Modality', study.modality],
             ['Referring physician', formatPatientName(study.referring_physician)],
             ['Images', study.image_count],
@@ -95,7 +97,7 @@ export function StudySummary({ study }: { study: Study }) {
             ['Source title', study.source_ae_title],
             ['Destination title', study.destination_ae_title],
             ['Group', study.phi_namespace_name],
-            ['Uploaded', formatTimestamp(study.created)],
+            ['Uploaded', dates.timestamp(study.created)],
             ['Tags', study.tags.join(', ')],
             ['Study UID', study.study_uid],
           ]}

@@ -13,7 +13,8 @@ import {
 } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
-import { formatDicomDate, formatMegabytes, formatPatientName } from '../../../lib/format';
+import { formatMegabytes, formatPatientName } from '../../../lib/format';
+import { useDateDisplay } from '../../../lib/date-preferences';
 import { useExistingStudies } from '../api/study-exists';
 import type { FoundStudy } from '../lib/studies';
 
@@ -43,6 +44,7 @@ export function SelectExamsStep({
   onToggle,
   onToggleAll,
 }: Props) {
+  const dates = useDateDisplay();
   const { t } = useTranslation();
   const exists = useExistingStudies(
     studies.map((s) => s.studyUid),
@@ -114,7 +116,7 @@ export function SelectExamsStep({
                   </TableCell>
                   <TableCell>{name}</TableCell>
                   <TableCell>{s.patientId}</TableCell>
-                  <TableCell>{formatDicomDate(s.studyDate)}</TableCell>
+                  <TableCell>{dates.day(s.studyDate)}</TableCell>
                   <TableCell>{s.description}</TableCell>
                   <TableCell>{s.modalities.join(', ')}</TableCell>
                   <TableCell align="right">{s.fileIndexes.length}</TableCell>

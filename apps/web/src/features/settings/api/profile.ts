@@ -1,0 +1,34 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ProfileFields, UserProfile } from '@imaging-inbox/contract';
+import { apiGet, apiPost } from '../../../lib/api-client';
+
+const KEY = ['user', 'profile'] as const;
+
+/** user/get: the signed-in user's profile, date format included. */
+export const profileQuery = () =>
+  queryOptions({
+    queryKey: KEY,
+    queryFn: ({ signal }) => apiGet<UserProfile>('user/get', {}, { signal }),
+    staleTime: 5 * 60_000,
+  });
+
+/** user/set with every field of the form; then the profile and the session's name are refetched. */
+export const useSaveProfile = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (values: ProfileFields) => apiPost<UserProfile>('user/set', { ...values }),
+    onSuccess: (profile) => {
+      queryClient.setQueryData(KEY, profile);
+      return queryClient.invalidateQueries({ queryKey: ['session', 'user'] });
+    },
+  });
+};
+
+export interface PasswordChange {
+  old_password: string;
+  password: string;
+  password_confirm: string;
+}
+
+export const useChangePassword = () =>
+  useMutation({ mutationFn: (change: PasswordChange) => apiPost('user/password/change', { ...change }) });
