@@ -25,6 +25,7 @@ import { BlobReferencesRepository } from './repositories/blob-references.reposit
 import { FileBlobStore } from './storage/file-blob-store.js';
 import { DicomNodeService } from './services/dicom-node.service.js';
 import { IngestService } from './ingest/ingest.service.js';
+import { IngestRecovery } from './ingest/recovery-scan.js';
 import { WrapService } from './services/wrap.service.js';
 import { DicomwebRepository } from './repositories/dicomweb.repository.js';
 import { IngestRepository } from './repositories/ingest.repository.js';
@@ -81,7 +82,7 @@ export function createContext(
     studies: new StudiesRepository(k),
     dicomweb: new DicomwebRepository(k),
     tags: new TagsRepository(k),
-    ingest: new IngestRepository(k),
+    ingest: new IngestRepository(k, db.dialect),
     purge: new PurgeRepository(k),
     shares: new SharesRepository(k),
     audit: new AuditRepository(k),
@@ -131,6 +132,14 @@ export function createContext(
     collector,
     audit,
     onStored: (event) => harvestNotifier.noteStored(event),
+  });
+  const recovery = new IngestRecovery({
+    repo: repos.ingest,
+    nodes: repos.dicomNodes,
+    blobs,
+    ingest,
+    aeTitle: config.dicomAet,
+    log,
   });
   const shareNotifier = new ShareNotifier({
     accounts: repos.accounts,
@@ -192,6 +201,7 @@ export function createContext(
       engineFqdn,
     }),
     ingest,
+    recovery,
     dicomNodes: new DicomNodeService({
       nodes: repos.dicomNodes,
       accounts: repos.accounts,

@@ -4,6 +4,9 @@ import type { Config } from './config.js';
 import { createContext } from './context.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/dialect.js';
+import { makeIndexDurable } from './db/index-durability.js';
+import type { RecoveryReport } from './ingest/recovery-scan.js';
+import { RunMarker } from './storage/run-marker.js';
 import { migrateToLatest } from './db/migrate.js';
 import { DicomListener } from './dimse/listener.js';
 import { buildHttpApp } from './http/app.js';
@@ -18,12 +21,16 @@ export interface RunningServer {
   url: string;
   /** The port the DICOM listener is bound to (DICOM_PORT, or the free port picked for 0). */
   dicomPort: number;
+  /** The recovery scan this start ran after an unclean stop; undefined after a clean one. */
+  recovery: RecoveryReport | undefined;
   stop(): Promise<void>;
 }
 
 /**
- * Boot order: config → database (migrated) → demo seed on a new data dir → HTTP → DICOM listener →
- * purge timer and job runner. Stopping reverses it, waiting for a job in progress.
+ * Boot order: config → database (migrated) → demo seed on a new data dir → recovery scan after an
+ * unclean stop → run marker → HTTP → DICOM listener → purge timer and job runner. Stopping reverses
+ * it, waiting for a job in progress, and records the clean stop only once every index commit is
+ * durable.
  */
 export async function startServer(
   config: Config,
@@ -40,6 +47,19 @@ export async function startServer(
     });
     if (generated) log(`Demo password (shown once): ${password}`);
   }
+  const marker = new RunMarker(config.dataDir);
+  const uncleanStart = marker.previousUncleanStart();
+  let recovery: RecoveryReport | undefined;
+  if (uncleanStart !== undefined) {
+    // Before anything can store: rows lost with unsynced commits are rebuilt from their files.
+    recovery = await ctx.services.recovery.scan(uncleanStart);
+    log(
+      `Recovery scan after an unclean stop: ${recovery.recovered} instance(s) indexed again, ` +
+        `${recovery.files} recent file(s) in ${recovery.directories} director(ies) checked, ` +
+        `${recovery.skipped} skipped, ${recovery.partial} partial, ${recovery.missingFiles} row(s) without file, ${recovery.ms} ms`,
+    );
+  }
+  marker.set();
   const http = await buildHttpApp(ctx, {
     logLevel: config.logLevel,
     webDist: config.webDist,
@@ -60,6 +80,7 @@ export async function startServer(
   } catch (error) {
     await http.close();
     await db.close();
+    marker.clear();
     throw error;
   }
   log(`DICOM listener ${config.dicomAet} on ${config.host}:${dicomPort}`);
@@ -76,6 +97,7 @@ export async function startServer(
     http,
     url,
     dicomPort,
+    recovery,
     async stop() {
       await purgeTimer.stop();
       await uploadSweep.stop();
@@ -84,7 +106,9 @@ export async function startServer(
       await dicom.stop();
       await http.close();
       await ctx.services.blobs.close();
+      await makeIndexDurable(db);
       await db.close();
+      marker.clear();
     },
   };
 }

@@ -196,6 +196,8 @@ export class StoreScpConnection implements PduHandler {
       ip: this.ip,
       auditedStudies: new Set(),
       session: { association: randomUUID(), calling_ae: request.callingAe },
+      // The file (with this calling AE in its meta header) is durable before its row is written.
+      fileIsRecord: true,
     };
     const answers = request.contexts.map((context) => this.answer(context));
     this.socket.write(associateAcceptPdu(request, answers, MAX_PDU_LENGTH));

@@ -24,6 +24,12 @@ export interface IngestSource {
   session?: Record<string, string>;
   /** Extra facts for the audit event (e.g. the original file name of a wrapped file). */
   detail?: Record<string, unknown>;
+  /**
+   * The stored file is the record of truth (C-STORE): the index commit does not wait for its own
+   * log sync, because the file is durable before the commit starts and the recovery scan
+   * (`ingest/recovery-scan.ts`) indexes it again if a power cut loses the row.
+   */
+  fileIsRecord?: boolean;
 }
 
 export interface IngestResult {
@@ -103,8 +109,13 @@ export class IngestService {
   ): Promise<IngestResult> {
     let result: IndexResult;
     try {
-      result = await this.deps.repo.indexInstance(parsed, target, blob, this.now(), (indexed) =>
-        this.auditEvent(indexed, parsed, target, source),
+      result = await this.deps.repo.indexInstance(
+        parsed,
+        target,
+        blob,
+        this.now(),
+        (indexed) => this.auditEvent(indexed, parsed, target, source),
+        { syncCommit: !source.fileIsRecord },
       );
     } catch (error) {
       await this.removeIfUnreferenced(blob.key);

@@ -2,6 +2,8 @@ import { modalityMask } from '@imaging-inbox/contract';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { ParsedInstance } from '../dicom/index.js';
+import type { DialectName } from '../db/dialect.js';
+import { transactionWithoutSync } from '../db/index-durability.js';
 import type { AuditEventTable, Database } from '../db/schema.js';
 import { newUuid } from '../services/tokens.js';
 import { searchKey } from './study-search.sql.js';
@@ -29,22 +31,66 @@ export type AuditInTransaction = (result: IndexResult) => Insertable<AuditEventT
  * already present in the study is a duplicate and changes nothing.
  */
 export class IngestRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
 
+  /**
+   * `syncCommit: false` is for an instance whose file is already durable and is the record of truth
+   * (C-STORE): the commit does not wait for the database log's sync (see transactionWithoutSync).
+   */
   indexInstance(
     p: ParsedInstance,
     target: IndexTarget,
     blob: { key: string; sha256: string; size: number },
     now: number,
     audit?: AuditInTransaction,
+    options: { syncCommit: boolean } = { syncCommit: true },
   ): Promise<IndexResult> {
-    return this.db.transaction().execute(async (trx) => {
+    const work = async (trx: Transaction<Database>) => {
       const result = await this.indexIn(trx, p, target, blob, now);
       // In the same transaction: no second commit (and fsync) per instance, and no row without its event.
       const event = audit?.(result);
       if (event) await trx.insertInto('audit_events').values(event).execute();
       return result;
-    });
+    };
+    return options.syncCommit
+      ? this.db.transaction().execute(work)
+      : transactionWithoutSync(this.db, this.dialect, work);
+  }
+
+  /** The creation time of the newest instance row (the recovery scan's bound), if any. */
+  async newestInstanceCreated(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('instances')
+      .select((eb) => eb.fn.max('created').as('newest'))
+      .executeTakeFirst();
+    return row?.newest == null ? undefined : Number(row.newest);
+  }
+
+  /** Those of `keys` that some instance row references. */
+  async referencedKeys(keys: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    if (keys.length === 0) return found;
+    const rows = await this.db
+      .selectFrom('instances')
+      .select('blob_key')
+      .distinct()
+      .where('blob_key', 'in', keys)
+      .execute();
+    for (const row of rows) found.add(row.blob_key);
+    return found;
+  }
+
+  /** The blob keys of instance rows created at or after `since` (the recovery scan's check). */
+  async keysCreatedSince(since: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('instances')
+      .select('blob_key')
+      .where('created', '>=', since)
+      .execute();
+    return rows.map((row) => row.blob_key);
   }
 
   /** The study and series an instance with this SOP Instance UID is already indexed under, if any. */

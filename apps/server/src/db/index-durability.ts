@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { Db, DialectName } from './dialect.js';
+import type { Database } from './schema.js';
+
+/**
+ * Runs `work` in a transaction whose commit does not wait for the database log to reach the disk.
+ * Only for index rows that can be rebuilt from a file that is already durable (C-STORE ingest,
+ * docs/architecture.md "Durability of received instances"): such a commit is atomic and survives a
+ * crash of our process, and becomes durable with the next synced commit of any other write (the
+ * log is one file, or one stream, synced as a whole); a power cut before that loses it, and the
+ * recovery scan at the next start indexes the file again.
+ *
+ * SQLite: the connection runs `synchronous = FULL`; this transaction runs at NORMAL, which in WAL
+ * mode skips the WAL sync at commit. The level cannot change inside a transaction, so the single
+ * connection is held from before BEGIN until it is back at FULL: no other write can commit at the
+ * weaker level. PostgreSQL: `synchronous_commit = off` for this transaction only.
+ */
+export function transactionWithoutSync<T>(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  if (dialect === 'postgres') {
+    return db.transaction().execute(async (trx) => {
+      await sql`set local synchronous_commit = off`.execute(trx);
+      return work(trx);
+    });
+  }
+  return db.connection().execute(async (connection) => {
+    await sql`pragma synchronous = NORMAL`.execute(connection);
+    try {
+      return await connection.transaction().execute(work);
+    } finally {
+      await sql`pragma synchronous = FULL`.execute(connection);
+    }
+  });
+}
+
+/**
+ * Makes every commit so far durable, synced or not: SQLite checkpoints the WAL (syncing it first,
+ * then the database file); PostgreSQL commits a transaction with an id at the default synchronous
+ * level, whose log flush covers every earlier commit record. Called before a clean stop is recorded.
+ */
+export async function makeIndexDurable(db: Db): Promise<void> {
+  if (db.dialect === 'postgres') {
+    await db.kysely.transaction().execute(async (trx) => {
+      await sql`set local synchronous_commit = on`.execute(trx);
+      await sql`select txid_current()`.execute(trx);
+    });
+    return;
+  }
+  await sql`pragma wal_checkpoint(FULL)`.execute(db.kysely);
+}

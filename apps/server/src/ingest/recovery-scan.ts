@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { IMPLEMENTATION_CLASS_UID } from '../dicom/write.js';
+import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
+import type { IngestRepository } from '../repositories/ingest.repository.js';
+import type { FileBlobStore } from '../storage/file-blob-store.js';
+import type { IngestService } from './ingest.service.js';
+
+/**
+ * How far before the newest surviving index row a lost row's file may have been written: a file is
+ * synced just before its row is stamped and queued for commit, so the gap is the commit queue's
+ * wait (milliseconds, seconds under heavy load). Generous, because a file older than the bound is
+ * never looked at again.
+ */
+export const RECOVERY_MARGIN_MS = 2 * 60_000;
+
+const LOOKUP_BATCH = 500;
+
+export interface RecoveryReport {
+  /** Files were looked at if written at or after this time (epoch ms). */
+  since: number;
+  /** Blob directories changed since then, and the DICOM files in them written since then. */
+  directories: number;
+  files: number;
+  /** Files with no index row that came in over C-STORE, indexed again through the ingest pipeline. */
+  recovered: number;
+  /** Files with no index row that did not come in over C-STORE, or whose node is gone: left alone. */
+  skipped: number;
+  /** Files whose content does not match their name (a write cut short; never answered success). */
+  partial: number;
+  /** Index rows of the window whose file is missing (the design cannot produce them: reported only). */
+  missingFiles: number;
+  ms: number;
+}
+
+export interface RecoveryDeps {
+  repo: IngestRepository;
+  nodes: DicomNodesRepository;
+  blobs: FileBlobStore;
+  ingest: IngestService;
+  /** Our AE title, the destination AE of the recovered studies. */
+  aeTitle: string;
+  log: (line: string) => void;
+}
+
+/**
+ * After an unclean stop, finds received files whose index row was lost and indexes them again.
+ *
+ * C-STORE commits its index rows without waiting for the database log's sync (the file, synced
+ * first, is the record of truth), so a power cut can lose the last rows while their files survive.
+ * Lost commits are always the newest ones (a log is replayed in order up to its first missing
+ * record), so only files written after both the crashed run's start and the newest surviving row
+ * (less a margin) are candidates: the scan stats the blob directories (their modification time
+ * says whether a file was added since) and reads only the recent files in the recent ones.
+ * A candidate is re-indexed when no row references it and its meta header says it was received
+ * here over C-STORE (our Implementation Class UID and a Source AE Title naming a registered node):
+ * the ingest pipeline then finds the file already in place and writes the rows with an audit event
+ * saying the instance was recovered. Other unreferenced files are left for the purge to judge.
+ */
+export class IngestRecovery {
+  constructor(private readonly deps: RecoveryDeps) {}
+
+  async scan(runStarted: number): Promise<RecoveryReport> {
+    const started = Date.now();
+    const newest = await this.deps.repo.newestInstanceCreated();
+    // Whole milliseconds: file times have fractions, index times (bigint) do not.
+    const since = Math.floor(Math.max(runStarted, (newest ?? 0) - RECOVERY_MARGIN_MS));
+    const report: RecoveryReport = {
+      since,
+      directories: 0,
+      files: 0,
+      recovered: 0,
+      skipped: 0,
+      partial: 0,
+      missingFiles: 0,
+      ms: 0,
+    };
+    const candidates = await this.recentFiles(since, report);
+    for (let i = 0; i < candidates.length; i += LOOKUP_BATCH) {
+      const batch = candidates.slice(i, i + LOOKUP_BATCH);
+      const referenced = await this.deps.repo.referencedKeys(batch);
+      for (const key of batch) {
+        if (!referenced.has(key)) await this.recover(key, report);
+      }
+    }
+    for (const key of await this.deps.repo.keysCreatedSince(since)) {
+      if (!fs.existsSync(this.deps.blobs.pathOf(key))) {
+        report.missingFiles += 1;
+        this.deps.log(`recovery scan: index row points at missing file ${key}`);
+      }
+    }
+    report.ms = Date.now() - started;
+    return report;
+  }
+
+  /** Keys of `.dcm` blobs written at or after `since`, found through the directories changed since. */
+  private async recentFiles(since: number, report: RecoveryReport): Promise<string[]> {
+    const root = this.deps.blobs.root;
+    const keys: string[] = [];
+    for (const top of await hexEntries(root)) {
+      for (const sub of await hexEntries(path.join(root, top))) {
+        const dir = path.join(root, top, sub);
+        if ((await fsp.stat(dir)).mtimeMs < since) continue;
+        report.directories += 1;
+        for (const name of await fsp.readdir(dir)) {
+          if (!name.endsWith('.dcm')) continue;
+          const stat = await fsp.stat(path.join(dir, name)).catch(() => undefined);
+          if (!stat?.isFile() || stat.mtimeMs < since) continue;
+          report.files += 1;
+          keys.push(`${top}/${sub}/${name}`);
+        }
+      }
+    }
+    return keys;
+  }
+
+  private async recover(key: string, report: RecoveryReport): Promise<void> {
+    const bytes = await this.deps.blobs.read(key);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (`${sha256}.dcm` !== path.basename(key)) {
+      report.partial += 1;
+      return;
+    }
+    const meta = readFileMeta(bytes);
+    const node =
+      meta.implementationClassUid === IMPLEMENTATION_CLASS_UID && meta.sourceAeTitle
+        ? await this.deps.nodes.findByAeTitle(meta.sourceAeTitle)
+        : undefined;
+    if (!node) {
+      report.skipped += 1;
+      return;
+    }
+    try {
+      const result = await this.deps.ingest.ingestBytes(
+        bytes,
+        {
+          accountId: node.account_id,
+          namespaceId: node.namespace_id,
+          sourceAeTitle: meta.sourceAeTitle,
+          destinationAeTitle: this.deps.aeTitle,
+        },
+        {
+          kind: 'recovery',
+          userId: null,
+          detail: {
+            recovered: true,
+            reason: 'index row lost in an unclean stop; indexed again from the stored file',
+            calling_ae: meta.sourceAeTitle,
+            blob_key: key,
+          },
+        },
+        sha256,
+      );
+      if (result.duplicate) report.skipped += 1;
+      else report.recovered += 1;
+    } catch (error) {
+      report.skipped += 1;
+      this.deps.log(`recovery scan: could not index ${key}: ${String(error)}`);
+    }
+  }
+}
+
+async function hexEntries(dir: string): Promise<string[]> {
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  return names.filter((name) => /^[0-9a-f]{2}$/.test(name)).sort();
+}
+
+/** The two meta header values the scan needs, read from the explicit VR LE group 0002. */
+export function readFileMeta(bytes: Uint8Array): { implementationClassUid: string; sourceAeTitle: string } {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const found = { implementationClassUid: '', sourceAeTitle: '' };
+  if (buffer.length < 132 || buffer.toString('latin1', 128, 132) !== 'DICM') return found;
+  let offset = 132;
+  while (offset + 8 <= buffer.length && buffer.readUInt16LE(offset) === 0x0002) {
+    const element = buffer.readUInt16LE(offset + 2);
+    const vr = buffer.toString('latin1', offset + 4, offset + 6);
+    const long = ['OB', 'OW', 'OF', 'SQ', 'UT', 'UN'].includes(vr);
+    const length = long ? buffer.readUInt32LE(offset + 8) : buffer.readUInt16LE(offset + 6);
+    const start = offset + (long ? 12 : 8);
+    if (start + length > buffer.length) break;
+    const value = () => buffer.toString('latin1', start, start + length).replace(/[\0 ]+$/, '');
+    if (element === 0x0012) found.implementationClassUid = value();
+    if (element === 0x0016) found.sourceAeTitle = value();
+    offset = start + length;
+  }
+  return found;
+}

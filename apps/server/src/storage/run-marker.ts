@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * A file in DATA_DIR that exists while the server runs: written (and synced) at start, removed at a
+ * clean stop once every index commit is durable. Finding it at start means the previous run ended
+ * without that stop (killed, crashed, power cut), so index rows committed without a log sync may
+ * be missing; its modification time is when that run started, the earliest a lost row's file can
+ * have been written.
+ */
+export class RunMarker {
+  private readonly file: string;
+
+  constructor(private readonly dataDir: string) {
+    this.file = path.join(dataDir, 'server.running');
+  }
+
+  /** When the previous run started, if it did not stop cleanly; undefined after a clean stop. */
+  previousUncleanStart(): number | undefined {
+    try {
+      return fs.statSync(this.file).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Records that this run has started (overwrites a previous run's marker). */
+  set(): void {
+    const fd = fs.openSync(this.file, 'w');
+    try {
+      fs.writeSync(fd, `pid ${process.pid} started ${new Date().toISOString()}\n`);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    syncDirectory(this.dataDir);
+  }
+
+  /** Records a clean stop. */
+  clear(): void {
+    fs.rmSync(this.file, { force: true });
+    syncDirectory(this.dataDir);
+  }
+}
+
+function syncDirectory(dir: string): void {
+  const fd = fs.openSync(dir, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
