@@ -26,8 +26,9 @@ export function openDatabase(options: { dataDir: string; databaseUrl?: string | 
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(options.dataDir, 'imaging-inbox.sqlite'));
-  // WAL lets readers run while one writer commits. FULL syncs the WAL at every commit: an ingest
-  // answers success only once its index rows survive a power cut, not just a process crash.
+  // WAL lets readers run while one writer commits. FULL syncs the WAL at every commit, so a write
+  // answered as done survives a power cut. The one exception, C-STORE's index rows (rebuildable
+  // from their durable files), commits through transactionWithoutSync (index-durability.ts).
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
