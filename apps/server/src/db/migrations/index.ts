@@ -24,6 +24,7 @@ import { studySends } from './20261122T2247-study-sends.js';
 import { customFields } from './20261123T0100-custom-fields.js';
 import { outboxDelivery } from './20261123T0120-outbox-delivery.js';
 import { userMobilePhone } from './20261123T0130-user-mobile-phone.js';
+import { instancesCreatedIndex } from './20261123T0131-instances-created-index.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '20261123T0100-custom-fields': customFields,
   '20261123T0120-outbox-delivery': outboxDelivery,
   '20261123T0130-user-mobile-phone': userMobilePhone,
+  '20261123T0131-instances-created-index': instancesCreatedIndex,
 };
