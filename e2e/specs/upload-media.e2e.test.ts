@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -44,11 +44,12 @@ async function uploadAll(page: Page): Promise<void> {
 describe('upload wizard: a ZIP archive and a CD folder with a DICOMDIR', () => {
   let session: BrowserSession;
   let dir: string;
-  const [zipA, zipB, cdA, cdB, stray] = generateStudySpecs(5, 777_001, {
+  const [zipA, zipB, cdA, cdB, stray, dropped] = generateStudySpecs(6, 777_001, {
     now: new Date('2026-04-01T00:00:00Z'),
   });
   const zipFiles = [writeStudyFiles(zipA!), writeStudyFiles(zipB!)];
   const cdFiles = [writeStudyFiles(cdA!), writeStudyFiles(cdB!)];
+  const droppedFiles = writeStudyFiles(dropped!);
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'imaging-inbox-media-'));
@@ -80,6 +81,12 @@ describe('upload wizard: a ZIP archive and a CD folder with a DICOMDIR', () => {
     await writeFile(path.join(cd, 'AUTORUN.INF'), '[autorun]\nopen=VIEWER\\VIEWER.EXE');
     // One listed file lost (a scratched disc): named, and the rest still goes.
     await rm(path.join(cd, 'DICOM', `IMG${String(n).padStart(5, '0')}`));
+
+    // A stored (uncompressed) ZIP to drop: its entries go up as slices of the archive.
+    const flat = path.join(dir, 'flat');
+    await mkdir(flat);
+    await Promise.all(droppedFiles.map((f, i) => writeFile(path.join(flat, `I${i}`), f.bytes)));
+    execFileSync('zip', ['-q', '-0', '-r', path.join(dir, 'dropped.zip'), '.'], { cwd: flat });
 
     session = await openBrowser(baseUrl);
     await signIn(session.page, 'clinician@demo.local');
@@ -120,6 +127,21 @@ describe('upload wizard: a ZIP archive and a CD folder with a DICOMDIR', () => {
     expect(await imageCount(cdA!.studyInstanceUid)).toBe(cdFiles[0]!.length);
     expect(await imageCount(cdB!.studyInstanceUid)).toBe(cdFiles[1]!.length - 1);
     expect(await imageCount(stray!.studyInstanceUid)).toBe(0);
+    expect(session.errors).toEqual([]);
+  });
+
+  it('takes a ZIP dropped on the drop zone', async () => {
+    const page = session.page;
+    await openFindExams(page);
+    const bytes = [...(await readFile(path.join(dir, 'dropped.zip')))];
+    await page.getByLabel('Drop DICOM files, folders or ZIP files here').evaluate((zone, content) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(content)], 'dropped.zip', { type: 'application/zip' }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, bytes);
+    await page.getByText(new RegExp(`1 exams? found in ${droppedFiles.length} files`)).waitFor();
+    await uploadAll(page);
+    expect(await imageCount(dropped!.studyInstanceUid)).toBe(droppedFiles.length);
     expect(session.errors).toEqual([]);
   });
 });
