@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
 import { apiGet, apiLogin, signIn } from '../support/actions';
 import { openBrowser, type BrowserSession } from '../support/browser';
+import { waitForMail } from '../support/mail';
 
 const baseUrl = inject('baseUrl');
 
 /** The request link mailed to `to`, read from the embedded server's outbox page (no SMTP in tests). */
 async function mailedLink(to: string): Promise<string> {
-  const html = await (await fetch(`${baseUrl}/dev/outbox`)).text();
-  const mail = html.split('<article>').find((article) => article.includes(`To: ${to}`));
-  const match = mail && /(\/link\/[A-Za-z0-9_-]+)/.exec(mail);
+  const mail = await waitForMail(baseUrl, to, /asks you to upload a study/);
+  const match = /(\/link\/[A-Za-z0-9_-]+)/.exec(mail.body);
   if (!match?.[1]) throw new Error(`no link mailed to ${to}`);
   return match[1];
 }
