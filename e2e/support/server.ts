@@ -49,12 +49,16 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs: nu
  * Starts the built server (`npm run build` first) on free ports with a fresh DATA_DIR and the demo
  * world, and waits until /api/v3/health answers 200.
  */
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  extraEnv: Record<string, string> = {},
+  /** Flags for node itself (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgs: string[] = [],
+): Promise<RunningServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'imaging-inbox-e2e-'));
   const [port, dicomPort] = [await freePort(), await freePort()];
   const baseUrl = `http://127.0.0.1:${port}`;
   const log: string[] = [];
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'apps/server/dist/main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(REPO_ROOT, 'apps/server/dist/main.js')], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
