@@ -10,6 +10,7 @@ const en = {
   '{{count}} exams_one': '{{count}} exam',
   '{{count}} images_one': '{{count}} image',
   '{{count}} exams selected_one': '{{count}} exam selected',
+  'and {{count}} more failed files_one': 'and {{count}} more failed file',
 };
 
 void i18next.use(initReactI18next).init({

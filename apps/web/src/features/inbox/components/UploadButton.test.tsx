@@ -32,6 +32,8 @@ describe('UploadButton', () => {
       destinationName: 'Emergency',
       totalBytes: 4 * MB,
       uploadedBytes: 1 * MB,
+      answered: 1,
+      fileCount: 4,
       studies: [],
       failures: [],
     });

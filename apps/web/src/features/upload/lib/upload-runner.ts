@@ -1,4 +1,5 @@
 import { runJobs } from '../../../lib/job-queue';
+import { RunTally } from './run-tally';
 import type { RunFailure, RunStudy, UploadRun, UploadStore } from './upload-store';
 
 /** Files in flight at once, and extra attempts per file (SPEC.md leaves both open). */
@@ -61,14 +62,6 @@ export async function runUpload(
   const jobs: UploadFileJob[] = studies.flatMap((s) =>
     s.files.map((file, i) => ({ file, studyUid: s.studyUid, sopInstanceUid: s.sopInstanceUids?.[i] })),
   );
-  // Bytes the server holds per file, so a chunked file moves the bar chunk by chunk, once.
-  const held = new Map<UploadFileJob, number>();
-  const hold = (job: UploadFileJob, bytes: number) => {
-    const before = held.get(job) ?? 0;
-    if (bytes <= before) return;
-    held.set(job, bytes);
-    store.update((run) => ({ ...run, uploadedBytes: run.uploadedBytes + bytes - before }));
-  };
   const controller = new AbortController();
   const runStudies: RunStudy[] =
     previous ??
@@ -82,22 +75,29 @@ export async function runUpload(
       duplicates: 0,
       failed: 0,
     }));
-  store.set({
-    id: nextRunId++,
-    status: 'uploading',
-    ...target,
-    totalBytes: jobs.reduce((n, j) => n + j.file.size, 0),
-    uploadedBytes: 0,
+  const tally = new RunTally(
+    {
+      id: nextRunId++,
+      ...target,
+      totalBytes: jobs.reduce((n, j) => n + j.file.size, 0),
+      fileCount: jobs.length,
+    },
     // A retry sends every failed file again, so their counts start over.
-    studies: runStudies.map((s) => ({ ...s, failed: 0 })),
-    failures: [],
-  });
+    runStudies.map((s) => ({ ...s, failed: 0 })),
+  );
+  const changed = () => store.changed(() => tally.snapshot('uploading'));
+  store.set(tally.snapshot('uploading'));
   store.setCanceller(() => controller.abort());
 
-  const patchStudy = (run: UploadRun, studyUid: string, change: (s: RunStudy) => RunStudy) => ({
-    ...run,
-    studies: run.studies.map((s) => (s.studyUid === studyUid ? change(s) : s)),
-  });
+  // Bytes the server holds per file in flight, so a chunked file moves the bar chunk by chunk, once.
+  const held = new Map<UploadFileJob, number>();
+  const hold = (job: UploadFileJob, bytes: number) => {
+    const before = held.get(job) ?? 0;
+    if (bytes <= before) return;
+    held.set(job, bytes);
+    tally.addBytes(bytes - before);
+    changed();
+  };
 
   await runJobs<UploadFileJob, { duplicate: boolean }>(
     jobs,
@@ -110,26 +110,19 @@ export async function runUpload(
       onSettled: (outcome) => {
         const job = outcome.item;
         if (outcome.ok) {
-          const { duplicate } = outcome.value;
           hold(job, job.file.size);
-          store.update((run) =>
-            patchStudy(run, job.studyUid, (s) =>
-              duplicate ? { ...s, duplicates: s.duplicates + 1 } : { ...s, stored: s.stored + 1 },
-            ),
-          );
+          tally.stored(job.studyUid, outcome.value.duplicate);
         } else {
-          const failure: RunFailure = {
+          tally.failed({
             file: job.file,
             studyUid: job.studyUid,
             sopInstanceUid: job.sopInstanceUid,
             name: job.file.webkitRelativePath || job.file.name,
             code: outcome.aborted ? 'JOB_FAILED' : deps.codeOf(outcome.error),
-          };
-          store.update((run) => ({
-            ...patchStudy(run, job.studyUid, (s) => ({ ...s, failed: s.failed + 1 })),
-            failures: [...run.failures, failure],
-          }));
+          });
         }
+        held.delete(job);
+        changed();
       },
     },
     (job, signal) =>
@@ -140,8 +133,8 @@ export async function runUpload(
   );
 
   store.setCanceller(null);
-  store.update((run) => ({ ...run, status: run.failures.length ? 'failed' : 'succeeded' }));
-  const final = store.getSnapshot()!;
+  const final = tally.snapshot(tally.failureCount ? 'failed' : 'succeeded');
+  store.set(final);
   deps.finished(final.status === 'succeeded');
   return final;
 }
@@ -151,7 +144,11 @@ export function retryFailed(store: UploadStore, deps: UploadDeps): Promise<Uploa
   const run = store.getSnapshot();
   if (!run || run.status !== 'failed' || run.failures.length === 0) return null;
   const byStudy = new Map<string, RunFailure[]>();
-  for (const f of run.failures) byStudy.set(f.studyUid, [...(byStudy.get(f.studyUid) ?? []), f]);
+  for (const f of run.failures) {
+    const list = byStudy.get(f.studyUid);
+    if (list) list.push(f);
+    else byStudy.set(f.studyUid, [f]);
+  }
   const studies: UploadStudyInput[] = run.studies
     .filter((s) => byStudy.has(s.studyUid))
     .map((s) => {

@@ -28,6 +28,9 @@ export interface UploadRun {
   destinationName: string;
   totalBytes: number;
   uploadedBytes: number;
+  /** Files answered so far (stored, duplicate or failed), of `fileCount`. */
+  answered: number;
+  fileCount: number;
   studies: RunStudy[];
   failures: RunFailure[];
 }
@@ -39,22 +42,44 @@ export function studyOutcome(study: RunStudy): 'New' | 'Duplicate' | 'Failed' {
   return 'Failed';
 }
 
+/**
+ * How often a running upload repaints at most. Files are answered many times a second; showing
+ * each answer at once re-rendered the page per file, which cost more than the upload itself
+ * with a few hundred studies on screen (docs/performance.md, upload wizard).
+ */
+export const PUBLISH_EVERY_MS = 200;
+
 export interface UploadStore {
+  /** The run as last published to the page. */
   getSnapshot: () => UploadRun | null;
   subscribe: (listener: () => void) => () => void;
+  /** Replaces the run and publishes it at once (start and end of a run). */
   set: (run: UploadRun | null) => void;
-  update: (change: (run: UploadRun) => UploadRun) => void;
+  /**
+   * Says the run changed: `snapshot` builds the new run when it is next published, at most once
+   * per PUBLISH_EVERY_MS however many changes came in between.
+   */
+  changed: (snapshot: () => UploadRun) => void;
   /** Cancels the running upload, if any. */
   cancel: () => void;
   setCanceller: (cancel: (() => void) | null) => void;
 }
 
-/** A tiny external store for useSyncExternalStore. */
-export function createUploadStore(): UploadStore {
+/** A tiny external store for useSyncExternalStore whose updates are batched in time. */
+export function createUploadStore(publishEveryMs = PUBLISH_EVERY_MS): UploadStore {
   let run: UploadRun | null = null;
+  let pending: (() => UploadRun) | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
   let canceller: (() => void) | null = null;
   const listeners = new Set<() => void>();
   const emit = () => listeners.forEach((l) => l());
+  const publish = () => {
+    timer = null;
+    if (!pending) return;
+    run = pending();
+    pending = null;
+    emit();
+  };
   return {
     getSnapshot: () => run,
     subscribe: (listener) => {
@@ -62,13 +87,15 @@ export function createUploadStore(): UploadStore {
       return () => listeners.delete(listener);
     },
     set: (next) => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      pending = null;
       run = next;
       emit();
     },
-    update: (change) => {
-      if (!run) return;
-      run = change(run);
-      emit();
+    changed: (snapshot) => {
+      pending = snapshot;
+      timer ??= setTimeout(publish, publishEveryMs);
     },
     cancel: () => canceller?.(),
     setCanceller: (cancel) => {
