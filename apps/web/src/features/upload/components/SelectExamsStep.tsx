@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   Box,
@@ -9,6 +9,7 @@ import {
   TableBody,
   TableCell,
   TableHead,
+  TablePagination,
   TableRow,
 } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
@@ -20,6 +21,12 @@ import type { FoundStudy } from '../lib/studies';
 
 /** The patient table is 1190 px wide (SPEC.md section 2). */
 export const EXAM_TABLE_WIDTH = 1190;
+
+/**
+ * Rows per page. A 2,000-file folder can hold hundreds of studies: drawing them all at once held
+ * the page for over a second. Select all still covers every page.
+ */
+export const EXAM_ROWS_PER_PAGE = 50;
 
 interface Props {
   studies: FoundStudy[];
@@ -46,6 +53,9 @@ export function SelectExamsStep({
 }: Props) {
   const dates = useDateDisplay();
   const { t } = useTranslation();
+  const [page, setPage] = useState(0);
+  const existingSet = useMemo(() => new Set(existing ?? []), [existing]);
+  const selectedSet = useMemo(() => new Set(selected), [selected]);
   const exists = useExistingStudies(
     studies.map((s) => s.studyUid),
     accountUuid,
@@ -56,7 +66,10 @@ export function SelectExamsStep({
 
   if (exists.isError) return <Alert severity="error">{t(MESSAGES.unexpectedError)}</Alert>;
   if (existing === null) return <CircularProgress aria-label={t('Checking exams')} />;
-  const selectable = studies.filter((s) => !existing.includes(s.studyUid)).length;
+  const selectable = studies.filter((s) => !existingSet.has(s.studyUid)).length;
+  const pages = Math.max(1, Math.ceil(studies.length / EXAM_ROWS_PER_PAGE));
+  const shownPage = Math.min(page, pages - 1);
+  const shown = studies.slice(shownPage * EXAM_ROWS_PER_PAGE, (shownPage + 1) * EXAM_ROWS_PER_PAGE);
   return (
     <Box>
       {studies.length > 1 && (
@@ -88,14 +101,15 @@ export function SelectExamsStep({
             </TableRow>
           </TableHead>
           <TableBody>
-            {studies.map((s) => {
-              const isExisting = existing.includes(s.studyUid);
+            {shown.map((s) => {
+              const isExisting = existingSet.has(s.studyUid);
+              const isSelected = selectedSet.has(s.studyUid);
               const name = formatPatientName(s.patientName);
               return (
-                <TableRow key={s.studyUid} hover={!isExisting} selected={selected.includes(s.studyUid)}>
+                <TableRow key={s.studyUid} hover={!isExisting} selected={isSelected}>
                   <TableCell padding="checkbox">
                     <Checkbox
-                      checked={selected.includes(s.studyUid)}
+                      checked={isSelected}
                       disabled={isExisting}
                       onChange={() => onToggle(s.studyUid)}
                       slotProps={{ input: { 'aria-label': t('Select exam of {{name}}', { name }) } }}
@@ -127,6 +141,17 @@ export function SelectExamsStep({
           </TableBody>
         </Table>
       </Box>
+      {pages > 1 && (
+        <TablePagination
+          component="div"
+          count={studies.length}
+          page={shownPage}
+          onPageChange={(_e, next) => setPage(next)}
+          rowsPerPage={EXAM_ROWS_PER_PAGE}
+          rowsPerPageOptions={[EXAM_ROWS_PER_PAGE]}
+          sx={{ width: EXAM_TABLE_WIDTH }}
+        />
+      )}
     </Box>
   );
 }

@@ -22,7 +22,10 @@ export function UploadWizard({ initial = initialWizardState }: { initial?: Wizar
   const onExisting = useCallback((studyUids: string[]) => dispatch({ type: 'existing', studyUids }), []);
   const onToggle = useCallback((studyUid: string) => dispatch({ type: 'toggle', studyUid }), []);
   const onToggleAll = useCallback(() => dispatch({ type: 'toggleAll' }), []);
-  const chosen = state.studies.filter((s) => state.selected.includes(s.studyUid));
+  const chosen = useMemo(() => {
+    const selected = new Set(state.selected);
+    return state.studies.filter((s) => selected.has(s.studyUid));
+  }, [state.studies, state.selected]);
   const partial = useMemo(
     () =>
       state.destination
