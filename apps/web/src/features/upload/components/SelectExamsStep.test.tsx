@@ -49,8 +49,8 @@ describe('SelectExamsStep with many studies', () => {
     const studies = Array.from({ length: 120 }, (_, i) => study(i + 1));
     let inFlight = 0;
     let most = 0;
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
-      const url = new URL(input.toString(), 'http://localhost');
+    vi.stubGlobal('fetch', async (input: string) => {
+      const url = new URL(input, 'http://localhost');
       inFlight++;
       most = Math.max(most, inFlight);
       await new Promise((r) => setTimeout(r, 1));
@@ -65,7 +65,7 @@ describe('SelectExamsStep with many studies', () => {
     // A header row and one page of studies.
     expect(within(table).getAllByRole('row')).toHaveLength(EXAM_ROWS_PER_PAGE + 1);
     expect(within(table).getByText('Already uploaded')).toBeTruthy();
-    const all = screen.getByRole('checkbox', { name: 'Select all exams' }) as HTMLInputElement;
+    const all = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Select all exams' });
     expect(all.checked).toBe(true);
 
     fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
@@ -74,7 +74,7 @@ describe('SelectExamsStep with many studies', () => {
     fireEvent.click(all);
     // Unselecting all reaches the rows of other pages too.
     expect(
-      (screen.getByRole('checkbox', { name: 'Select exam of PATIENT, 51' }) as HTMLInputElement).checked,
+      screen.getByRole<HTMLInputElement>('checkbox', { name: 'Select exam of PATIENT, 51' }).checked,
     ).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
     expect(within(table).getAllByRole('row')).toHaveLength(120 - 2 * EXAM_ROWS_PER_PAGE + 1);
