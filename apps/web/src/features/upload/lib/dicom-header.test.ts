@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blobSource } from './byte-source';
-import { HEADER_BYTES, parseDicomHeader, readDicomHeader } from './dicom-header';
+import { FIRST_READ_BYTES, HEADER_BYTES, parseDicomHeader, readDicomHeader } from './dicom-header';
 import { buildTestDicom } from './test-dicom';
 
 const SAMPLES = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
@@ -97,6 +97,31 @@ describe('readDicomHeader', () => {
       patientName: 'DOE^JANE',
       patientId: 'MRN42',
       studyDate: '20260115',
+    });
+  });
+
+  it('reads on when the study UID lies past the first read, also when the first read cuts it', async () => {
+    const withComment = (length: number) => {
+      const before = fields.filter(([g]) => g < 0x0020);
+      const after = fields.filter(([g]) => g >= 0x0020);
+      return buildTestDicom([...before, [0x0010, 0x4000, 'LT', 'x'.repeat(length)], ...after]);
+    };
+    expect(await readDicomHeader(blobSource(new Blob([withComment(40_000)])))).toMatchObject({
+      studyUid: '1.2.3.4',
+      patientName: 'DOE^JANE',
+    });
+    // A comment length that puts the study UID's value across the end of the first read.
+    const studyTag = [0x20, 0x00, 0x0d, 0x00, 0x55, 0x49];
+    let cut: Uint8Array | null = null;
+    for (let length = FIRST_READ_BYTES - 400; length < FIRST_READ_BYTES && !cut; length += 2) {
+      const bytes = withComment(length);
+      const at = Buffer.from(bytes).indexOf(Buffer.from(studyTag));
+      if (at + 8 < FIRST_READ_BYTES && at + 8 + 8 > FIRST_READ_BYTES) cut = bytes;
+    }
+    expect(cut).not.toBeNull();
+    expect(await readDicomHeader(blobSource(new Blob([new Uint8Array(cut!)])))).toMatchObject({
+      studyUid: '1.2.3.4',
+      sopInstanceUid: '1.2.3.4.5.1',
     });
   });
 

@@ -45,7 +45,14 @@ function readMeta(bytes: Uint8Array): { meta: DataSet; end: number } | null {
 }
 
 function headerOf(dataSet: DataSet, meta?: DataSet): DicomHeader | null {
-  const text = (tag: string) => (dataSet.string(tag) ?? meta?.string(tag) ?? '').trim();
+  const text = (tag: string) => {
+    try {
+      return (dataSet.string(tag) ?? meta?.string(tag) ?? '').trim();
+    } catch {
+      // The element's value runs past the bytes read (cut by the prefix): not read yet.
+      return '';
+    }
+  };
   if (text('x00020002') === DICOMDIR_SOP_CLASS) return null;
   const studyUid = text('x0020000d');
   const sopInstanceUid = text('x00080018') || text('x00020003');
@@ -75,23 +82,45 @@ export function parseDicomHeader(bytes: Uint8Array): DicomHeader | null {
   return dataSet ? headerOf(dataSet) : null;
 }
 
+/** Bytes read first: the study tags (groups 0008 to 0020) of most files sit in the first few KB. */
+export const FIRST_READ_BYTES = 16 * 1024;
+
 /**
- * The header of the file in `source`, reading only its first HEADER_BYTES. A Deflated Explicit VR
- * Little Endian file (1.2.840.10008.1.2.1.99) has its dataset deflated after the meta group: only a
- * prefix of it is inflated, with the browser's DecompressionStream, and read as explicit little
- * endian.
+ * The header of the file in `source`, reading FIRST_READ_BYTES and, only when the Study Instance
+ * UID was not within them (long private or sequence elements before it), HEADER_BYTES. Every field
+ * of DicomHeader has a tag below (0020,000D), so once that is read the rest was too. A Deflated
+ * Explicit VR Little Endian file (1.2.840.10008.1.2.1.99) has its dataset deflated after the meta
+ * group: only a prefix of it is inflated, with the browser's DecompressionStream, and read as
+ * explicit little endian.
  */
 export async function readDicomHeader(source: ByteSource): Promise<DicomHeader | null> {
-  const head = await source.read(0, HEADER_BYTES);
+  const first = await readHeaderWithin(source, FIRST_READ_BYTES);
+  return first.final ? first.header : (await readHeaderWithin(source, HEADER_BYTES)).header;
+}
+
+/** `final` unless reading further could still find the header: DICOM, no study UID, bytes left. */
+async function readHeaderWithin(
+  source: ByteSource,
+  limit: number,
+): Promise<{ header: DicomHeader | null; final: boolean }> {
+  const head = await source.read(0, limit);
   const found = readMeta(head);
-  if (!found) return null;
-  if (found.meta.string('x00020010')?.trim() !== DEFLATED_EXPLICIT_LITTLE) return parseDicomHeader(head);
-  const inflated = await readPrefix(
-    source
-      .stream(found.end)
-      .pipeThrough(new DecompressionStream('deflate-raw') as ReadableWritablePair<Uint8Array, Uint8Array>),
-    HEADER_BYTES,
-  );
-  const dataSet = readDataSet(inflated, { TransferSyntaxUID: EXPLICIT_LITTLE });
-  return dataSet ? headerOf(dataSet, found.meta) : null;
+  if (!found) return { header: null, final: true };
+  let header: DicomHeader | null;
+  let whole: boolean;
+  if (found.meta.string('x00020010')?.trim() !== DEFLATED_EXPLICIT_LITTLE) {
+    header = parseDicomHeader(head);
+    whole = head.length < limit;
+  } else {
+    const inflated = await readPrefix(
+      source
+        .stream(found.end)
+        .pipeThrough(new DecompressionStream('deflate-raw') as ReadableWritablePair<Uint8Array, Uint8Array>),
+      limit,
+    );
+    const dataSet = readDataSet(inflated, { TransferSyntaxUID: EXPLICIT_LITTLE });
+    header = dataSet ? headerOf(dataSet, found.meta) : null;
+    whole = inflated.length < limit;
+  }
+  return { header, final: header !== null || whole || limit >= HEADER_BYTES };
 }
