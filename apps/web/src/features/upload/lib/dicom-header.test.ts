@@ -106,7 +106,7 @@ describe('readDicomHeader', () => {
       const after = fields.filter(([g]) => g >= 0x0020);
       return buildTestDicom([...before, [0x0010, 0x4000, 'LT', 'x'.repeat(length)], ...after]);
     };
-    expect(await readDicomHeader(blobSource(new Blob([withComment(40_000)])))).toMatchObject({
+    expect(await readDicomHeader(blobSource(new Blob([new Uint8Array(withComment(40_000))])))).toMatchObject({
       studyUid: '1.2.3.4',
       patientName: 'DOE^JANE',
     });
