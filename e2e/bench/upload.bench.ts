@@ -150,16 +150,16 @@ describe('upload wizard figures', () => {
     const begun = Date.now();
     await page.getByRole('combobox', { name: 'Destination' }).click();
     await page.getByRole('option', { name: 'Emergency' }).click();
-    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
     const scanStart = Date.now();
     await page.getByLabel('DICOM folder').setInputFiles(dir);
     await page
       .getByText(new RegExp(`^${folder.studies} exams? found in ${folder.files} files`))
       .waitFor({ timeout: 300_000 });
     figures.scanSeconds = +((Date.now() - scanStart) / 1000).toFixed(1);
-    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
     await page.getByRole('checkbox', { name: 'Select all exams' }).waitFor();
-    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
 
     const serverCpuBefore = await cpuMsOf(server.pid);
     const started = Date.now();
