@@ -7,6 +7,8 @@
  * time of the storescu process (which includes its own scan of the files) and as the server's ingest
  * window (first to last stored instance).
  *
+ * Also prints the server's and storescu's CPU time per instance (storescu runs under /usr/bin/time).
+ *
  *   npm run bench:cstore [-- --small 10000 --ct 300 --database-url postgres://… --sets DIR]
  *
  * --sets DIR keeps the generated files in DIR and reuses them on the next run (same counts): on a busy
@@ -95,17 +97,32 @@ function studyBase(n: number) {
   };
 }
 
-function storescu(dir: string, port: number): Promise<{ code: number; stderr: string }> {
+/**
+ * Runs storescu under GNU time, so its own CPU time is known: it waits for each answer, and its
+ * per-instance work (reading, the PDUs) is part of every round trip.
+ */
+function storescu(dir: string, port: number): Promise<{ code: number; stderr: string; cpuSeconds: number }> {
+  const timeFile = path.join(root, 'storescu.time');
   return new Promise((resolve, reject) => {
     const child = spawn(
-      'storescu',
-      ['-aet', 'DEMO_GATEWAY', '-aec', 'INBOX', '+sd', '-nh', '127.0.0.1', String(port), dir],
+      '/usr/bin/time',
+      [
+        '-f',
+        '%U %S',
+        '-o',
+        timeFile,
+        'storescu',
+        ...['-aet', 'DEMO_GATEWAY', '-aec', 'INBOX', '+sd', '-nh', '127.0.0.1', String(port), dir],
+      ],
       { env: { ...process.env, TCP_NODELAY: '1' }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stderr }));
+    child.on('close', (code) => {
+      const [user, system] = fs.readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+      resolve({ code: code ?? -1, stderr, cpuSeconds: (user ?? 0) + (system ?? 0) });
+    });
   });
 }
 
@@ -159,7 +176,7 @@ try {
     const since = Date.now();
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    const { code, stderr } = await storescu(dir, server.dicomPort);
+    const { code, stderr, cpuSeconds } = await storescu(dir, server.dicomPort);
     const wall = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const stored = (await instanceCount()) - before;
@@ -180,6 +197,7 @@ try {
     console.log(
       `  server process CPU ${((cpu.user + cpu.system) / 1000 / Math.max(stored, 1)).toFixed(2)} ms/instance (user ${(cpu.user / 1000 / Math.max(stored, 1)).toFixed(2)}, system ${(cpu.system / 1000 / Math.max(stored, 1)).toFixed(2)}); load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`,
     );
+    console.log(`  storescu CPU ${((cpuSeconds * 1000) / Math.max(stored, 1)).toFixed(2)} ms/instance`);
   }
 } finally {
   await server.stop();
