@@ -3,6 +3,13 @@ import { filesOfSources } from './media-file';
 import type { PickedFile } from './media-scan';
 import type { ScanResult } from './studies';
 
+/**
+ * Handing a File to a worker clones its handle, about 0.2 ms each on the page's thread: 2,000 files
+ * in one message held the page for 0.4–1.5 s. Batches of this size, each in its own task, keep every
+ * task near 40 ms.
+ */
+const HANDOFF_BATCH = 200;
+
 /** A picked list as the scan takes it: each file with its path in the picked folder. */
 export const pickedFiles = (files: readonly File[]): PickedFile[] =>
   files.map((file) => ({ file, path: file.webkitRelativePath || file.name }));
@@ -46,6 +53,14 @@ export function scanFiles(
       finish();
       reject(new Error(event.message || 'worker failed'));
     };
-    worker.postMessage({ files: picked } satisfies ScanRequest);
+    void (async () => {
+      for (let start = 0; start < picked.length; start += HANDOFF_BATCH) {
+        if (signal?.aborted) return;
+        const files = picked.slice(start, start + HANDOFF_BATCH);
+        worker.postMessage({ type: 'files', files } satisfies ScanRequest);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      worker.postMessage({ type: 'scan' } satisfies ScanRequest);
+    })();
   });
 }
