@@ -5,9 +5,15 @@ export interface SeriesThumbnail {
   description: string;
   modality: string;
   image_count: number;
-  /** Path of the series thumbnail (WADO-RS `/thumbnail`, PNG); add `sid` to load it in an img tag. */
-  url: string;
+  /**
+   * Path of the series thumbnail (WADO-RS `/thumbnail`, PNG); add `sid` to load it in an img tag.
+   * Null for a series without images (NON_IMAGE_MODALITIES): the page shows a placeholder.
+   */
+  url: string | null;
 }
+
+/** Modalities whose instances carry no pixel data: documents, reports, key objects, presentation states. */
+export const NON_IMAGE_MODALITIES: readonly string[] = ['DOC', 'SR', 'KO', 'PR'];
 
 export interface StudyThumbnailsAnswer {
   status: 'OK';

@@ -168,6 +168,14 @@ describe.each(DIALECTS)('non-DICOM files wrapped into DICOM on %s', (dialect) =>
       series_count: files.length,
       modality: 'DOC\\OT',
     });
+    // The Summary's thumbnails: the PDF series has nothing to draw, so no URL; the images have one.
+    const thumbnails = await server.api.get('study/thumbnails', { sid, uuid: answer.body.study_uuid });
+    const urls = (thumbnails.body.thumbnails as { modality: string; url: string | null }[]).map((t) => [
+      t.modality,
+      t.url === null ? null : 'url',
+    ]);
+    expect(urls.filter(([m]) => m === 'DOC')).toEqual([['DOC', null]]);
+    expect(urls.filter(([m]) => m === 'OT').every(([, url]) => url === 'url')).toBe(true);
 
     const created = await server.ctx.db.kysely
       .selectFrom('audit_events')

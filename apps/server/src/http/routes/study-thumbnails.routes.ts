@@ -1,4 +1,4 @@
-import type { SeriesThumbnail } from '@imaging-inbox/contract';
+import { NON_IMAGE_MODALITIES, type SeriesThumbnail } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { auditStudy } from '../../dicomweb/qido.routes.js';
@@ -29,7 +29,10 @@ export function studyThumbnailRoutes(ctx: AppContext, app: FastifyInstance): voi
       description: s.series_description,
       modality: s.modality,
       image_count: s.image_count,
-      url: `/dicomweb/studies/${encodeURIComponent(study.study_uid)}/series/${encodeURIComponent(s.series_uid)}/thumbnail`,
+      // A document or report series has nothing to draw: no URL, rather than one that answers 406.
+      url: NON_IMAGE_MODALITIES.includes(s.modality)
+        ? null
+        : `/dicomweb/studies/${encodeURIComponent(study.study_uid)}/series/${encodeURIComponent(s.series_uid)}/thumbnail`,
     }));
     return { thumbnails };
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { SeriesThumbnail } from '@imaging-inbox/contract';
 import { setSid } from '../../../lib/storage';
@@ -54,5 +54,33 @@ describe('StudySummary series thumbnails', () => {
     );
     expect(calls[0]?.searchParams.get('uuid')).toBe('study-thumbs');
     expect(screen.getByText('CT · 10 images')).toBeTruthy();
+  });
+
+  it('shows a No preview tile for a series without images, and for an image that fails to load', async () => {
+    setSid('sid-123');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        apiStub({
+          'study/thumbnails': () => [
+            200,
+            {
+              status: 'OK',
+              thumbnails: [series(1, 'AXIAL CT', 'CT'), { ...series(2, 'Outside report', 'DOC'), url: null }],
+            },
+          ],
+        }),
+      ),
+    );
+    render(
+      <QueryClientProvider client={testQueryClient()}>
+        <StudySummary study={newStudy({ uuid: 'study-doc' })} />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByRole('img', { name: 'Outside report: no preview' })).toBeTruthy();
+    const ct = screen.getByRole('img', { name: 'AXIAL CT' });
+    fireEvent.error(ct);
+    expect(await screen.findByRole('img', { name: 'AXIAL CT: no preview' })).toBeTruthy();
+    expect(screen.getAllByText('No preview')).toHaveLength(2);
   });
 });

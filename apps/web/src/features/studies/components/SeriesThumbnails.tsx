@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Box, CircularProgress, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -28,15 +29,7 @@ export function SeriesThumbnails({ uuid }: { uuid: string }) {
         const label = s.description || `${s.modality} ${s.series_number ?? ''}`.trim();
         return (
           <Box component="li" key={s.series_uid} sx={{ width: 128 }}>
-            <Box
-              component="img"
-              src={thumbnailSrc(s.url)}
-              alt={label}
-              loading="lazy"
-              width={128}
-              height={128}
-              sx={{ display: 'block', objectFit: 'contain', bgcolor: 'common.black', borderRadius: 0.5 }}
-            />
+            <Thumbnail url={s.url} label={label} />
             <Typography variant="caption" component="div" noWrap title={label}>
               {label}
             </Typography>
@@ -47,5 +40,44 @@ export function SeriesThumbnails({ uuid }: { uuid: string }) {
         );
       })}
     </Box>
+  );
+}
+
+const TILE_SX = {
+  display: 'block',
+  width: 128,
+  height: 128,
+  bgcolor: 'common.black',
+  borderRadius: 0.5,
+} as const;
+
+/** The series' image, or a "No preview" tile for a series without images or one that failed to draw. */
+function Thumbnail({ url, label }: { url: string | null; label: string }) {
+  const { t } = useTranslation();
+  const [failed, setFailed] = useState(false);
+  if (url === null || failed) {
+    return (
+      <Box
+        role="img"
+        aria-label={t('{{label}}: no preview', { label })}
+        sx={{ ...TILE_SX, display: 'flex', alignItems: 'center', justifyContent: 'center' }}
+      >
+        <Typography variant="caption" sx={{ color: 'grey.400' }}>
+          {t('No preview')}
+        </Typography>
+      </Box>
+    );
+  }
+  return (
+    <Box
+      component="img"
+      src={thumbnailSrc(url)}
+      alt={label}
+      loading="lazy"
+      width={128}
+      height={128}
+      onError={() => setFailed(true)}
+      sx={{ ...TILE_SX, objectFit: 'contain' }}
+    />
   );
 }
