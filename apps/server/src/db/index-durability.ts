@@ -1,7 +1,12 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { Db, DialectName } from './dialect.js';
 import type { Database } from './schema.js';
+
+// Compiled once: these run around every received instance's index transaction.
+const SYNC_COMMIT_OFF = CompiledQuery.raw('set local synchronous_commit = off');
+const SQLITE_SYNC_NORMAL = CompiledQuery.raw('pragma synchronous = NORMAL');
+const SQLITE_SYNC_FULL = CompiledQuery.raw('pragma synchronous = FULL');
 
 /**
  * Runs `work` in a transaction whose commit does not wait for the database log to reach the disk.
@@ -23,16 +28,16 @@ export function transactionWithoutSync<T>(
 ): Promise<T> {
   if (dialect === 'postgres') {
     return db.transaction().execute(async (trx) => {
-      await sql`set local synchronous_commit = off`.execute(trx);
+      await trx.executeQuery(SYNC_COMMIT_OFF);
       return work(trx);
     });
   }
   return db.connection().execute(async (connection) => {
-    await sql`pragma synchronous = NORMAL`.execute(connection);
+    await connection.executeQuery(SQLITE_SYNC_NORMAL);
     try {
       return await connection.transaction().execute(work);
     } finally {
-      await sql`pragma synchronous = FULL`.execute(connection);
+      await connection.executeQuery(SQLITE_SYNC_FULL);
     }
   });
 }

@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import type { ParsedInstance } from '../dicom/index.js';
 import type { DialectName } from '../db/dialect.js';
 import { transactionWithoutSync } from '../db/index-durability.js';
-import type { AuditEventTable, Database } from '../db/schema.js';
+import { QueryTemplate } from '../db/query-template.js';
+import type { AuditEventTable, Database, InstanceTable } from '../db/schema.js';
 import { newUuid } from '../services/tokens.js';
 import { searchKey } from './study-search.sql.js';
 
@@ -35,6 +36,91 @@ export class IngestRepository {
     private readonly db: Kysely<Database>,
     private readonly dialect: DialectName,
   ) {}
+
+  // The statements every received instance runs, compiled once (db/query-template.ts).
+  private readonly instanceInStudy = new QueryTemplate<
+    { namespaceId: string; studyUid: string; sopInstanceUid: string },
+    { studyUuid: string; seriesUuid: string }
+  >((slot) =>
+    this.db
+      .selectFrom('instances')
+      .innerJoin('studies', 'studies.uuid', 'instances.study_uuid')
+      .select(['instances.study_uuid as studyUuid', 'instances.series_uuid as seriesUuid'])
+      .where('studies.namespace_id', '=', slot('namespaceId'))
+      .where('studies.study_uid', '=', slot('studyUid'))
+      .where('instances.sop_instance_uid', '=', slot('sopInstanceUid'))
+      .limit(1),
+  );
+
+  private readonly studyByUid = new QueryTemplate<
+    { namespaceId: string; studyUid: string },
+    { uuid: string; modality: string }
+  >((slot) =>
+    this.db
+      .selectFrom('studies')
+      .select(['uuid', 'modality'])
+      .where('namespace_id', '=', slot('namespaceId'))
+      .where('study_uid', '=', slot('studyUid')),
+  );
+
+  private readonly seriesByUid = new QueryTemplate<
+    { studyUuid: string; seriesUid: string },
+    { uuid: string }
+  >((slot) =>
+    this.db
+      .selectFrom('series')
+      .select('uuid')
+      .where('study_uuid', '=', slot('studyUuid'))
+      .where('series_uid', '=', slot('seriesUid')),
+  );
+
+  private readonly insertInstance = new QueryTemplate<
+    Insertable<InstanceTable> & Record<string, unknown>,
+    never
+  >((slot) =>
+    this.db
+      .insertInto('instances')
+      .values({
+        uuid: slot('uuid'),
+        study_uuid: slot('study_uuid'),
+        series_uuid: slot('series_uuid'),
+        sop_instance_uid: slot('sop_instance_uid'),
+        sop_class_uid: slot('sop_class_uid'),
+        instance_number: slot('instance_number'),
+        transfer_syntax: slot('transfer_syntax'),
+        rows: slot('rows'),
+        columns: slot('columns'),
+        frames: slot('frames'),
+        blob_key: slot('blob_key'),
+        size: slot('size'),
+        sha256: slot('sha256'),
+        created: slot('created'),
+      })
+      .onConflict((oc) => oc.columns(['study_uuid', 'sop_instance_uid']).doNothing()),
+  );
+
+  private readonly countIntoSeries = new QueryTemplate<{ seriesUuid: string; size: number }, never>((slot) =>
+    this.db
+      .updateTable('series')
+      .set({ image_count: sql`image_count + 1`, size: sql`size + ${slot('size')}` })
+      .where('uuid', '=', slot('seriesUuid')),
+  );
+
+  /** The study's counters; `newSeries` is 1 when the instance started a series, else 0. */
+  private readonly countIntoStudy = new QueryTemplate<
+    { studyUuid: string; size: number; newSeries: number; updated: number },
+    never
+  >((slot) =>
+    this.db
+      .updateTable('studies')
+      .set({
+        image_count: sql`image_count + 1`,
+        size: sql`size + ${slot('size')}`,
+        series_count: sql`series_count + ${slot('newSeries')}`,
+        updated: slot('updated'),
+      })
+      .where('uuid', '=', slot('studyUuid')),
+  );
 
   /**
    * `syncCommit: false` is for an instance whose file is already durable and is the record of truth
@@ -94,15 +180,13 @@ export class IngestRepository {
   }
 
   /** The study and series an instance with this SOP Instance UID is already indexed under, if any. */
-  findInstance(namespaceId: string, studyUid: string, sopInstanceUid: string) {
-    return this.db
-      .selectFrom('instances')
-      .innerJoin('studies', 'studies.uuid', 'instances.study_uuid')
-      .select(['instances.study_uuid as studyUuid', 'instances.series_uuid as seriesUuid'])
-      .where('studies.namespace_id', '=', namespaceId)
-      .where('studies.study_uid', '=', studyUid)
-      .where('instances.sop_instance_uid', '=', sopInstanceUid)
-      .executeTakeFirst();
+  async findInstance(
+    namespaceId: string,
+    studyUid: string,
+    sopInstanceUid: string,
+  ): Promise<{ studyUuid: string; seriesUuid: string } | undefined> {
+    const { rows } = await this.instanceInStudy.execute(this.db, { namespaceId, studyUid, sopInstanceUid });
+    return rows[0];
   }
 
   private async indexIn(
@@ -118,34 +202,26 @@ export class IngestRepository {
       modality: knownModalities,
     } = await this.ensureStudy(trx, p, target, now);
     const { uuid: seriesUuid, created: seriesCreated } = await this.ensureSeries(trx, p, studyUuid);
-    const inserted = await trx
-      .insertInto('instances')
-      .values({
-        uuid: newUuid(),
-        study_uuid: studyUuid,
-        series_uuid: seriesUuid,
-        sop_instance_uid: p.sopInstanceUid,
-        sop_class_uid: p.sopClassUid,
-        instance_number: p.instanceNumber,
-        transfer_syntax: p.transferSyntaxUid,
-        rows: p.rows,
-        columns: p.columns,
-        frames: p.numberOfFrames,
-        blob_key: blob.key,
-        size: blob.size,
-        sha256: blob.sha256,
-        created: now,
-      })
-      .onConflict((oc) => oc.columns(['study_uuid', 'sop_instance_uid']).doNothing())
-      .executeTakeFirst();
-    const duplicate = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0;
+    const inserted = await this.insertInstance.execute(trx, {
+      uuid: newUuid(),
+      study_uuid: studyUuid,
+      series_uuid: seriesUuid,
+      sop_instance_uid: p.sopInstanceUid,
+      sop_class_uid: p.sopClassUid,
+      instance_number: p.instanceNumber,
+      transfer_syntax: p.transferSyntaxUid,
+      rows: p.rows,
+      columns: p.columns,
+      frames: p.numberOfFrames,
+      blob_key: blob.key,
+      size: blob.size,
+      sha256: blob.sha256,
+      created: now,
+    });
+    const duplicate = Number(inserted.numAffectedRows ?? 0) === 0;
     if (duplicate) return { studyUuid, seriesUuid, duplicate, studyCreated };
 
-    await trx
-      .updateTable('series')
-      .set({ image_count: sql`image_count + 1`, size: sql`size + ${blob.size}` })
-      .where('uuid', '=', seriesUuid)
-      .execute();
+    await this.countIntoSeries.execute(trx, { seriesUuid, size: blob.size });
     let modality: string | undefined;
     let modalityBits = 0;
     if (p.modality && !knownModalities.split('\\').includes(p.modality.toUpperCase())) {
@@ -163,27 +239,34 @@ export class IngestRepository {
       modality = rows.map((r) => r.modality).join('\\');
       modalityBits = modalityMask(rows.map((r) => r.modality));
     }
-    await trx
-      .updateTable('studies')
-      .set({
-        image_count: sql`image_count + 1`,
-        size: sql`size + ${blob.size}`,
-        series_count: seriesCreated ? sql`series_count + 1` : sql`series_count`,
-        ...(modality !== undefined ? { modality, modality_bits: modalityBits } : {}),
+    if (modality !== undefined) {
+      await trx
+        .updateTable('studies')
+        .set({
+          image_count: sql`image_count + 1`,
+          size: sql`size + ${blob.size}`,
+          series_count: seriesCreated ? sql`series_count + 1` : sql`series_count`,
+          modality,
+          modality_bits: modalityBits,
+          updated: now,
+        })
+        .where('uuid', '=', studyUuid)
+        .execute();
+    } else {
+      await this.countIntoStudy.execute(trx, {
+        studyUuid,
+        size: blob.size,
+        newSeries: seriesCreated ? 1 : 0,
         updated: now,
-      })
-      .where('uuid', '=', studyUuid)
-      .execute();
+      });
+    }
     return { studyUuid, seriesUuid, duplicate, studyCreated };
   }
 
   private async ensureStudy(trx: Transaction<Database>, p: ParsedInstance, target: IndexTarget, now: number) {
-    const existing = await trx
-      .selectFrom('studies')
-      .select(['uuid', 'modality'])
-      .where('namespace_id', '=', target.namespaceId)
-      .where('study_uid', '=', p.studyInstanceUid)
-      .executeTakeFirst();
+    const existing = (
+      await this.studyByUid.execute(trx, { namespaceId: target.namespaceId, studyUid: p.studyInstanceUid })
+    ).rows[0];
     if (existing) return { uuid: existing.uuid, created: false, modality: existing.modality };
     const uuid = newUuid();
     const inserted = await trx
@@ -229,12 +312,8 @@ export class IngestRepository {
   }
 
   private async ensureSeries(trx: Transaction<Database>, p: ParsedInstance, studyUuid: string) {
-    const existing = await trx
-      .selectFrom('series')
-      .select('uuid')
-      .where('study_uuid', '=', studyUuid)
-      .where('series_uid', '=', p.seriesInstanceUid)
-      .executeTakeFirst();
+    const existing = (await this.seriesByUid.execute(trx, { studyUuid, seriesUid: p.seriesInstanceUid }))
+      .rows[0];
     if (existing) return { uuid: existing.uuid, created: false };
     const uuid = newUuid();
     await trx
