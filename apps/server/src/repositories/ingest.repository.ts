@@ -48,8 +48,7 @@ export class IngestRepository {
       .select(['instances.study_uuid as studyUuid', 'instances.series_uuid as seriesUuid'])
       .where('studies.namespace_id', '=', slot('namespaceId'))
       .where('studies.study_uid', '=', slot('studyUid'))
-      .where('instances.sop_instance_uid', '=', slot('sopInstanceUid'))
-      .limit(1),
+      .where('instances.sop_instance_uid', '=', slot('sopInstanceUid')),
   );
 
   private readonly studyByUid = new QueryTemplate<
