@@ -7,7 +7,8 @@
  * time of the storescu process (which includes its own scan of the files) and as the server's ingest
  * window (first to last stored instance).
  *
- * Also prints the server's and storescu's CPU time per instance (storescu runs under /usr/bin/time).
+ * Also prints the server's and storescu's CPU time per instance (storescu runs under /usr/bin/time),
+ * and on Linux the server's main thread alone (its JavaScript; the file syncs run on writer threads).
  *
  *   npm run bench:cstore [-- --small 10000 --ct 300 --database-url postgres://… --sets DIR]
  *
@@ -176,9 +177,11 @@ try {
     const since = Date.now();
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
+    const main0 = mainThreadCpuMs();
     const { code, stderr, cpuSeconds } = await storescu(dir, server.dicomPort);
     const wall = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    const mainThread = main0 === undefined ? undefined : mainThreadCpuMs()! - main0;
     const stored = (await instanceCount()) - before;
     const window = await server.ctx.db.kysely
       .selectFrom('instances')
@@ -197,6 +200,9 @@ try {
     console.log(
       `  server process CPU ${((cpu.user + cpu.system) / 1000 / Math.max(stored, 1)).toFixed(2)} ms/instance (user ${(cpu.user / 1000 / Math.max(stored, 1)).toFixed(2)}, system ${(cpu.system / 1000 / Math.max(stored, 1)).toFixed(2)}); load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`,
     );
+    if (mainThread !== undefined) {
+      console.log(`  server main thread CPU ${(mainThread / Math.max(stored, 1)).toFixed(2)} ms/instance`);
+    }
     console.log(`  storescu CPU ${((cpuSeconds * 1000) / Math.max(stored, 1)).toFixed(2)} ms/instance`);
   }
 } finally {
@@ -210,4 +216,17 @@ async function instanceCount(): Promise<number> {
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** CPU time of this process's main thread (user + system, ms), from /proc; undefined elsewhere. */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are the 12th and 13th of them.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / 100 : undefined;
+  } catch {
+    return undefined;
+  }
 }
