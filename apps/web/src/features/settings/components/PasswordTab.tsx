@@ -1,12 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Button, Stack, TextField } from '@mui/material';
 import * as z from 'zod/mini';
-import { MESSAGES, newPasswordFieldSchema, type ApiErrorBody } from '@imaging-inbox/contract';
+import {
+  MESSAGES,
+  SUCCESS_BANNER_MS,
+  newPasswordFieldSchema,
+  type ApiErrorBody,
+} from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { ApiError } from '../../../lib/api-error';
+import { useExpiringState } from '../../../lib/use-expiring-state';
 import { useChangePassword } from '../api/profile';
 
 /** SPEC "Password": current required, the new one by the password rules, a matching confirmation. */
@@ -22,13 +28,12 @@ const passwordChangeSchema = z
 type PasswordChangeValues = z.infer<typeof passwordChangeSchema>;
 
 const EMPTY: PasswordChangeValues = { current: '', password: '', confirm: '' };
-const BANNER_MS = 5000;
 
 /** Account settings, Password tab. Other sessions of the user end when the password changes. */
 export function PasswordTab() {
   const { t } = useTranslation();
   const change = useChangePassword();
-  const [changed, setChanged] = useState(false);
+  const [changed, setChanged] = useExpiringState<true>(() => SUCCESS_BANNER_MS);
   const [unexpected, setUnexpected] = useState(false);
   const {
     register,
@@ -38,14 +43,8 @@ export function PasswordTab() {
     formState: { errors },
   } = useForm<PasswordChangeValues>({ resolver: zodResolver(passwordChangeSchema), defaultValues: EMPTY });
 
-  useEffect(() => {
-    if (!changed) return;
-    const timer = setTimeout(() => setChanged(false), BANNER_MS);
-    return () => clearTimeout(timer);
-  }, [changed]);
-
   const onSubmit = handleSubmit((values) => {
-    setChanged(false);
+    setChanged(null);
     setUnexpected(false);
     change.mutate(
       { old_password: values.current, password: values.password, password_confirm: values.confirm },

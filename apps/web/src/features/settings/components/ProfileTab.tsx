@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { Alert, Box, Button, Stack, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
@@ -6,6 +6,7 @@ import {
   DATE_FORMATS,
   MESSAGES,
   PROFILE_MESSAGES,
+  SUCCESS_BANNER_MS,
   normalizeProfile,
   profileProblems,
   type ApiErrorBody,
@@ -16,12 +17,11 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../../../components/Loading';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { ApiError } from '../../../lib/api-error';
+import { useExpiringState } from '../../../lib/use-expiring-state';
 import { profileQuery, useSaveProfile } from '../api/profile';
 
 /** The form holds every field as text; the placeholder time zone is the empty string. */
 type ProfileForm = Record<ProfileField, string>;
-
-const BANNER_MS = 5000;
 
 function formValues(profile: UserProfile): ProfileForm {
   return {
@@ -64,7 +64,7 @@ export function ProfileTab() {
 function ProfileFormView({ profile }: { profile: UserProfile }) {
   const { t } = useTranslation();
   const save = useSaveProfile();
-  const [banner, setBanner] = useState<'saved' | 'failed' | null>(null);
+  const [banner, setBanner] = useExpiringState<'saved' | 'failed'>(() => SUCCESS_BANNER_MS);
   const loaded = useMemo(() => formValues(profile), [profile]);
   const zones = useMemo(() => {
     const list = timeZones();
@@ -80,11 +80,6 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
   } = useForm<ProfileForm>({ mode: 'onChange', resolver: profileResolver, defaultValues: loaded });
 
   useEffect(() => reset(loaded), [loaded, reset]);
-  useEffect(() => {
-    if (!banner) return;
-    const timer = setTimeout(() => setBanner(null), BANNER_MS);
-    return () => clearTimeout(timer);
-  }, [banner]);
 
   const onSubmit = handleSubmit((values) => {
     setBanner(null);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -33,6 +33,7 @@ import {
 import { useSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
 import { formatMegabytes } from '../../../lib/format';
+import { useExpiringState } from '../../../lib/use-expiring-state';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import {
   attachmentListQuery,
@@ -41,7 +42,7 @@ import {
   useUploadAttachment,
 } from '../api/attachments';
 
-type Banner = { kind: 'success' | 'error'; text: string } | null;
+type Banner = { kind: 'success' | 'error'; text: string };
 
 /** A short type label from the stored MIME type (PDF, PNG, DOCX…). */
 function typeLabel(a: Attachment): string {
@@ -92,21 +93,14 @@ export function AttachmentsTab({ study }: { study: Study }) {
   const { enqueueSnackbar } = useSnackbar();
   const [page, setPage] = useState(1);
   const [file, setFile] = useState<File | null>(null);
-  const [banner, setBanner] = useState<Banner>(null);
+  const [banner, setBanner] = useExpiringState<Banner>((b) =>
+    b.kind === 'success' ? SUCCESS_BANNER_MS : ATTACHMENT_ERROR_MS,
+  );
   const input = useRef<HTMLInputElement>(null);
   const list = useQuery(attachmentListQuery(study.uuid, page));
   const upload = useUploadAttachment(study);
   const remove = useDeleteAttachment(study);
   const canEdit = study.permissions.study_edit === 1;
-
-  useEffect(() => {
-    if (!banner) return;
-    const timer = setTimeout(
-      () => setBanner(null),
-      banner.kind === 'success' ? SUCCESS_BANNER_MS : ATTACHMENT_ERROR_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [banner]);
 
   const add = async () => {
     if (!file) return;
