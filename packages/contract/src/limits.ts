@@ -10,6 +10,8 @@ export const MAX_TAG_CHIPS = 3;
 export const SESSION_POLL_MS = 5 * 60 * 1000;
 export const SEARCH_POLL_MS = 1500;
 export const DELAYED_SEND_MS = 3 * 60 * 1000;
+/** Longest message a share or a send may carry (after trimming). */
+export const MAX_SHARE_MESSAGE = 1024;
 export const DEBOUNCE_MS = 250;
 export const LONG_DEBOUNCE_MS = 500;
 export const SUCCESS_BANNER_MS = 5000;

@@ -27,8 +27,11 @@ export interface LinkAccessDeps {
   now?: () => number;
 }
 
-/** Unknown, expired, revoked and used-up links all get this one answer, so nothing leaks. */
-const noLink = () => new ApiError('NO_LINK_ERROR');
+/**
+ * Unknown, expired, revoked and used-up links (request links and e-mailed sends alike) all get this
+ * one answer, so nothing leaks.
+ */
+export const noLink = () => new ApiError('NO_LINK_ERROR');
 
 /**
  * The outside party's side of a request-study link, reached without an account: read what the link

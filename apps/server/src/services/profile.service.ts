@@ -6,6 +6,7 @@ import {
   isDateFormat,
   normalizeProfile,
   profileProblems,
+  type DateFormat,
   type ProfileFields,
   type UserProfile,
 } from '@imaging-inbox/contract';
@@ -90,7 +91,8 @@ export class ProfileService {
     const codeChanged =
       values.share_code !== before.share_code || values.share_description !== before.share_description;
     if (codeChanged && !accountId) throw invalidField('share_code', 'no account to receive sends');
-    if (codeChanged && accountId) await this.setShareCode(caller.user.uuid, accountId, values);
+    if (codeChanged && accountId)
+      await this.setShareCode(caller.user.uuid, accountId, before.share_code, values);
 
     await this.deps.users.setProfile(caller.user.uuid, {
       first_name: values.first,
@@ -110,17 +112,24 @@ export class ProfileService {
       detail: { fields: changed },
       ip: caller.ip,
     });
-    const user = await this.deps.users.findByUuid(caller.user.uuid);
-    return this.get({ ...caller, user: user ?? caller.user });
+    // Everything stored is known here, so the answer needs no second read; profileProblems has
+    // already refused any date format outside DATE_FORMATS.
+    return { ...before, ...values, date_format: values.date_format as DateFormat };
   }
 
-  private async setShareCode(userId: string, accountId: string, values: ProfileFields): Promise<void> {
-    if (values.share_code) {
-      const holder = await this.deps.sends.byShareCode(values.share_code);
-      const own = await this.deps.users.personalShareCode(userId, accountId);
-      if (holder && own?.share_code !== values.share_code) {
-        throw invalidField('share_code', PROFILE_MESSAGES.shareCodeTaken);
-      }
+  /** `current` is the code the user holds now: keeping it is no conflict with oneself. */
+  private async setShareCode(
+    userId: string,
+    accountId: string,
+    current: string | null,
+    values: ProfileFields,
+  ): Promise<void> {
+    if (
+      values.share_code &&
+      values.share_code !== current &&
+      (await this.deps.sends.byShareCode(values.share_code))
+    ) {
+      throw invalidField('share_code', PROFILE_MESSAGES.shareCodeTaken);
     }
     const namespaceId = await this.deps.shares.personalNamespace(accountId, userId, PERSONAL_GROUP_NAME);
     try {

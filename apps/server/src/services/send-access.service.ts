@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { SendLinkStudyAnswer } from '@imaging-inbox/contract';
 import { SEND_CODE_LENGTH, SEND_CODE_TTL_MS } from '@imaging-inbox/contract';
-import { ApiError, invalidField } from '../http/errors.js';
+import { invalidField } from '../http/errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
@@ -11,7 +11,7 @@ import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AuditService } from './audit.service.js';
 import type { DownloadPlan, DownloadService } from './download.service.js';
 import type { LinkRateLimits } from './link-access.service.js';
-import { DEFAULT_LINK_LIMITS, GRANT_TTL_MS } from './link-access.service.js';
+import { DEFAULT_LINK_LIMITS, GRANT_TTL_MS, noLink } from './link-access.service.js';
 import { AttemptLimiter } from './attempt-limiter.js';
 import { hashToken, newSecretToken } from './tokens.js';
 
@@ -28,9 +28,6 @@ export interface SendAccessDeps {
   limits?: LinkRateLimits;
   now?: () => number;
 }
-
-/** Unknown, expired and cancelled links all get this one answer, so nothing leaks. */
-const noLink = () => new ApiError('NO_LINK_ERROR');
 
 /**
  * The e-mailed recipient's side of a send, reached without an account. The link token (256 bits,

@@ -1,5 +1,5 @@
 import type { SendAnswer, SendStatus } from '@imaging-inbox/contract';
-import { DELAYED_SEND_MS, SEND_LINK_TTL_MS, emailSchema } from '@imaging-inbox/contract';
+import { DELAYED_SEND_MS, MAX_SHARE_MESSAGE, SEND_LINK_TTL_MS, emailSchema } from '@imaging-inbox/contract';
 import { ApiError, invalidField, missingFields, notFound, notPermitted } from '../http/errors.js';
 import type { Params } from '../http/params.js';
 import { PermanentJobError } from '../jobs/job-runner.js';
@@ -12,7 +12,6 @@ import type { SendRow, SendsRepository } from '../repositories/sends.repository.
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AuditService } from './audit.service.js';
-import { MAX_SHARE_MESSAGE } from './share.service.js';
 import { hashToken, newSecretToken, newUuid } from './tokens.js';
 
 export const SEND_JOB = 'study.send';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PERSONAL_GROUP_NAME } from '@imaging-inbox/contract';
+import { MAX_SHARE_MESSAGE, PERSONAL_GROUP_NAME } from '@imaging-inbox/contract';
 import { invalidField, missingFields, notFound, notPermitted } from '../http/errors.js';
 import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
@@ -8,8 +8,6 @@ import type { StudyRow } from '../repositories/studies.repository.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
 import type { AuditService } from './audit.service.js';
 import type { ShareMails, SharedEvent } from '../notifications/share-notifier.js';
-
-export const MAX_SHARE_MESSAGE = 1024;
 
 export interface ShareDeps {
   shares: SharesRepository;

@@ -197,6 +197,8 @@ describe.each(DIALECTS)(
         current,
       );
       expect(mismatch.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'password_confirm' });
+      const missing = await server.api.call('user/password/change', { password: 'Fresh-pass-55' }, current);
+      expect(missing.body).toMatchObject({ error_type: 'MISSING_FIELDS', error_subtype: 'old_password' });
       const wrongOld = await server.api.call(
         'user/password/change',
         { old_password: 'Not-it-11', password: 'Fresh-pass-55', password_confirm: 'Fresh-pass-55' },

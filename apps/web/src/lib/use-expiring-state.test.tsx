@@ -10,12 +10,18 @@ describe('useExpiringState', () => {
     const { result } = renderHook(() => useExpiringState<string>((v) => (v === 'long' ? 10_000 : 5_000)));
     act(() => result.current[1]('short'));
     expect(result.current[0]).toBe('short');
-    act(() => vi.advanceTimersByTime(4_999));
+    act(() => {
+      vi.advanceTimersByTime(4_999);
+    });
     expect(result.current[0]).toBe('short');
     act(() => result.current[1]('long'));
-    act(() => vi.advanceTimersByTime(9_999));
+    act(() => {
+      vi.advanceTimersByTime(9_999);
+    });
     expect(result.current[0]).toBe('long');
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(result.current[0]).toBeNull();
   });
 });

@@ -20,6 +20,7 @@ import {
   type SendMethod,
   type ShareCodeAnswer,
   type Study,
+  MAX_SHARE_MESSAGE,
 } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { connectionsQuery, lookupShareCode, useCancelSends, useSendStudies } from '../api/study-send';
@@ -232,7 +233,7 @@ export function SendTab({ studies }: { studies: Study[] }) {
         multiline
         minRows={2}
         value={message}
-        slotProps={{ htmlInput: { maxLength: 1024 } }}
+        slotProps={{ htmlInput: { maxLength: MAX_SHARE_MESSAGE } }}
         onChange={(e) => setMessage(e.target.value)}
       />
       <FormControl>

@@ -13,7 +13,7 @@ import {
   Typography,
 } from '@mui/material';
 import Close from '@mui/icons-material/Close';
-import { MESSAGES, type Study } from '@imaging-inbox/contract';
+import { MESSAGES, type Study, MAX_SHARE_MESSAGE } from '@imaging-inbox/contract';
 import { useSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
 import { shareListQuery } from '../api/share-list';
@@ -141,7 +141,7 @@ export function ShareTab({ studies }: { studies: Study[] }) {
         multiline
         minRows={2}
         value={message}
-        slotProps={{ htmlInput: { maxLength: 1024 } }}
+        slotProps={{ htmlInput: { maxLength: MAX_SHARE_MESSAGE } }}
         onChange={(e) => setMessage(e.target.value)}
       />
       <Box>
