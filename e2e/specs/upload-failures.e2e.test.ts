@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
 import { apiGet, apiLogin, signIn } from '../support/actions';
+import { openFindExams } from '../support/upload-wizard';
 import { openBrowser, type BrowserSession } from '../support/browser';
 
 const baseUrl = inject('baseUrl');
@@ -39,10 +40,7 @@ describe('upload wizard: a file the server refuses is listed and only it is sent
 
   it('shows the failed file with its reason, and Retry sends that file alone', async () => {
     const page = session.page;
-    await page.goto('/study/upload');
-    await page.getByRole('combobox', { name: 'Destination' }).click();
-    await page.getByRole('option', { name: 'Emergency' }).click();
-    await page.getByRole('button', { name: 'Next' }).click();
+    await openFindExams(page);
     await page.getByLabel('DICOM folder').setInputFiles(dir);
     await page.getByText(`1 exams found in ${files.length} files`).waitFor();
     await page.getByRole('button', { name: 'Next' }).click();

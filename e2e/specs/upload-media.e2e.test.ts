@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
 import { apiGet, apiLogin, signIn } from '../support/actions';
+import { openFindExams } from '../support/upload-wizard';
 import { openBrowser, type BrowserSession } from '../support/browser';
 
 const baseUrl = inject('baseUrl');
@@ -21,14 +22,6 @@ async function imageCount(studyUid: string): Promise<number> {
     'filter.study_uid.equals': studyUid,
   });
   return found.studies.reduce((n, s) => n + s.image_count, 0);
-}
-
-/** Opens the wizard on Find Exams with Emergency as destination. */
-async function openFindExams(page: Page): Promise<void> {
-  await page.goto(`${baseUrl}/study/upload`);
-  await page.getByRole('combobox', { name: 'Destination' }).click();
-  await page.getByRole('option', { name: 'Emergency' }).click();
-  await page.getByRole('button', { name: 'Next' }).click();
 }
 
 /** Goes from a scanned selection to the end of the upload. */

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { StudySpec } from '../../apps/server/dist/dicom/index.js';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
 import { apiGet, apiLogin, signIn } from '../support/actions';
+import { chooseDestination } from '../support/upload-wizard';
 import { openBrowser, type BrowserSession } from '../support/browser';
 
 const baseUrl = inject('baseUrl');
@@ -34,9 +35,7 @@ async function studyFolder(spec: StudySpec, dir: string) {
 const offsetOf = (request: Request) => Number(new URL(request.url()).searchParams.get('offset'));
 
 async function chooseFolder(page: Page, dir: string, files: number) {
-  await page.getByRole('combobox', { name: 'Destination' }).click();
-  await page.getByRole('option', { name: 'Emergency' }).click();
-  await page.getByRole('button', { name: 'Next' }).click();
+  await chooseDestination(page);
   await page.getByLabel('DICOM folder').setInputFiles(dir);
   await page.getByText(`1 exams found in ${files} files`).waitFor();
   await page.getByRole('button', { name: 'Next' }).click();
