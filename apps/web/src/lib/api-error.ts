@@ -1,3 +1,4 @@
+import type { ApiErrorBody } from '@imaging-inbox/contract';
 /** Codes the client itself produces, beside the server's error types (SPEC.md section 7). */
 export const CLIENT_ERROR_CODES = {
   network: 'NETWORK_ERROR',
@@ -23,4 +24,9 @@ export class ApiError extends Error {
 
 export function errorCode(error: unknown): string {
   return error instanceof ApiError ? error.code : CLIENT_ERROR_CODES.unexpected;
+}
+
+/** The api/v3 error body of a refused call (subtype and data name the field), if it was one. */
+export function errorBody(error: unknown): ApiErrorBody | undefined {
+  return error instanceof ApiError ? (error.body as ApiErrorBody | undefined) : undefined;
 }

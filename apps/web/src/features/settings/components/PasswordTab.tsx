@@ -3,15 +3,10 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Button, Stack, TextField } from '@mui/material';
 import * as z from 'zod/mini';
-import {
-  MESSAGES,
-  SUCCESS_BANNER_MS,
-  newPasswordFieldSchema,
-  type ApiErrorBody,
-} from '@imaging-inbox/contract';
+import { MESSAGES, SUCCESS_BANNER_MS, newPasswordFieldSchema } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
-import { ApiError } from '../../../lib/api-error';
+import { errorBody } from '../../../lib/api-error';
 import { useExpiringState } from '../../../lib/use-expiring-state';
 import { useChangePassword } from '../api/profile';
 
@@ -54,7 +49,7 @@ export function PasswordTab() {
           setChanged(true);
         },
         onError: (error) => {
-          const body = error instanceof ApiError ? (error.body as ApiErrorBody | undefined) : undefined;
+          const body = errorBody(error);
           if (body?.error_type === 'INVALID_PASSWORD') {
             setError('current', { message: MESSAGES.currentPasswordWrong });
           } else if (body?.error_type === 'BAD_PASSWORD') {

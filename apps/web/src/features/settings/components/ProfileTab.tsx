@@ -9,14 +9,13 @@ import {
   SUCCESS_BANNER_MS,
   normalizeProfile,
   profileProblems,
-  type ApiErrorBody,
   type ProfileField,
   type UserProfile,
 } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../../components/Loading';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
-import { ApiError } from '../../../lib/api-error';
+import { errorBody } from '../../../lib/api-error';
 import { useExpiringState } from '../../../lib/use-expiring-state';
 import { profileQuery, useSaveProfile } from '../api/profile';
 
@@ -87,7 +86,7 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
       onSuccess: () => setBanner('saved'),
       onError: (error) => {
         setBanner('failed');
-        const body = error instanceof ApiError ? (error.body as ApiErrorBody | undefined) : undefined;
+        const body = errorBody(error);
         if (body?.error_type === 'INVALID_TIME_ZONE') {
           setError('time_zone', { message: PROFILE_MESSAGES.timeZoneInvalid });
         } else if (
