@@ -25,6 +25,10 @@ export const ERROR_TYPES = [
   'UPLOAD_OFFSET_MISMATCH',
   'UPLOAD_INCOMPLETE',
   'UPLOAD_QUOTA_EXCEEDED',
+  /** 409: another request is appending at this offset of the upload session right now. */
+  'UPLOAD_CHUNK_IN_PROGRESS',
+  /** The upload session holds the start of a different file: start this one over. */
+  'UPLOAD_RESUME_MISMATCH',
   'USER_INFO_NOT_SET',
   'NO_SUITABLE_ACCOUNT',
   /** study/send/cancel of a send that already ran. */

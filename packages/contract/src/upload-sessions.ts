@@ -10,6 +10,13 @@ export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Largest chunk the server accepts in one append. */
 export const MAX_UPLOAD_CHUNK_BYTES = 16 * 1024 * 1024;
 
+/**
+ * How much of a file's start identifies it to its upload session: the client declares the SHA-256 of
+ * its first min(size, this) bytes at create and presents it again on resume; the server checks the
+ * arriving bytes against it and refuses a resume by any other file (UPLOAD_RESUME_MISMATCH).
+ */
+export const UPLOAD_RESUME_HEAD_BYTES = 64 * 1024;
+
 /** What create, status and append answer: how many bytes of the file the server holds. */
 export interface UploadSessionAnswer {
   status: 'OK';
@@ -21,7 +28,7 @@ export interface UploadSessionAnswer {
   completed: 0 | 1;
 }
 
-/** error_data of UPLOAD_OFFSET_MISMATCH and UPLOAD_INCOMPLETE: where the client should go on from. */
+/** error_data of UPLOAD_OFFSET_MISMATCH, UPLOAD_CHUNK_IN_PROGRESS and UPLOAD_INCOMPLETE: where the client should go on from. */
 export interface UploadOffsetErrorData {
   received: number;
   size: number;

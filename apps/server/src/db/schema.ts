@@ -324,6 +324,12 @@ export interface UploadSessionTable {
   expires: number;
   /** The upload answer (JSON) once the file was ingested; complete answers it again. */
   answer: string | null;
+  /** Token of the append in progress (compare-and-set), null when none. */
+  claim: string | null;
+  /** When that claim lapses if its process died (ms). */
+  claim_expires: number | null;
+  /** SHA-256 (hex) of the file's first min(size, UPLOAD_RESUME_HEAD_BYTES) bytes, when declared. */
+  head_sha256: string | null;
 }
 
 /** A short-lived credential opening one study to the embedded viewer (hash of the token only). */

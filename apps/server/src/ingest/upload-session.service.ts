@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { ImageUploadAnswer, UploadOffsetErrorData, UploadSessionAnswer } from '@imaging-inbox/contract';
-import { MAX_UPLOAD_CHUNK_BYTES } from '@imaging-inbox/contract';
+import { MAX_UPLOAD_CHUNK_BYTES, UPLOAD_RESUME_HEAD_BYTES } from '@imaging-inbox/contract';
 import { ApiError } from '../http/errors.js';
 import type { IndexTarget } from '../repositories/ingest.repository.js';
 import type {
@@ -55,12 +56,41 @@ const offsetError = (row: Pick<UploadSessionRow, 'received' | 'size'>, why: stri
 
 const missing = () => new ApiError('NOT_FOUND', 412, 'upload session');
 
+/** 409 with the committed offset: another request is appending here; ask status and go on. */
+const inProgress = (row: Pick<UploadSessionRow, 'received' | 'size'>) =>
+  new ApiError('UPLOAD_CHUNK_IN_PROGRESS', 409, 'another append to this upload is running', {
+    received: row.received,
+    size: row.size,
+  } satisfies UploadOffsetErrorData);
+
+const resumeMismatch = (why: string) => new ApiError('UPLOAD_RESUME_MISMATCH', 412, why);
+
+/**
+ * How long an append's claim holds without renewal: only a process that died mid-append lets it
+ * lapse (a live one renews it every third of this while the body streams in).
+ */
+export const UPLOAD_CLAIM_LEASE_MS = 30_000;
+
+/** How many first bytes of a file of `size` its head hash covers. */
+const headBytes = (size: number) => Math.min(size, UPLOAD_RESUME_HEAD_BYTES);
+
+const HEX_SHA256 = /^[0-9a-f]{64}$/;
+
+function checkedHead(head: string | undefined): string | null {
+  if (head === undefined || head === '') return null;
+  if (!HEX_SHA256.test(head)) throw new ApiError('INVALID_FIELD', 412, 'head_sha256', 'a hex SHA-256');
+  return head;
+}
+
 /**
  * Resumable uploads: create a session for a file of known size, append chunks at the offset the
  * server holds (a repeated chunk is answered, a gap or overlap refused), ask the held offset after
  * a drop, and complete, which hands the assembled file to the single ingest pipeline. Appends and
- * completes of one session are serialised in this process; across processes the conditional
- * `advance` keeps the held offset exact.
+ * completes of one session are serialised in this process; across processes an append first
+ * claims the offset by a compare-and-set on the session row, streams into its own staging file,
+ * and commits by a second compare-and-set, so two appends never both write the session's file.
+ * The head hash declared at create ties the session to one file: a resume by another file, or a
+ * first chunk that does not match, is refused with UPLOAD_RESUME_MISMATCH.
  */
 export class UploadSessionService {
   private readonly now: () => number;
@@ -70,8 +100,14 @@ export class UploadSessionService {
     this.now = deps.now ?? Date.now;
   }
 
-  async create(owner: UploadOwner, to: UploadTarget, size: number): Promise<UploadSessionAnswer> {
+  async create(
+    owner: UploadOwner,
+    to: UploadTarget,
+    size: number,
+    headSha256?: string,
+  ): Promise<UploadSessionAnswer> {
     const { limits } = this.deps;
+    const head = checkedHead(headSha256);
     if (!Number.isSafeInteger(size) || size <= 0) {
       throw new ApiError('INVALID_FIELD', 412, 'size', 'a whole number of bytes above 0');
     }
@@ -102,12 +138,34 @@ export class UploadSessionService {
       created: now,
       expires,
       answer: null,
+      claim: null,
+      claim_expires: null,
+      head_sha256: head,
     });
     return { status: 'OK', id, size, received: 0, expires, completed: 0 };
   }
 
-  async status(owner: UploadOwner, id: string): Promise<UploadSessionAnswer> {
-    return present(id, await this.load(owner, id));
+  /**
+   * How many bytes the server holds. With `headSha256` (the resuming file's head hash) it also
+   * checks that the session is this file's: a session declared for another head, or whose arrived
+   * head bytes differ, is refused with UPLOAD_RESUME_MISMATCH so the client starts over.
+   */
+  async status(owner: UploadOwner, id: string, headSha256?: string): Promise<UploadSessionAnswer> {
+    const head = checkedHead(headSha256);
+    const row = await this.load(owner, id);
+    if (head !== null) {
+      const held = row.head_sha256 ?? (await this.arrivedHead(row));
+      if (held !== null && held !== head) {
+        throw resumeMismatch('this upload session holds the start of another file');
+      }
+    }
+    return present(id, row);
+  }
+
+  /** The head hash of the bytes that arrived, once all of the head did (else null: unknown yet). */
+  private async arrivedHead(row: UploadSessionRow): Promise<string | null> {
+    const n = headBytes(row.size);
+    return row.received >= n ? this.deps.chunks.sha256(row.id_hash, n) : null;
   }
 
   /**
@@ -147,8 +205,42 @@ export class UploadSessionService {
       if (offset !== row.received) {
         throw offsetError(row, offset > row.received ? 'gap before this chunk' : 'chunk overlaps held bytes');
       }
+      const now = this.now();
+      const token = randomBytes(16).toString('hex');
+      if (!(await this.deps.repo.claim(row.id_hash, offset, token, now, now + UPLOAD_CLAIM_LEASE_MS))) {
+        // Another process appends here, or just did: answer from what is committed now.
+        body.resume();
+        const current = await this.load(owner, id);
+        if (offset + length <= current.received) return present(id, current);
+        if (current.received !== offset) throw offsetError(current, 'another append moved the offset');
+        throw inProgress(current);
+      }
+      const expires = await this.appendClaimed(row, token, offset, length, body);
+      return present(id, { ...row, received: offset + length, expires });
+    });
+  }
+
+  /**
+   * The claimed part of an append: stage the body, check the claim still holds, place the bytes at
+   * the offset, check the file's head against the declared hash once it is whole, and commit.
+   * Whatever fails or is refused gives the claim up and leaves `received` where it was.
+   */
+  private async appendClaimed(
+    row: UploadSessionRow,
+    token: string,
+    offset: number,
+    length: number,
+    body: Readable,
+  ): Promise<number> {
+    const { repo, chunks } = this.deps;
+    const lease = () => this.now() + UPLOAD_CLAIM_LEASE_MS;
+    const renewal = setInterval(() => {
+      repo.renewClaim(row.id_hash, token, lease()).catch(() => undefined);
+    }, UPLOAD_CLAIM_LEASE_MS / 3);
+    let committed = false;
+    try {
       try {
-        await this.deps.chunks.writeAt(row.id_hash, offset, length, body);
+        await chunks.stage(row.id_hash, token, length, body);
       } catch (error) {
         if (error instanceof ChunkLengthError) {
           throw new ApiError(
@@ -159,13 +251,30 @@ export class UploadSessionService {
           );
         }
         throw error;
+      } finally {
+        clearInterval(renewal);
+      }
+      // A claim that lapsed while the body streamed (this process stalled) may have been taken over.
+      if (!(await repo.renewClaim(row.id_hash, token, lease()))) throw inProgress(row);
+      await chunks.place(row.id_hash, token, offset);
+      const n = headBytes(row.size);
+      if (row.head_sha256 !== null && offset < n && offset + length >= n) {
+        if ((await chunks.sha256(row.id_hash, n)) !== row.head_sha256) {
+          throw resumeMismatch(
+            'these bytes are not the start of the file this upload session was opened for',
+          );
+        }
       }
       const expires = this.now() + this.deps.limits.ttlMs;
-      if (!(await this.deps.repo.advance(row.id_hash, offset, offset + length, expires))) {
-        throw offsetError(await this.load(owner, id), 'another append moved the offset');
+      if (!(await repo.advance(row.id_hash, offset, offset + length, expires, token))) {
+        throw offsetError(row, 'another append moved the offset');
       }
-      return present(id, { ...row, received: offset + length, expires });
-    });
+      committed = true;
+      return expires;
+    } finally {
+      await chunks.discardStaged(row.id_hash, token);
+      if (!committed) await repo.releaseClaim(row.id_hash, token);
+    }
   }
 
   /**
@@ -225,6 +334,7 @@ export class UploadSessionService {
       sessions += batch.length;
       if (batch.length < 200) break;
     }
+    await this.deps.chunks.removeStaleStaged(now - this.deps.limits.ttlMs);
     const stale = await this.deps.chunks.staleIds(now - this.deps.limits.ttlMs);
     const known = await this.deps.repo.existing(stale);
     const orphans = stale.filter((h) => !known.has(h));

@@ -38,15 +38,54 @@ export class UploadSessionsRepository {
   }
 
   /**
-   * Moves `received` from `from` to `to` and pushes the expiry out, only if nobody moved it since:
-   * a racing append of the same offset loses instead of double counting. Answers whether it won.
+   * Claims the append at `offset` for `token` (compare-and-set): only while the session holds
+   * exactly `offset` bytes, is not complete and has no live claim (one whose process died lapses at
+   * `claim_expires`). Of two requests, in one process or two, for the same offset only one wins.
    */
-  async advance(idHash: string, from: number, to: number, expires: number): Promise<boolean> {
+  async claim(idHash: string, offset: number, token: string, now: number, until: number): Promise<boolean> {
     const result = await this.db
       .updateTable('upload_sessions')
-      .set({ received: to, expires })
+      .set({ claim: token, claim_expires: until })
+      .where('id_hash', '=', idHash)
+      .where('received', '=', offset)
+      .where('answer', 'is', null)
+      .where((eb) => eb.or([eb('claim', 'is', null), eb('claim_expires', '<=', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Pushes out the lapse of a claim still held by `token`; answers whether it still is. */
+  async renewClaim(idHash: string, token: string, until: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('upload_sessions')
+      .set({ claim_expires: until })
+      .where('id_hash', '=', idHash)
+      .where('claim', '=', token)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Gives up a claim that did not commit (refused or broken append); another one's is untouched. */
+  async releaseClaim(idHash: string, token: string): Promise<void> {
+    await this.db
+      .updateTable('upload_sessions')
+      .set({ claim: null, claim_expires: null })
+      .where('id_hash', '=', idHash)
+      .where('claim', '=', token)
+      .execute();
+  }
+
+  /**
+   * Commits a claimed append: moves `received` from `from` to `to`, pushes the expiry out and drops
+   * the claim, only if `token` still holds it and nobody moved the offset. Answers whether it won.
+   */
+  async advance(idHash: string, from: number, to: number, expires: number, token: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('upload_sessions')
+      .set({ received: to, expires, claim: null, claim_expires: null })
       .where('id_hash', '=', idHash)
       .where('received', '=', from)
+      .where('claim', '=', token)
       .where('answer', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;

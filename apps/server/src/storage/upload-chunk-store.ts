@@ -11,7 +11,7 @@ export class ChunkLengthError extends Error {}
 
 /**
  * The bytes of resumable uploads, one file per session under DATA_DIR/uploads named by the
- * session's id hash. Kept beside DATA_DIR/blobs on the same file system, so completing a session
+ * session's id hash (plus, while an append runs, its staging file `<id hash>.<claim>.chunk`). Kept beside DATA_DIR/blobs on the same file system, so completing a session
  * is a rename into the blob store, not a copy.
  */
 export class UploadChunkStore {
@@ -31,12 +31,18 @@ export class UploadChunkStore {
     await (await fsp.open(this.pathOf(idHash), 'w')).close();
   }
 
+  /** Where one claimed append stages its bytes: private to that append (its claim token). */
+  stagedPathOf(idHash: string, token: string): string {
+    if (!/^[0-9a-f]{32}$/.test(token)) throw new Error('bad upload claim token');
+    return `${this.pathOf(idHash).slice(0, -'.part'.length)}.${token}.chunk`;
+  }
+
   /**
-   * Writes exactly `length` bytes of `source` at `offset` and fsyncs them, so a chunk is durable
-   * before the session row says it is held. Bytes past the held offset from a broken write are
-   * simply overwritten by the next append.
+   * Streams exactly `length` bytes of `source` into the append's own staging file. The slow,
+   * network-bound part of an append writes nowhere another request could also write, so a stalled
+   * request cannot interleave its bytes with those of the append that took over from it.
    */
-  async writeAt(idHash: string, offset: number, length: number, source: Readable): Promise<void> {
+  async stage(idHash: string, token: string, length: number, source: Readable): Promise<void> {
     let written = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) {
@@ -45,15 +51,28 @@ export class UploadChunkStore {
         done(null, chunk);
       },
     });
-    const out = fs.createWriteStream(this.pathOf(idHash), { flags: 'r+', start: offset });
-    await pipeline(source, counter, out);
+    await pipeline(source, counter, fs.createWriteStream(this.stagedPathOf(idHash, token)));
     if (written !== length) throw new ChunkLengthError();
+  }
+
+  /**
+   * Copies a staged append into the session's file at `offset` (a local copy of at most one chunk)
+   * and fsyncs it, so a chunk is durable before the session row says it is held. Bytes past the
+   * held offset from a refused or broken append are simply overwritten by the next one.
+   */
+  async place(idHash: string, token: string, offset: number): Promise<void> {
+    const out = fs.createWriteStream(this.pathOf(idHash), { flags: 'r+', start: offset });
+    await pipeline(fs.createReadStream(this.stagedPathOf(idHash, token)), out);
     const handle = await fsp.open(this.pathOf(idHash), 'r+');
     try {
       await handle.sync();
     } finally {
       await handle.close();
     }
+  }
+
+  async discardStaged(idHash: string, token: string): Promise<void> {
+    await fsp.rm(this.stagedPathOf(idHash, token), { force: true });
   }
 
   /** SHA-256 of the first `size` bytes: the blob store's content key of the assembled file. */
@@ -85,5 +104,20 @@ export class UploadChunkStore {
       if (stat && stat.mtimeMs < before) stale.push(match[1]!);
     }
     return stale;
+  }
+
+  /** Removes staging files last written before `before`: left by a process that died mid-append. */
+  async removeStaleStaged(before: number): Promise<number> {
+    let removed = 0;
+    for (const name of await fsp.readdir(this.dir)) {
+      if (!/^[0-9a-f]{64}\.[0-9a-f]{32}\.chunk$/.test(name)) continue;
+      const file = path.join(this.dir, name);
+      const stat = await fsp.stat(file).catch(() => null);
+      if (stat && stat.mtimeMs < before) {
+        await fsp.rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 }

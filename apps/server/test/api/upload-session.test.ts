@@ -1,7 +1,15 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { UPLOAD_RESUME_HEAD_BYTES } from '@imaging-inbox/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
+import { uploadAnswer } from '../../src/ingest/upload-answer.js';
+import { UploadSessionService, type UploadOwner } from '../../src/ingest/upload-session.service.js';
+import { UploadSessionsRepository } from '../../src/repositories/upload-sessions.repository.js';
+import { hashToken } from '../../src/services/tokens.js';
+import { UploadChunkStore } from '../../src/storage/upload-chunk-store.js';
 import type { Answer, TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -50,11 +58,15 @@ class SessionClient {
     return { status: response.status, body: await response.json() };
   }
 
-  create(size: number, namespaceId?: string) {
-    return this.send('create', { size, ...(namespaceId ? { namespace_id: namespaceId } : {}) });
+  create(size: number, namespaceId?: string, head?: string) {
+    return this.send('create', {
+      size,
+      ...(namespaceId ? { namespace_id: namespaceId } : {}),
+      ...(head ? { head_sha256: head } : {}),
+    });
   }
-  status(id: string) {
-    return this.send('status', { id });
+  status(id: string, head?: string) {
+    return this.send('status', { id, ...(head ? { head_sha256: head } : {}) });
   }
   chunk(id: string, offset: number | string, bytes: Uint8Array) {
     return this.send(
@@ -76,6 +88,10 @@ class SessionClient {
     }
   }
 }
+
+/** The head hash a client declares for `bytes`: SHA-256 of its first UPLOAD_RESUME_HEAD_BYTES. */
+const headOf = (bytes: Uint8Array) =>
+  createHash('sha256').update(bytes.subarray(0, UPLOAD_RESUME_HEAD_BYTES)).digest('hex');
 
 describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
   let server: TestServer;
@@ -253,6 +269,138 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
     const over = await quotaUser.create(9 * MB, emergency);
     expect(over.body.error_type).toBe('UPLOAD_QUOTA_EXCEEDED');
     expect((await quotaUser.status(big.body.id as string)).body.received).toBe(0);
+  });
+
+  it('refuses a resume by another file and a first chunk that is not the declared file', async () => {
+    const mine = dicomFile(9010, 384, 384).bytes;
+    // Same size, different bytes: what a dropped file of the same name, size and date could be.
+    const other = mine.slice();
+    other[1000] = other[1000]! ^ 0xff;
+    const size = mine.byteLength;
+    expect(size).toBeGreaterThan(UPLOAD_RESUME_HEAD_BYTES);
+    const id = (await me.create(size, emergency, headOf(mine))).body.id as string;
+    expect((await me.create(size, emergency, 'not-a-hash')).body).toMatchObject({
+      error_type: 'INVALID_FIELD',
+      error_subtype: 'head_sha256',
+    });
+
+    // The other file's bytes cannot start this session: refused, nothing held.
+    await me.sendFrom(id, other.subarray(0, 32 * 1024), 0, 32 * 1024);
+    const wrong = await me.chunk(id, 32 * 1024, other.subarray(32 * 1024, 96 * 1024));
+    expect(wrong.status).toBe(412);
+    expect(wrong.body.error_type).toBe('UPLOAD_RESUME_MISMATCH');
+    expect((await me.status(id)).body.received).toBe(32 * 1024);
+
+    // A resume presents the file's head: another file is refused, this one goes on.
+    const refused = await me.status(id, headOf(other));
+    expect(refused.status).toBe(412);
+    expect(refused.body.error_type).toBe('UPLOAD_RESUME_MISMATCH');
+    expect((await me.status(id, headOf(mine))).body.received).toBe(32 * 1024);
+    // Its held start is the other file's, so it can never complete: the file starts over.
+    const again = await me.chunk(id, 32 * 1024, mine.subarray(32 * 1024, 96 * 1024));
+    expect(again.body.error_type).toBe('UPLOAD_RESUME_MISMATCH');
+    const fresh = (await me.create(size, emergency, headOf(mine))).body.id as string;
+    await me.sendFrom(fresh, mine, 0, 64 * 1024);
+    expect((await me.complete(fresh)).status).toBe(202);
+
+    // A session opened without a head hash is checked against the bytes once its head arrived.
+    const legacy = dicomFile(9011, 384, 384).bytes;
+    const old = (await me.create(legacy.byteLength, emergency)).body.id as string;
+    expect((await me.status(old, headOf(mine))).body.received).toBe(0);
+    await me.sendFrom(old, legacy.subarray(0, 2 * UPLOAD_RESUME_HEAD_BYTES), 0, UPLOAD_RESUME_HEAD_BYTES);
+    expect((await me.status(old, headOf(mine))).body.error_type).toBe('UPLOAD_RESUME_MISMATCH');
+    expect((await me.status(old, headOf(legacy))).body.received).toBe(2 * UPLOAD_RESUME_HEAD_BYTES);
+  });
+
+  it('lets one of two concurrent appends at the same offset win, in one process or two', async () => {
+    const size = 300 * 1024;
+    const part = 100 * 1024;
+    const bytesOf = (fill: number) => new Uint8Array(part).fill(fill);
+    const held = (id: string, from: number) => {
+      const file = path.join(uploadsDir(), `${hashToken(id)}.part`);
+      return fs.readFileSync(file).subarray(from, from + part);
+    };
+    const uniform = (bytes: Uint8Array) => bytes.every((b) => b === bytes[0]);
+
+    // One process: the requests queue; the second finds the chunk held and is answered unchanged.
+    const id = (await me.create(size, emergency)).body.id as string;
+    const [a, b] = await Promise.all([me.chunk(id, 0, bytesOf(0x41)), me.chunk(id, 0, bytesOf(0x42))]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect([a.body.received, b.body.received]).toEqual([part, part]);
+    expect(uniform(held(id, 0))).toBe(true);
+
+    // Two processes over the same database and data directory: each has its own service.
+    const db = server.ctx.db.kysely;
+    const ownerKey = (
+      await db
+        .selectFrom('upload_sessions')
+        .select('owner')
+        .where('id_hash', '=', hashToken(id))
+        .executeTakeFirstOrThrow()
+    ).owner;
+    const owner: UploadOwner = { key: ownerKey, mayUploadTo: () => true };
+    const processes = [0, 1].map(
+      () =>
+        new UploadSessionService({
+          repo: new UploadSessionsRepository(db),
+          chunks: new UploadChunkStore(server.dataDir),
+          ingest: server.ctx.services.ingest,
+          answerOf: uploadAnswer,
+          limits: {
+            maxFileBytes: 40 * MB,
+            ownerBytes: 48 * MB,
+            ownerSessions: 200,
+            totalBytes: 1024 * MB,
+            ttlMs: 3600_000,
+          },
+        }),
+    );
+    const [first, second] = processes as [UploadSessionService, UploadSessionService];
+
+    // The first holds the claim while its body streams; the second is told 409 and changes nothing.
+    const slow = new PassThrough();
+    const running = first.append(owner, id, part, part, slow);
+    slow.write(bytesOf(0x43).subarray(0, part / 2));
+    await new Promise((r) => setTimeout(r, 50));
+    const busy = await second
+      .append(owner, id, part, part, Readable.from([Buffer.from(bytesOf(0x44))]))
+      .catch((e: unknown) => e);
+    expect(busy).toMatchObject({
+      errorType: 'UPLOAD_CHUNK_IN_PROGRESS',
+      httpStatus: 409,
+      data: { received: part, size },
+    });
+    const overHttp = await me.status(id);
+    expect(overHttp.body.received).toBe(part);
+    slow.end(bytesOf(0x43).subarray(part / 2));
+    expect((await running).received).toBe(2 * part);
+    expect(held(id, part)).toEqual(Buffer.from(bytesOf(0x43)));
+
+    // Both at once: exactly one writes; the bytes held are one body's, never a mix.
+    const results = await Promise.allSettled(
+      [first, second].map((p, i) =>
+        p.append(owner, id, 2 * part, part, Readable.from([Buffer.from(bytesOf(0x45 + i))])),
+      ),
+    );
+    expect((await me.status(id)).body.received).toBe(size);
+    const bytes = held(id, 2 * part);
+    expect(uniform(bytes)).toBe(true);
+    expect([0x45, 0x46]).toContain(bytes[0]);
+    for (const r of results) {
+      if (r.status === 'fulfilled') expect(r.value.received).toBe(size);
+      else
+        expect((r.reason as { errorType: string }).errorType).toMatch(
+          /UPLOAD_CHUNK_IN_PROGRESS|UPLOAD_OFFSET_MISMATCH/,
+        );
+    }
+    // No claim and no staging file is left behind.
+    const row = await db
+      .selectFrom('upload_sessions')
+      .select(['claim', 'claim_expires'])
+      .where('id_hash', '=', hashToken(id))
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ claim: null, claim_expires: null });
+    expect(filesUnder(uploadsDir()).filter((f) => f.endsWith('.chunk'))).toEqual([]);
   });
 
   it('refuses a corrupt file on completion, storing nothing and dropping the session', async () => {

@@ -25,6 +25,8 @@ import { customFields } from './20261123T0100-custom-fields.js';
 import { outboxDelivery } from './20261123T0120-outbox-delivery.js';
 import { userMobilePhone } from './20261123T0130-user-mobile-phone.js';
 import { instancesCreatedIndex } from './20261123T0131-instances-created-index.js';
+import { uploadSessionClaims } from './20261124T0400-upload-session-claims.js';
+import { uploadSessionHead } from './20261124T0401-upload-session-head.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +56,6 @@ export const migrations: Record<string, Migration> = {
   '20261123T0120-outbox-delivery': outboxDelivery,
   '20261123T0130-user-mobile-phone': userMobilePhone,
   '20261123T0131-instances-created-index': instancesCreatedIndex,
+  '20261124T0400-upload-session-claims': uploadSessionClaims,
+  '20261124T0401-upload-session-head': uploadSessionHead,
 };

@@ -21,7 +21,8 @@ const wholeNumber = (params: Params, name: string): number => {
 
 /**
  * The four calls of a resumable upload under `base` (upload/session or link/public/upload/session):
- * create, chunk (raw body at ?offset=), status and complete. `caller` decides who owns the sessions.
+ * create (optional head_sha256), chunk (raw body at ?offset=), status (optional head_sha256: the
+ * resume check) and complete. `caller` decides who owns the sessions.
  */
 export function registerUploadSessionRoutes(
   ctx: AppContext,
@@ -37,6 +38,7 @@ export function registerUploadSessionRoutes(
       owner,
       targetOf(params),
       wholeNumber(params, 'size'),
+      params.head_sha256?.trim(),
     );
     return answer;
   });
@@ -44,7 +46,7 @@ export function registerUploadSessionRoutes(
   apiRoute(app, `${base}/status`, async ({ params, request }) => {
     const { owner } = await caller(request, params);
     const [id] = required(params, 'id');
-    const { status: _status, ...answer } = await sessions.status(owner, id);
+    const { status: _status, ...answer } = await sessions.status(owner, id, params.head_sha256?.trim());
     return answer;
   });
 
