@@ -1,6 +1,6 @@
 import { Alert, AlertTitle, List, ListItem, ListItemText } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { MediaProblem, MediaProblemReason } from '../lib/media-scan';
+import { MAX_ZIP_DEPTH, type MediaProblem, type MediaProblemReason } from '../lib/media-scan';
 
 /** Shown per file; `{{path}}` is the file's path in the selection (inside a ZIP: zip/entry). */
 const REASONS: Record<MediaProblemReason, string> = {
@@ -9,6 +9,8 @@ const REASONS: Record<MediaProblemReason, string> = {
   'damaged-zip': '{{path}}: the ZIP archive or this entry is damaged',
   'split-zip': '{{path}}: a split ZIP archive (several parts) cannot be read',
   missing: '{{path}}: listed in the DICOMDIR but missing from the selected media',
+  'zip-too-deep': '{{path}}: ZIPs nested more than {{depth}} deep are not opened',
+  'zip-too-large': '{{path}}: a compressed ZIP inside a ZIP larger than 2 GB is not opened',
 };
 
 const SHOWN = 10;
@@ -25,7 +27,7 @@ export function MediaProblemList({ problems }: { problems: MediaProblem[] }) {
       <List dense disablePadding>
         {problems.slice(0, SHOWN).map((p) => (
           <ListItem key={`${p.reason}:${p.path}`} disableGutters>
-            <ListItemText primary={t(REASONS[p.reason], { path: p.path })} />
+            <ListItemText primary={t(REASONS[p.reason], { path: p.path, depth: MAX_ZIP_DEPTH })} />
           </ListItem>
         ))}
         {problems.length > SHOWN && (

@@ -34,7 +34,7 @@ export function uploadBody(file: File): Promise<Blob> {
 
 /**
  * The Files to upload for a scan's sources, in the same order: picked files as they are, stored ZIP
- * entries as slices of the archive (no copy), deflated ones as ZipEntryFile. Entries are named by
+ * entries as slices of their archive (no copy), deflated ones as ZipEntryFile. Entries are named by
  * their path inside the selection (`exams.zip/CT/IMG1`), which keeps their resume key stable.
  */
 export function filesOfSources(picked: readonly PickedFile[], sources: readonly MediaSource[]): File[] {
@@ -42,11 +42,13 @@ export function filesOfSources(picked: readonly PickedFile[], sources: readonly 
     const { file } = picked[source.pick]!;
     if (source.kind === 'file') return file;
     const { entry, dataStart } = source;
+    // An entry of a ZIP inside the picked ZIP lives in that inner archive.
+    const archive = source.archive ?? file;
     if (entry.method === ZIP_STORED) {
-      return new File([file.slice(dataStart, dataStart + entry.size)], source.path, {
+      return new File([archive.slice(dataStart, dataStart + entry.size)], source.path, {
         lastModified: file.lastModified,
       });
     }
-    return new ZipEntryFile(file, entry, dataStart, source.path, file.lastModified);
+    return new ZipEntryFile(archive, entry, dataStart, source.path, file.lastModified);
   });
 }

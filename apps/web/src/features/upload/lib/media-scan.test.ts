@@ -3,10 +3,11 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, w
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { filesOfSources, uploadBody, ZipEntryFile } from './media-file';
-import { scanMedia, type PickedFile } from './media-scan';
+import { MAX_ZIP_DEPTH, scanMedia, type PickedFile } from './media-scan';
 import { groupStudies, scanError } from './studies';
 import { buildTestDicom } from './test-dicom';
 import { writeTree, zipWithInfoZip, type TreeFiles } from './test-zip';
+import { readZipEntries, ZIP_DEFLATED, ZIP_STORED } from './zip-reader';
 
 const SAMPLES = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
 const sample = (name: string) => new Uint8Array(readFileSync(path.join(SAMPLES, name)));
@@ -133,6 +134,106 @@ describe('scanMedia: ZIP archives', () => {
     ]);
     expect(result.problems).toEqual([{ path: 'broken.zip', reason: 'damaged-zip' }]);
     expect(result.sources.map((s) => s.path)).toEqual(['IM9.dcm']);
+  });
+});
+
+describe('scanMedia: ZIPs inside ZIPs', () => {
+  const bytesOfBlob = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
+  /** A stored ZIP (compressible, so an outer deflated ZIP really deflates it) of one instance. */
+  const innerZip = (study: string, n: number) =>
+    zipWithInfoZip({ [`S/IM${n}`]: instance(study, n) }, { stored: true });
+
+  for (const [label, options, method] of [
+    ['deflated', {}, ZIP_DEFLATED],
+    ['stored', { stored: true }, ZIP_STORED],
+  ] as const) {
+    it(`opens a ZIP found by its signature inside a ${label} ZIP and uploads its entries' bytes`, async () => {
+      const outer = zipWithInfoZip(
+        {
+          'IM1.dcm': instance('1.2.840.20', 1),
+          // Named like anything: the signature, not the name, makes it an archive.
+          'CD/media.bin': await bytesOfBlob(innerZip('1.2.840.20', 2)),
+          'more/second.zip': await bytesOfBlob(
+            zipWithInfoZip({ 'IM3.dcm': instance('1.2.840.21', 3, 'ROE^RICHARD') }),
+          ),
+        },
+        options,
+      );
+      const entries = await readZipEntries(outer);
+      expect(entries.find((e) => e.path === 'CD/media.bin')!.method).toBe(method);
+      const picked = [pick('outer.zip', outer)];
+      const result = await scanMedia(picked);
+      expect(result.problems).toEqual([]);
+      expect(result.sources.map((s) => s.path).sort()).toEqual([
+        'outer.zip/CD/media.bin/S/IM2',
+        'outer.zip/IM1.dcm',
+        'outer.zip/more/second.zip/IM3.dcm',
+      ]);
+      // Each archive stands for its entries: three instances, no archive counted.
+      expect(result.fileCount).toBe(3);
+      const files = filesOfSources(picked, result.sources);
+      const studies = groupStudies(result.parsed, (i) => files[i]!.size);
+      expect(studies.map((s) => [s.studyUid, s.fileIndexes.length]).sort()).toEqual([
+        ['1.2.840.20', 2],
+        ['1.2.840.21', 1],
+      ]);
+      for (const [i, source] of result.sources.entries()) {
+        const n = Number(/IM(\d)/.exec(source.path)![1]);
+        const study = n === 3 ? '1.2.840.21' : '1.2.840.20';
+        const expected = instance(study, n, n === 3 ? 'ROE^RICHARD' : 'DOE^JANE');
+        expect(Buffer.from(await bytesOf(files[i]!)).equals(Buffer.from(expected))).toBe(true);
+      }
+    });
+  }
+
+  it(`opens ZIPs ${MAX_ZIP_DEPTH} deep and names the one nested deeper`, async () => {
+    // level 1 (picked) > level 2 > level 3 > level 4: the last is refused, its instance not read.
+    let archive = zipWithInfoZip({ 'IM4.dcm': instance('1.2.840.30', 4) });
+    for (let level = MAX_ZIP_DEPTH; level >= 1; level--) {
+      archive = zipWithInfoZip({
+        [`IM${level}.dcm`]: instance('1.2.840.30', level),
+        [`L${level + 1}.zip`]: await bytesOfBlob(archive),
+      });
+    }
+    const result = await scanMedia([pick('L1.zip', archive)]);
+    expect(result.sources.map((s) => s.path).sort()).toEqual([
+      'L1.zip/IM1.dcm',
+      'L1.zip/L2.zip/IM2.dcm',
+      'L1.zip/L2.zip/L3.zip/IM3.dcm',
+    ]);
+    expect(result.problems).toEqual([{ path: 'L1.zip/L2.zip/L3.zip/L4.zip', reason: 'zip-too-deep' }]);
+  });
+
+  it('refuses to inflate an inner deflated ZIP above the size limit, and still slices a stored one', async () => {
+    const inner = await bytesOfBlob(innerZip('1.2.840.40', 1));
+    const dir = writeTree({ 'big.zip': inner, 'flat.zip': inner });
+    temps.push(dir);
+    // -n .zip stores flat.zip; big.zip goes through deflate (Info-ZIP would store it by its suffix).
+    execFileSync('zip', ['-q', '-n', 'flat.zip', 'outer.zip', 'big.zip', 'flat.zip'], { cwd: dir });
+    const outer = new Blob([readFileSync(path.join(dir, 'outer.zip'))]);
+    const methods = new Map((await readZipEntries(outer)).map((e) => [e.path, e.method]));
+    expect(methods).toEqual(
+      new Map([
+        ['big.zip', ZIP_DEFLATED],
+        ['flat.zip', ZIP_STORED],
+      ]),
+    );
+    const result = await scanMedia([pick('outer.zip', outer)], undefined, {
+      maxInflatedZipBytes: inner.length - 1,
+    });
+    expect(result.problems).toEqual([{ path: 'outer.zip/big.zip', reason: 'zip-too-large' }]);
+    expect(result.sources.map((s) => s.path)).toEqual(['outer.zip/flat.zip/S/IM1']);
+  });
+
+  it('names a damaged inner ZIP and reads the rest of the outer one', async () => {
+    const inner = await bytesOfBlob(innerZip('1.2.840.50', 1));
+    const outer = zipWithInfoZip({
+      'cut.zip': inner.slice(0, inner.length - 30),
+      'IM2.dcm': instance('1.2.840.50', 2),
+    });
+    const result = await scanMedia([pick('outer.zip', outer)]);
+    expect(result.problems).toEqual([{ path: 'outer.zip/cut.zip', reason: 'damaged-zip' }]);
+    expect(result.sources.map((s) => s.path)).toEqual(['outer.zip/IM2.dcm']);
   });
 });
 

@@ -21,12 +21,23 @@ export interface PickedFile {
   path: string;
 }
 
-/** Where a DICOM file found by the scan lives: a picked file, or an entry of a picked ZIP. */
+/**
+ * Where a DICOM file found by the scan lives: a picked file, or an entry of a picked ZIP. An entry
+ * of a ZIP inside a ZIP names its `archive`: a slice of the outer one (stored) or the inner ZIP
+ * inflated into a Blob (deflated); without it the archive is the picked file itself.
+ */
 export type MediaSource =
   | { kind: 'file'; pick: number; path: string }
-  | { kind: 'zip-entry'; pick: number; path: string; entry: ZipEntry; dataStart: number };
+  | { kind: 'zip-entry'; pick: number; path: string; entry: ZipEntry; dataStart: number; archive?: Blob };
 
-export type MediaProblemReason = 'encrypted' | 'unsupported-method' | 'damaged-zip' | 'split-zip' | 'missing';
+export type MediaProblemReason =
+  | 'encrypted'
+  | 'unsupported-method'
+  | 'damaged-zip'
+  | 'split-zip'
+  | 'missing'
+  | 'zip-too-deep'
+  | 'zip-too-large';
 
 /** A file the scan could not take, said per file to the user. */
 export interface MediaProblem {
@@ -35,6 +46,23 @@ export interface MediaProblem {
 }
 
 const PROGRESS_EVERY = 25;
+
+/**
+ * ZIPs inside ZIPs are opened down to this many archives deep (the picked ZIP is the first); a ZIP
+ * found deeper is named as a problem, so a crafted archive cannot recurse without end.
+ */
+export const MAX_ZIP_DEPTH = 3;
+
+/**
+ * A deflated ZIP inside a ZIP must be inflated whole before its directory can be read; one larger
+ * than this is refused rather than filling the browser's memory and disk. A stored one is a slice.
+ */
+export const MAX_INFLATED_ZIP_BYTES = 2 * 1024 ** 3;
+
+export interface ScanOptions {
+  /** Overrides MAX_INFLATED_ZIP_BYTES (tests use a small one). */
+  maxInflatedZipBytes?: number;
+}
 
 const zipReason = (error: unknown): MediaProblemReason => {
   if (!(error instanceof ZipError)) return 'damaged-zip';
@@ -55,14 +83,17 @@ async function readWhole(blob: Blob): Promise<Uint8Array> {
 
 /**
  * Reads the headers of a selection: plain files, ZIP archives (found by their signature, also
- * inside a picked folder) entry by entry, and media with a DICOMDIR, where only the files it lists
- * are read. Only header prefixes are read; a ZIP is read from its central directory and each entry
- * sliced (stored) or inflated as a prefix (deflated). Parsed files are numbered in `sources`.
+ * inside a picked folder or inside another ZIP) entry by entry, and media with a DICOMDIR, where
+ * only the files it lists are read. Only header prefixes are read; a ZIP is read from its central
+ * directory and each entry sliced (stored) or inflated as a prefix (deflated). Parsed files are
+ * numbered in `sources`.
  */
 export async function scanMedia(
   picked: readonly PickedFile[],
   onProgress: (done: number, total: number) => void = () => undefined,
+  options: ScanOptions = {},
 ): Promise<ScanResult> {
+  const maxInflated = options.maxInflatedZipBytes ?? MAX_INFLATED_ZIP_BYTES;
   const result: ScanResult = {
     fileCount: picked.length,
     sources: [],
@@ -96,7 +127,7 @@ export async function scanMedia(
       try {
         if (!(await found({ kind: 'file', pick, path }, blobSource(file)))) {
           const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
-          if (looksLikeZip(head)) await scanZip(pick);
+          if (looksLikeZip(head)) await scanZip(pick, file, path, 1);
         }
       } catch (error) {
         result.unreadable++;
@@ -108,10 +139,13 @@ export async function scanMedia(
   onProgress(total, total);
   return result;
 
-  /** Scans the entries of the ZIP picked at `pick`. */
-  async function scanZip(pick: number): Promise<void> {
-    const { file: zip, path: zipPath } = picked[pick]!;
-    const entries = (await readZipEntries(zip)).filter(isMediaEntry);
+  /**
+   * Scans the entries of `archive`, found at `zipPath` in the selection under the pick `pick`:
+   * the picked file itself (depth 1) or a ZIP inside it (`nested`, deeper).
+   */
+  async function scanZip(pick: number, archive: Blob, zipPath: string, depth: number): Promise<void> {
+    const nested = depth > 1;
+    const entries = (await readZipEntries(archive)).filter(isMediaEntry);
     total += entries.length;
     // The archive stands for its entries in the file count.
     result.fileCount += entries.length - 1;
@@ -120,7 +154,7 @@ export async function scanMedia(
       async (index) => {
         const entry = entries[index]!;
         if (entry.size > MAX_DICOMDIR_BYTES) throw new Error('DICOMDIR too large to read');
-        return readWhole(await entryBlob(zip, entry, await entryDataStart(zip, entry)));
+        return readWhole(await entryBlob(archive, entry, await entryDataStart(archive, entry)));
       },
     );
     result.problems.push(
@@ -133,12 +167,16 @@ export async function scanMedia(
       if (entryPlan.keep[index] && isUploadCandidate(baseName(entry.path))) {
         try {
           checkReadable(entry);
-          const dataStart = await entryDataStart(zip, entry);
+          const dataStart = await entryDataStart(archive, entry);
           const bytes =
             entry.method === ZIP_STORED
-              ? blobSource(zip.slice(dataStart, dataStart + entry.size))
-              : streamSource(() => entryStream(zip, entry, dataStart));
-          await found({ kind: 'zip-entry', pick, path, entry, dataStart }, bytes);
+              ? blobSource(archive.slice(dataStart, dataStart + entry.size))
+              : streamSource(() => entryStream(archive, entry, dataStart));
+          const source: MediaSource = { kind: 'zip-entry', pick, path, entry, dataStart };
+          if (nested) source.archive = archive;
+          if (!(await found(source, bytes)) && looksLikeZip(await bytes.read(0, 4))) {
+            await scanInnerZip(pick, archive, entry, dataStart, path, depth);
+          }
         } catch (error) {
           result.unreadable++;
           result.problems.push({ path, reason: zipReason(error) });
@@ -146,5 +184,33 @@ export async function scanMedia(
       }
       step();
     }
+  }
+
+  /** Opens a ZIP found as an entry of `archive` (by its signature, whatever its name). */
+  async function scanInnerZip(
+    pick: number,
+    archive: Blob,
+    entry: ZipEntry,
+    dataStart: number,
+    path: string,
+    depth: number,
+  ): Promise<void> {
+    if (depth >= MAX_ZIP_DEPTH) {
+      result.unreadable++;
+      result.problems.push({ path, reason: 'zip-too-deep' });
+      return;
+    }
+    if (entry.method !== ZIP_STORED && entry.size > maxInflated) {
+      result.unreadable++;
+      result.problems.push({ path, reason: 'zip-too-large' });
+      return;
+    }
+    // Stored: the inner archive is a plain slice of the outer one. Deflated: its directory sits at
+    // its end, which only a whole (CRC-checked) inflation reaches.
+    const inner =
+      entry.method === ZIP_STORED
+        ? archive.slice(dataStart, dataStart + entry.size)
+        : await entryBlob(archive, entry, dataStart);
+    await scanZip(pick, inner, path, depth + 1);
   }
 }
