@@ -48,7 +48,8 @@ export function LinkUploadPage() {
   const locked = link.needs_password && grant === null;
 
   return (
-    <CenteredCard title={t('Upload exams')}>
+    // Wide enough for the table of the studies found.
+    <CenteredCard title={t('Upload exams')} maxWidth={680}>
       <Stack spacing={2}>
         <Typography>
           {t('{{name}} asks you to upload imaging exams to {{group}}.', {

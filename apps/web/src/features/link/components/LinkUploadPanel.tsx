@@ -1,4 +1,4 @@
-import { useRef, useState, type ChangeEvent } from 'react';
+import { useMemo, useState } from 'react';
 import {
   Alert,
   Button,
@@ -11,45 +11,51 @@ import {
 } from '@mui/material';
 import { MEGABYTE, MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
+import { formatMegabytes } from '../../../lib/format';
+import { runJobs } from '../../../lib/job-queue';
 import { linkErrorCode } from '../api/link-public';
 import { linkErrorMessage } from '../lib/link-messages';
-import { isUploadCandidate } from '../../../lib/run-queue';
-import { runJobs } from '../../../lib/job-queue';
 import { isRetryableUpload } from '../../upload/api/upload-image';
 import { linkUploadApi } from '../../upload/api/upload-session';
+import { FoundStudiesTable } from '../../upload/components/FoundStudiesTable';
+import { MediaPicker } from '../../upload/components/MediaPicker';
+import { MediaProblemList } from '../../upload/components/MediaProblemList';
 import { browserResumeStore } from '../../upload/lib/resume-store';
-import { sendResumable } from '../../upload/lib/resumable-send';
+import { sendResumable, type ResumableFile } from '../../upload/lib/resumable-send';
+import { instancesOf } from '../../upload/lib/studies';
 import { UPLOAD_BACKOFF_MS, UPLOAD_CONCURRENCY, UPLOAD_RETRIES } from '../../upload/lib/upload-runner';
+import { useMediaScan, type MediaScanOutcome } from '../../upload/lib/use-media-scan';
 
 interface Failure {
-  file: File;
+  item: ResumableFile;
   name: string;
   code: string;
 }
 
 /**
- * Picks DICOM files or a whole folder and sends them to the link's group, three at a time with
- * retries; large files go in chunks and resume after a drop or a reload of the page (same grant,
- * same folder picked again). `grant` opens the upload session on first use (one hit of the link).
+ * Takes media as the upload wizard does (files, a folder, a ZIP, ZIPs inside it, a CD with its
+ * DICOMDIR, dropped or picked), shows the studies found and what could not be taken, and sends
+ * every instance found to the link's group, three at a time with retries; large files go in chunks
+ * and resume after a drop or a reload of the page (same grant, same media picked again). `grant`
+ * opens the upload session on first use (one hit of the link).
  */
 export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>; scope: string }) {
   const { t } = useTranslation();
-  const [files, setFiles] = useState<File[]>([]);
+  const [found, setFound] = useState<MediaScanOutcome | null>(null);
   const [done, setDone] = useState({ files: 0, bytes: 0 });
   const [failures, setFailures] = useState<Failure[]>([]);
   const [state, setState] = useState<'idle' | 'running' | 'finished'>('idle');
   const [fatal, setFatal] = useState<string | null>(null);
-  const folderInput = useRef<HTMLInputElement | null>(null);
-
-  const pick = (event: ChangeEvent<HTMLInputElement>) => {
-    setFiles([...(event.target.files ?? [])].filter(isUploadCandidate));
+  const { progress, load, failed } = useMediaScan((outcome) => {
+    setFound(outcome);
     setState('idle');
     setFailures([]);
     setDone({ files: 0, bytes: 0 });
-  };
+  });
+  const items = useMemo(() => (found ? instancesOf(found.studies, found.files) : []), [found]);
 
   /** Sends `list`; a retry sends only the failed files and keeps the counts of the others. */
-  const upload = async (list: File[], retry: boolean) => {
+  const upload = async (list: ResumableFile[], retry: boolean) => {
     setState('running');
     setFatal(null);
     setFailures([]);
@@ -79,13 +85,14 @@ export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>
         backoffMs: UPLOAD_BACKOFF_MS,
         retryable: isRetryableUpload,
         onSettled: (outcome) => {
-          const file = outcome.item;
+          const { file } = outcome.item;
           if (outcome.ok) {
             hold(file, file.size);
             setDone((d) => ({ ...d, files: d.files + 1 }));
           } else {
             const failure = {
-              file,
+              item: outcome.item,
+              // A ZIP entry's File is named by its path in the selection (exams.zip/CT/IMG1).
               name: file.webkitRelativePath || file.name,
               code: linkErrorCode(outcome.error),
             };
@@ -93,50 +100,45 @@ export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>
           }
         },
       },
-      (file, signal) => sendResumable({ file }, { api, store, scope, signal, onHeld: (n) => hold(file, n) }),
+      (item, signal) => sendResumable(item, { api, store, scope, signal, onHeld: (n) => hold(item.file, n) }),
     );
     setState('finished');
   };
 
-  const totalBytes = files.reduce((n, f) => n + f.size, 0);
-  const percent = totalBytes ? Math.min(100, Math.round((done.bytes / totalBytes) * 100)) : 0;
+  const scanning = progress !== null;
   const running = state === 'running';
+  const totalBytes = items.reduce((n, i) => n + i.file.size, 0);
+  const percent = totalBytes ? Math.min(100, Math.round((done.bytes / totalBytes) * 100)) : 0;
+  const studies = found?.studies ?? [];
 
   return (
     <Stack spacing={2}>
       {fatal && <Alert severity="error">{t(linkErrorMessage(fatal))}</Alert>}
-      <Stack direction="row" spacing={1}>
-        <Button variant="outlined" component="label" disabled={running}>
-          {t('Choose files')}
-          <input hidden type="file" multiple aria-label={t('DICOM files')} onChange={pick} />
-        </Button>
-        <Button variant="outlined" component="label" disabled={running}>
-          {t('Choose folder')}
-          <input
-            hidden
-            type="file"
-            multiple
-            aria-label={t('DICOM folder')}
-            onChange={pick}
-            ref={(el) => {
-              // React has no typed prop for the folder picker attribute.
-              el?.setAttribute('webkitdirectory', '');
-              folderInput.current = el;
-            }}
-          />
-        </Button>
-      </Stack>
-      <Typography color="text.secondary">
-        {t('{{count}} files selected ({{size}} MB)', {
-          count: files.length,
-          size: (totalBytes / MEGABYTE).toFixed(1),
-        })}
-      </Typography>
+      <MediaPicker
+        progress={progress}
+        disabled={running}
+        onPicked={(picked) => void load(picked)}
+        onUnreadable={failed}
+      />
+      {!scanning && found?.error && <Alert severity="error">{t(MESSAGES[found.error])}</Alert>}
+      {!scanning && found && <MediaProblemList problems={found.problems} />}
+      {!scanning && studies.length > 0 && (
+        <>
+          <Alert severity="success" role="status">
+            {t('{{count}} exams found in {{files}} files ({{size}})', {
+              count: studies.length,
+              files: items.length,
+              size: formatMegabytes(totalBytes),
+            })}
+          </Alert>
+          <FoundStudiesTable studies={studies} />
+        </>
+      )}
       <Button
         variant="contained"
-        disabled={!files.length || running}
+        disabled={!items.length || running || scanning}
         loading={running}
-        onClick={() => void upload(files, false)}
+        onClick={() => void upload(items, false)}
       >
         {t('Upload')}
       </Button>
@@ -146,7 +148,7 @@ export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>
           <Typography variant="body2" role="status">
             {t('{{done}} of {{total}} files, {{mb}} of {{totalMb}} MB ({{percent}}%)', {
               done: done.files,
-              total: files.length,
+              total: items.length,
               mb: (done.bytes / MEGABYTE).toFixed(1),
               totalMb: (totalBytes / MEGABYTE).toFixed(1),
               percent,
@@ -166,7 +168,7 @@ export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>
               size="small"
               onClick={() =>
                 void upload(
-                  failures.map((f) => f.file),
+                  failures.map((f) => f.item),
                   true,
                 )
               }

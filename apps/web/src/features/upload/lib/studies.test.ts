@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DicomHeader } from './dicom-header';
-import { groupStudies, scanError, type ParsedFile } from './studies';
+import { groupStudies, instancesOf, scanError, type ParsedFile } from './studies';
 
 const header = (over: Partial<DicomHeader>): DicomHeader => ({
   studyUid: '1.1',
@@ -65,5 +65,27 @@ describe('scanError', () => {
     expect(
       scanError({ fileCount: 1, parsed: [{ index: 0, header: header({}) }], unreadable: 0 }, 1),
     ).toBeNull();
+  });
+});
+
+describe('instancesOf', () => {
+  it('gives each instance of the studies once, with its SOP Instance UID, skipping files read twice', () => {
+    const parsed: ParsedFile[] = [
+      { index: 0, header: header({ sopInstanceUid: 'a' }) },
+      { index: 1, header: header({ studyUid: '2.2', sopInstanceUid: 'b' }) },
+      // The same instance again (a copy in another folder): sent once.
+      { index: 2, header: header({ sopInstanceUid: 'a' }) },
+      { index: 3, header: header({ sopInstanceUid: 'c' }) },
+    ];
+    const files = ['f0', 'f1', 'f2', 'f3'].map((name) => new File([name], name));
+    const sent = instancesOf(
+      groupStudies(parsed, () => 1),
+      files,
+    );
+    expect(sent.map((s) => [s.file.name, s.sopInstanceUid])).toEqual([
+      ['f0', 'a'],
+      ['f3', 'c'],
+      ['f1', 'b'],
+    ]);
   });
 });

@@ -93,3 +93,13 @@ export function scanError(
   if (result.parsed.length === 0) return 'uploadNoDicom';
   return 'uploadNoExams';
 }
+
+/** The files of `studies` to send, one per instance, each with its SOP Instance UID (its resume key). */
+export function instancesOf(
+  studies: readonly FoundStudy[],
+  files: readonly File[],
+): { file: File; sopInstanceUid: string }[] {
+  return studies.flatMap((study) =>
+    study.fileIndexes.map((index, i) => ({ file: files[index]!, sopInstanceUid: study.sopInstanceUids[i]! })),
+  );
+}
