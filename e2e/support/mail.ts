@@ -38,3 +38,11 @@ export async function waitForMail(
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/** The path (`/link/{token}`) of the request-study link mailed to `to`. */
+export async function mailedLinkPath(baseUrl: string, to: string): Promise<string> {
+  const mail = await waitForMail(baseUrl, to, /asks you to upload a study/);
+  const match = /(\/link\/[A-Za-z0-9_-]+)/.exec(mail.body);
+  if (!match?.[1]) throw new Error(`no link mailed to ${to}`);
+  return match[1];
+}

@@ -134,6 +134,13 @@ export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>
           <FoundStudiesTable studies={studies} />
         </>
       )}
+      {!scanning && found && found.otherFiles > 0 && (
+        <Alert severity="info">
+          {t('{{count}} other files are not sent: not DICOM, or not listed in the DICOMDIR', {
+            count: found.otherFiles,
+          })}
+        </Alert>
+      )}
       <Button
         variant="contained"
         disabled={!items.length || running || scanning}

@@ -10,9 +10,17 @@ export interface MediaScanOutcome {
   studies: FoundStudy[];
   error: ScanErrorKey | null;
   problems: MediaProblem[];
+  /** Files read that are not DICOM, or that a DICOMDIR leaves out (a viewer, autorun, itself). */
+  otherFiles: number;
 }
 
-const cannotLoad: MediaScanOutcome = { files: [], studies: [], error: 'uploadCannotLoad', problems: [] };
+const cannotLoad: MediaScanOutcome = {
+  files: [],
+  studies: [],
+  error: 'uploadCannotLoad',
+  problems: [],
+  otherFiles: 0,
+};
 
 /**
  * Scans picked or dropped media in the header worker (folders, ZIPs, ZIPs inside ZIPs, CDs with a
@@ -41,7 +49,13 @@ export function useMediaScan(onScanned: (outcome: MediaScanOutcome) => void) {
         controller.signal,
       );
       const studies = groupStudies(result.parsed, (i) => files[i]?.size ?? 0);
-      report.current({ files, studies, error: scanError(result, studies.length), problems: result.problems });
+      report.current({
+        files,
+        studies,
+        error: scanError(result, studies.length),
+        problems: result.problems,
+        otherFiles: Math.max(0, result.fileCount - result.parsed.length - result.unreadable),
+      });
     } catch (cause) {
       if (controller.signal.aborted) return;
       console.warn('scan failed', cause);
