@@ -14,6 +14,9 @@ export type ReceivedDataset =
  * kept as the socket's own buffers and hashed on arrival, so the end costs one concatenation. Past
  * STREAM_ABOVE (multi-frame, whole-body series) the bytes go on to a temp file as they come, with the
  * socket paused while the disk catches up, so memory stays bounded.
+ *
+ * A complete dataset is gathered into shared memory: the writer thread that stores it then reads
+ * those very bytes, where an ordinary buffer would be copied twice on its way there.
  */
 export class DatasetSink {
   private chunks: Buffer[] = [];
@@ -55,7 +58,7 @@ export class DatasetSink {
       this.stream.end();
       return { kind: 'file', temp: await this.temp };
     }
-    const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+    const bytes = sharedCopy(this.chunks, this.size);
     this.chunks = [];
     return { kind: 'memory', bytes, sha256: this.hash.digest('hex') };
   }
@@ -71,4 +74,11 @@ export class DatasetSink {
     this.size += chunk.length;
     this.hash.update(chunk);
   }
+}
+
+function sharedCopy(chunks: Buffer[], size: number): Buffer {
+  const bytes = Buffer.from(new SharedArrayBuffer(size));
+  let offset = 0;
+  for (const chunk of chunks) offset += chunk.copy(bytes, offset);
+  return bytes;
 }

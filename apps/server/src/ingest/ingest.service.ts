@@ -6,7 +6,8 @@ import { ApiError } from '../http/errors.js';
 import type { IndexResult, IndexTarget, IngestRepository } from '../repositories/ingest.repository.js';
 import type { AuditService } from '../services/audit.service.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
-import type { FileBlobStore, TempFile } from '../storage/file-blob-store.js';
+import { FileBlobStore } from '../storage/file-blob-store.js';
+import type { TempFile } from '../storage/file-blob-store.js';
 import type { StoredInstance } from '../notifications/harvest-notifier.js';
 
 export interface IngestSource {
@@ -97,8 +98,13 @@ export class IngestService {
       parsed.sopInstanceUid,
     );
     if (existing) return { ...existing, duplicate: true, parsed };
-    const key = await this.deps.blobs.storeBytes(bytes, sha256);
-    return this.index(parsed, target, source, { key, sha256, size: bytes.byteLength });
+    // The file's write and sync run on a writer thread while the index statements run here; the
+    // index transaction commits only once the file is durable (IngestRepository.indexInstance).
+    const stored = this.deps.blobs.storeBytes(bytes, sha256);
+    // Observed by the index; a rejection that comes before the index awaits it is not unhandled.
+    stored.catch(() => undefined);
+    const key = FileBlobStore.keyFor(sha256);
+    return this.index(parsed, target, source, { key, sha256, size: bytes.byteLength }, stored);
   }
 
   private async index(
@@ -106,6 +112,7 @@ export class IngestService {
     target: IndexTarget,
     source: IngestSource,
     blob: { key: string; sha256: string; size: number },
+    fileDurable?: Promise<unknown>,
   ): Promise<IngestResult> {
     let result: IndexResult;
     try {
@@ -115,9 +122,11 @@ export class IngestService {
         blob,
         this.now(),
         (indexed) => this.auditEvent(indexed, parsed, target, source),
-        { syncCommit: !source.fileIsRecord },
+        { syncCommit: !source.fileIsRecord, fileDurable },
       );
     } catch (error) {
+      // A failed index may not have waited for the write: let it finish before judging the file.
+      await fileDurable?.catch(() => undefined);
       await this.removeIfUnreferenced(blob.key);
       throw error;
     }

@@ -122,8 +122,14 @@ export class IngestRepository {
   );
 
   /**
-   * `syncCommit: false` is for an instance whose file is already durable and is the record of truth
-   * (C-STORE): the commit does not wait for the database log's sync (see transactionWithoutSync).
+   * `syncCommit: false` is for an instance whose file is durable before the commit and is the record
+   * of truth (C-STORE): the commit does not wait for the database log's sync (see
+   * transactionWithoutSync).
+   *
+   * `fileDurable`, when given, is the file's write still in progress: the statements run while it
+   * syncs and the transaction commits only once it has resolved (and rolls back if it rejects), so
+   * a row never outlives a file that did not reach the disk, and the index work costs no wait of
+   * its own.
    */
   indexInstance(
     p: ParsedInstance,
@@ -131,13 +137,14 @@ export class IngestRepository {
     blob: { key: string; sha256: string; size: number },
     now: number,
     audit?: AuditInTransaction,
-    options: { syncCommit: boolean } = { syncCommit: true },
+    options: { syncCommit: boolean; fileDurable?: Promise<unknown> } = { syncCommit: true },
   ): Promise<IndexResult> {
     const work = async (trx: Transaction<Database>) => {
       const result = await this.indexIn(trx, p, target, blob, now);
       // In the same transaction: no second commit (and fsync) per instance, and no row without its event.
       const event = audit?.(result);
       if (event) await trx.insertInto('audit_events').values(event).execute();
+      await options.fileDurable;
       return result;
     };
     return options.syncCommit
