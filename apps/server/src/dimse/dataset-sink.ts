@@ -2,12 +2,23 @@ import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { FileBlobStore, TempFile } from '../storage/file-blob-store.js';
+import { SharedBufferPool } from './shared-buffer-pool.js';
 
 /** Above this many bytes a dataset is streamed to a temp file instead of being held in memory. */
 export const STREAM_ABOVE = 8 * 1024 * 1024;
 
 export type ReceivedDataset =
-  { kind: 'memory'; bytes: Buffer; sha256: string } | { kind: 'file'; temp: TempFile };
+  | {
+      kind: 'memory';
+      bytes: Buffer;
+      sha256: string;
+      /** The store is over and nothing reads `bytes` any more: its memory may serve another dataset. */
+      release(): void;
+    }
+  | { kind: 'file'; temp: TempFile };
+
+/** Shared by every association of the process. */
+const datasetMemory = new SharedBufferPool(undefined, STREAM_ABOVE);
 
 /**
  * Collects one C-STORE dataset as its PDV fragments arrive, behind its Part-10 header. Fragments are
@@ -15,8 +26,8 @@ export type ReceivedDataset =
  * STREAM_ABOVE (multi-frame, whole-body series) the bytes go on to a temp file as they come, with the
  * socket paused while the disk catches up, so memory stays bounded.
  *
- * A complete dataset is gathered into shared memory: the writer thread that stores it then reads
- * those very bytes, where an ordinary buffer would be copied twice on its way there.
+ * A complete dataset is gathered into shared memory (pooled): the writer thread that stores it then
+ * reads those very bytes, where an ordinary buffer would be copied twice on its way there.
  */
 export class DatasetSink {
   private chunks: Buffer[] = [];
@@ -58,9 +69,16 @@ export class DatasetSink {
       this.stream.end();
       return { kind: 'file', temp: await this.temp };
     }
-    const bytes = sharedCopy(this.chunks, this.size);
+    const bytes = datasetMemory.acquire(this.size);
+    let offset = 0;
+    for (const chunk of this.chunks) offset += chunk.copy(bytes, offset);
     this.chunks = [];
-    return { kind: 'memory', bytes, sha256: this.hash.digest('hex') };
+    return {
+      kind: 'memory',
+      bytes,
+      sha256: this.hash.digest('hex'),
+      release: () => datasetMemory.release(bytes),
+    };
   }
 
   /** The association ended before the dataset did: drop what came (writeTemp removes its temp file). */
@@ -74,11 +92,4 @@ export class DatasetSink {
     this.size += chunk.length;
     this.hash.update(chunk);
   }
-}
-
-function sharedCopy(chunks: Buffer[], size: number): Buffer {
-  const bytes = Buffer.from(new SharedArrayBuffer(size));
-  let offset = 0;
-  for (const chunk of chunks) offset += chunk.copy(bytes, offset);
-  return bytes;
 }

@@ -316,7 +316,12 @@ export class StoreScpConnection implements PduHandler {
       if (!this.target || !this.source) throw new Error('C-STORE outside an accepted association');
       const received = await sink.end();
       if (received.kind === 'memory') {
-        await this.deps.ingest.ingestBytes(received.bytes, this.target, this.source, received.sha256);
+        try {
+          await this.deps.ingest.ingestBytes(received.bytes, this.target, this.source, received.sha256);
+        } finally {
+          // ingestBytes settles only after the file's write has (IngestService.index).
+          received.release();
+        }
       } else {
         await this.deps.ingest.ingestTemp(received.temp, this.target, this.source);
       }
