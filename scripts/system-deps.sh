@@ -2,7 +2,7 @@
 # Debian packages the product and its tests use: Chromium for browser tests, dcmtk and Orthanc as
 # real DICOM peers, PostgreSQL 15 for the scale-out tests, isoinfo (genisoimage) to check ISO downloads,
 # iproute2 and curl for the peers run in a private network namespace, dicom3tools (dciodvfy) to check
-# the IODs of written files, zip for test archives. Installs only what is missing.
+# the IODs of written files, zip for test archives, ffmpeg for test videos. Installs only what is missing.
 set -euo pipefail
 
 need=()
@@ -14,6 +14,8 @@ command -v Orthanc >/dev/null 2>&1 || need+=(orthanc)
 [ -e /usr/share/orthanc/plugins/libOrthancDicomWeb.so ] || need+=(orthanc-dicomweb)
 [ -d /usr/lib/python3/dist-packages/pydicom/data/test_files ] || need+=(python3-pydicom)
 command -v isoinfo >/dev/null 2>&1 || need+=(genisoimage)
+# ffmpeg (with libx264) makes the MP4 videos the video wrapping tests upload; the server never runs it.
+command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
 # Info-ZIP's zip writes the archives the upload wizard's ZIP reader is tested on.
 command -v zip >/dev/null 2>&1 || need+=(zip)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)

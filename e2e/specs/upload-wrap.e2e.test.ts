@@ -55,7 +55,7 @@ describe('upload wizard: PDF and image files wrapped into DICOM', () => {
     const mrn = `WRAP-${Date.now()}`;
 
     await page.goto('/study/upload');
-    await page.getByRole('button', { name: 'PDF or image files' }).click();
+    await page.getByRole('button', { name: 'PDF, image or video files' }).click();
     await page.getByRole('combobox', { name: 'Destination' }).click();
     await page.getByRole('option', { name: 'Emergency' }).click();
     const next = page.getByRole('button', { name: 'Next' });
@@ -63,7 +63,7 @@ describe('upload wizard: PDF and image files wrapped into DICOM', () => {
     await next.click();
 
     expect(await next.isEnabled()).toBe(false);
-    await page.getByLabel('PDF or image files').setInputFiles([pdf, png]);
+    await page.getByLabel('PDF, image or video files').setInputFiles([pdf, png]);
     await page.getByText('outside-report.pdf').waitFor();
     await next.click();
 

@@ -19,6 +19,8 @@ export const ERROR_TYPES = [
   'INVALID_DICOM',
   'INVALID_FILE_TYPE',
   'INVALID_FILE_CONTENT',
+  /** A video the non-DICOM upload cannot store: not H.264, or a profile/level DICOM does not define. */
+  'UNSUPPORTED_VIDEO_CODEC',
   'TAG_NOT_FOUND',
   'DICOM_UPLOAD_FAILD',
   'NO_LINK_ERROR',

@@ -35,7 +35,7 @@ export const MESSAGES = {
   formStudyDateFuture: "Study Date can't be ahead of today's date",
   formTimeFormat: 'Please enter time in HH:MM format',
   formStudyBeforeBirth: "The date of the study is earlier than the patient's date of birth",
-  wrapFileTypes: 'Only PDF, JPEG and PNG files can be uploaded.',
+  wrapFileTypes: 'Only PDF, JPEG, PNG and MP4 files can be uploaded.',
   wrapFileTooLarge: 'A file is larger than the upload limit.',
   uploadMultiStudyMrn:
     'You are uploading more than one exam: please make sure each exam carries the right MRN before you continue.',

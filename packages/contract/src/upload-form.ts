@@ -56,11 +56,15 @@ export const PATIENT_NAME_MAX = 64;
 export const LONG_STRING_MAX = 64;
 
 /** Files the wrap call accepts, by what their bytes are (the browser's type is only a hint). */
-export const WRAP_FILE_KINDS = ['pdf', 'jpeg', 'png'] as const;
+export const WRAP_FILE_KINDS = ['pdf', 'jpeg', 'png', 'mp4'] as const;
 export type WrapFileKind = (typeof WRAP_FILE_KINDS)[number];
 /** The file picker's accept list for the non-DICOM upload. */
-export const WRAP_ACCEPT = '.pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png';
-/** Largest single file to wrap: wrapping holds the file in memory, so far below MAX_UPLOAD_BYTES. */
+export const WRAP_ACCEPT =
+  '.pdf,.jpg,.jpeg,.png,.mp4,.m4v,application/pdf,image/jpeg,image/png,video/mp4,video/x-m4v';
+/**
+ * Largest single file to wrap, far below MAX_UPLOAD_BYTES: PDFs and images are wrapped in memory, and
+ * a video (streamed from disk) is read whole once by the ingest parser like any uploaded DICOM file.
+ */
 export const WRAP_MAX_FILE_BYTES = 100 * MEGABYTE;
 /** Most files in one wrap call. */
 export const WRAP_MAX_FILES = 50;

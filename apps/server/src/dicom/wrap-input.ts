@@ -6,9 +6,14 @@ import { WRAP_MAX_PIXELS, type WrapFileKind } from '@imaging-inbox/contract';
 import { decodeFrame } from '../imaging/codecs.js';
 import { decodePngToNative, isPng, PngDecodeError, pngSize } from '../imaging/png-decode.js';
 import { isJpeg, keptJpegEncoding, readJpegInfo } from './jpeg-info.js';
+import { isIsoBmff } from './mp4-info.js';
 import type { KeptJpeg, NativePixels } from './wrap.js';
 
-export type WrapInputErrorCode = 'INVALID_FILE_TYPE' | 'INVALID_FILE_CONTENT' | 'FILE_TOO_LARGE';
+export type WrapInputErrorCode =
+  'INVALID_FILE_TYPE' | 'INVALID_FILE_CONTENT' | 'FILE_TOO_LARGE' | 'UNSUPPORTED_VIDEO_CODEC';
+
+/** The kinds wrapped in memory; a video (mp4) is read from disk by `inspectVideo`. */
+export type InMemoryKind = Exclude<WrapFileKind, 'mp4'>;
 
 export class WrapInputError extends Error {
   constructor(
@@ -29,6 +34,7 @@ export function sniffKind(bytes: Uint8Array): WrapFileKind | null {
   if (isPdf(bytes)) return 'pdf';
   if (isJpeg(bytes)) return 'jpeg';
   if (isPng(bytes)) return 'png';
+  if (isIsoBmff(bytes)) return 'mp4';
   return null;
 }
 
@@ -42,10 +48,11 @@ function latin1(bytes: Uint8Array): string {
 }
 
 /** Cheap checks that need no decoding; run on every file of a call before anything is written. */
-export function checkWrapInput(bytes: Uint8Array): WrapFileKind {
+export function checkWrapInput(bytes: Uint8Array): InMemoryKind {
   if (bytes.length === 0) throw new WrapInputError('INVALID_FILE_CONTENT', 'empty file');
   const kind = sniffKind(bytes);
-  if (!kind) throw new WrapInputError('INVALID_FILE_TYPE', 'not a PDF, JPEG or PNG file');
+  if (!kind) throw new WrapInputError('INVALID_FILE_TYPE', 'not a PDF, JPEG, PNG or MP4 file');
+  if (kind === 'mp4') throw new Error('an MP4 file is checked by inspectVideo, from disk');
   if (kind === 'pdf') {
     // A complete PDF ends with %%EOF (give or take trailing whitespace); a cut-off upload does not.
     if (!latin1(bytes.subarray(Math.max(0, bytes.length - 1024))).includes('%%EOF')) {
@@ -74,7 +81,7 @@ export function checkWrapInput(bytes: Uint8Array): WrapFileKind {
 }
 
 /** The content to write for a file `checkWrapInput` accepted; decodes what cannot be kept as it is. */
-export async function prepareWrapContent(bytes: Uint8Array, kind: WrapFileKind): Promise<WrapContent> {
+export async function prepareWrapContent(bytes: Uint8Array, kind: InMemoryKind): Promise<WrapContent> {
   if (kind === 'pdf') return { kind, pdf: bytes };
   if (kind === 'png') {
     try {

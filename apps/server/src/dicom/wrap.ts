@@ -88,7 +88,7 @@ export function wrapPdf(study: WrapStudy, instance: WrapInstance, pdf: Uint8Arra
     EncapsulatedDocumentLength: pdf.length,
     _vrMap: { EncapsulatedDocument: 'OB' },
   };
-  return write(ENCAPSULATED_PDF_STORAGE, instance.sopInstanceUid, EXPLICIT_VR_LITTLE_ENDIAN, dataset);
+  return writePart10(ENCAPSULATED_PDF_STORAGE, instance.sopInstanceUid, EXPLICIT_VR_LITTLE_ENDIAN, dataset);
 }
 
 /** Secondary Capture for one photograph or screenshot. */
@@ -130,11 +130,11 @@ export function wrapImage(
         }),
   };
   const transferSyntax = image.kind === 'jpeg' ? image.transferSyntax : EXPLICIT_VR_LITTLE_ENDIAN;
-  return write(SECONDARY_CAPTURE_STORAGE, instance.sopInstanceUid, transferSyntax, dataset);
+  return writePart10(SECONDARY_CAPTURE_STORAGE, instance.sopInstanceUid, transferSyntax, dataset);
 }
 
 /** Patient, General Study, Patient Study, series, equipment, SC Equipment and SOP Common attributes. */
-function commonAttributes(
+export function commonAttributes(
   study: WrapStudy,
   instance: WrapInstance,
   sopClassUid: string,
@@ -172,7 +172,7 @@ function commonAttributes(
   };
 }
 
-function write(
+export function writePart10(
   sopClassUid: string,
   sopInstanceUid: string,
   transferSyntax: string,

@@ -11,7 +11,9 @@ import {
 } from '@imaging-inbox/contract';
 import { formatDA, formatTM } from '../dicom/dates.js';
 import { isValidUid, newUid, ORG_ROOT } from '../dicom/index.js';
-import { checkWrapInput, prepareWrapContent, WrapInputError } from '../dicom/wrap-input.js';
+import { checkWrapInput, prepareWrapContent, sniffKind, WrapInputError } from '../dicom/wrap-input.js';
+import { inspectVideo, type CheckedVideo } from '../dicom/wrap-video-input.js';
+import { wrapVideo } from '../dicom/wrap-video.js';
 import { wrapImage, wrapPdf, type WrapStudy } from '../dicom/wrap.js';
 import { ApiError, invalidField, notPermitted } from '../http/errors.js';
 import type { IngestService } from '../ingest/ingest.service.js';
@@ -74,8 +76,11 @@ export class WrapService {
 
       // First pass: recognise every file cheaply, so a wrong one refuses the call before any work.
       const kinds: WrapFileKind[] = [];
-      for (const file of request.files) {
-        kinds.push(await this.inspect(file, (bytes) => checkWrapInput(bytes)));
+      const videos = new Map<number, CheckedVideo>();
+      for (const [index, file] of request.files.entries()) {
+        const video = await this.inspectIfVideo(file);
+        if (video) videos.set(index, video);
+        kinds.push(video ? 'mp4' : await this.inspect(file, (bytes) => checkWrapInput(bytes)));
       }
 
       const at = new Date(this.now());
@@ -101,14 +106,24 @@ export class WrapService {
           contentDate: formatDA(at),
           contentTime: formatTM(at),
         };
-        const dicom = await this.inspect(file, async (bytes) => {
-          const content = await prepareWrapContent(bytes, kind);
-          return content.kind === 'pdf'
-            ? wrapPdf(study, instance, content.pdf)
-            : wrapImage(study, instance, content.image);
-        });
-        const { bytes: _inMemory, ...onDisk } = await this.deps.blobs.writeTemp(dicom);
-        built.push(onDisk);
+        const video = videos.get(index);
+        if (video) {
+          // Streamed from the upload's temp file into the DICOM temp file: never whole in memory.
+          built.push(
+            await this.deps.blobs.writeTemp(
+              wrapVideo(study, instance, { ...video, mp4Path: file.temp.path, mp4Size: file.temp.size }),
+            ),
+          );
+        } else {
+          const dicom = await this.inspect(file, async (bytes) => {
+            const content = await prepareWrapContent(bytes, kind as Exclude<WrapFileKind, 'mp4'>);
+            return content.kind === 'pdf'
+              ? wrapPdf(study, instance, content.pdf)
+              : wrapImage(study, instance, content.image);
+          });
+          const { bytes: _inMemory, ...onDisk } = await this.deps.blobs.writeTemp(dicom);
+          built.push(onDisk);
+        }
         instances.push({
           filename: file.filename,
           kind,
@@ -165,11 +180,36 @@ export class WrapService {
     return { studyUid: given, firstSeries: existing.series_count + 1 };
   }
 
+  /**
+   * An MP4 (an ISO-BMFF `ftyp` box at the start, whatever the file is called) checked from its temp
+   * file by its box tree; null for any other file. Only the first bytes are read to tell.
+   */
+  private async inspectIfVideo(file: ReceivedFile): Promise<CheckedVideo | null> {
+    let head = file.temp.bytes?.subarray(0, 4096);
+    if (!head) {
+      const handle = await fsp.open(file.temp.path, 'r');
+      try {
+        const buffer = new Uint8Array(Math.min(4096, file.temp.size));
+        await handle.read(buffer, 0, buffer.length, 0);
+        head = buffer;
+      } finally {
+        await handle.close();
+      }
+    }
+    if (sniffKind(head) !== 'mp4') return null;
+    return this.refusalOf(file, () => inspectVideo(file.temp.path, file.temp.size));
+  }
+
   /** Reads an uploaded file and runs `use`; a recognition problem becomes the call's error. */
   private async inspect<T>(file: ReceivedFile, use: (bytes: Uint8Array) => T | Promise<T>): Promise<T> {
     const bytes = file.temp.bytes ?? new Uint8Array(await fsp.readFile(file.temp.path));
+    return this.refusalOf(file, () => use(bytes));
+  }
+
+  /** Runs `check`; a WrapInputError becomes the call's answer, naming the file in error_subtype. */
+  private async refusalOf<T>(file: ReceivedFile, check: () => T | Promise<T>): Promise<T> {
     try {
-      return await use(bytes);
+      return await check();
     } catch (error) {
       if (error instanceof WrapInputError) {
         throw new ApiError(

@@ -30,7 +30,7 @@ export function UploadPage() {
             sx={{ mb: 3 }}
           >
             <ToggleButton value="dicom">{t('DICOM exams')}</ToggleButton>
-            <ToggleButton value="files">{t('PDF or image files')}</ToggleButton>
+            <ToggleButton value="files">{t('PDF, image or video files')}</ToggleButton>
           </ToggleButtonGroup>
         )}
         {/* Switching unmounts the other wizard: choosing one kind clears what was picked for the other. */}

@@ -52,19 +52,34 @@ describe('NonDicomWizard', () => {
 
   it('needs a destination whose account enables wrapping', async () => {
     renderWizard({ ...initialWrapState, destination: group.namespace_id }, '0');
-    expect(await screen.findByText('This group does not accept PDF or image files.')).toBeTruthy();
+    expect(await screen.findByText('This group does not accept PDF, image or video files.')).toBeTruthy();
     expect(next().disabled).toBe(true);
   });
 
   it('needs a file on Select Exams', () => {
     renderWizard({ ...initialWrapState, step: 1, destination: group.namespace_id });
     expect(next().disabled).toBe(true);
-    const input = screen.getByLabelText('PDF or image files');
+    const input = screen.getByLabelText('PDF, image or video files');
     fireEvent.change(input, { target: { files: [new File(['x'], 'notes.txt', { type: 'text/plain' })] } });
     expect(screen.getByText(MESSAGES.wrapFileTypes)).toBeTruthy();
     expect(next().disabled).toBe(true);
     fireEvent.change(input, { target: { files: [pdf] } });
     expect(screen.getByText('report.pdf')).toBeTruthy();
+    expect(next().disabled).toBe(false);
+  });
+
+  it('takes an MP4 video and lists it with its size', () => {
+    renderWizard({ ...initialWrapState, step: 1, destination: group.namespace_id });
+    const input = screen.getByLabelText<HTMLInputElement>('PDF, image or video files');
+    expect(input.accept).toContain('video/mp4');
+    const video = new File([new Uint8Array(3 * 1024 * 1024)], 'wound.mp4', { type: 'video/mp4' });
+    // A phone may give an .m4v no type at all: the name is enough for the picker (the server reads the bytes).
+    const m4v = new File([new Uint8Array(10)], 'clip.M4V', { type: '' });
+    fireEvent.change(input, { target: { files: [video, m4v] } });
+    expect(screen.queryByText(MESSAGES.wrapFileTypes)).toBeNull();
+    expect(screen.getByText('wound.mp4')).toBeTruthy();
+    expect(screen.getByText('clip.M4V')).toBeTruthy();
+    expect(screen.getByText(/^3(\.0)? MB$/)).toBeTruthy();
     expect(next().disabled).toBe(false);
   });
 

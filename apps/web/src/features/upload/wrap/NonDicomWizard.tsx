@@ -91,7 +91,7 @@ export function NonDicomWizard({ initial = initialWrapState }: { initial?: WrapW
               onChange={(namespaceId) => patch({ destination: namespaceId })}
             />
             {enabled === false && (
-              <Alert severity="info">{t('This group does not accept PDF or image files.')}</Alert>
+              <Alert severity="info">{t('This group does not accept PDF, image or video files.')}</Alert>
             )}
           </Stack>
         );

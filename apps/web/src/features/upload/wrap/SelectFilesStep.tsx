@@ -4,8 +4,8 @@ import { MESSAGES, WRAP_ACCEPT, WRAP_MAX_FILE_BYTES } from '@imaging-inbox/contr
 import { useTranslation } from 'react-i18next';
 import { formatMegabytes } from '../../../lib/format';
 
-const KINDS = /\.(pdf|jpe?g|png)$/i;
-const TYPES = ['application/pdf', 'image/jpeg', 'image/png'];
+const KINDS = /\.(pdf|jpe?g|png|mp4|m4v)$/i;
+const TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'video/mp4', 'video/x-m4v'];
 
 /** Whether a picked file is one the server wraps (the server checks the bytes again). */
 export function fileProblem(file: File): 'wrapFileTypes' | 'wrapFileTooLarge' | null {
@@ -21,7 +21,7 @@ interface Props {
   onRemove: (index: number) => void;
 }
 
-/** Select Exams of the non-DICOM upload: PDF, JPEG and PNG files. */
+/** Select Exams of the non-DICOM upload: PDF, JPEG, PNG and MP4 (H.264) files. */
 export function SelectFilesStep({ files, error, onPicked, onRemove }: Props) {
   const { t } = useTranslation();
   const pick = (event: ChangeEvent<HTMLInputElement>) => {
@@ -40,7 +40,7 @@ export function SelectFilesStep({ files, error, onPicked, onRemove }: Props) {
           type="file"
           multiple
           accept={WRAP_ACCEPT}
-          aria-label={t('PDF or image files')}
+          aria-label={t('PDF, image or video files')}
           onChange={pick}
         />
       </Button>
