@@ -36,7 +36,7 @@ export async function startServer(
   config: Config,
   log: (line: string) => void = console.log,
 ): Promise<RunningServer> {
-  const db = openDatabase(config);
+  const db = openDatabase(config, { checkpoints: true, log });
   await migrateToLatest(db);
   const ctx = createContext(config, db, { log });
   if (config.seedDemo && !(await hasAnyAccount(ctx))) {

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -17,15 +18,23 @@ export interface Db {
 // millisecond time, a byte size or a count, all far below 2^53, so numbers are safe.
 pg.types.setTypeParser(20, (value) => Number(value));
 
-/** Opens the SQLite file in dataDir, or PostgreSQL when a URL is given. */
-export function openDatabase(options: { dataDir: string; databaseUrl?: string | undefined }): Db {
+/**
+ * Opens the SQLite file in dataDir, or PostgreSQL when a URL is given. The server asks for
+ * `checkpoints` in the background (SQLite: see WalCheckpointer); tools and tests opening the same file
+ * beside it do not.
+ */
+export function openDatabase(
+  options: { dataDir: string; databaseUrl?: string | undefined },
+  background: { checkpoints?: boolean; log?: (line: string) => void } = {},
+): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(options.dataDir, 'imaging-inbox.sqlite'));
+  const file = path.join(options.dataDir, 'imaging-inbox.sqlite');
+  const sqlite = new SQLite(file);
   // WAL lets readers run while one writer commits. FULL syncs the WAL at every commit, so a write
   // answered as done survives a power cut. The one exception, C-STORE's index rows (rebuildable
   // from their durable files), commits through transactionWithoutSync (index-durability.ts).
@@ -36,10 +45,16 @@ export function openDatabase(options: { dataDir: string; databaseUrl?: string | 
   sqlite.pragma('cache_size = -65536');
   // Search keys are stored upper-cased; a case-sensitive LIKE lets a prefix pattern use the index.
   sqlite.pragma('case_sensitive_like = ON');
+  const checkpointer = background.checkpoints ? new WalCheckpointer(file, background.log) : undefined;
+  if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  const close = async () => {
+    await checkpointer?.stop();
+    await kysely.destroy();
+  };
+  return { kysely, dialect: 'sqlite', close };
 }
 
 const STATEMENT_CACHE_SIZE = 500;
