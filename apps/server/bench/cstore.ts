@@ -10,7 +10,10 @@
  * Also prints the server's and storescu's CPU time per instance (storescu runs under /usr/bin/time),
  * and on Linux the server's main thread alone (its JavaScript; the file syncs run on writer threads).
  *
- *   npm run bench:cstore [-- --small 10000 --ct 300 --database-url postgres://… --sets DIR]
+ *   npm run bench:cstore [-- --small 10000 --ct 300 --database-url postgres://… --sets DIR --associations N]
+ *
+ * --associations N sends each set over N concurrent associations (N storescu processes, each with
+ * every Nth file), as several modalities sending at once would.
  *
  * --sets DIR keeps the generated files in DIR and reuses them on the next run (same counts): on a busy
  * machine generating 10,000 files takes longer than sending them, and repeated runs compare better
@@ -33,6 +36,7 @@ const { values: args } = parseArgs({
     'database-url': { type: 'string' },
     keep: { type: 'boolean', default: false },
     sets: { type: 'string' },
+    associations: { type: 'string', default: '1' },
   },
 });
 
@@ -102,8 +106,12 @@ function studyBase(n: number) {
  * Runs storescu under GNU time, so its own CPU time is known: it waits for each answer, and its
  * per-instance work (reading, the PDUs) is part of every round trip.
  */
-function storescu(dir: string, port: number): Promise<{ code: number; stderr: string; cpuSeconds: number }> {
-  const timeFile = path.join(root, 'storescu.time');
+function storescu(
+  dir: string,
+  port: number,
+  index = 0,
+): Promise<{ code: number; stderr: string; cpuSeconds: number }> {
+  const timeFile = path.join(root, `storescu-${index}.time`);
   return new Promise((resolve, reject) => {
     const child = spawn(
       '/usr/bin/time',
@@ -127,6 +135,34 @@ function storescu(dir: string, port: number): Promise<{ code: number; stderr: st
   });
 }
 
+/** Every Nth file of dir in its own directory (hard links), one per association. */
+function splitFor(associations: number, dir: string): string[] {
+  if (associations === 1) return [dir];
+  const parts = Array.from({ length: associations }, (_, k) =>
+    path.join(`${dir}-split${associations}`, String(k)),
+  );
+  if (!parts.every((part) => fs.existsSync(part))) {
+    fs.rmSync(`${dir}-split${associations}`, { recursive: true, force: true });
+    for (const part of parts) fs.mkdirSync(part, { recursive: true });
+    for (const [i, name] of fs.readdirSync(dir).sort().entries()) {
+      fs.linkSync(path.join(dir, name), path.join(parts[i % associations]!, name));
+    }
+  }
+  return parts;
+}
+
+async function sendOver(associations: number, dir: string, port: number) {
+  const runs = await Promise.all(
+    splitFor(associations, dir).map((part, index) => storescu(part, port, index)),
+  );
+  return {
+    code: Math.max(...runs.map((run) => run.code)),
+    stderr: runs.map((run) => run.stderr).join(''),
+    cpuSeconds: runs.reduce((sum, run) => sum + run.cpuSeconds, 0),
+  };
+}
+
+const associations = Math.max(1, Number(args.associations));
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-bench-cstore-'));
 const sets: SetSpec[] = [
   {
@@ -162,7 +198,9 @@ const server = await startServer(
     if (!line.startsWith('Demo')) console.log(`  server: ${line}`);
   },
 );
-console.log(`server ${server.url}, DICOM port ${server.dicomPort}, ${server.ctx.db.dialect}, data ${root}`);
+console.log(
+  `server ${server.url}, DICOM port ${server.dicomPort}, ${server.ctx.db.dialect}, data ${root}, ${associations} association(s) per set`,
+);
 
 try {
   for (const [index, set] of sets.entries()) {
@@ -178,7 +216,7 @@ try {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     const main0 = mainThreadCpuMs();
-    const { code, stderr, cpuSeconds } = await storescu(dir, server.dicomPort);
+    const { code, stderr, cpuSeconds } = await sendOver(associations, dir, server.dicomPort);
     const wall = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const mainThread = main0 === undefined ? undefined : mainThreadCpuMs()! - main0;
