@@ -43,7 +43,7 @@ describe('request link: an outside party uploads a ZIP holding DICOM files and Z
   let linkPath: string;
   // Fresh studies and patients every run: the demo server is shared by every spec.
   const seed = Date.now() % 1_000_000_007;
-  const [plain, storedInner, deflatedInner, locked, cd] = generateStudySpecs(5, seed, {
+  const [plain, storedInner, deflatedInner, locked, cd, dropped] = generateStudySpecs(6, seed, {
     now: new Date('2026-02-01T00:00:00Z'),
   }).map((spec, i) => ({
     ...spec,
@@ -56,6 +56,7 @@ describe('request link: an outside party uploads a ZIP holding DICOM files and Z
   const deflatedFiles = writeStudyFiles(deflatedInner!, small);
   const lockedFiles = writeStudyFiles(locked!, small).slice(0, 1);
   const cdFiles = writeStudyFiles(cd!, small);
+  const droppedFiles = writeStudyFiles(dropped!, small);
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'imaging-inbox-link-media-'));
@@ -184,7 +185,28 @@ describe('request link: an outside party uploads a ZIP holding DICOM files and Z
     expect(outsider!.errors).toEqual([]);
   });
 
-  it('says no exams were found for a ZIP without DICOM files, and uploads nothing', async () => {
+  it('takes a dropped ZIP whose DICOM files are in a ZIP inside it', async () => {
+    const page = outsider!.page;
+    await writeInstances(path.join(dir, 'e', 'SERIES'), droppedFiles);
+    await mkdir(path.join(dir, 'f'));
+    zip(path.join(dir, 'e'), path.join(dir, 'f', 'series.zip'));
+    zip(path.join(dir, 'f'), path.join(dir, 'dropped.zip'));
+    const bytes = [...(await readFile(path.join(dir, 'dropped.zip')))];
+    await page.getByLabel('Drop DICOM files, folders or ZIP files here').evaluate((zone, content) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(content)], 'dropped.zip', { type: 'application/zip' }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, bytes);
+    await page.getByText(new RegExp(`^1 exams? found in ${droppedFiles.length} files`)).waitFor();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('Files uploaded successfully').waitFor({ timeout: 60_000 });
+    expect(await studiesOf(sid, dropped!.studyInstanceUid)).toEqual([
+      expect.objectContaining({ image_count: droppedFiles.length, storage_namespace: namespaceId }),
+    ]);
+    expect(outsider!.errors).toEqual([]);
+  });
+
+  it('says no DICOM files were found in a ZIP of letters, and uploads nothing', async () => {
     const page = outsider!.page;
     const empty = path.join(dir, 'empty');
     await mkdir(empty);
