@@ -19,3 +19,4 @@ export * from './attachments.js';
 export * from './sends.js';
 export * from './custom-fields.js';
 export * from './profile.js';
+export * from './exam-dates.js';

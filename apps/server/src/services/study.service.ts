@@ -1,5 +1,11 @@
 import type { Study } from '@imaging-inbox/contract';
-import { customFieldParam } from '@imaging-inbox/contract';
+import {
+  customFieldParam,
+  dicomToIsoDate,
+  examDateProblems,
+  latestTodayIso,
+  MESSAGES,
+} from '@imaging-inbox/contract';
 import type { Updateable } from 'kysely';
 import type { StudyTable } from '../db/schema.js';
 import { ApiError, invalidField, notFound, notPermitted } from '../http/errors.js';
@@ -163,6 +169,7 @@ export class StudyService {
       changes[field] = value;
       if (keyColumn) (changes as Record<string, string>)[keyColumn] = searchKey(value);
     }
+    refuseBadExamDates(row, changes, latestTodayIso(this.now()));
     // Custom field values are checked against the account's definitions before anything is
     // written, so a bad value refuses the whole call and changes nothing.
     const fieldChanges = await this.deps.customFields.changes(
@@ -227,6 +234,25 @@ function normaliseField(field: string, raw: string): string {
   }
   if (value.length > 256) throw invalidField(field, 'too long');
   return field === 'patient_sex' ? value.toUpperCase() : value;
+}
+
+/**
+ * The Exchange form's date rules (the contract's examDateProblems), on the dates the study would
+ * have: a date being set may not be ahead of today (the latest today anywhere), and the study may
+ * not come before the birth. A date already stored and not being changed is not judged.
+ */
+function refuseBadExamDates(row: StudyRow, changes: Updateable<StudyTable>, today: string): void {
+  const changed = (['patient_birth_date', 'study_date'] as const).filter((f) => changes[f] !== undefined);
+  if (changed.length === 0) return;
+  const dateOf = (f: 'patient_birth_date' | 'study_date') => dicomToIsoDate(String(changes[f] ?? row[f]));
+  const problems = examDateProblems(
+    { patient_birth_date: dateOf('patient_birth_date'), study_date: dateOf('study_date') },
+    today,
+  );
+  for (const [field, message] of Object.entries(problems)) {
+    const f = field as (typeof changed)[number];
+    if (changed.includes(f) || message === MESSAGES.formStudyBeforeBirth) throw invalidField(field, message);
+  }
 }
 
 function pick(source: object, keys: string[]): Record<string, unknown> {

@@ -1,3 +1,4 @@
+import { MESSAGES } from '@imaging-inbox/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
@@ -140,12 +141,44 @@ describe.each(DIALECTS)('study get, exists, set and lock on %s', (dialect) => {
       clinician,
     );
     expect(bad.body.error_type).toBe('INVALID_FIELD');
-    const row = await server.ctx.db.kysely
-      .selectFrom('studies')
-      .select('patientid')
-      .where('uuid', '=', emergencyStudy.uuid)
-      .executeTakeFirstOrThrow();
-    expect(row.patientid).toBe('NEW-MRN-1');
+    const dates = () =>
+      server.ctx.db.kysely
+        .selectFrom('studies')
+        .select(['patientid', 'patient_birth_date', 'study_date', 'study_description'])
+        .where('uuid', '=', emergencyStudy.uuid)
+        .executeTakeFirstOrThrow();
+    const before = await dates();
+    expect(before.patientid).toBe('NEW-MRN-1');
+    // The Exchange form's date rules hold on the server too; a valid field beside is not written.
+    const inTwoDays = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const cases: [Record<string, string>, string, string][] = [
+      [{ study_date: inTwoDays }, 'study_date', MESSAGES.formStudyDateFuture],
+      [{ patient_birth_date: inTwoDays }, 'patient_birth_date', MESSAGES.formDobFuture],
+      [{ study_date: '1900-01-01' }, 'study_date', MESSAGES.formStudyBeforeBirth],
+      [
+        { patient_birth_date: '2099-12-31', study_date: '2000-01-01' },
+        'patient_birth_date',
+        MESSAGES.formDobFuture,
+      ],
+      [
+        { patient_birth_date: '2001-02-03', study_date: '2000-01-01' },
+        'study_date',
+        MESSAGES.formStudyBeforeBirth,
+      ],
+    ];
+    for (const [params, field, message] of cases) {
+      const answer = await server.api.call(
+        'study/set',
+        { uuid: emergencyStudy.uuid, study_description: 'SHOULD NOT LAND', ...params },
+        clinician,
+      );
+      expect(answer.body).toMatchObject({
+        error_type: 'INVALID_FIELD',
+        error_subtype: field,
+        error_data: message,
+      });
+    }
+    expect(await dates()).toEqual(before);
   });
 
   it('locks a study against edits by others until unlocked', async () => {

@@ -4,7 +4,8 @@ import {
   MESSAGES,
   customFieldParam,
   customFieldProblem,
-  isIsoDate,
+  dicomToIsoDate,
+  examDateProblems,
   type CustomField,
   type Study,
 } from '@imaging-inbox/contract';
@@ -45,12 +46,6 @@ export type ExchangeErrors = Record<string, string>;
 
 const DATE_FIELDS: readonly ExchangeExamField[] = ['patient_birth_date', 'study_date'];
 
-/** DICOM YYYYMMDD as a date input's yyyy-MM-dd; anything else is left for the user to fix. */
-export function dicomToIsoDate(value: string): string {
-  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
-  return m ? `${m[1]}-${m[2]}-${m[3]}` : value;
-}
-
 /** The form's starting values: the study's exam fields and its values of the account's fields. */
 export function initialExchangeValues(study: Study, fields: CustomField[]): ExchangeValues {
   const exam = Object.fromEntries(
@@ -83,19 +78,7 @@ export function exchangeErrors(values: ExchangeValues, fields: CustomField[], to
       errors[field] = `Please enter at most ${EXAM_FIELD_MAX_LENGTH} characters`;
     }
   }
-  const { patient_birth_date: birth, study_date: studyDate } = values.exam;
-  for (const [field, future] of [
-    ['patient_birth_date', MESSAGES.formDobFuture],
-    ['study_date', MESSAGES.formStudyDateFuture],
-  ] as const) {
-    const value = values.exam[field];
-    if (value === '') continue;
-    if (!isIsoDate(value)) errors[field] = MESSAGES.formDateFormat;
-    else if (value > today) errors[field] = future;
-  }
-  if (!errors['study_date'] && !errors['patient_birth_date'] && birth && studyDate && studyDate < birth) {
-    errors['study_date'] = MESSAGES.formStudyBeforeBirth;
-  }
+  Object.assign(errors, examDateProblems(values.exam, today));
   return errors;
 }
 
