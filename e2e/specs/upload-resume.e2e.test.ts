@@ -41,6 +41,28 @@ async function chooseFolder(page: Page, dir: string, files: number) {
   await page.getByRole('button', { name: 'Next' }).click();
 }
 
+/** What the upload resume store holds in the page's IndexedDB. */
+function resumeRecords(page: Page): Promise<{ stored: number; sessions: number }> {
+  return page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('imaging-inbox-upload-resume');
+        open.onerror = () => reject(new Error('cannot open the resume database'));
+        open.onsuccess = () => {
+          const all = open.result.transaction('records').objectStore('records').getAll();
+          all.onsuccess = () => {
+            const records = all.result as { done?: 1; session?: string }[];
+            open.result.close();
+            resolve({
+              stored: records.filter((r) => r.done).length,
+              sessions: records.filter((r) => r.session).length,
+            });
+          };
+        };
+      }),
+  );
+}
+
 async function storedStudy(studyUid: string) {
   const sid = await apiLogin(baseUrl, 'clinician@demo.local');
   const found = await apiGet<{ studies: { image_count: number; size: number }[] }>(baseUrl, 'study/list', {
@@ -91,7 +113,15 @@ describe('upload wizard: large files go in chunks and resume after a reload or a
     await failed.getByText('LARGE.dcm', { exact: false }).waitFor();
     expect(chunksThrough).toBe(2);
     await page.unroute('**/api/v3/upload/session/chunk**');
+    // A record the old localStorage store left: the reloaded page deletes it.
+    await page.evaluate(() => localStorage.setItem('imaging-inbox.upload.v1:ns:IM1|1|0|', '{"done":1}'));
     await page.reload();
+    await page.getByRole('combobox', { name: 'Destination' }).waitFor();
+    // The resume records live in IndexedDB (small files stored, the large one's session), not localStorage.
+    expect(await resumeRecords(page)).toEqual({ stored: small.length, sessions: 1 });
+    expect(
+      await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('.upload.'))),
+    ).toEqual([]);
 
     // The same folder again: the study is already on the server, but only partly, so it is offered.
     const sent: Request[] = [];

@@ -26,6 +26,8 @@ export const MESSAGES = {
   uploadNoDicom: 'Dicom files not found in the selected folder',
   uploadCannotLoad: 'Cannot load selected files',
   uploadDone: 'Exam uploaded successfully',
+  uploadResumeUnavailable:
+    'This browser cannot keep upload progress: an interrupted upload will start over from the beginning',
   uploadMrnNote: 'Please ensure MRN is accurate',
   formMandatory: 'Please complete all the mandatory fields.',
   formEnterValue: 'Please enter a value',

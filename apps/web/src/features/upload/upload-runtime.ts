@@ -5,7 +5,7 @@ import i18next from '../../lib/i18n';
 import { errorCode } from '../../lib/api-error';
 import { isRetryableUpload } from './api/upload-image';
 import { signedInUploadApi } from './api/upload-session';
-import { browserResumeStore } from './lib/resume-store';
+import { browserResumeStore } from './lib/resume-idb';
 import { sendResumable } from './lib/resumable-send';
 import { retryFailed, runUpload, type UploadDeps, type UploadStudyInput } from './lib/upload-runner';
 import { createUploadStore, type UploadRun } from './lib/upload-store';
@@ -23,6 +23,11 @@ export function onUploadFinished(listener: (run: UploadRun) => void): () => void
 
 /** Survives a reload: which files were stored and which upload session each large file is in. */
 export const resumeStore = browserResumeStore();
+
+// Said once per page, not failed silently: a refused or full IndexedDB only costs the resume.
+resumeStore.onUnavailable(() => {
+  enqueueSnackbar(i18next.t(MESSAGES.uploadResumeUnavailable), { variant: 'warning' });
+});
 
 const deps: UploadDeps = {
   send: (namespaceId, file, signal, extra) =>

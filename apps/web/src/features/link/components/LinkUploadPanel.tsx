@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   Button,
@@ -20,7 +20,7 @@ import { linkUploadApi } from '../../upload/api/upload-session';
 import { FoundStudiesTable } from '../../upload/components/FoundStudiesTable';
 import { MediaPicker } from '../../upload/components/MediaPicker';
 import { MediaProblemList } from '../../upload/components/MediaProblemList';
-import { browserResumeStore } from '../../upload/lib/resume-store';
+import { browserResumeStore } from '../../upload/lib/resume-idb';
 import { sendResumable, type ResumableFile } from '../../upload/lib/resumable-send';
 import { instancesOf } from '../../upload/lib/studies';
 import { UPLOAD_BACKOFF_MS, UPLOAD_CONCURRENCY, UPLOAD_RETRIES } from '../../upload/lib/upload-runner';
@@ -46,6 +46,9 @@ export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>
   const [failures, setFailures] = useState<Failure[]>([]);
   const [state, setState] = useState<'idle' | 'running' | 'finished'>('idle');
   const [fatal, setFatal] = useState<string | null>(null);
+  // Said, not failed silently: without IndexedDB an interrupted upload starts over.
+  const [noResume, setNoResume] = useState(false);
+  useEffect(() => browserResumeStore().onUnavailable(() => setNoResume(true)), []);
   const { progress, load, failed } = useMediaScan((outcome) => {
     setFound(outcome);
     setState('idle');
@@ -114,6 +117,7 @@ export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>
   return (
     <Stack spacing={2}>
       {fatal && <Alert severity="error">{t(linkErrorMessage(fatal))}</Alert>}
+      {noResume && <Alert severity="info">{t(MESSAGES.uploadResumeUnavailable)}</Alert>}
       <MediaPicker
         progress={progress}
         disabled={running}

@@ -10,8 +10,10 @@ import { uploadRequest } from './upload-request';
  * NETWORK_ERROR (status 0) or the status.
  */
 export interface UploadSessionApi {
-  create: (size: number, signal?: AbortSignal) => Promise<UploadSessionAnswer>;
-  status: (id: string, signal?: AbortSignal) => Promise<UploadSessionAnswer>;
+  /** `head`: SHA-256 of the file's first bytes, which ties the session to this file. */
+  create: (size: number, signal?: AbortSignal, head?: string) => Promise<UploadSessionAnswer>;
+  /** With `head`, a session holding another file's start is refused (UPLOAD_RESUME_MISMATCH). */
+  status: (id: string, signal?: AbortSignal, head?: string) => Promise<UploadSessionAnswer>;
   chunk: (id: string, offset: number, bytes: Blob, signal?: AbortSignal) => Promise<UploadSessionAnswer>;
   complete: (id: string, signal?: AbortSignal) => Promise<ImageUploadAnswer>;
   /** The single-request upload, for files no larger than one chunk. */
@@ -44,11 +46,15 @@ function call<T>(
 const stringify = (params: Record<string, string | number>) =>
   Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
 
+const headParam = (head: string | undefined): Record<string, string> => (head ? { head_sha256: head } : {});
+
 function sessionApi(caller: Caller): UploadSessionApi {
   const url = (name: string) => `${API_BASE}/${caller.base}/${name}`;
   return {
-    create: (size, signal) => call(caller, url('create'), { ...caller.createParams, size }, { signal }),
-    status: (id, signal) => call(caller, url('status'), { id }, { method: 'GET', signal }),
+    create: (size, signal, head) =>
+      call(caller, url('create'), { ...caller.createParams, size, ...headParam(head) }, { signal }),
+    status: (id, signal, head) =>
+      call(caller, url('status'), { id, ...headParam(head) }, { method: 'GET', signal }),
     chunk: (id, offset, bytes, signal) =>
       call(
         caller,

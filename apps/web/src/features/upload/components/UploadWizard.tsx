@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useReducer } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, Stack } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,8 @@ import { FindExamsStep } from './FindExamsStep';
 import { SelectExamsStep } from './SelectExamsStep';
 import { WizardStepper } from './WizardStepper';
 
+const NONE_PARTIAL = new Set<string>();
+
 /** Destination → Find Exams → Select Exams → Confirm; sending resets the wizard (SPEC.md section 4). */
 export function UploadWizard({ initial = initialWizardState }: { initial?: WizardState }) {
   const { t } = useTranslation();
@@ -26,13 +28,23 @@ export function UploadWizard({ initial = initialWizardState }: { initial?: Wizar
     const selected = new Set(state.selected);
     return state.studies.filter((s) => selected.has(s.studyUid));
   }, [state.studies, state.selected]);
-  const partial = useMemo(
-    () =>
-      state.destination
-        ? partlyUploaded(state.studies, state.files, state.destination, resumeStore)
-        : new Set<string>(),
-    [state.studies, state.files, state.destination],
-  );
+  // Read from IndexedDB (asynchronously): kept with what it was read for, so a stale answer never shows.
+  const [found, setFound] = useState<{ studies: unknown; destination: string; partial: Set<string> }>();
+  const { studies, files, destination: destinationId } = state;
+  useEffect(() => {
+    if (!destinationId) return;
+    let live = true;
+    partlyUploaded(studies, files, destinationId, resumeStore)
+      .then((partial) => live && setFound({ studies, destination: destinationId, partial }))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [studies, files, destinationId]);
+  const partial =
+    found && found.studies === state.studies && found.destination === state.destination
+      ? found.partial
+      : NONE_PARTIAL;
 
   const upload = () => {
     if (!destination || chosen.length === 0) return;

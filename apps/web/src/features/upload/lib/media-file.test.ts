@@ -4,7 +4,8 @@ import type { ImageUploadAnswer } from '@imaging-inbox/contract';
 import type { UploadSessionApi } from '../api/upload-session';
 import { filesOfSources, ZipEntryFile } from './media-file';
 import { scanMedia } from './media-scan';
-import { createResumeStore, fileKey } from './resume-store';
+import { fileKey } from './file-identity';
+import { memoryResumeStore } from './resume-store';
 import { sendResumable } from './resumable-send';
 import { buildTestDicom } from './test-dicom';
 import { zipWithInfoZip } from './test-zip';
@@ -39,20 +40,6 @@ function recordingApi() {
   return { api, bytes: () => Buffer.concat(received) };
 }
 
-function memoryStorage(): Storage {
-  const map = new Map<string, string>();
-  return {
-    get length() {
-      return map.size;
-    },
-    key: (i) => [...map.keys()][i] ?? null,
-    getItem: (k) => map.get(k) ?? null,
-    setItem: (k, v) => void map.set(k, v),
-    removeItem: (k) => void map.delete(k),
-    clear: () => map.clear(),
-  };
-}
-
 describe('sending a deflated ZIP entry', () => {
   // Noise keeps the entry large after deflate; the chunk size makes it go in several chunks.
   const dicom = buildTestDicom(
@@ -74,16 +61,16 @@ describe('sending a deflated ZIP entry', () => {
 
   it('inflates the entry when it is sent and sends its original bytes in chunks', async () => {
     const { api, bytes } = recordingApi();
-    const store = createResumeStore(memoryStorage());
+    const store = memoryResumeStore();
     await sendResumable({ file: await entryFile() }, { api, store, scope: 'ns', chunkBytes: 64 * 1024 });
     expect(bytes().equals(Buffer.from(dicom))).toBe(true);
   });
 
   it('does not inflate an entry an earlier page load already stored', async () => {
     const { api, bytes } = recordingApi();
-    const store = createResumeStore(memoryStorage());
+    const store = memoryResumeStore();
     const file = await entryFile();
-    store.set('ns', fileKey(file), { done: 1 });
+    await store.set('ns', await fileKey(file), { done: 1 });
     expect(await sendResumable({ file }, { api, store, scope: 'ns' })).toEqual({
       duplicate: false,
       skipped: true,

@@ -1,28 +1,44 @@
-import { fileKey, type ResumeStore } from './resume-store';
+import { fileKey } from './file-identity';
+import type { ResumeStore } from './resume-store';
 import type { FoundStudy } from './studies';
+
+const KEYS_AT_ONCE = 8;
 
 /**
  * Studies an earlier page load began sending to `scope` and did not finish: some file has a resume
  * record, not every file is marked stored. The server already knows such a study, but it stays
- * selectable so the upload can go on.
+ * selectable so the upload can go on. All records are read in one go.
  */
-export function partlyUploaded(
+export async function partlyUploaded(
   studies: readonly FoundStudy[],
   files: readonly File[],
   scope: string,
   store: ResumeStore,
-): Set<string> {
-  const partial = new Set<string>();
+): Promise<Set<string>> {
+  const owners: { studyUid: string; file: File; sopInstanceUid: string | undefined }[] = [];
   for (const study of studies) {
-    let started = false;
-    let allDone = true;
     study.fileIndexes.forEach((index, i) => {
       const file = files[index];
-      const record = file ? store.get(scope, fileKey(file, study.sopInstanceUids[i])) : null;
-      if (record) started = true;
-      if (!record?.done) allDone = false;
+      if (file) owners.push({ studyUid: study.studyUid, file, sopInstanceUid: study.sopInstanceUids[i] });
     });
-    if (started && !allDone) partial.add(study.studyUid);
   }
-  return partial;
+  // A few at a time: a fingerprint holds 128 KB of its file while it is computed.
+  const keys: string[] = [];
+  for (let i = 0; i < owners.length; i += KEYS_AT_ONCE) {
+    const batch = owners.slice(i, i + KEYS_AT_ONCE);
+    keys.push(...(await Promise.all(batch.map((o) => fileKey(o.file, o.sopInstanceUid)))));
+  }
+  const records = await store.getMany(scope, keys);
+  const started = new Set<string>();
+  const unfinished = new Set<string>();
+  owners.forEach((o, i) => {
+    const record = records[i];
+    if (record) started.add(o.studyUid);
+    if (!record?.done) unfinished.add(o.studyUid);
+  });
+  // A study with a missing file (index out of range) counts as unfinished, as before.
+  for (const study of studies) {
+    if (study.fileIndexes.some((index) => !files[index])) unfinished.add(study.studyUid);
+  }
+  return new Set([...started].filter((uid) => unfinished.has(uid)));
 }

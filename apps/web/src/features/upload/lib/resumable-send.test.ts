@@ -1,8 +1,12 @@
+import { createHash } from 'node:crypto';
+import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { ImageUploadAnswer, UploadSessionAnswer } from '@imaging-inbox/contract';
+import { UPLOAD_RESUME_HEAD_BYTES } from '@imaging-inbox/contract';
 import { ApiError } from '../../../lib/api-error';
 import type { UploadSessionApi } from '../api/upload-session';
-import { createResumeStore, fileKey } from './resume-store';
+import { fileKey } from './file-identity';
+import { idbResumeStore } from './resume-idb';
 import { sendResumable } from './resumable-send';
 
 const answer = (duplicate = false): ImageUploadAnswer => ({
@@ -14,25 +18,46 @@ const answer = (duplicate = false): ImageUploadAnswer => ({
   duplicate,
 });
 
-/** A server that holds bytes per session the way the real one does, and records what was sent. */
+/**
+ * A server that holds bytes per session the way the real one does (offsets, the head hash declared
+ * at create and checked on resume and on the chunk completing the head), and records what was sent.
+ */
 function fakeServer() {
-  const sessions = new Map<string, { size: number; received: number; done: boolean }>();
+  interface Session {
+    size: number;
+    received: number;
+    done: boolean;
+    head?: string;
+    bytes: Buffer[];
+  }
+  const sessions = new Map<string, Session>();
   const sent: { id: string; offset: number; size: number }[] = [];
   let wholes = 0;
   let next = 1;
+  const headOf = (s: Session) =>
+    createHash('sha256')
+      .update(Buffer.concat(s.bytes).subarray(0, Math.min(s.size, UPLOAD_RESUME_HEAD_BYTES)))
+      .digest('hex');
   const present = (id: string): UploadSessionAnswer => {
     const s = sessions.get(id);
     if (!s) throw new ApiError('NOT_FOUND', 412);
     return { status: 'OK', id, size: s.size, received: s.received, expires: 0, completed: s.done ? 1 : 0 };
   };
   const api: UploadSessionApi = {
-    create: async (size) => {
+    create: async (size, _signal, head) => {
       await Promise.resolve();
       const id = `s${next++}`;
-      sessions.set(id, { size, received: 0, done: false });
+      sessions.set(id, { size, received: 0, done: false, head, bytes: [] });
       return present(id);
     },
-    status: (id) => Promise.resolve().then(() => present(id)),
+    status: async (id, _signal, head) => {
+      await Promise.resolve();
+      const s = sessions.get(id);
+      const n = Math.min(s?.size ?? 0, UPLOAD_RESUME_HEAD_BYTES);
+      const held = s?.head ?? (s && s.received >= n ? headOf(s) : undefined);
+      if (head && held && head !== held) throw new ApiError('UPLOAD_RESUME_MISMATCH', 412);
+      return present(id);
+    },
     chunk: async (id, offset, bytes) => {
       await Promise.resolve();
       const s = sessions.get(id)!;
@@ -41,7 +66,15 @@ function fakeServer() {
           error_data: { received: s.received, size: s.size },
         });
       }
+      const data = Buffer.from(await bytes.arrayBuffer());
+      const n = Math.min(s.size, UPLOAD_RESUME_HEAD_BYTES);
+      if (s.head && offset < n && offset + data.length >= n) {
+        if (headOf({ ...s, bytes: [...s.bytes, data] }) !== s.head) {
+          throw new ApiError('UPLOAD_RESUME_MISMATCH', 412);
+        }
+      }
       sent.push({ id, offset, size: bytes.size });
+      s.bytes.push(data);
       s.received += bytes.size;
       return present(id);
     },
@@ -61,28 +94,16 @@ function fakeServer() {
   return { api, sessions, sent, wholes: () => wholes };
 }
 
-/** localStorage's interface over a Map (the unit tests run in Node). */
-function memoryStorage(): Storage {
-  const map = new Map<string, string>();
-  return {
-    get length() {
-      return map.size;
-    },
-    key: (i) => [...map.keys()][i] ?? null,
-    getItem: (k) => map.get(k) ?? null,
-    setItem: (k, v) => void map.set(k, v),
-    removeItem: (k) => void map.delete(k),
-    clear: () => map.clear(),
-  };
-}
+/** A resume store over a fresh IndexedDB (fake-indexeddb: a real one in plain JavaScript). */
+const newStore = () => idbResumeStore({ factory: new IDBFactory(), log: () => undefined });
 
-const file = (size: number, name = 'IM1') =>
-  new File([new Uint8Array(size)], name, { lastModified: 1_700_000_000_000 });
+const file = (size: number, name = 'IM1', fill = 0) =>
+  new File([new Uint8Array(size).fill(fill)], name, { lastModified: 1_700_000_000_000 });
 
 describe('sendResumable', () => {
   it('sends a small file whole and a large one in chunks, then skips both once stored', async () => {
     const server = fakeServer();
-    const store = createResumeStore(memoryStorage());
+    const store = newStore();
     const ctx = { api: server.api, store, scope: 'ns1', chunkBytes: 100 };
     const small = file(80, 'small');
     const large = file(350, 'large');
@@ -104,12 +125,12 @@ describe('sendResumable', () => {
     const again = await sendResumable({ file: large, sopInstanceUid: '1.2' }, ctx);
     expect(again.skipped).toBe(true);
     expect(server.sent).toHaveLength(4);
-    expect(store.get('ns1', fileKey(small, '1.1'))?.done).toBe(1);
+    expect((await store.get('ns1', await fileKey(small, '1.1')))?.done).toBe(1);
   });
 
   it('goes on from the offset the server holds after an interruption, sending no held byte again', async () => {
     const server = fakeServer();
-    const store = createResumeStore(memoryStorage());
+    const store = newStore();
     let failAt = 2;
     const flaky: UploadSessionApi = {
       ...server.api,
@@ -132,9 +153,9 @@ describe('sendResumable', () => {
 
   it('starts over when the remembered session is gone, and follows the server on an offset mismatch', async () => {
     const server = fakeServer();
-    const store = createResumeStore(memoryStorage());
+    const store = newStore();
     const big = file(300, 'gone');
-    store.set('ns3', fileKey(big), { session: 'expired-one' });
+    await store.set('ns3', await fileKey(big), { session: 'expired-one' });
     await sendResumable({ file: big }, { api: server.api, store, scope: 'ns3', chunkBytes: 100 });
     expect(server.sent.map((c) => c.offset)).toEqual([0, 100, 200]);
 
@@ -142,12 +163,80 @@ describe('sendResumable', () => {
     const shared = file(300, 'shared');
     const { id } = await server.api.create(300);
     await server.api.chunk(id, 0, shared.slice(0, 100));
-    store.set('ns3', fileKey(shared), { session: id });
+    await store.set('ns3', await fileKey(shared), { session: id });
     const stale: UploadSessionApi = {
       ...server.api,
-      status: async (sid) => ({ ...(await server.api.status(sid)), received: 0 }),
+      status: async (sid, signal, head) => ({ ...(await server.api.status(sid, signal, head)), received: 0 }),
     };
     await sendResumable({ file: shared }, { api: stale, store, scope: 'ns3', chunkBytes: 100 });
     expect(server.sessions.get(id)).toMatchObject({ received: 300, done: true });
+  });
+
+  it('keys dropped files by content: two of the same name, size and date never share a session', async () => {
+    const server = fakeServer();
+    const store = newStore();
+    const first = file(500, 'IM1', 1);
+    const second = file(500, 'IM1', 2);
+    expect(await fileKey(first)).not.toBe(await fileKey(second));
+    let failAt = 1;
+    const flaky: UploadSessionApi = {
+      ...server.api,
+      chunk: async (...args) => {
+        if (failAt-- === 0) throw new ApiError('NETWORK_ERROR', 0);
+        return server.api.chunk(...args);
+      },
+    };
+    const ctx = { api: flaky, store, scope: 'ns4', chunkBytes: 100 };
+    await expect(sendResumable({ file: first }, ctx)).rejects.toThrow('NETWORK_ERROR');
+    // The other file of the same name is not taken for the interrupted one: its own session.
+    await sendResumable({ file: second }, ctx);
+    expect(server.sessions.size).toBe(2);
+    expect(server.sessions.get('s1')).toMatchObject({ received: 100, done: false });
+    expect(Buffer.concat(server.sessions.get('s2')!.bytes).every((b) => b === 2)).toBe(true);
+    // A file picked from a folder keeps its path as its identity (no content read).
+    const picked = file(10, 'IM9');
+    Object.defineProperty(picked, 'webkitRelativePath', { value: 'CD/IM9' });
+    expect(await fileKey(picked, '1.9')).toBe(`CD/IM9|10|${picked.lastModified}|1.9`);
+  });
+
+  it('starts a file over when the remembered session holds another file (refused on resume)', async () => {
+    const server = fakeServer();
+    const store = newStore();
+    const mine = file(300, 'IM1', 7);
+    const other = file(300, 'IM1', 8);
+    // A record pointing at another file's session (a key collision, or a record from before).
+    await sendResumable({ file: other }, { api: server.api, store, scope: 'ns5', chunkBytes: 100 });
+    await store.set('ns5', await fileKey(mine), { session: 's1' });
+    await sendResumable({ file: mine }, { api: server.api, store, scope: 'ns5', chunkBytes: 100 });
+    expect(server.sessions.get('s1')!.bytes.every((b) => b.every((x) => x === 8))).toBe(true);
+    expect(server.sessions.get('s2')).toMatchObject({ received: 300, done: true });
+    expect(Buffer.concat(server.sessions.get('s2')!.bytes).every((b) => b === 7)).toBe(true);
+    expect(await store.get('ns5', await fileKey(mine))).toMatchObject({ done: 1 });
+  });
+
+  it('starts over once when the chunk completing the head is refused, and waits out a running append', async () => {
+    const server = fakeServer();
+    const store = newStore();
+    const mine = file(300, 'IM1', 3);
+    // A session declared for this file whose first bytes came from another file.
+    const { id } = await server.api.create(300);
+    await server.api.chunk(id, 0, file(100, 'x', 4));
+    server.sessions.get(id)!.head = createHash('sha256').update(Buffer.alloc(300, 3)).digest('hex');
+    await store.set('ns6', await fileKey(mine), { session: id });
+    let busy = 1;
+    const api: UploadSessionApi = {
+      ...server.api,
+      chunk: async (...args) => {
+        // The first chunk of the new session meets an earlier attempt still appending (409).
+        if (args[0] !== id && busy-- > 0) throw new ApiError('UPLOAD_CHUNK_IN_PROGRESS', 409);
+        return server.api.chunk(...args);
+      },
+    };
+    await sendResumable({ file: mine }, { api, store, scope: 'ns6', chunkBytes: 100 });
+    // Its bytes up to the head's end were refused: it holds what it held before that chunk.
+    expect(server.sessions.get(id)!.received).toBe(200);
+    const fresh = [...server.sessions.entries()].find(([sid]) => sid !== id)!;
+    expect(fresh[1]).toMatchObject({ received: 300, done: true });
+    expect(Buffer.concat(fresh[1].bytes).equals(Buffer.alloc(300, 3))).toBe(true);
   });
 });

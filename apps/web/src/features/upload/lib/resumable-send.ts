@@ -2,8 +2,9 @@ import type { ImageUploadAnswer, UploadOffsetErrorData } from '@imaging-inbox/co
 import { UPLOAD_CHUNK_BYTES } from '@imaging-inbox/contract';
 import { ApiError, CLIENT_ERROR_CODES } from '../../../lib/api-error';
 import type { UploadSessionApi } from '../api/upload-session';
+import { fileKey, headSha256 } from './file-identity';
 import { uploadBody } from './media-file';
-import { fileKey, type ResumeStore } from './resume-store';
+import type { ResumeStore } from './resume-store';
 
 export interface ResumableFile {
   file: File;
@@ -28,6 +29,11 @@ export interface SendResult {
 }
 
 const isNetwork = (error: unknown) => error instanceof ApiError && error.code === CLIENT_ERROR_CODES.network;
+const isCode = (error: unknown, ...codes: string[]) =>
+  error instanceof ApiError && codes.includes(error.code);
+
+/** How long to wait before asking again when another request is appending to the same session. */
+export const IN_PROGRESS_WAIT_MS = 500;
 const isOffline = () => typeof navigator !== 'undefined' && !navigator.onLine;
 
 /** Resolves once the browser says it is online again (at once if it is), or rejects on abort. */
@@ -58,8 +64,8 @@ export function waitOnline(signal?: AbortSignal): Promise<void> {
 export async function sendResumable(item: ResumableFile, ctx: SendContext): Promise<SendResult> {
   const { file } = item;
   const { api, store, scope, signal } = ctx;
-  const key = fileKey(file, item.sopInstanceUid);
-  const record = store.get(scope, key);
+  const key = await fileKey(file, item.sopInstanceUid);
+  const record = await store.get(scope, key);
   if (record?.done) {
     ctx.onHeld?.(file.size);
     return { duplicate: false, skipped: true };
@@ -74,10 +80,16 @@ export async function sendResumable(item: ResumableFile, ctx: SendContext): Prom
   } else {
     answer = await sendInChunks(body, key, record?.session, ctx, chunkBytes);
   }
-  store.set(scope, key, { done: 1 });
+  await store.set(scope, key, { done: 1 });
   return { duplicate: answer.duplicate, skipped: false };
 }
 
+/**
+ * Sends `file` to the remembered session from the offset the server holds, or to a new one. The
+ * session is tied to the file by the SHA-256 of its head: a remembered session holding another
+ * file's start (UPLOAD_RESUME_MISMATCH, on resume or on the chunk completing the head) is dropped
+ * and the file starts over from zero in a new session, once.
+ */
 async function sendInChunks(
   file: Blob,
   key: string,
@@ -86,25 +98,46 @@ async function sendInChunks(
   chunkBytes: number,
 ): Promise<ImageUploadAnswer> {
   const { api, store, scope, signal } = ctx;
+  const head = await headSha256(file);
   let id: string | undefined;
   let held = 0;
   if (known) {
     try {
-      const status = await whileOnline(signal, () => api.status(known, signal));
+      const status = await whileOnline(signal, () => api.status(known, signal, head));
       id = known;
       held = status.received;
       if (status.completed) return await api.complete(known, signal);
     } catch (error) {
-      // Expired, or opened by another sign-in: start this file over.
-      if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
+      // Expired, opened by another sign-in, or another file's: start this file over.
+      if (!isCode(error, 'NOT_FOUND', 'UPLOAD_RESUME_MISMATCH')) throw error;
     }
   }
-  if (!id) {
-    const created = await whileOnline(signal, () => api.create(file.size, signal));
-    id = created.id;
-    store.set(scope, key, { session: id });
+  for (let fresh = !id; ; fresh = true) {
+    if (!id) {
+      const created = await whileOnline(signal, () => api.create(file.size, signal, head));
+      id = created.id;
+      held = 0;
+      await store.set(scope, key, { session: id });
+    }
+    try {
+      return await sendFrom(file, id, held, ctx, chunkBytes);
+    } catch (error) {
+      // A resumed session turned out to hold another file's start: once more, from zero.
+      if (fresh || !isCode(error, 'UPLOAD_RESUME_MISMATCH')) throw error;
+      id = undefined;
+    }
   }
-  const sessionId = id;
+}
+
+/** Sends the chunks of `file` from `held` on, following the offset the server holds, and completes. */
+async function sendFrom(
+  file: Blob,
+  sessionId: string,
+  held: number,
+  ctx: SendContext,
+  chunkBytes: number,
+): Promise<ImageUploadAnswer> {
+  const { api, signal } = ctx;
   ctx.onHeld?.(held);
   let offset = held;
   while (offset < file.size) {
@@ -117,9 +150,12 @@ async function sendInChunks(
         // The connection went away mid-chunk: wait for it, then ask what arrived.
         await waitOnline(signal);
         offset = (await whileOnline(signal, () => api.status(sessionId, signal))).received;
-      } else if (error instanceof ApiError && error.code === 'UPLOAD_OFFSET_MISMATCH') {
-        offset =
-          (error.body as { error_data?: UploadOffsetErrorData } | undefined)?.error_data?.received ?? 0;
+      } else if (isCode(error, 'UPLOAD_OFFSET_MISMATCH')) {
+        offset = offsetOf(error);
+      } else if (isCode(error, 'UPLOAD_CHUNK_IN_PROGRESS')) {
+        // Another request (an earlier attempt still streaming) appends here: let it finish.
+        await pause(IN_PROGRESS_WAIT_MS, signal);
+        offset = (await whileOnline(signal, () => api.status(sessionId, signal))).received;
       } else {
         throw error;
       }
@@ -127,6 +163,23 @@ async function sendInChunks(
     ctx.onHeld?.(offset);
   }
   return whileOnline(signal, () => api.complete(sessionId, signal));
+}
+
+const offsetOf = (error: unknown) =>
+  ((error as ApiError).body as { error_data?: UploadOffsetErrorData } | undefined)?.error_data?.received ?? 0;
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new DOMException('Aborted', 'AbortError'));
+      },
+      { once: true },
+    );
+  });
 }
 
 /** Runs `call`, and again after the browser is back online if it failed because it was offline. */

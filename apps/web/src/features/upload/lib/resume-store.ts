@@ -1,91 +1,87 @@
 /**
- * What survives a reload of an upload, per destination and file, in localStorage: the upload
- * session a large file was being sent to, or that the file was stored. One key per file (not one
- * big JSON value) so marking a file costs the same with 2,000 files as with 2.
+ * What survives a reload of an upload, per destination and file: the upload session a large file
+ * was being sent to, or that the file was stored. The browser store keeps them in IndexedDB
+ * (`resume-idb.ts`); this module holds the shape, the in-memory store and the fallback rules.
  */
 export interface ResumeRecord {
   /** The upload session id of a file sent in chunks. */
   session?: string;
   /** Set once the server answered the file (stored or duplicate). */
   done?: 1;
-  /** When the record was last written (ms). */
-  at: number;
+  /** When the record was written (ms): it lapses RESUME_TTL_MS later. */
+  created: number;
 }
 
-const PREFIX = 'imaging-inbox.upload.v1:';
+export type ResumeRecordInput = Omit<ResumeRecord, 'created'>;
+
 /** As long as the server keeps an untouched upload session. */
 export const RESUME_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * A file's identity across page loads: where it sits in the picked folder, its size and date, and
- * its SOP Instance UID when the header was read. A File object cannot be kept; these can.
+ * Records kept at most (oldest dropped first): a busy workstation sends some 20,000 files a day,
+ * so this holds more than a day of them while bounding what the origin's storage holds.
  */
-export function fileKey(file: File, sopInstanceUid = ''): string {
-  return [file.webkitRelativePath || file.name, file.size, file.lastModified, sopInstanceUid].join('|');
-}
+export const RESUME_MAX_RECORDS = 50_000;
 
 export interface ResumeStore {
-  get: (scope: string, key: string) => ResumeRecord | null;
-  set: (scope: string, key: string, record: Omit<ResumeRecord, 'at'>) => void;
-  remove: (scope: string, key: string) => void;
-  /** Drops records older than the server keeps sessions. */
-  prune: (now?: number) => void;
+  get: (scope: string, key: string) => Promise<ResumeRecord | null>;
+  /** The records of many files of one destination, in the order of `keys` (one read). */
+  getMany: (scope: string, keys: readonly string[]) => Promise<(ResumeRecord | null)[]>;
+  /** Never rejects: a record that cannot be kept only costs the resume, not the upload. */
+  set: (scope: string, key: string, record: ResumeRecordInput) => Promise<void>;
+  remove: (scope: string, key: string) => Promise<void>;
+  /** Whether records outlive this page (false once IndexedDB is missing, refused or full). */
+  durable: () => boolean;
+  /** Told once, with the reason, when records stop outliving the page; returns the unsubscribe. */
+  onUnavailable: (listener: (reason: string) => void) => () => void;
 }
 
-export function createResumeStore(storage: Storage | null = safeLocalStorage()): ResumeStore {
-  const name = (scope: string, key: string) => `${PREFIX}${scope}:${key}`;
+export const recordId = (scope: string, key: string) => `${scope}:${key}`;
+
+export const isLive = (record: ResumeRecord | null | undefined, now: number): record is ResumeRecord =>
+  !!record && now - record.created < RESUME_TTL_MS;
+
+/** Records in a Map: the store of a page whose browser keeps none, and the unit tests' reference. */
+export function memoryResumeStore(now: () => number = Date.now): ResumeStore {
+  const records = new Map<string, ResumeRecord>();
+  const get = (scope: string, key: string) => {
+    const record = records.get(recordId(scope, key));
+    return isLive(record, now()) ? record : null;
+  };
   return {
-    get: (scope, key) => {
-      const raw = storage?.getItem(name(scope, key));
-      if (!raw) return null;
-      try {
-        const record = JSON.parse(raw) as ResumeRecord;
-        return Date.now() - record.at < RESUME_TTL_MS ? record : null;
-      } catch {
-        return null;
-      }
-    },
+    get: (scope, key) => Promise.resolve(get(scope, key)),
+    getMany: (scope, keys) => Promise.resolve(keys.map((key) => get(scope, key))),
     set: (scope, key, record) => {
-      try {
-        storage?.setItem(name(scope, key), JSON.stringify({ ...record, at: Date.now() }));
-      } catch {
-        // A full storage only costs the resume: the upload itself goes on.
-      }
+      records.set(recordId(scope, key), { ...record, created: now() });
+      return Promise.resolve();
     },
-    remove: (scope, key) => storage?.removeItem(name(scope, key)),
-    prune: (now = Date.now()) => {
-      if (!storage) return;
-      const stale: string[] = [];
-      for (let i = 0; i < storage.length; i++) {
-        const k = storage.key(i);
-        if (!k?.startsWith(PREFIX)) continue;
-        try {
-          if (now - (JSON.parse(storage.getItem(k) ?? '{}') as ResumeRecord).at >= RESUME_TTL_MS)
-            stale.push(k);
-        } catch {
-          stale.push(k);
-        }
-      }
-      stale.forEach((k) => storage.removeItem(k));
+    remove: (scope, key) => {
+      records.delete(recordId(scope, key));
+      return Promise.resolve();
     },
+    durable: () => false,
+    onUnavailable: () => () => undefined,
   };
 }
 
-let shared: ResumeStore | null = null;
+/** Where the records lived before IndexedDB, one localStorage key each. */
+export const LEGACY_PREFIX = 'imaging-inbox.upload.v1:';
 
-/** The page's one store over localStorage, pruned of stale records on first use. */
-export function browserResumeStore(): ResumeStore {
-  if (!shared) {
-    shared = createResumeStore();
-    shared.prune();
-  }
-  return shared;
-}
-
-function safeLocalStorage(): Storage | null {
+/**
+ * Deletes the records of the old localStorage store. They are not carried over: the next load
+ * starts those files over (at most a day of resumes), and the quota they filled is given back.
+ */
+export function dropLegacyRecords(storage: Storage | null): number {
+  if (!storage) return 0;
+  const legacy: string[] = [];
   try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
+    for (let i = 0; i < storage.length; i++) {
+      const k = storage.key(i);
+      if (k?.startsWith(LEGACY_PREFIX)) legacy.push(k);
+    }
+    legacy.forEach((k) => storage.removeItem(k));
   } catch {
-    return null;
+    // A storage that cannot be listed holds nothing we can clean.
   }
+  return legacy.length;
 }

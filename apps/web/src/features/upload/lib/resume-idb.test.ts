@@ -1,0 +1,158 @@
+import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { idbResumeStore } from './resume-idb';
+import { dropLegacyRecords, LEGACY_PREFIX, RESUME_TTL_MS } from './resume-store';
+
+// fake-indexeddb is a complete IndexedDB in plain JavaScript: the unit tests run in Node, which has
+// none. Every store below opens a real database in it; nothing of ours is stubbed.
+
+/** localStorage's interface over a Map. */
+function memoryStorage(entries: Record<string, string> = {}): Storage {
+  const map = new Map(Object.entries(entries));
+  return {
+    get length() {
+      return map.size;
+    },
+    key: (i) => [...map.keys()][i] ?? null,
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => void map.set(k, v),
+    removeItem: (k) => void map.delete(k),
+    clear: () => map.clear(),
+  };
+}
+
+const quiet = () => undefined;
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the IndexedDB resume store', () => {
+  it('keeps records across page loads, read one by one or many at once', async () => {
+    const factory = new IDBFactory();
+    const first = idbResumeStore({ factory, log: quiet });
+    await first.set('ns1', 'a', { session: 's1' });
+    await first.set('ns1', 'b', { done: 1 });
+    await first.set('ns2', 'a', { done: 1 });
+    expect(first.durable()).toBe(true);
+
+    // A reload: a new store over the same browser database.
+    const reloaded = idbResumeStore({ factory, log: quiet });
+    expect(await reloaded.get('ns1', 'a')).toMatchObject({ session: 's1' });
+    expect(await reloaded.getMany('ns1', ['b', 'missing', 'a'])).toEqual([
+      expect.objectContaining({ done: 1 }),
+      null,
+      expect.objectContaining({ session: 's1' }),
+    ]);
+    expect(await reloaded.get('ns3', 'a')).toBeNull();
+    await reloaded.set('ns1', 'a', { done: 1 });
+    await reloaded.remove('ns1', 'b');
+    const again = idbResumeStore({ factory, log: quiet });
+    expect(await again.getMany('ns1', ['a', 'b'])).toEqual([expect.objectContaining({ done: 1 }), null]);
+  });
+
+  it('prunes lapsed records and keeps at most maxRecords, dropping the oldest', async () => {
+    const factory = new IDBFactory();
+    let now = 1_000_000;
+    const clock = () => now;
+    const store = idbResumeStore({ factory, now: clock, maxRecords: 4, pruneEvery: 3, log: quiet });
+    for (const key of ['old1', 'old2']) await store.set('ns', key, { done: 1 });
+    now += RESUME_TTL_MS - 1000;
+    // Not read back once lapsed, even before a prune removed them.
+    expect(await store.get('ns', 'old1')).not.toBeNull();
+    now += 2000;
+    expect(await store.get('ns', 'old1')).toBeNull();
+
+    // The third write prunes: both lapsed records go.
+    await store.set('ns', 'k1', { done: 1 });
+    const count = async () => {
+      const db = await new Promise<IDBDatabase>((resolve) => {
+        const r = factory.open('imaging-inbox-upload-resume');
+        r.onsuccess = () => resolve(r.result);
+      });
+      const n = await new Promise<number>((resolve) => {
+        const r = db.transaction('records').objectStore('records').count();
+        r.onsuccess = () => resolve(r.result);
+      });
+      db.close();
+      return n;
+    };
+    expect(await count()).toBe(1);
+
+    for (const key of ['k2', 'k3', 'k4', 'k5', 'k6']) {
+      now += 1;
+      await store.set('ns', key, { done: 1 });
+    }
+    // Opening prunes too: six records, four kept, the two oldest gone.
+    const reopened = idbResumeStore({ factory, now: clock, maxRecords: 4, log: quiet });
+    expect((await reopened.getMany('ns', ['k1', 'k2', 'k3', 'k6'])).map((r) => r !== null)).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    expect(await count()).toBe(4);
+  });
+
+  it('goes on in memory when the quota is full, and says once that resume is unavailable', async () => {
+    const factory = new IDBFactory();
+    const log = vi.fn();
+    const store = idbResumeStore({ factory, log });
+    await store.set('ns', 'before', { session: 's-before' });
+    const told = vi.fn();
+    store.onUnavailable(told);
+
+    // fake-indexeddb has no quota: make its writes refuse the way a full origin's do.
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(() => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+    await expect(store.set('ns', 'after', { session: 's-after' })).resolves.toBeUndefined();
+    await store.set('ns', 'later', { done: 1 });
+    expect(store.durable()).toBe(false);
+    expect(told).toHaveBeenCalledTimes(1);
+    expect(told).toHaveBeenCalledWith('QuotaExceededError');
+    expect(log).toHaveBeenCalledTimes(1);
+    expect(log.mock.calls[0]![0]).toMatch(/resume is unavailable \(QuotaExceededError\)/);
+    // This page still resumes what it wrote (memory) and what was stored before (IndexedDB).
+    expect(await store.getMany('ns', ['before', 'after', 'later'])).toEqual([
+      expect.objectContaining({ session: 's-before' }),
+      expect.objectContaining({ session: 's-after' }),
+      expect.objectContaining({ done: 1 }),
+    ]);
+    // A listener that comes late is told as well.
+    const late = vi.fn();
+    store.onUnavailable(late);
+    await Promise.resolve();
+    expect(late).toHaveBeenCalledWith('QuotaExceededError');
+  });
+
+  it('works without IndexedDB (missing, or refused as in private windows), in memory only', async () => {
+    for (const factory of [
+      null,
+      Object.assign(new IDBFactory(), {
+        open: () => {
+          throw new DOMException('A mutation operation was attempted', 'InvalidStateError');
+        },
+      }),
+    ]) {
+      const told = vi.fn();
+      const store = idbResumeStore({ factory, log: quiet });
+      store.onUnavailable(told);
+      await store.set('ns', 'a', { session: 's1' });
+      expect(await store.get('ns', 'a')).toMatchObject({ session: 's1' });
+      expect(store.durable()).toBe(false);
+      await Promise.resolve();
+      expect(told).toHaveBeenCalledTimes(1);
+    }
+  });
+
+  it('deletes the records the old localStorage store left, and nothing else', () => {
+    const storage = memoryStorage({
+      [`${LEGACY_PREFIX}ns:IM1|10|0|`]: '{"done":1,"at":1}',
+      [`${LEGACY_PREFIX}ns:IM2|10|0|`]: 'not json',
+      'imaging-inbox.sid': 'keep me',
+    });
+    expect(dropLegacyRecords(storage)).toBe(2);
+    expect(storage.length).toBe(1);
+    expect(storage.getItem('imaging-inbox.sid')).toBe('keep me');
+    expect(dropLegacyRecords(null)).toBe(0);
+  });
+});
