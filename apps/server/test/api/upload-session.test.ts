@@ -401,6 +401,25 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ claim: null, claim_expires: null });
     expect(filesUnder(uploadsDir()).filter((f) => f.endsWith('.chunk'))).toEqual([]);
+
+    // The claim of a process that died mid-append lapses: another append takes the offset over.
+    const orphaned = (await me.create(size, emergency)).body.id as string;
+    const claimOf = (claim: string, expires: number) =>
+      db
+        .updateTable('upload_sessions')
+        .set({ claim, claim_expires: expires })
+        .where('id_hash', '=', hashToken(orphaned))
+        .execute();
+    await claimOf('f'.repeat(32), Date.now() + 60_000);
+    const blocked = await me.chunk(orphaned, 0, bytesOf(0x47));
+    expect(blocked.status).toBe(409);
+    expect(blocked.body).toMatchObject({
+      error_type: 'UPLOAD_CHUNK_IN_PROGRESS',
+      error_data: { received: 0, size },
+    });
+    await claimOf('f'.repeat(32), Date.now() - 1);
+    expect((await me.chunk(orphaned, 0, bytesOf(0x47))).body.received).toBe(part);
+    expect(held(orphaned, 0)).toEqual(Buffer.from(bytesOf(0x47)));
   });
 
   it('refuses a corrupt file on completion, storing nothing and dropping the session', async () => {
