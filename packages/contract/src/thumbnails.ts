@@ -10,6 +10,12 @@ export interface SeriesThumbnail {
    * Null for a series without images (NON_IMAGE_MODALITIES): the page shows a placeholder.
    */
   url: string | null;
+  /**
+   * For a video series (MPEG-4 in Pixel Data): the WADO-RS `/rendered` path of its first video
+   * instance, which answers the MP4 with byte ranges; add `sid` to play it in a video tag. Such a
+   * series has no thumbnail (`url` null). Null for every other series.
+   */
+  video_url: string | null;
 }
 
 /** Modalities whose instances carry no pixel data: documents, reports, key objects, presentation states. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { notFound } from '../http/errors.js';
+import { ApiError, notFound } from '../http/errors.js';
+import { VIDEO_TRANSFER_SYNTAXES } from '../dicom/wrap-video.js';
 import { collectParams } from '../http/params.js';
 import type { RenderRequest } from '../imaging/render-image.js';
 import { renderImage } from '../imaging/render-image.js';
@@ -10,6 +11,7 @@ import type { InstanceRow } from '../repositories/dicomweb.repository.js';
 import { dicomwebCaller, visibleStudy } from './access.js';
 import { parseFrameList } from './frames.js';
 import { auditStudy } from './qido.routes.js';
+import { acceptsMp4, sendVideo } from './video-retrieve.js';
 
 /** Default and largest thumbnail sides, and the largest rendered viewport side, in pixels. */
 export const THUMBNAIL_SIZE = 128;
@@ -35,12 +37,12 @@ export function middleInstance<T extends InstanceRow>(instances: T[]): T | undef
 export function renderedRoutes(ctx: AppContext, app: FastifyInstance): void {
   const cache = new ThumbnailCache(ctx.config.dataDir);
 
-  async function answer(request: FastifyRequest, reply: FastifyReply, target: Target, thumbnail: boolean) {
-    const caller = await dicomwebCaller(ctx, request);
+  /** What to draw, from the query; refuses (406, 400) before anything is read or audited. */
+  function renderOptions(request: FastifyRequest, target: Target, thumbnail: boolean): RenderRequest {
     const query = collectParams(request);
     const type = chooseMediaType(request.headers.accept, query['accept']);
     const frame = target.frames === undefined ? undefined : parseFrameList(target.frames)[0];
-    const options: RenderRequest = thumbnail
+    return thumbnail
       ? {
           frame: 'middle',
           type,
@@ -56,7 +58,11 @@ export function renderedRoutes(ctx: AppContext, app: FastifyInstance): void {
           window: parseWindow(query['window']),
           quality: parseQuality(query['quality']),
         };
+  }
 
+  async function answer(request: FastifyRequest, reply: FastifyReply, target: Target, thumbnail: boolean) {
+    const caller = await dicomwebCaller(ctx, request);
+    const query = collectParams(request);
     const study = await visibleStudy(ctx, caller, target.study);
     const [series] = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, { seriesUid: target.series });
     if (!series) throw notFound('series');
@@ -66,16 +72,30 @@ export function renderedRoutes(ctx: AppContext, app: FastifyInstance): void {
     });
     const instance = target.instance ? instances[0] : middleInstance(instances);
     if (!instance) throw notFound('instance');
+    // A video instance is rendered as its MP4 (byte ranges for the browser's player); it has no
+    // frame to draw as a picture, so its series thumbnail is a tile on the page, not a URL.
+    const video = VIDEO_TRANSFER_SYNTAXES.has(instance.transfer_syntax);
+    if (video) {
+      if (thumbnail || target.frames !== undefined) {
+        throw new ApiError('INVALID_DICOM', 406, 'a video instance has no rendered frames or thumbnail');
+      }
+      if (!acceptsMp4(request.headers.accept, query['accept'])) {
+        throw new ApiError('INVALID_FIELD', 406, 'accept', 'a video instance is rendered as video/mp4');
+      }
+    }
+    const options = video ? null : renderOptions(request, target, thumbnail);
     await auditStudy(
       ctx,
       caller.user.uuid,
       study.uuid,
       study.account_id,
       request.ip,
-      thumbnail ? 'wado-rs thumbnail' : 'wado-rs rendered',
+      thumbnail ? 'wado-rs thumbnail' : video ? 'wado-rs video' : 'wado-rs rendered',
       // Thumbnails are audited apart so a Summary with many series does not flood the History.
       thumbnail ? 'THUMBNAIL_VIEW' : 'STUDY_VIEW',
     );
+    if (!options) return sendVideo(ctx, request, reply, instance);
+    const type = options.type;
 
     let image: Buffer | undefined;
     const cached =

@@ -34,6 +34,25 @@ export class DicomwebRepository {
     return query.orderBy('series_number').orderBy('series_uid').execute();
   }
 
+  /** The first instance (by instance number) of each series of a study stored in one of `transferSyntaxes`. */
+  async firstInstanceBySeries(
+    studyUuid: string,
+    transferSyntaxes: readonly string[],
+  ): Promise<Map<string, string>> {
+    const rows = await this.db
+      .selectFrom('instances')
+      .innerJoin('series', 'series.uuid', 'instances.series_uuid')
+      .select(['series.series_uid', 'instances.sop_instance_uid'])
+      .where('instances.study_uuid', '=', studyUuid)
+      .where('instances.transfer_syntax', 'in', [...transferSyntaxes])
+      .orderBy('instances.instance_number')
+      .orderBy('instances.sop_instance_uid')
+      .execute();
+    const first = new Map<string, string>();
+    for (const row of rows) if (!first.has(row.series_uid)) first.set(row.series_uid, row.sop_instance_uid);
+    return first;
+  }
+
   instances(
     studyUuid: string,
     filter: { seriesUuid?: string; sopInstanceUid?: string; sopClassUid?: string; instanceNumber?: number },

@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dcmdump, dcmftest, dumpValue, hasTool, tempDir } from '../dicom/support.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
-import { audioOnlyMp4, h264Mp4, h264WithSoundMp4, high10Mp4, mpeg4Part2Mp4 } from '../support/videos.js';
+import {
+  audioOnlyMp4,
+  h264Mp4,
+  h264WithSoundMp4,
+  high10Mp4,
+  mpeg4Part2Mp4,
+  oddLength,
+} from '../support/videos.js';
 
 const VIDEO_CLASS = '1.2.840.10008.5.1.4.1.1.77.1.4.1';
 
@@ -177,6 +184,63 @@ describe.each(DIALECTS)('MP4 video wrapped into DICOM on %s', (dialect) => {
 
     // No temp file is left behind, neither the upload's nor the wrapped one.
     expect(filesUnder(path.join(server.dataDir, 'tmp'))).toEqual([]);
+  });
+
+  it('plays back: the Summary lists a video URL that serves the stored MP4 with byte ranges', async () => {
+    // Odd length on purpose: the fragment carries a pad byte that playback must not send.
+    const clip = oddLength(h264Mp4({ seconds: 2 }));
+    expect(clip.length % 2).toBe(1);
+    const answer = await wrap(FORM, [{ name: 'play.mp4', bytes: clip }]);
+    expect(answer.status).toBe(202);
+    const thumbnails = await server.api.get('study/thumbnails', { sid, uuid: answer.body.study_uuid });
+    const [series] = thumbnails.body.thumbnails;
+    expect(series).toMatchObject({ modality: 'XC', image_count: 1, url: null });
+    const [instance] = answer.body.instances;
+    expect(series.video_url).toBe(
+      `/dicomweb/studies/${answer.body.study_uid}/series/${instance.series_uid}/instances/${instance.sop_instance_uid}/rendered`,
+    );
+    const url = `${server.url}${series.video_url}?sid=${sid}`;
+    const size = clip.length;
+
+    const whole = await fetch(url, { headers: { accept: '*/*' } });
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('video/mp4');
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(new Uint8Array(await whole.arrayBuffer())).toEqual(clip);
+
+    const first = await fetch(url, { headers: { range: 'bytes=0-99' } });
+    expect(first.status).toBe(206);
+    expect(first.headers.get('content-range')).toBe(`bytes 0-99/${size}`);
+    expect(new Uint8Array(await first.arrayBuffer())).toEqual(clip.slice(0, 100));
+    const open = await fetch(url, { headers: { range: `bytes=${size - 10}-` } });
+    expect(open.status).toBe(206);
+    expect(new Uint8Array(await open.arrayBuffer())).toEqual(clip.slice(size - 10));
+    const suffix = await fetch(url, { headers: { range: 'bytes=-7' } });
+    expect(suffix.headers.get('content-range')).toBe(`bytes ${size - 7}-${size - 1}/${size}`);
+    expect(new Uint8Array(await suffix.arrayBuffer())).toEqual(clip.slice(size - 7));
+    const past = await fetch(url, { headers: { range: `bytes=${size}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${size}`);
+
+    // Not a picture: no PNG of it, no frame, no thumbnail.
+    expect((await fetch(url, { headers: { accept: 'image/png' } })).status).toBe(406);
+    const seriesPath = `${server.url}/dicomweb/studies/${answer.body.study_uid}/series/${instance.series_uid}`;
+    expect((await fetch(`${seriesPath}/thumbnail?sid=${sid}`)).status).toBe(406);
+
+    // Each access is audited as a study view; others cannot tell the study exists.
+    const views = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select(['action', 'detail'])
+      .where('object_id', '=', answer.body.study_uuid)
+      .where('action', '=', 'STUDY_VIEW')
+      .execute();
+    const vias = views.map((v) => (typeof v.detail === 'string' ? JSON.parse(v.detail) : v.detail).via);
+    expect(vias.filter((v) => v === 'wado-rs video')).toHaveLength(5);
+    const partner = await server.api.login('partner@demo.local');
+    const foreign = await fetch(`${server.url}${series.video_url}?sid=${partner}`);
+    expect(foreign.status).toBe(404);
+    expect((await fetch(`${server.url}${series.video_url}?sid=forged`)).status).toBe(401);
+    expect((await fetch(`${server.url}${series.video_url}`)).status).toBe(401);
   });
 
   it('refuses other codecs, damaged files and look-alikes, storing nothing', async () => {

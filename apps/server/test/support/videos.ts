@@ -7,17 +7,32 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'videos-'));
+/** Made once per machine and reused: the same arguments make the same file. */
+const dir = path.join(os.tmpdir(), 'imaging-inbox-test-videos');
+fs.mkdirSync(dir, { recursive: true });
 
 /** Runs ffmpeg with a test-pattern input and `args`; answers the file's bytes. */
 export function ffmpegVideo(name: string, args: string[]): Uint8Array {
   const out = path.join(dir, name);
   if (!fs.existsSync(out)) {
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', ...args, out], {
+    // Written beside and renamed, so a parallel test run never reads half a file.
+    const partial = `${out}.${process.pid}.part.mp4`;
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', ...args, partial], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
+    fs.renameSync(partial, out);
   }
   return new Uint8Array(fs.readFileSync(out));
+}
+
+/** The MP4 with a 9-byte `free` box appended when its length is even: still valid, now odd-sized. */
+export function oddLength(mp4: Uint8Array): Uint8Array {
+  if (mp4.length % 2 === 1) return mp4;
+  const free = new Uint8Array([0, 0, 0, 9, 0x66, 0x72, 0x65, 0x65, 0]);
+  const out = new Uint8Array(mp4.length + free.length);
+  out.set(mp4, 0);
+  out.set(free, mp4.length);
+  return out;
 }
 
 const testsrc = (size: string, rate: number, seconds: number) => [

@@ -1,6 +1,7 @@
 import { NON_IMAGE_MODALITIES, type SeriesThumbnail } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { VIDEO_TRANSFER_SYNTAXES } from '../../dicom/wrap-video.js';
 import { auditStudy } from '../../dicomweb/qido.routes.js';
 import { authedRoute } from '../api.js';
 import { required } from '../params.js';
@@ -14,6 +15,7 @@ export function studyThumbnailRoutes(ctx: AppContext, app: FastifyInstance): voi
     const [uuid] = required(params, 'uuid');
     const study = await ctx.services.studies.requireVisible(caller, uuid);
     const series = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, {});
+    const videos = await ctx.repos.dicomweb.firstInstanceBySeries(study.uuid, [...VIDEO_TRANSFER_SYNTAXES]);
     await auditStudy(
       ctx,
       caller.user.uuid,
@@ -23,17 +25,21 @@ export function studyThumbnailRoutes(ctx: AppContext, app: FastifyInstance): voi
       'study/thumbnails',
       'THUMBNAIL_VIEW',
     );
-    const thumbnails: SeriesThumbnail[] = series.map((s) => ({
-      series_uid: s.series_uid,
-      series_number: s.series_number,
-      description: s.series_description,
-      modality: s.modality,
-      image_count: s.image_count,
-      // A document or report series has nothing to draw: no URL, rather than one that answers 406.
-      url: NON_IMAGE_MODALITIES.includes(s.modality)
-        ? null
-        : `/dicomweb/studies/${encodeURIComponent(study.study_uid)}/series/${encodeURIComponent(s.series_uid)}/thumbnail`,
-    }));
+    const thumbnails: SeriesThumbnail[] = series.map((s) => {
+      const seriesPath = `/dicomweb/studies/${encodeURIComponent(study.study_uid)}/series/${encodeURIComponent(s.series_uid)}`;
+      const video = videos.get(s.series_uid);
+      return {
+        series_uid: s.series_uid,
+        series_number: s.series_number,
+        description: s.series_description,
+        modality: s.modality,
+        image_count: s.image_count,
+        // A document or report series has nothing to draw, and a video's frames are not decoded
+        // here: no URL, rather than one that answers 406.
+        url: NON_IMAGE_MODALITIES.includes(s.modality) || video ? null : `${seriesPath}/thumbnail`,
+        video_url: video ? `${seriesPath}/instances/${encodeURIComponent(video)}/rendered` : null,
+      };
+    });
     return { thumbnails };
   });
 }

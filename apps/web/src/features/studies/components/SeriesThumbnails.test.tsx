@@ -14,6 +14,7 @@ const series = (n: number, description: string, modality: string): SeriesThumbna
   modality,
   image_count: n * 10,
   url: `/dicomweb/studies/1.2.3/series/1.2.3.${n}/thumbnail`,
+  video_url: null,
 });
 
 afterEach(() => vi.unstubAllGlobals());
@@ -82,5 +83,45 @@ describe('StudySummary series thumbnails', () => {
     fireEvent.error(ct);
     expect(await screen.findByRole('img', { name: 'AXIAL CT: no preview' })).toBeTruthy();
     expect(screen.getAllByText('No preview')).toHaveLength(2);
+  });
+
+  it('shows a play tile for a video series, which opens the video with the sid, and no broken image', async () => {
+    setSid('sid-123');
+    const videoUrl = '/dicomweb/studies/1.2.3/series/1.2.3.2/instances/1.2.3.2.1/rendered';
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        apiStub({
+          'study/thumbnails': () => [
+            200,
+            {
+              status: 'OK',
+              thumbnails: [
+                series(1, 'AXIAL CT', 'CT'),
+                { ...series(2, 'wound.mp4', 'XC'), image_count: 1, url: null, video_url: videoUrl },
+              ],
+            },
+          ],
+        }),
+      ),
+    );
+    render(
+      <QueryClientProvider client={testQueryClient()}>
+        <StudySummary study={newStudy({ uuid: 'study-video' })} />
+      </QueryClientProvider>,
+    );
+    const play = await screen.findByRole('button', { name: 'Play video wound.mp4' });
+    // Only the CT series draws a picture; the video series neither loads an image nor says "No preview".
+    expect(screen.getAllByRole('img').map((img) => img.getAttribute('alt'))).toEqual(['AXIAL CT']);
+    expect(screen.queryByText('No preview')).toBeNull();
+    expect(screen.getByText('XC · Video')).toBeTruthy();
+    fireEvent.click(play);
+    const dialog = await screen.findByRole('dialog');
+    const video = dialog.querySelector('video')!;
+    expect(video.getAttribute('src')).toBe(`${videoUrl}?sid=sid-123`);
+    expect(video.hasAttribute('controls')).toBe(true);
+    fireEvent.error(video);
+    expect(await screen.findByText('This video cannot be played in the browser.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
   });
 });
