@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
@@ -33,6 +33,14 @@ async function studyFolder(spec: StudySpec, dir: string) {
 
 /** The offset of a chunk request, from its query string. */
 const offsetOf = (request: Request) => Number(new URL(request.url()).searchParams.get('offset'));
+
+/** Picks single files (no folder path, as when dropped): their resume key carries a content fingerprint. */
+async function chooseFiles(page: Page, files: string[]) {
+  await chooseDestination(page);
+  await page.getByLabel('DICOM files', { exact: true }).setInputFiles(files);
+  await page.getByText(`1 exams found in ${files.length} files`).waitFor();
+  await page.getByRole('button', { name: 'Next' }).click();
+}
 
 async function chooseFolder(page: Page, dir: string, files: number) {
   await chooseDestination(page);
@@ -75,7 +83,7 @@ async function storedStudy(studyUid: string) {
 describe('upload wizard: large files go in chunks and resume after a reload or a network cut', () => {
   let session: BrowserSession;
   let root: string;
-  const [reloaded, cut] = generateStudySpecs(2, 8080, { now: new Date('2026-04-01T00:00:00Z') });
+  const [reloaded, cut, twins] = generateStudySpecs(3, 8080, { now: new Date('2026-04-01T00:00:00Z') });
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'imaging-inbox-resume-'));
@@ -184,5 +192,67 @@ describe('upload wizard: large files go in chunks and resume after a reload or a
     expect(held.length).toBe(Math.ceil(large.bytes.byteLength / CHUNK));
     const study = await storedStudy(cut!.studyInstanceUid);
     expect(study?.image_count).toBe(count);
+  });
+
+  it('never resumes a picked file into the session of another of the same name, size and date', async () => {
+    const page = session.page;
+    const { large } = await studyFolder(twins!, path.join(root, 'twins-src'));
+    // Two files named LARGE.dcm, same size, same date, same header: only their last bytes differ.
+    const first = path.join(root, 'twin-a', 'LARGE.dcm');
+    const second = path.join(root, 'twin-b', 'LARGE.dcm');
+    const other = Buffer.from(large.bytes);
+    other[other.length - 10] = other[other.length - 10]! ^ 0xff;
+    const date = new Date('2026-03-01T00:00:00Z');
+    for (const [file, bytes] of [
+      [first, large.bytes],
+      [second, other],
+    ] as const) {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, bytes);
+      await utimes(file, date, date);
+    }
+    await page.goto('/study/upload');
+    await chooseFiles(page, [first]);
+    await page.getByRole('button', { name: 'Next' }).click();
+    let chunksThrough = 0;
+    await page.route('**/api/v3/upload/session/chunk**', async (route) => {
+      if (chunksThrough < 2) {
+        chunksThrough++;
+        await route.continue();
+      } else {
+        await route.abort('connectionreset');
+      }
+    });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('Failed to upload exams').first().waitFor({ timeout: 60_000 });
+    await page.unroute('**/api/v3/upload/session/chunk**');
+    await page.reload();
+
+    // The other file: a new session, every chunk from 0; the first file's session is left alone.
+    const offsets: number[] = [];
+    const calls: string[] = [];
+    const heads: (string | null)[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.endsWith('/upload/session/chunk')) offsets.push(offsetOf(request));
+      if (url.pathname.includes('/upload/session/')) calls.push(url.pathname.split('/').pop()!);
+      if (url.pathname.endsWith('/upload/session/create')) heads.push(url.searchParams.get('head_sha256'));
+    });
+    await page.getByRole('combobox', { name: 'Destination' }).waitFor();
+    await chooseFiles(page, [second]);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('Exam uploaded successfully').first().waitFor({ timeout: 60_000 });
+    expect(calls[0]).toBe('create');
+    // The session is tied to the file by the SHA-256 of its head.
+    expect(heads).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
+    expect(calls).not.toContain('status');
+    expect(offsets[0]).toBe(0);
+    expect(offsets.length).toBe(Math.ceil(large.bytes.byteLength / CHUNK));
+    // The interrupted file's session and the stored file's mark, under two keys.
+    const records = await resumeRecords(page);
+    expect(records.sessions).toBeGreaterThanOrEqual(1);
+    const study = await storedStudy(twins!.studyInstanceUid);
+    expect(study?.size).toBe(other.byteLength);
   });
 });
