@@ -50,6 +50,11 @@ export interface LinkInfoAnswer {
   description: string | null;
   needs_password: boolean;
   expires: number;
+  /**
+   * Whether the group takes PDF, image and video files (its account's enable_dicom_wrapping): they
+   * go through POST link/public/wrap with the patient and exam form.
+   */
+  accepts_documents: boolean;
 }
 
 /** POST link/public/unlock: a short-lived upload grant; each grant counts one hit of the link. */

@@ -32,11 +32,19 @@ export interface ReceivedFile {
 }
 
 export interface WrapRequest {
-  group: GroupAccess;
-  userId: string;
+  /** The group the study goes into (a member's group, or the group a request-study link names). */
+  group: Pick<GroupAccess, 'accountId' | 'namespaceId'>;
+  /** The uploading user; null for the outside party of a link, who has no account. */
+  userId: string | null;
   ip: string | null;
   fields: Record<string, string | undefined>;
   files: ReceivedFile[];
+  /**
+   * Set when the files come through a request-study link: the study is marked as the link's (source
+   * `link`, source AE `LINK`, the link named in the audit event) and each call makes a new study,
+   * since the outside party must not add files to a study already in the group.
+   */
+  link?: { uuid: string };
 }
 
 export interface WrapDeps {
@@ -140,12 +148,20 @@ export class WrapService {
         const meta = instances[answer.instances.length]!;
         const result = await this.deps.ingest.ingestTemp(
           temp,
-          { accountId: request.group.accountId, namespaceId: request.group.namespaceId },
           {
-            kind: 'wrap',
+            accountId: request.group.accountId,
+            namespaceId: request.group.namespaceId,
+            ...(request.link ? { sourceAeTitle: 'LINK' } : {}),
+          },
+          {
+            kind: request.link ? 'link' : 'wrap',
             userId: request.userId,
             ip: request.ip,
-            detail: { filename: meta.filename, file_kind: meta.kind },
+            detail: {
+              filename: meta.filename,
+              file_kind: meta.kind,
+              ...(request.link ? { link_id: request.link.uuid } : {}),
+            },
           },
         );
         answer.study_uuid = result.studyUuid;
@@ -165,6 +181,7 @@ export class WrapService {
   private async targetStudy(request: WrapRequest, form: PatientForm) {
     const given = request.fields['study_uid']?.trim();
     if (!given) return { studyUid: newUid(), firstSeries: 1 };
+    if (request.link) throw invalidField('study_uid', 'a link upload always makes a new study');
     // Only UIDs of our own root: a wrapped file never joins a study that came from a modality.
     if (!isValidUid(given) || !given.startsWith(`${ORG_ROOT}.`))
       throw invalidField('study_uid', 'not a wrap study UID');

@@ -1,14 +1,16 @@
-import type { LinkInfoAnswer, LinkUnlockAnswer } from '@imaging-inbox/contract';
+import type { LinkInfoAnswer, LinkUnlockAnswer, WrapUploadAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { WRAPPING_SETTING, type ReceivedFile } from '../../services/wrap.service.js';
 import { apiRoute } from '../api.js';
-import { ApiError } from '../errors.js';
+import { ApiError, notPermitted } from '../errors.js';
 import { collectParams, required } from '../params.js';
 import { hashToken } from '../../services/tokens.js';
 import type { Params } from '../params.js';
 import type { FastifyRequest } from 'fastify';
 import { receiveBody, uploadAnswer } from './storage.routes.js';
 import { registerUploadSessionRoutes } from './upload-session.routes.js';
+import { receiveParts, wrapFileLimit } from './wrap.routes.js';
 
 /** The grant from the X-Link-Grant header (or a grant parameter). */
 function grantOf(request: FastifyRequest, params: Params): string {
@@ -33,6 +35,7 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
       description: link.message,
       needs_password: link.password_hash !== null,
       expires: link.expires,
+      accepts_documents: await ctx.services.wrap.isEnabled(link.account_id),
     };
   });
 
@@ -56,6 +59,32 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
       { kind: 'link', userId: null, ip: request.ip },
     );
     return reply.code(202).send(uploadAnswer(result));
+  });
+
+  // Documents (PDF, JPEG, PNG, MP4) with the patient and exam form, wrapped by the wizard's own
+  // service into one new study of the link's group. The grant's hit was counted when it was opened,
+  // as for the DICOM upload above; the link, its expiry and the group's setting are checked first.
+  const maxFileBytes = wrapFileLimit(maxUploadBytes);
+  app.post('/api/v3/link/public/wrap', async (request, reply) => {
+    const grant = grantOf(request, collectParams(request));
+    const link = await ctx.services.linkAccess.authorizeUpload(grant);
+    if (!(await ctx.services.wrap.isEnabled(link.account_id))) throw notPermitted(WRAPPING_SETTING);
+    const files: ReceivedFile[] = [];
+    let answer: WrapUploadAnswer;
+    try {
+      const fields = await receiveParts(ctx, request, maxFileBytes, files);
+      answer = await ctx.services.wrap.wrap({
+        group: { accountId: link.account_id, namespaceId: link.namespace_id },
+        userId: null,
+        ip: request.ip,
+        fields,
+        files,
+        link: { uuid: link.uuid },
+      });
+    } finally {
+      await Promise.all(files.map((f) => ctx.services.blobs.discard(f.temp)));
+    }
+    return reply.code(202).send(answer);
   });
 
   // Resumable uploads: sessions belong to the grant (one page visit); a dead link reaches none.

@@ -8,6 +8,9 @@ import { authenticate } from '../api.js';
 import { ApiError, invalidField, notFound, notPermitted } from '../errors.js';
 import { collectParams } from '../params.js';
 
+/** The size limit of one wrapped file: the upload limit, at most the contract's WRAP_MAX_FILE_BYTES. */
+export const wrapFileLimit = (maxUploadBytes: number) => Math.min(maxUploadBytes, WRAP_MAX_FILE_BYTES);
+
 /**
  * POST storage/namespace/{namespace_id}/wrap: the non-DICOM upload. A multipart body with the patient
  * and exam fields of the upload form, one or more `file` parts (PDF, JPEG, PNG) and optionally the
@@ -16,7 +19,7 @@ import { collectParams } from '../params.js';
  * enable_dicom_wrapping setting.
  */
 export function wrapRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBytes: number): void {
-  const maxFileBytes = Math.min(maxUploadBytes, WRAP_MAX_FILE_BYTES);
+  const maxFileBytes = wrapFileLimit(maxUploadBytes);
 
   app.post<{ Params: { namespace_id: string } }>(
     '/api/v3/storage/namespace/:namespace_id/wrap',
@@ -48,8 +51,11 @@ export function wrapRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBytes
   );
 }
 
-/** Fields into a map and `file` parts into temp files (pushed to `files` as they arrive, for cleanup). */
-async function receiveParts(
+/**
+ * Fields into a map and `file` parts into temp files (pushed to `files` as they arrive, for cleanup).
+ * Shared by the request-study link's document upload (link-public.routes.ts).
+ */
+export async function receiveParts(
   ctx: AppContext,
   request: FastifyRequest,
   maxFileBytes: number,
