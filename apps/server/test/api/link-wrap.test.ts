@@ -87,7 +87,11 @@ describe.each(DIALECTS)('documents through a request-study link on %s', (dialect
     return opened.body.grant as string;
   };
 
-  const wrap = async (grant: string | null, form: Record<string, string>, files: Upload[]): Promise<Answer> => {
+  const wrap = async (
+    grant: string | null,
+    form: Record<string, string>,
+    files: Upload[],
+  ): Promise<Answer> => {
     const body = new FormData();
     for (const [k, v] of Object.entries(form)) body.set(k, v);
     for (const f of files) body.append('file', new Blob([f.bytes], { type: f.type ?? '' }), f.name);
@@ -200,32 +204,49 @@ describe.each(DIALECTS)('documents through a request-study link on %s', (dialect
     expect(earlier.status).toBe(202);
 
     const before = await counts();
-    const cases: [string, string | null, Record<string, string>, Upload[], number, string, string | null][] = [
-      ['no grant', null, FORM, [pdf], 412, 'NO_LINK_ERROR', null],
-      ['forged grant', 'forged-grant', FORM, [pdf], 412, 'NO_LINK_ERROR', null],
-      ['future study date', grant, { ...FORM, studyDate: future }, [pdf], 412, 'INVALID_FIELD', 'studyDate'],
-      ['no last name', grant, { ...FORM, lastName: '' }, [pdf], 412, 'MISSING_FIELDS', 'lastName'],
+    const cases: [string, string | null, Record<string, string>, Upload[], number, string, string | null][] =
       [
-        'text file',
-        grant,
-        FORM,
-        [pdf, { name: 'notes.txt', bytes: new TextEncoder().encode('hello') }],
-        412,
-        'INVALID_FILE_TYPE',
-        'notes.txt',
-      ],
-      ['no file', grant, FORM, [], 412, 'MISSING_FIELDS', 'file'],
-      ['oversized', grant, FORM, [{ name: 'big.pdf', bytes: new Uint8Array(300 * 1024) }], 413, 'FILE_TOO_LARGE', null],
-      [
-        'into an existing study',
-        grant,
-        { ...FORM, study_uid: earlier.body.study_uid },
-        [pdf],
-        412,
-        'INVALID_FIELD',
-        'study_uid',
-      ],
-    ];
+        ['no grant', null, FORM, [pdf], 412, 'NO_LINK_ERROR', null],
+        ['forged grant', 'forged-grant', FORM, [pdf], 412, 'NO_LINK_ERROR', null],
+        [
+          'future study date',
+          grant,
+          { ...FORM, studyDate: future },
+          [pdf],
+          412,
+          'INVALID_FIELD',
+          'studyDate',
+        ],
+        ['no last name', grant, { ...FORM, lastName: '' }, [pdf], 412, 'MISSING_FIELDS', 'lastName'],
+        [
+          'text file',
+          grant,
+          FORM,
+          [pdf, { name: 'notes.txt', bytes: new TextEncoder().encode('hello') }],
+          412,
+          'INVALID_FILE_TYPE',
+          'notes.txt',
+        ],
+        ['no file', grant, FORM, [], 412, 'MISSING_FIELDS', 'file'],
+        [
+          'oversized',
+          grant,
+          FORM,
+          [{ name: 'big.pdf', bytes: new Uint8Array(300 * 1024) }],
+          413,
+          'FILE_TOO_LARGE',
+          null,
+        ],
+        [
+          'into an existing study',
+          grant,
+          { ...FORM, study_uid: earlier.body.study_uid },
+          [pdf],
+          412,
+          'INVALID_FIELD',
+          'study_uid',
+        ],
+      ];
     for (const [name, key, form, files, status, errorType, subtype] of cases) {
       const answer = await wrap(key, form, files);
       expect(answer.status, name).toBe(status);
