@@ -121,7 +121,7 @@ export async function auditStudy(
   via: string,
   action = 'STUDY_VIEW',
 ) {
-  await ctx.services.audit.record({
+  await ctx.services.audit.recordRead({
     userId,
     accountId,
     action,

@@ -13,8 +13,15 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
+/** Repeats of one read (same user, object, route and address) within this window are one event. */
+export const READ_AUDIT_WINDOW_MS = 60_000;
+/** Reads remembered for that purpose; the oldest is forgotten first. */
+const RECENT_READS_KEPT = 10_000;
+
 /** Every PHI read or change, and every sign-in, leaves one append-only event. */
 export class AuditService {
+  private readonly recentReads = new Map<string, number>();
+
   constructor(
     private readonly audit: AuditRepository,
     private readonly now: () => number = Date.now,
@@ -22,6 +29,37 @@ export class AuditService {
 
   async record(entry: AuditEntry): Promise<void> {
     await this.audit.insert(this.row(entry));
+  }
+
+  /**
+   * A read that a viewer repeats many times a minute (each slice, frame or thumbnail, each range a
+   * video player asks for): the first within READ_AUDIT_WINDOW_MS is recorded and its repeats are
+   * not. Who read what, when, from where and how is all still there; only the count is dropped,
+   * which kept History readable and spared a synced commit per slice.
+   */
+  async recordRead(entry: AuditEntry): Promise<void> {
+    const key = JSON.stringify([
+      entry.userId,
+      entry.action,
+      entry.objectType,
+      entry.objectId ?? null,
+      entry.detail ?? null,
+      entry.ip ?? null,
+    ]);
+    const now = this.now();
+    const last = this.recentReads.get(key);
+    if (last !== undefined && now - last < READ_AUDIT_WINDOW_MS) return;
+    // Claimed before the write, so reads that arrive together (a viewer's parallel requests) make one.
+    this.recentReads.delete(key);
+    this.recentReads.set(key, now);
+    if (this.recentReads.size > RECENT_READS_KEPT)
+      this.recentReads.delete(this.recentReads.keys().next().value!);
+    try {
+      await this.record(entry);
+    } catch (error) {
+      this.recentReads.delete(key);
+      throw error;
+    }
   }
 
   /** The row for an event, for a repository that writes it in the same transaction as the change. */
