@@ -90,6 +90,14 @@ describe('the IndexedDB resume store', () => {
       true,
     ]);
     expect(await count()).toBe(4);
+
+    // A day's worth of lapsed records goes in batches, in the background, while the page reads.
+    const busy = idbResumeStore({ factory, now: clock, pruneEvery: 1_000_000, log: quiet });
+    for (let i = 0; i < 1200; i++) await busy.set('ns', `day${i}`, { done: 1 });
+    now += RESUME_TTL_MS;
+    const next = idbResumeStore({ factory, now: clock, log: quiet });
+    expect(await next.get('ns', 'day1')).toBeNull();
+    await vi.waitFor(async () => expect(await count()).toBe(0));
   });
 
   it('goes on in memory when the quota is full, and says once that resume is unavailable', async () => {

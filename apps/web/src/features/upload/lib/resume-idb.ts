@@ -60,7 +60,9 @@ export function idbResumeStore(options: IdbResumeOptions): ResumeStore {
     // Another tab upgrading the schema, or the browser dropping the connection, ends our use of it.
     db.onversionchange = () => db.close();
     db.onclose = () => giveUp(new Error('the browser closed the resume database'));
-    await prune(db, now(), maxRecords);
+    // In the background and in small transactions: a day's 20,000 lapsed records take seconds to
+    // delete, and the page's first reads and writes go between the batches instead of after them.
+    void pruneAll(db, now, maxRecords).catch(giveUp);
     return db;
   })().catch((error: unknown) => {
     giveUp(error);
@@ -92,7 +94,7 @@ export function idbResumeStore(options: IdbResumeOptions): ResumeStore {
       if (db && unavailable === null) {
         try {
           await put(db, { ...record, id: recordId(scope, key), created: now() });
-          if (++writes % pruneEvery === 0) await prune(db, now(), maxRecords);
+          if (++writes % pruneEvery === 0) void pruneAll(db, now, maxRecords).catch(giveUp);
           return;
         } catch (error) {
           giveUp(error);
@@ -207,11 +209,24 @@ function readMany(db: IDBDatabase, ids: readonly string[]): Promise<(StoredRecor
   });
 }
 
+/** Records deleted per prune transaction. */
+const PRUNE_BATCH = 500;
+
+/** Prunes batch after batch until a batch finds less than a full batch to delete. */
+async function pruneAll(db: IDBDatabase, now: () => number, max: number): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const batch = await prune(db, now(), max, PRUNE_BATCH);
+    removed += batch;
+    if (batch < PRUNE_BATCH) return removed;
+  }
+}
+
 /**
- * Deletes lapsed records, then the oldest ones beyond `max`, walking the creation-time index
- * from the oldest: it stops at the first record that is neither.
+ * Deletes up to `limit` records that lapsed or are the oldest beyond `max`, walking the
+ * creation-time index from the oldest: it stops at the first record that is neither.
  */
-function prune(db: IDBDatabase, now: number, max: number): Promise<number> {
+function prune(db: IDBDatabase, now: number, max: number, limit: number): Promise<number> {
   return transact(db, 'readwrite', (store) => {
     let removed = 0;
     const counted = store.count();
@@ -220,7 +235,7 @@ function prune(db: IDBDatabase, now: number, max: number): Promise<number> {
       const walk = store.index(BY_CREATED).openCursor();
       walk.onsuccess = () => {
         const cursor = walk.result;
-        if (!cursor) return;
+        if (!cursor || removed >= limit) return;
         const lapsed = now - (cursor.value as StoredRecord).created >= RESUME_TTL_MS;
         if (!lapsed && excess <= 0) return;
         cursor.delete();
