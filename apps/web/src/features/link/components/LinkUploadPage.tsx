@@ -69,7 +69,11 @@ export function LinkUploadPage() {
             onUnlock={(password) => void openSession(password).catch(() => undefined)}
           />
         ) : (
-          <LinkUploadPanel grant={getGrant} scope={`link:${token.slice(0, 16)}`} />
+          <LinkUploadPanel
+            grant={getGrant}
+            scope={`link:${token.slice(0, 16)}`}
+            acceptsDocuments={link.accepts_documents}
+          />
         )}
       </Stack>
     </CenteredCard>

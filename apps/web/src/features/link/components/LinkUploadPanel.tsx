@@ -14,12 +14,15 @@ import { useTranslation } from 'react-i18next';
 import { formatMegabytes } from '../../../lib/format';
 import { runJobs } from '../../../lib/job-queue';
 import { linkErrorCode } from '../api/link-public';
+import { splitPick, type SplitPick } from '../lib/link-documents';
 import { linkErrorMessage } from '../lib/link-messages';
+import { LinkDocumentsForm } from './LinkDocumentsForm';
 import { isRetryableUpload } from '../../upload/api/upload-image';
 import { linkUploadApi } from '../../upload/api/upload-session';
 import { FoundStudiesTable } from '../../upload/components/FoundStudiesTable';
 import { MediaPicker } from '../../upload/components/MediaPicker';
 import { MediaProblemList } from '../../upload/components/MediaProblemList';
+import type { PickedFile } from '../../upload/lib/media-scan';
 import { browserResumeStore } from '../../upload/lib/resume-idb';
 import { sendResumable, type ResumableFile } from '../../upload/lib/resumable-send';
 import { instancesOf } from '../../upload/lib/studies';
@@ -37,9 +40,19 @@ interface Failure {
  * DICOMDIR, dropped or picked), shows the studies found and what could not be taken, and sends
  * every instance found to the link's group, three at a time with retries; large files go in chunks
  * and resume after a drop or a reload of the page (same grant, same media picked again). `grant`
- * opens the upload session on first use (one hit of the link).
+ * opens the upload session on first use (one hit of the link). PDF, JPEG, PNG and MP4 files picked
+ * as such are documents: where the group accepts them they go with a patient and exam form
+ * (LinkDocumentsForm), beside the DICOM found in the same pick.
  */
-export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>; scope: string }) {
+export function LinkUploadPanel({
+  grant,
+  scope,
+  acceptsDocuments,
+}: {
+  grant: () => Promise<string>;
+  scope: string;
+  acceptsDocuments: boolean;
+}) {
   const { t } = useTranslation();
   const [found, setFound] = useState<MediaScanOutcome | null>(null);
   const [done, setDone] = useState({ files: 0, bytes: 0 });
@@ -55,6 +68,26 @@ export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>
     setFailures([]);
     setDone({ files: 0, bytes: 0 });
   });
+  // The documents of the latest pick; `pick` renews the form for each new pick.
+  const [documents, setDocuments] = useState<SplitPick & { pick: number }>({
+    documents: [],
+    media: [],
+    problem: null,
+    pick: 0,
+  });
+  const picked = (selection: PickedFile[]) => {
+    const split = acceptsDocuments
+      ? splitPick(selection)
+      : { documents: [], media: selection, problem: null };
+    setDocuments((d) => ({ ...split, pick: d.pick + 1 }));
+    if (split.media.length > 0) void load(split.media);
+    else {
+      // Documents only: nothing for the DICOM upload, and no result of an earlier pick stays shown.
+      setFound(null);
+      setState('idle');
+      setFailures([]);
+    }
+  };
   const items = useMemo(() => (found ? instancesOf(found.studies, found.files) : []), [found]);
 
   /** Sends `list`; a retry sends only the failed files and keeps the counts of the others. */
@@ -118,12 +151,14 @@ export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>
     <Stack spacing={2}>
       {fatal && <Alert severity="error">{t(linkErrorMessage(fatal))}</Alert>}
       {noResume && <Alert severity="info">{t(MESSAGES.uploadResumeUnavailable)}</Alert>}
-      <MediaPicker
-        progress={progress}
-        disabled={running}
-        onPicked={(picked) => void load(picked)}
-        onUnreadable={failed}
-      />
+      <MediaPicker progress={progress} disabled={running} onPicked={picked} onUnreadable={failed} />
+      {acceptsDocuments ? (
+        <Typography variant="body2" color="text.secondary">
+          {t('PDF, JPEG, PNG and MP4 files can be sent too: they need the patient and exam details.')}
+        </Typography>
+      ) : (
+        <Alert severity="info">{t(MESSAGES.linkDocumentsNotAccepted)}</Alert>
+      )}
       {!scanning && found?.error && <Alert severity="error">{t(MESSAGES[found.error])}</Alert>}
       {!scanning && found && <MediaProblemList problems={found.problems} />}
       {!scanning && studies.length > 0 && (
@@ -197,6 +232,14 @@ export function LinkUploadPanel({ grant, scope }: { grant: () => Promise<string>
             ))}
           </List>
         </Alert>
+      )}
+      {documents.problem && (
+        <Alert severity="error">
+          {t(documents.problem === 'tooMany' ? MESSAGES.linkDocumentsTooMany : MESSAGES.wrapFileTooLarge)}
+        </Alert>
+      )}
+      {documents.documents.length > 0 && (
+        <LinkDocumentsForm key={documents.pick} documents={documents.documents} grant={grant} />
       )}
     </Stack>
   );
