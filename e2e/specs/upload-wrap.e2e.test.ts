@@ -6,29 +6,11 @@ import { MESSAGES } from '@imaging-inbox/contract';
 import { encodePng } from '../../apps/server/dist/imaging/png.js';
 import { apiGet, apiLogin, signIn } from '../support/actions';
 import { openBrowser, type BrowserSession } from '../support/browser';
+import { onePagePdf } from '../support/documents';
 
 const baseUrl = inject('baseUrl');
 const PDF_CLASS = '1.2.840.10008.5.1.4.1.1.104.1';
 const SC_CLASS = '1.2.840.10008.5.1.4.1.1.7';
-
-/** A valid one-page PDF (the xref offsets are computed). */
-function onePagePdf(): string {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets = objects.map((object, i) => {
-    const at = body.length;
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-    return at;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  return `${body}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-}
 
 describe('upload wizard: PDF and image files wrapped into DICOM', () => {
   let session: BrowserSession;
