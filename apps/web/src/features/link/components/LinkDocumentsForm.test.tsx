@@ -12,7 +12,7 @@ const photo = new File([new Uint8Array(8)], 'photo.JPG', { type: '' });
 function stubWrap(status: number, answer: unknown) {
   const calls: { grant: string | null; body: FormData }[] = [];
   vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
-    expect(String(input)).toMatch(/\/api\/v3\/link\/public\/wrap$/);
+    expect(input instanceof Request ? input.url : input.toString()).toMatch(/\/api\/v3\/link\/public\/wrap$/);
     const headers = new Headers(init?.headers);
     calls.push({ grant: headers.get('X-Link-Grant'), body: init?.body as FormData });
     return Promise.resolve(
