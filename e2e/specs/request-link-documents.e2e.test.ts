@@ -77,6 +77,7 @@ describe('request link: an outside party sends a PDF with the patient form besid
     const send = documents.getByRole('button', { name: 'Upload documents' });
     await send.click();
     await documents.getByText(MESSAGES.formStudyDateFuture).waitFor();
+    await documents.getByText(MESSAGES.formMandatory).waitFor();
     expect(await documents.getByText(MESSAGES.linkDocumentsDone).count()).toBe(0);
 
     await documents.getByLabel(/^Study Date/).fill('2026-03-14');

@@ -117,6 +117,10 @@ export function LinkDocumentsForm({ documents, grant }: Props) {
         sx={{ alignSelf: 'flex-start' }}
         disabled={running || outcome.kind === 'done'}
         loading={running}
+        // The field being left would show its message on mousedown, and a message that wraps moves
+        // this button down before mouseup: the click would be lost. Keeping the focus where it is
+        // until the click lands avoids that; the click itself then shows every message.
+        onMouseDown={(event) => event.preventDefault()}
         onClick={() => void send()}
       >
         {t('Upload documents')}
