@@ -81,6 +81,9 @@ describe('dashboard: groups, list, sort, pages, summary', () => {
     await b.page.getByRole('combobox', { name: 'Exams per page' }).click();
     await b.page.getByRole('option', { name: '10', exact: true }).click();
     await b.page.getByText(/^1–10 of \d+$/).waitFor();
+    // The counter follows the new page size at once, the cards once the smaller page has loaded.
+    await b.page.waitForFunction(() => document.querySelectorAll('[data-testid="study-card"]').length <= 10);
+    await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
     expect(await b.page.getByTestId('study-card').count()).toBe(10);
     const firstPage = await b.page.locator('[data-testid="study-card"] h3').allTextContents();
     await b.page.getByRole('button', { name: 'Go to next page' }).click();
