@@ -163,6 +163,8 @@ async function sendOver(associations: number, dir: string, port: number) {
 }
 
 const associations = Math.max(1, Number(args.associations));
+/** Files timed by the disk probe before each set. */
+const PROBE_FILES = 60;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-bench-cstore-'));
 const sets: SetSpec[] = [
   {
@@ -211,6 +213,10 @@ try {
     console.log(
       `\n${set.name}: ${set.count} files, ${(bytes / set.count / 1000).toFixed(1)} KB each, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
+    const probe = diskProbe(path.join(root, 'probe'), Math.round(bytes / set.count));
+    console.log(
+      `  disk alone (create, write, fdatasync, directory fsync; median of ${PROBE_FILES}): ${probe.toFixed(2)} ms per file, a ceiling of ${(1000 / probe).toFixed(0)} instances/s`,
+    );
     const before = await instanceCount();
     const since = Date.now();
     const t0 = performance.now();
@@ -246,6 +252,31 @@ try {
 } finally {
   await server.stop();
   if (!args.keep) fs.rmSync(root, { recursive: true, force: true });
+}
+
+/**
+ * What the disk alone allows at this moment: the durable write of one file of `size` bytes, as
+ * the server does it for each instance, timed back to back. Every answer waits for one, so this
+ * bounds the rate; it drifts with the disk (on this machine from 0.8 to 4 ms for 0.5 MB within an
+ * hour), which is why each set's figure comes with it.
+ */
+function diskProbe(dir: string, size: number): number {
+  fs.mkdirSync(dir, { recursive: true });
+  const bytes = Buffer.alloc(size, 0x5a);
+  const times: number[] = [];
+  for (let i = 0; i < PROBE_FILES; i++) {
+    const started = performance.now();
+    const fd = fs.openSync(path.join(dir, `${i}.probe`), 'wx');
+    fs.writeSync(fd, bytes);
+    fs.fdatasyncSync(fd);
+    fs.closeSync(fd);
+    const dirFd = fs.openSync(dir, 'r');
+    fs.fsyncSync(dirFd);
+    fs.closeSync(dirFd);
+    times.push(performance.now() - started);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  return times.sort((a, b) => a - b)[times.length >> 1]!;
 }
 
 async function instanceCount(): Promise<number> {
