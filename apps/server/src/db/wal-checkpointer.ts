@@ -60,6 +60,9 @@ export class WalCheckpointer {
   }
 
   async stop(): Promise<void> {
+    // Unreferenced, the worker would not keep the process alive while the stop waits for it: with
+    // every server handle closed, the process would exit mid-stop, before the clean stop is recorded.
+    this.worker.ref();
     this.worker.postMessage('stop');
     await this.exited;
   }
