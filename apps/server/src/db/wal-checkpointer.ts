@@ -21,15 +21,14 @@ const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.file);
 db.pragma('synchronous = FULL');
-let last = '';
+// One report, not one per interval; the main connection's own checkpoints still bound the WAL.
+let reported = false;
 const timer = setInterval(() => {
   try {
-    const [row] = db.pragma('wal_checkpoint(PASSIVE)');
-    const state = row.log + '/' + row.checkpointed;
-    if (state !== last) parentPort.postMessage({ log: row.log, checkpointed: row.checkpointed });
-    last = state;
+    db.pragma('wal_checkpoint(PASSIVE)');
   } catch (error) {
-    parentPort.postMessage({ error: String((error && error.message) || error) });
+    if (!reported) parentPort.postMessage(String((error && error.message) || error));
+    reported = true;
   }
 }, workerData.intervalMs);
 parentPort.on('message', () => {
@@ -47,12 +46,7 @@ export class WalCheckpointer {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs } });
     this.worker.unref();
-    let reported = false;
-    this.worker.on('message', (message: { error?: string }) => {
-      // One line, not one per interval; the main connection's own checkpoints still bound the WAL.
-      if (message.error && !reported) log(`WAL checkpoint failed: ${message.error}`);
-      reported ||= message.error !== undefined;
-    });
+    this.worker.on('message', (error: string) => log(`WAL checkpoint failed: ${error}`));
     this.exited = new Promise((resolve) => {
       this.worker.once('exit', () => resolve());
       this.worker.once('error', (error) => log(`WAL checkpointer stopped: ${error.message}`));
