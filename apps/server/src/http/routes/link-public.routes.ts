@@ -1,7 +1,7 @@
-import type { LinkInfoAnswer, LinkUnlockAnswer, WrapUploadAnswer } from '@imaging-inbox/contract';
+import type { LinkInfoAnswer, LinkUnlockAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { WRAPPING_SETTING, type ReceivedFile } from '../../services/wrap.service.js';
+import { WRAPPING_SETTING } from '../../services/wrap.service.js';
 import { apiRoute } from '../api.js';
 import { ApiError, notPermitted } from '../errors.js';
 import { collectParams, required } from '../params.js';
@@ -10,7 +10,7 @@ import type { Params } from '../params.js';
 import type { FastifyRequest } from 'fastify';
 import { receiveBody, uploadAnswer } from './storage.routes.js';
 import { registerUploadSessionRoutes } from './upload-session.routes.js';
-import { receiveParts, wrapFileLimit } from './wrap.routes.js';
+import { receiveAndWrap, wrapFileLimit } from './wrap.routes.js';
 
 /** The grant from the X-Link-Grant header (or a grant parameter). */
 function grantOf(request: FastifyRequest, params: Params): string {
@@ -69,21 +69,11 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
     const grant = grantOf(request, collectParams(request));
     const link = await ctx.services.linkAccess.authorizeUpload(grant);
     if (!(await ctx.services.wrap.isEnabled(link.account_id))) throw notPermitted(WRAPPING_SETTING);
-    const files: ReceivedFile[] = [];
-    let answer: WrapUploadAnswer;
-    try {
-      const fields = await receiveParts(ctx, request, maxFileBytes, files);
-      answer = await ctx.services.wrap.wrap({
-        group: { accountId: link.account_id, namespaceId: link.namespace_id },
-        userId: null,
-        ip: request.ip,
-        fields,
-        files,
-        link: { uuid: link.uuid },
-      });
-    } finally {
-      await Promise.all(files.map((f) => ctx.services.blobs.discard(f.temp)));
-    }
+    const answer = await receiveAndWrap(ctx, request, maxFileBytes, {
+      group: { accountId: link.account_id, namespaceId: link.namespace_id },
+      userId: null,
+      link: { uuid: link.uuid },
+    });
     return reply.code(202).send(answer);
   });
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WRAP_MAX_FILE_BYTES, WRAP_MAX_FILES } from '@imaging-inbox/contract';
 import type { AppContext } from '../../context.js';
-import type { ReceivedFile } from '../../services/wrap.service.js';
+import type { WrapUploadAnswer } from '@imaging-inbox/contract';
+import type { ReceivedFile, WrapRequest } from '../../services/wrap.service.js';
 import { WRAPPING_SETTING } from '../../services/wrap.service.js';
 import { BodyTooLargeError } from '../../storage/file-blob-store.js';
 import { authenticate } from '../api.js';
@@ -31,31 +32,34 @@ export function wrapRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBytes
       // Asked before the body is read, so a refused call costs no disk.
       if (!(await ctx.services.wrap.isEnabled(group.accountId))) throw notPermitted(WRAPPING_SETTING);
 
-      const files: ReceivedFile[] = [];
-      let answer: Awaited<ReturnType<typeof ctx.services.wrap.wrap>>;
-      try {
-        const fields = await receiveParts(ctx, request, maxFileBytes, files);
-        answer = await ctx.services.wrap.wrap({
-          group,
-          userId: caller.user.uuid,
-          ip: request.ip,
-          fields,
-          files,
-        });
-      } finally {
-        // Before answering: a client that reads the answer finds no temp file left behind.
-        await Promise.all(files.map((f) => ctx.services.blobs.discard(f.temp)));
-      }
+      const answer = await receiveAndWrap(ctx, request, maxFileBytes, { group, userId: caller.user.uuid });
       return reply.code(202).send(answer);
     },
   );
 }
 
 /**
- * Fields into a map and `file` parts into temp files (pushed to `files` as they arrive, for cleanup).
- * Shared by the request-study link's document upload (link-public.routes.ts).
+ * Reads the multipart body and wraps its files into one study for `who` (a member's group, or a
+ * request-study link's group and link: link-public.routes.ts). The temp files are gone by the time
+ * it settles, so a client that reads the answer finds none left behind.
  */
-export async function receiveParts(
+export async function receiveAndWrap(
+  ctx: AppContext,
+  request: FastifyRequest,
+  maxFileBytes: number,
+  who: Pick<WrapRequest, 'group' | 'userId' | 'link'>,
+): Promise<WrapUploadAnswer> {
+  const files: ReceivedFile[] = [];
+  try {
+    const fields = await receiveParts(ctx, request, maxFileBytes, files);
+    return await ctx.services.wrap.wrap({ ...who, ip: request.ip, fields, files });
+  } finally {
+    await Promise.all(files.map((f) => ctx.services.blobs.discard(f.temp)));
+  }
+}
+
+/** Fields into a map and `file` parts into temp files (pushed to `files` as they arrive, for cleanup). */
+async function receiveParts(
   ctx: AppContext,
   request: FastifyRequest,
   maxFileBytes: number,
