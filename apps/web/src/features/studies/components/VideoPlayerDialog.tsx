@@ -16,7 +16,9 @@ interface Props {
  */
 export function VideoPlayerDialog({ url, title, onClose }: Props) {
   const { t } = useTranslation();
-  const [failed, setFailed] = useState(false);
+  // The URL that failed, not a flag: the dialog stays mounted from one video to the next.
+  const [failedUrl, setFailedUrl] = useState<string | null>(null);
+  const failed = url !== null && failedUrl === url;
   return (
     <Dialog open={url !== null} onClose={onClose} maxWidth="md" fullWidth>
       <DialogTitle>{title}</DialogTitle>
@@ -34,7 +36,7 @@ export function VideoPlayerDialog({ url, title, onClose }: Props) {
             controls
             preload="metadata"
             aria-label={title}
-            onError={() => setFailed(true)}
+            onError={() => setFailedUrl(url)}
             sx={{ display: 'block', width: '100%', maxHeight: '70vh', bgcolor: 'common.black' }}
           />
         )}
