@@ -19,7 +19,7 @@ import {
 } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { formatMegabytes } from '../../../lib/format';
-import { ApiError } from '../../../lib/api-error';
+import { errorBody } from '../../../lib/api-error';
 import { PatientForm } from '../../upload/wrap/PatientForm';
 import { linkErrorCode } from '../api/link-public';
 import { linkWrap } from '../api/link-wrap';
@@ -34,8 +34,7 @@ type Outcome = { kind: 'idle' | 'running' | 'done' } | { kind: 'failed'; code: s
 
 /** The form fields a refusal names with their messages (the server checks with the same schema). */
 function fieldErrors(error: unknown): Partial<Record<PatientFormField, string>> | null {
-  if (!(error instanceof ApiError) || !error.body || typeof error.body !== 'object') return null;
-  const data = (error.body as { error_data?: unknown }).error_data;
+  const data = errorBody(error)?.error_data;
   if (!data || typeof data !== 'object' || Array.isArray(data)) return null;
   return data;
 }
@@ -72,9 +71,7 @@ export function LinkDocumentsForm({ documents, grant }: Props) {
         setOutcome({ kind: 'idle' });
         return;
       }
-      const subtype =
-        error instanceof ApiError ? (error.body as { error_subtype?: unknown } | undefined) : undefined;
-      const file = typeof subtype?.error_subtype === 'string' ? subtype.error_subtype : null;
+      const file = errorBody(error)?.error_subtype ?? null;
       setOutcome({ kind: 'failed', code, file: documents.some((d) => d.name === file) ? file : null });
     }
   };

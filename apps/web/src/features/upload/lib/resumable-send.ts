@@ -1,6 +1,6 @@
 import type { ImageUploadAnswer, UploadOffsetErrorData } from '@imaging-inbox/contract';
 import { UPLOAD_CHUNK_BYTES } from '@imaging-inbox/contract';
-import { ApiError, CLIENT_ERROR_CODES } from '../../../lib/api-error';
+import { ApiError, CLIENT_ERROR_CODES, errorBody } from '../../../lib/api-error';
 import type { UploadSessionApi } from '../api/upload-session';
 import { fileKey, headSha256 } from './file-identity';
 import { uploadBody } from './media-file';
@@ -166,7 +166,7 @@ async function sendFrom(
 }
 
 const offsetOf = (error: unknown) =>
-  ((error as ApiError).body as { error_data?: UploadOffsetErrorData } | undefined)?.error_data?.received ?? 0;
+  (errorBody(error)?.error_data as UploadOffsetErrorData | undefined)?.received ?? 0;
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
