@@ -139,7 +139,7 @@ describe('request link: an outside party uploads a ZIP holding DICOM files and Z
         .filter({ hasText: new RegExp(spec.patientName.split('^')[0]!, 'i') });
       expect(await row.getByRole('cell').last().textContent()).toBe(String(files.length));
     }
-    await page.getByText('1 other files are not sent: not DICOM, or not listed in the DICOMDIR').waitFor();
+    await page.getByText('1 other file is not sent: not DICOM, or not listed in the DICOMDIR').waitFor();
     await page
       .getByRole('alert', { name: 'Files not taken' })
       .getByText('exams.zip/secret.zip/IM1.dcm: encrypted (password-protected), it cannot be read')

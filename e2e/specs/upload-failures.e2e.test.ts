@@ -42,7 +42,7 @@ describe('upload wizard: a file the server refuses is listed and only it is sent
     const page = session.page;
     await openFindExams(page);
     await page.getByLabel('DICOM folder').setInputFiles(dir);
-    await page.getByText(`1 exams found in ${files.length} files`).waitFor();
+    await page.getByText(`1 exam found in ${files.length} files`).waitFor();
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('checkbox', { name: 'Select all exams' }).waitFor();
     await page.getByRole('button', { name: 'Next' }).click();

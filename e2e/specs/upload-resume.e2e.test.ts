@@ -38,14 +38,14 @@ const offsetOf = (request: Request) => Number(new URL(request.url()).searchParam
 async function chooseFiles(page: Page, files: string[]) {
   await chooseDestination(page);
   await page.getByLabel('DICOM files', { exact: true }).setInputFiles(files);
-  await page.getByText(`1 exams found in ${files.length} files`).waitFor();
+  await page.getByText(`1 exam found in ${files.length} files`).waitFor();
   await page.getByRole('button', { name: 'Next' }).click();
 }
 
 async function chooseFolder(page: Page, dir: string, files: number) {
   await chooseDestination(page);
   await page.getByLabel('DICOM folder').setInputFiles(dir);
-  await page.getByText(`1 exams found in ${files} files`).waitFor();
+  await page.getByText(`1 exam found in ${files} files`).waitFor();
   await page.getByRole('button', { name: 'Next' }).click();
 }
 

@@ -11,6 +11,14 @@ const en = {
   '{{count}} images_one': '{{count}} image',
   '{{count}} exams selected_one': '{{count}} exam selected',
   'and {{count}} more failed files_one': 'and {{count}} more failed file',
+  '{{count}} exams found in {{files}} files ({{size}})_one':
+    '{{count}} exam found in {{files}} files ({{size}})',
+  '{{count}} other files are not sent: not DICOM, or not listed in the DICOMDIR_one':
+    '{{count}} other file is not sent: not DICOM, or not listed in the DICOMDIR',
+  '{{count}} files of the selection cannot be uploaded_one':
+    '{{count}} file of the selection cannot be uploaded',
+  'These {{count}} documents ({{size}}) are sent as one exam: please enter its patient and exam details._one':
+    'This document ({{size}}) is sent as one exam: please enter its patient and exam details.',
 };
 
 void i18next.use(initReactI18next).init({
