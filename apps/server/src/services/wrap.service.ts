@@ -6,12 +6,17 @@ import {
   patientFormErrors,
   WRAP_MAX_FILES,
   type PatientForm,
-  type WrapFileKind,
   type WrapUploadAnswer,
 } from '@imaging-inbox/contract';
 import { formatDA, formatTM } from '../dicom/dates.js';
 import { isValidUid, newUid, ORG_ROOT } from '../dicom/index.js';
-import { checkWrapInput, prepareWrapContent, sniffKind, WrapInputError } from '../dicom/wrap-input.js';
+import {
+  checkWrapInput,
+  prepareWrapContent,
+  sniffKind,
+  WrapInputError,
+  type InMemoryKind,
+} from '../dicom/wrap-input.js';
 import { inspectVideo, type CheckedVideo } from '../dicom/wrap-video-input.js';
 import { wrapVideo } from '../dicom/wrap-video.js';
 import { wrapImage, wrapPdf, type WrapStudy } from '../dicom/wrap.js';
@@ -30,6 +35,9 @@ export interface ReceivedFile {
   filename: string;
   temp: TempFile;
 }
+
+/** A received file as the first pass recognised it: a checked video, or a kind read in memory. */
+type Recognised = { kind: 'mp4'; video: CheckedVideo } | { kind: InMemoryKind };
 
 export interface WrapRequest {
   /** The group the study goes into (a member's group, or the group a request-study link names). */
@@ -83,12 +91,14 @@ export class WrapService {
       const { studyUid, firstSeries } = await this.targetStudy(request, form);
 
       // First pass: recognise every file cheaply, so a wrong one refuses the call before any work.
-      const kinds: WrapFileKind[] = [];
-      const videos = new Map<number, CheckedVideo>();
-      for (const [index, file] of request.files.entries()) {
+      const recognised: Recognised[] = [];
+      for (const file of request.files) {
         const video = await this.inspectIfVideo(file);
-        if (video) videos.set(index, video);
-        kinds.push(video ? 'mp4' : await this.inspect(file, (bytes) => checkWrapInput(bytes)));
+        recognised.push(
+          video
+            ? { kind: 'mp4', video }
+            : { kind: await this.inspect(file, (bytes) => checkWrapInput(bytes)) },
+        );
       }
 
       const at = new Date(this.now());
@@ -105,7 +115,7 @@ export class WrapService {
       const instances: Omit<WrapUploadAnswer['instances'][number], 'duplicate'>[] = [];
       // Second pass: write each instance to a temp file; one file in memory at a time.
       for (const [index, file] of request.files.entries()) {
-        const kind = kinds[index]!;
+        const found = recognised[index]!;
         const instance = {
           seriesInstanceUid: newUid(),
           seriesNumber: firstSeries + index,
@@ -114,17 +124,21 @@ export class WrapService {
           contentDate: formatDA(at),
           contentTime: formatTM(at),
         };
-        const video = videos.get(index);
-        if (video) {
+        if (found.kind === 'mp4') {
           // Streamed from the upload's temp file into the DICOM temp file: never whole in memory.
           built.push(
             await this.deps.blobs.writeTemp(
-              wrapVideo(study, instance, { ...video, mp4Path: file.temp.path, mp4Size: file.temp.size }),
+              wrapVideo(study, instance, {
+                ...found.video,
+                mp4Path: file.temp.path,
+                mp4Size: file.temp.size,
+              }),
             ),
           );
         } else {
+          const { kind } = found;
           const dicom = await this.inspect(file, async (bytes) => {
-            const content = await prepareWrapContent(bytes, kind as Exclude<WrapFileKind, 'mp4'>);
+            const content = await prepareWrapContent(bytes, kind);
             return content.kind === 'pdf'
               ? wrapPdf(study, instance, content.pdf)
               : wrapImage(study, instance, content.image);
@@ -134,7 +148,7 @@ export class WrapService {
         }
         instances.push({
           filename: file.filename,
-          kind,
+          kind: found.kind,
           sop_class_uid: '',
           sop_instance_uid: instance.sopInstanceUid,
           series_uid: instance.seriesInstanceUid,
@@ -159,7 +173,7 @@ export class WrapService {
             ip: request.ip,
             detail: {
               filename: meta.filename,
-              file_kind: meta.kind,
+              foundkind: meta.kind,
               ...(request.link ? { link_id: request.link.uuid } : {}),
             },
           },
