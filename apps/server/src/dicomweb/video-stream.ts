@@ -28,8 +28,23 @@ const PIXEL_DATA_HEADER = Buffer.from([
 /** Where to look for it: a video's DICOM header is a few kB. */
 const HEAD_BYTES = 1024 * 1024;
 
-/** The video stream of the DICOM file at `filePath`, or null when none is found. */
+/** Streams located lately, by file: a player asks for many ranges of one video while it seeks. */
+const located = new Map<string, VideoStream | null>();
+const LOCATED_KEPT = 256;
+
+/**
+ * The video stream of the DICOM file at `filePath`, or null when none is found. Stored files are
+ * named by their content and never change, so an answer stays true for the file's path.
+ */
 export async function locateVideoStream(filePath: string): Promise<VideoStream | null> {
+  if (located.has(filePath)) return located.get(filePath)!;
+  const stream = await findVideoStream(filePath);
+  if (located.size >= LOCATED_KEPT) located.delete(located.keys().next().value!);
+  located.set(filePath, stream);
+  return stream;
+}
+
+async function findVideoStream(filePath: string): Promise<VideoStream | null> {
   const file = await fsp.open(filePath, 'r');
   try {
     const { size: fileSize } = await file.stat();
