@@ -72,7 +72,6 @@ interface Box {
 
 /** Reads the description of the first video track of the ISO-BMFF file open in `file`. */
 export async function readMp4Info(file: FileHandle, fileSize: number): Promise<Mp4VideoInfo> {
-  const damaged = (detail: string) => new Mp4Problem('INVALID_FILE_CONTENT', detail);
   let moov: Uint8Array | null = null;
   let sawMdat = false;
   let ftypBrands: string[] = [];
@@ -126,7 +125,6 @@ export async function readMp4Info(file: FileHandle, fileSize: number): Promise<M
 
 /** The first video track of a `moov` payload. */
 function describeMovie(moov: Uint8Array, fileSize: number): Mp4VideoInfo {
-  const damaged = (detail: string) => new Mp4Problem('INVALID_FILE_CONTENT', detail);
   const traks = childBoxes(moov, 0, moov.length).filter((b) => b.type === 'trak');
   let video: Box | null = null;
   let hasAudio = false;
@@ -180,17 +178,17 @@ function describeMovie(moov: Uint8Array, fileSize: number): Mp4VideoInfo {
     };
   }
 
-  const stsz = need(moov, stbl, 'stsz');
-  if (stsz.end - stsz.start < 12) throw damaged('MP4 sample size table is too short');
-  const frameCount = readU32(moov, stsz.start + 8);
+  const frameCount = sampleSizes(moov, need(moov, stbl, 'stsz')).count;
   if (frameCount === 0) throw damaged('MP4 video track has no frames');
-  const sampleSize = readU32(moov, stsz.start + 4);
-  if (sampleSize === 0 && stsz.end - stsz.start < 12 + 4 * frameCount) {
-    throw damaged('MP4 sample size table is cut off');
-  }
 
   const frameRate = frameRateOf(moov, need(moov, stbl, 'stts'), frameCount, timescale, duration);
   checkChunksInsideFile(moov, stbl, fileSize);
+  // The other tracks (sound) are kept in the stored file too: a cut inside them is as damaged.
+  for (const trak of traks) {
+    if (trak === video) continue;
+    const other = stblOf(moov, trak);
+    if (other && hasSampleTables(moov, other)) checkChunksInsideFile(moov, other, fileSize);
+  }
   if (width === 0 || height === 0) throw damaged('MP4 video track has no picture size');
   return {
     codec,
@@ -207,11 +205,15 @@ function describeMovie(moov: Uint8Array, fileSize: number): Mp4VideoInfo {
   };
 }
 
-/** Frames per second from the decoding-time table (ISO/IEC 14496-12 8.6.1.2). */
+/**
+ * Frames per second from the decoding-time table (ISO/IEC 14496-12 8.6.1.2). Its sample count must be
+ * the sample size table's: neither can be taken over the other (Number of Frames would be wrong, or
+ * the timing of the frames would be), so a file whose tables disagree is refused.
+ */
 function frameRateOf(moov: Uint8Array, stts: Box, frameCount: number, timescale: number, duration: number) {
   const entries = stts.end - stts.start >= 8 ? readU32(moov, stts.start + 4) : 0;
   if (stts.end - stts.start < 8 + 8 * entries) {
-    throw new Mp4Problem('INVALID_FILE_CONTENT', 'MP4 time-to-sample table is cut off');
+    throw damaged('MP4 time-to-sample table is cut off');
   }
   let samples = 0;
   let total = 0;
@@ -225,7 +227,9 @@ function frameRateOf(moov: Uint8Array, stts: Box, frameCount: number, timescale:
     if (count > 1 || entries === 1) deltas.add(delta);
   }
   if (samples !== frameCount) {
-    throw new Mp4Problem('INVALID_FILE_CONTENT', 'MP4 sample tables disagree on the number of frames');
+    throw damaged(
+      `MP4 sample tables disagree on the number of frames (${samples} timed in stts, ${frameCount} sized in stsz)`,
+    );
   }
   if (deltas.size === 1) {
     const [delta] = [...deltas];
@@ -236,24 +240,98 @@ function frameRateOf(moov: Uint8Array, stts: Box, frameCount: number, timescale:
   return (frameCount * timescale) / span;
 }
 
-/** A cut-off upload loses the end of `mdat`: every chunk the sample tables point at must exist. */
-function checkChunksInsideFile(moov: Uint8Array, stbl: Box, fileSize: number): void {
+/** The sample sizes of a track (`stsz`, ISO/IEC 14496-12 8.7.3.2): one size for all, or one each. */
+function sampleSizes(moov: Uint8Array, stsz: Box): { count: number; sizeOf: (sample: number) => number } {
+  if (stsz.end - stsz.start < 12) throw damaged('MP4 sample size table is too short');
+  const constant = readU32(moov, stsz.start + 4);
+  const count = readU32(moov, stsz.start + 8);
+  if (constant !== 0) return { count, sizeOf: () => constant };
+  if (stsz.end - stsz.start < 12 + 4 * count) throw damaged('MP4 sample size table is cut off');
+  return { count, sizeOf: (sample) => readU32(moov, stsz.start + 12 + 4 * sample) };
+}
+
+/** The file offset of each chunk (`stco`, or `co64` for files past 4 GiB; 8.7.5). */
+function chunkOffsets(moov: Uint8Array, stbl: Box): number[] {
   const boxes = childBoxes(moov, stbl.start, stbl.end);
   const stco = boxes.find((b) => b.type === 'stco');
-  const co64 = boxes.find((b) => b.type === 'co64');
-  const table = stco ?? co64;
-  if (!table) throw new Mp4Problem('INVALID_FILE_CONTENT', 'MP4 video track has no chunk offsets');
+  const table = stco ?? boxes.find((b) => b.type === 'co64');
+  if (!table) throw damaged('MP4 track has no chunk offsets');
   const wide = !stco;
-  const count = readU32(moov, table.start + 4);
-  if (table.end - table.start < 8 + count * (wide ? 8 : 4)) {
-    throw new Mp4Problem('INVALID_FILE_CONTENT', 'MP4 chunk offset table is cut off');
-  }
+  const count = table.end - table.start >= 8 ? readU32(moov, table.start + 4) : 0;
+  if (table.end - table.start < 8 + count * (wide ? 8 : 4))
+    throw damaged('MP4 chunk offset table is cut off');
+  const offsets: number[] = [];
   for (let i = 0; i < count; i++) {
-    const offset = wide ? readU64(moov, table.start + 8 + 8 * i) : readU32(moov, table.start + 8 + 4 * i);
-    if (offset >= fileSize) {
-      throw new Mp4Problem('INVALID_FILE_CONTENT', 'MP4 is cut off: video data past the end of the file');
+    offsets.push(wide ? readU64(moov, table.start + 8 + 8 * i) : readU32(moov, table.start + 8 + 4 * i));
+  }
+  return offsets;
+}
+
+/** The runs of the sample-to-chunk table (`stsc`, 8.7.4): from `firstChunk` on (1-based), n samples each. */
+function sampleToChunk(moov: Uint8Array, stbl: Box): { firstChunk: number; samplesPerChunk: number }[] {
+  const stsc = need(moov, stbl, 'stsc');
+  const count = stsc.end - stsc.start >= 8 ? readU32(moov, stsc.start + 4) : 0;
+  if (stsc.end - stsc.start < 8 + 12 * count) throw damaged('MP4 sample-to-chunk table is cut off');
+  const runs = [];
+  for (let i = 0; i < count; i++) {
+    const firstChunk = readU32(moov, stsc.start + 8 + 12 * i);
+    const samplesPerChunk = readU32(moov, stsc.start + 12 + 12 * i);
+    const previous = runs[runs.length - 1];
+    if (previous ? firstChunk <= previous.firstChunk : firstChunk !== 1) {
+      throw damaged('MP4 sample-to-chunk table is out of order');
+    }
+    runs.push({ firstChunk, samplesPerChunk });
+  }
+  return runs;
+}
+
+/**
+ * A cut-off upload loses the end of the media data, and when `mdat` says "to the end of the file"
+ * (size 0) the box walk cannot see it: every chunk must therefore end inside the file. A chunk holds
+ * the samples `stsc` gives it, of the sizes `stsz` gives, from its offset in `stco`/`co64`; tables
+ * that do not account for exactly the track's samples are refused rather than guessed at.
+ */
+function checkChunksInsideFile(moov: Uint8Array, stbl: Box, fileSize: number): void {
+  const offsets = chunkOffsets(moov, stbl);
+  const runs = sampleToChunk(moov, stbl);
+  const sizes = sampleSizes(moov, need(moov, stbl, 'stsz'));
+  const disagree = () => damaged('MP4 sample-to-chunk table disagrees with the sample sizes');
+  let sample = 0;
+  for (let r = 0; r < runs.length; r++) {
+    const { firstChunk, samplesPerChunk } = runs[r]!;
+    const lastChunk = r + 1 < runs.length ? runs[r + 1]!.firstChunk - 1 : offsets.length;
+    if (lastChunk > offsets.length) throw disagree();
+    for (let chunk = firstChunk; chunk <= lastChunk; chunk++) {
+      const offset = offsets[chunk - 1]!;
+      let end = offset;
+      for (let k = 0; k < samplesPerChunk; k++) {
+        if (sample >= sizes.count) throw disagree();
+        end += sizes.sizeOf(sample++);
+      }
+      if (offset >= fileSize || end > fileSize) {
+        throw damaged('MP4 is cut off: media data runs past the end of the file');
+      }
     }
   }
+  if (sample !== sizes.count) throw disagree();
+}
+
+function stblOf(moov: Uint8Array, trak: Box): Box | undefined {
+  let box: Box | undefined = trak;
+  for (const type of ['mdia', 'minf', 'stbl']) {
+    box = box && childBoxes(moov, box.start, box.end).find((b) => b.type === type);
+  }
+  return box;
+}
+
+/** Whether a track's sample table has the three tables the chunk check reads (a `stz2` track has not). */
+function hasSampleTables(moov: Uint8Array, stbl: Box): boolean {
+  const types = new Set(childBoxes(moov, stbl.start, stbl.end).map((b) => b.type));
+  return types.has('stsz') && types.has('stsc') && (types.has('stco') || types.has('co64'));
+}
+
+function damaged(detail: string): Mp4Problem {
+  return new Mp4Problem('INVALID_FILE_CONTENT', detail);
 }
 
 function handlerOf(moov: Uint8Array, trak: Box): string | null {

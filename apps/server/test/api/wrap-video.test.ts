@@ -18,6 +18,7 @@ import {
   mpeg4Part2Mp4,
   oddLength,
 } from '../support/videos.js';
+import { cutInsideOpenMdat, editMp4, payloadOf } from '../support/mp4-boxes.js';
 
 const VIDEO_CLASS = '1.2.840.10008.5.1.4.1.1.77.1.4.1';
 
@@ -267,6 +268,24 @@ describe.each(DIALECTS)('MP4 video wrapped into DICOM on %s', (dialect) => {
         { name: 'cut-fs.mp4', bytes: faststart.slice(0, Math.floor(faststart.length / 2)) },
         'INVALID_FILE_CONTENT',
         /cut off/,
+      ],
+      [
+        'cut inside the last chunk, media data box open-ended',
+        { name: 'open-cut.mp4', bytes: cutInsideOpenMdat(faststart, 10) },
+        'INVALID_FILE_CONTENT',
+        /cut off: media data runs past the end of the file/,
+      ],
+      [
+        'zero timescale',
+        { name: 'no-clock.mp4', bytes: editMp4(clip, (b) => payloadOf(b, 'mdhd').setUint32(12, 0)) },
+        'INVALID_FILE_CONTENT',
+        /zero timescale/,
+      ],
+      [
+        'frame counts disagree',
+        { name: 'counts.mp4', bytes: editMp4(clip, (b) => payloadOf(b, 'stsz').setUint32(8, 49)) },
+        'INVALID_FILE_CONTENT',
+        /disagree on the number of frames/,
       ],
       [
         'text named mp4',
