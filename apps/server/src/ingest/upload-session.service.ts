@@ -11,6 +11,7 @@ import type {
 import { hashToken, newSecretToken } from '../services/tokens.js';
 import { ChunkLengthError, type UploadChunkStore } from '../storage/upload-chunk-store.js';
 import type { IngestResult, IngestService } from './ingest.service.js';
+import { LINK_SOURCE_KIND, linkIndexTarget } from './link-source.js';
 
 export interface UploadSessionLimits {
   /** Largest file (declared size). */
@@ -35,7 +36,7 @@ export interface UploadOwner {
 /** Where a new session's file goes and who sends it. */
 export interface UploadTarget {
   target: IndexTarget;
-  source: { kind: 'upload' | 'link'; userId: string | null };
+  source: { kind: 'upload' | typeof LINK_SOURCE_KIND; userId: string | null };
 }
 
 export interface UploadSessionDeps {
@@ -303,11 +304,9 @@ export class UploadSessionService {
       try {
         result = await this.deps.ingest.ingestTemp(
           temp,
-          {
-            accountId: row.account_id,
-            namespaceId: row.namespace_id,
-            ...(row.source === 'link' ? { sourceAeTitle: 'LINK' } : {}),
-          },
+          row.source === LINK_SOURCE_KIND
+            ? linkIndexTarget({ accountId: row.account_id, namespaceId: row.namespace_id })
+            : { accountId: row.account_id, namespaceId: row.namespace_id },
           { kind: row.source, userId: row.user_id, ip },
         );
       } catch (error) {

@@ -22,6 +22,7 @@ import { wrapVideo } from '../dicom/wrap-video.js';
 import { wrapImage, wrapPdf, type WrapStudy } from '../dicom/wrap.js';
 import { ApiError, invalidField, notPermitted } from '../http/errors.js';
 import type { IngestService } from '../ingest/ingest.service.js';
+import { LINK_SOURCE_KIND, linkIndexTarget } from '../ingest/link-source.js';
 import type { GroupAccess } from '../policies/access.js';
 import type { SettingsRepository } from '../repositories/settings.repository.js';
 import type { StudiesRepository } from '../repositories/studies.repository.js';
@@ -162,13 +163,11 @@ export class WrapService {
         const meta = instances[answer.instances.length]!;
         const result = await this.deps.ingest.ingestTemp(
           temp,
+          request.link
+            ? linkIndexTarget(request.group)
+            : { accountId: request.group.accountId, namespaceId: request.group.namespaceId },
           {
-            accountId: request.group.accountId,
-            namespaceId: request.group.namespaceId,
-            ...(request.link ? { sourceAeTitle: 'LINK' } : {}),
-          },
-          {
-            kind: request.link ? 'link' : 'wrap',
+            kind: request.link ? LINK_SOURCE_KIND : 'wrap',
             userId: request.userId,
             ip: request.ip,
             detail: {

@@ -504,6 +504,16 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
     expect(done.body.study_uid).toBe(file.spec.studyInstanceUid);
     const study = await server.api.get('study/get', { sid, uuid: done.body.study_uuid });
     expect(study.body.study_uid).toBe(file.spec.studyInstanceUid);
+    // Recorded as every link upload is: source AE LINK, audited with source kind link and no user.
+    expect(study.body.source_ae_title).toBe('LINK');
+    const created = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select(['user_id', 'detail'])
+      .where('object_id', '=', done.body.study_uuid)
+      .where('action', '=', 'CREATE')
+      .executeTakeFirstOrThrow();
+    const detail = typeof created.detail === 'string' ? JSON.parse(created.detail) : created.detail;
+    expect([created.user_id, detail.source]).toEqual([null, 'link']);
 
     // A revoked link closes its open sessions with the link's one answer.
     const open = (await link.create(100)).body.id as string;

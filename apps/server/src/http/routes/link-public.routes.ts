@@ -6,6 +6,7 @@ import { apiRoute } from '../api.js';
 import { ApiError, notPermitted } from '../errors.js';
 import { collectParams, required } from '../params.js';
 import { hashToken } from '../../services/tokens.js';
+import { LINK_SOURCE_KIND, linkIndexTarget } from '../../ingest/link-source.js';
 import type { Params } from '../params.js';
 import type { FastifyRequest } from 'fastify';
 import { receiveBody, uploadAnswer } from './storage.routes.js';
@@ -55,8 +56,8 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
     const temp = await receiveBody(ctx, request, maxUploadBytes);
     const result = await ctx.services.ingest.ingestTemp(
       temp,
-      { accountId: link.account_id, namespaceId: link.namespace_id, sourceAeTitle: 'LINK' },
-      { kind: 'link', userId: null, ip: request.ip },
+      linkIndexTarget({ accountId: link.account_id, namespaceId: link.namespace_id }),
+      { kind: LINK_SOURCE_KIND, userId: null, ip: request.ip },
     );
     return reply.code(202).send(uploadAnswer(result));
   });
@@ -88,7 +89,7 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
       },
       targetOf: () => ({
         target: { accountId: link.account_id, namespaceId: link.namespace_id },
-        source: { kind: 'link', userId: null },
+        source: { kind: LINK_SOURCE_KIND, userId: null },
       }),
     };
   });
