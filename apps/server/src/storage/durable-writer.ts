@@ -9,13 +9,17 @@ import { Worker } from 'node:worker_threads';
  * back. Several workers let concurrent associations fsync in parallel (ext4 merges their journal
  * commits), and the main thread never blocks on the disk.
  *
+ * Where a file's own sync makes its new name durable (ext4, XFS, Btrfs: new-name-durability.ts), the
+ * directory fsyncs are skipped: each one is a disk cache flush of its own.
+ *
  * The worker is plain JavaScript evaluated from a string, so it runs unchanged under tsx, vitest
  * and the compiled server.
  */
 const WORKER_SOURCE = `
 const fs = require('node:fs');
 const path = require('node:path');
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
+const { syncDirectories } = workerData;
 function syncDirectory(dir) {
   const fd = fs.openSync(dir, 'r');
   try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); }
@@ -37,8 +41,8 @@ parentPort.on('message', ({ id, file, root, bytes, knownDirectory }) => {
       throw error;
     }
     fs.closeSync(fd);
-    syncDirectory(dir);
-    if (created) {
+    if (syncDirectories) syncDirectory(dir);
+    if (created && syncDirectories) {
       const top = path.dirname(created);
       for (let changed = path.dirname(dir); ; changed = path.dirname(changed)) {
         syncDirectory(changed);
@@ -77,12 +81,15 @@ export class DurableWriter {
 
   constructor(
     private readonly root: string,
+    /** false where the file's own sync makes its name durable (fileSyncPersistsItsName). */
+    private readonly syncDirectories = true,
     private readonly size = Math.min(4, Math.max(2, os.cpus().length)),
   ) {}
 
   /**
-   * Creates `file` (which must not exist: EEXIST otherwise) with `bytes`, fdatasyncs it and fsyncs
-   * its directory (creating the directory first, and fsyncing the parents that gained an entry).
+   * Creates `file` (which must not exist: EEXIST otherwise) with `bytes`, fdatasyncs it and, unless
+   * that already made its name durable, fsyncs its directory (creating the directory first, and
+   * fsyncing the parents that gained an entry).
    */
   write(file: string, bytes: Uint8Array, knownDirectory: boolean): Promise<void> {
     const slot = this.leastBusy();
@@ -109,7 +116,10 @@ export class DurableWriter {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { syncDirectories: this.syncDirectories },
+    });
     worker.unref();
     const slot: Slot = { worker, pending: new Map() };
     worker.on('message', (answer: { id: number; code?: string; message?: string }) => {

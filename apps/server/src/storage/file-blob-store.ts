@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { DurableWriter, DurableWriteError } from './durable-writer.js';
+import { fileSyncPersistsItsName } from './new-name-durability.js';
 
 export interface TempFile {
   path: string;
@@ -25,13 +26,16 @@ export class FileBlobStore {
   readonly root: string;
   readonly tmpDir: string;
   private readonly writer: DurableWriter;
+  /** false where a new file's own sync makes its name durable (new-name-durability.ts). */
+  readonly syncsDirectories: boolean;
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, 'blobs');
     this.tmpDir = path.join(dataDir, 'tmp');
     fs.mkdirSync(this.root, { recursive: true });
     fs.mkdirSync(this.tmpDir, { recursive: true });
-    this.writer = new DurableWriter(this.root);
+    this.syncsDirectories = !fileSyncPersistsItsName(this.root);
+    this.writer = new DurableWriter(this.root, this.syncsDirectories);
   }
 
   /** `.dcm` for DICOM files; attachments use `.att`, so the two kinds never share a file. */
@@ -104,7 +108,7 @@ export class FileBlobStore {
 
   /**
    * Stores bytes whose hash is already known straight under their key: create (exclusive), write,
-   * fdatasync, then fsync the directory. On ext4 the file's data, its inode and its directory entry
+   * fdatasync, then fsync the directory where that is needed (DurableWriter). On ext4 the file's data, its inode and its directory entry
    * land in one journal commit, where temp → fsync → rename → fsync costs two. The key is not
    * referenced by any index row before this resolves, so a crash mid-write can only leave an
    * unreferenced partial file; an existing file is therefore trusted only after its hash checks out.
