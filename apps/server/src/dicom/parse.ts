@@ -16,6 +16,7 @@ import { inflateRawSync } from 'node:zlib';
 import dicomParser from 'dicom-parser';
 import type { DataSet, Element } from 'dicom-parser';
 import { decoderFor } from './charset.js';
+import { readItemHeader, ITEM_HEADER_BYTES, UNDEFINED_LENGTH } from './encapsulated.js';
 import { DicomParseError } from './errors.js';
 
 /** The attributes the server indexes for one SOP instance. Strings are '' when the attribute is absent. */
@@ -56,7 +57,6 @@ export interface ParsedInstance {
 }
 
 const PIXEL_DATA = 'x7fe00010';
-const UNDEFINED_LENGTH = 0xffffffff;
 const IMPLICIT_VR_LITTLE_ENDIAN = '1.2.840.10008.1.2';
 
 // Tags in dicom-parser's `xggggeeee` form, named by DICOM keyword for readable errors.
@@ -204,23 +204,19 @@ function assertComplete(dataSet: DataSet): void {
 }
 
 /**
- * Encapsulated pixel data: a run of items (FFFE,E000) ended by a sequence delimiter (FFFE,E0DD).
+ * Encapsulated pixel data (`encapsulated.ts`): a run of items ended by a sequence delimiter.
  * Walking the item headers is cheap (a few per frame) and proves every fragment is present.
  * Returns the offset just past the delimiter.
  */
 function endOfFragments(dataSet: DataSet, start: number): number {
   const bytes = dataSet.byteArray;
-  const parser = dataSet.byteArrayParser;
   let position = start;
-  while (position + 8 <= bytes.length) {
-    const group = parser.readUint16(bytes, position);
-    const elementNumber = parser.readUint16(bytes, position + 2);
-    const length = parser.readUint32(bytes, position + 4);
-    position += 8;
-    if (group !== 0xfffe) break;
-    if (elementNumber === 0xe0dd) return position;
-    if (elementNumber !== 0xe000 || length === UNDEFINED_LENGTH) break;
-    position += length;
+  for (;;) {
+    const item = readItemHeader(bytes, position);
+    if (!item) break;
+    position += ITEM_HEADER_BYTES;
+    if (item.kind === 'delimiter') return position;
+    position += item.length;
   }
   throw new DicomParseError('INVALID_DICOM', 'truncated: encapsulated pixel data has no sequence delimiter');
 }

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { NaturalizedDataset } from 'dcmjs';
 import type { AvcConfig, Mp4VideoInfo } from './mp4-info.js';
+import { ENCAPSULATED_PIXEL_DATA_HEADER, itemHeader, sequenceDelimiter } from './encapsulated.js';
 import { Mp4Problem } from './mp4-info.js';
 import { commonAttributes, type WrapInstance, type WrapStudy, writePart10 } from './wrap.js';
 
@@ -177,22 +178,11 @@ export function wrapVideo(
 async function* encapsulated(header: Uint8Array, mp4Path: string, size: number): AsyncGenerator<Uint8Array> {
   yield header;
   const padded = size + (size % 2);
-  const items = Buffer.alloc(12 + 8 + 8);
-  // (7FE0,0010) OB, undefined length.
-  items.writeUInt16LE(0x7fe0, 0);
-  items.writeUInt16LE(0x0010, 2);
-  items.write('OB', 4, 'latin1');
-  items.writeUInt16LE(0, 6);
-  items.writeUInt32LE(0xffffffff, 8);
+  yield ENCAPSULATED_PIXEL_DATA_HEADER;
   // Basic Offset Table: an empty item (one fragment, one stream).
-  items.writeUInt16LE(0xfffe, 12);
-  items.writeUInt16LE(0xe000, 14);
-  items.writeUInt32LE(0, 16);
+  yield itemHeader(0);
   // The one fragment: the MP4 file, padded to even length with a NUL the container ignores.
-  items.writeUInt16LE(0xfffe, 20);
-  items.writeUInt16LE(0xe000, 22);
-  items.writeUInt32LE(padded, 24);
-  yield items;
+  yield itemHeader(padded);
   let sent = 0;
   for await (const chunk of fs.createReadStream(mp4Path)) {
     sent += (chunk as Buffer).length;
@@ -200,11 +190,8 @@ async function* encapsulated(header: Uint8Array, mp4Path: string, size: number):
   }
   // The upload could not change under us (it is our temp file), but a short read must not pass.
   if (sent !== size) throw new Error(`video temp file changed size (${sent} of ${size} bytes)`);
-  const tail = Buffer.alloc(padded - size + 8);
-  tail.writeUInt16LE(0xfffe, padded - size);
-  tail.writeUInt16LE(0xe0dd, padded - size + 2);
-  tail.writeUInt32LE(0, padded - size + 4);
-  yield tail;
+  if (padded > size) yield new Uint8Array(1);
+  yield sequenceDelimiter();
 }
 
 /** DS values are at most 16 characters. */

@@ -6,6 +6,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import fsp from 'node:fs/promises';
+import { ENCAPSULATED_PIXEL_DATA_HEADER, ITEM_HEADER_BYTES, readItemHeader } from '../dicom/encapsulated.js';
 
 /** A run of the stream's bytes inside the DICOM file. */
 export interface Segment {
@@ -21,10 +22,6 @@ export interface VideoStream {
   mp4: boolean;
 }
 
-/** Element header of Pixel Data, explicit VR little endian, OB, undefined length. */
-const PIXEL_DATA_HEADER = Buffer.from([
-  0xe0, 0x7f, 0x10, 0x00, 0x4f, 0x42, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
-]);
 /** Where to look for it: a video's DICOM header is a few kB. */
 const HEAD_BYTES = 1024 * 1024;
 
@@ -53,11 +50,11 @@ async function findVideoStream(filePath: string): Promise<VideoStream | null> {
     // The same bytes could appear inside an earlier value; a candidate counts only if its items
     // run through to a sequence delimiter inside the file.
     for (
-      let at = head.indexOf(PIXEL_DATA_HEADER, 132);
+      let at = head.indexOf(ENCAPSULATED_PIXEL_DATA_HEADER, 132);
       at >= 0;
-      at = head.indexOf(PIXEL_DATA_HEADER, at + 1)
+      at = head.indexOf(ENCAPSULATED_PIXEL_DATA_HEADER, at + 1)
     ) {
-      const segments = await walkFragments(file, at + PIXEL_DATA_HEADER.length, fileSize);
+      const segments = await walkFragments(file, at + ENCAPSULATED_PIXEL_DATA_HEADER.length, fileSize);
       if (segments) return await describe(file, segments);
     }
     return null;
@@ -68,20 +65,18 @@ async function findVideoStream(filePath: string): Promise<VideoStream | null> {
 
 /** The fragments after the Basic Offset Table, or null if the items do not end in a delimiter. */
 async function walkFragments(file: FileHandle, start: number, fileSize: number): Promise<Segment[] | null> {
-  const header = Buffer.alloc(8);
+  const header = Buffer.alloc(ITEM_HEADER_BYTES);
   const items: Segment[] = [];
   let position = start;
-  while (position + 8 <= fileSize) {
-    await file.read(header, 0, 8, position);
-    const group = header.readUInt16LE(0);
-    const element = header.readUInt16LE(2);
-    const length = header.readUInt32LE(4);
-    position += 8;
-    if (group !== 0xfffe) return null;
-    if (element === 0xe0dd) return items.length > 1 ? items.slice(1) : null;
-    if (element !== 0xe000 || length === 0xffffffff || position + length > fileSize) return null;
-    items.push({ offset: position, length });
-    position += length;
+  while (position + ITEM_HEADER_BYTES <= fileSize) {
+    await file.read(header, 0, ITEM_HEADER_BYTES, position);
+    const item = readItemHeader(header, 0);
+    position += ITEM_HEADER_BYTES;
+    if (!item) return null;
+    if (item.kind === 'delimiter') return items.length > 1 ? items.slice(1) : null;
+    if (position + item.length > fileSize) return null;
+    items.push({ offset: position, length: item.length });
+    position += item.length;
   }
   return null;
 }
