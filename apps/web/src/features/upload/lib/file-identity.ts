@@ -1,4 +1,4 @@
-import { UPLOAD_RESUME_HEAD_BYTES } from '@imaging-inbox/contract';
+import { UPLOAD_CHUNK_BYTES, UPLOAD_RESUME_HEAD_BYTES } from '@imaging-inbox/contract';
 import { crc32Update } from './crc32';
 import { ZipEntryFile } from './media-file';
 
@@ -9,15 +9,31 @@ const fingerprints = new WeakMap<File, Promise<string>>();
 
 /**
  * A file's identity across page loads: where it sits in the picked folder (or its name), its size
- * and date, its SOP Instance UID when the header was read, and, for a file without a folder path
- * (dropped, or one of a drop's folders), a fingerprint of its content: two dropped files of the same
- * name, size and date must not resume into each other's upload session. A File object cannot be
- * kept across a reload; these can.
+ * and date, its SOP Instance UID when the header was read, and, where those can name two different
+ * files, a fingerprint of its content. A File object cannot be kept across a reload; these can.
  */
-export async function fileKey(file: File, sopInstanceUid = ''): Promise<string> {
+export async function fileKey(
+  file: File,
+  sopInstanceUid = '',
+  chunkBytes = UPLOAD_CHUNK_BYTES,
+): Promise<string> {
   const parts = [file.webkitRelativePath || file.name, file.size, file.lastModified, sopInstanceUid];
-  if (!file.webkitRelativePath) parts.push(await fingerprint(file));
+  if (needsFingerprint(file, sopInstanceUid, chunkBytes)) parts.push(await fingerprint(file));
   return parts.join('|');
+}
+
+/**
+ * Whether a file's key carries a content fingerprint. A file with a folder path is told apart by
+ * it. A file without one (dropped, or one of a drop's folders) may share name, size and date with
+ * another: two such files must not resume into each other's upload session, so a file sent in
+ * chunks is fingerprinted. A file sent whole in one request has no session, only the mark that it
+ * was stored; with its SOP Instance UID in the key, a file taken for it would be the same instance,
+ * which the server answers as a duplicate anyway, so it is not read for a fingerprint (128 KB and
+ * a SHA-256 per file, in the send path). Without a UID it is, as before.
+ */
+export function needsFingerprint(file: File, sopInstanceUid: string, chunkBytes: number): boolean {
+  if (file.webkitRelativePath) return false;
+  return file.size > chunkBytes || !sopInstanceUid;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { IDBFactory } from 'fake-indexeddb';
-import { describe, expect, it } from 'vitest';
+// Node has no IndexedDB: its globals (IDBKeyRange, which the store's range reads use) from fake-indexeddb.
+import 'fake-indexeddb/auto';
+import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ImageUploadAnswer, UploadSessionAnswer } from '@imaging-inbox/contract';
 import { UPLOAD_RESUME_HEAD_BYTES } from '@imaging-inbox/contract';
 import { ApiError } from '../../../lib/api-error';
@@ -99,6 +101,8 @@ const newStore = () => idbResumeStore({ factory: new IDBFactory(), log: () => un
 
 const file = (size: number, name = 'IM1', fill = 0) =>
   new File([new Uint8Array(size).fill(fill)], name, { lastModified: 1_700_000_000_000 });
+
+afterEach(() => vi.restoreAllMocks());
 
 describe('sendResumable', () => {
   it('sends a small file whole and a large one in chunks, then skips both once stored', async () => {
@@ -238,5 +242,76 @@ describe('sendResumable', () => {
     const fresh = [...server.sessions.entries()].find(([sid]) => sid !== id)!;
     expect(fresh[1]).toMatchObject({ received: 300, done: true });
     expect(Buffer.concat(fresh[1].bytes).equals(Buffer.alloc(300, 3))).toBe(true);
+  });
+
+  it('reads the resume records once for a run of files, not once per file', async () => {
+    const server = fakeServer();
+    const factory = new IDBFactory();
+    const earlier = idbResumeStore({ factory, log: () => undefined });
+    const files = Array.from({ length: 12 }, (_, i) => file(50, `IM${i}`, i));
+    await earlier.set('ns8', await fileKey(files[0]!, '1.0'), { done: 1 });
+    await earlier.flush();
+
+    const getAll = vi.spyOn(IDBObjectStore.prototype, 'getAll');
+    const get = vi.spyOn(IDBObjectStore.prototype, 'get');
+    const store = idbResumeStore({ factory, log: () => undefined });
+    const ctx = { api: server.api, store, scope: 'ns8', chunkBytes: 100 };
+    const results = await Promise.all(
+      files.map((f, i) => sendResumable({ file: f, sopInstanceUid: `1.${i}` }, ctx)),
+    );
+    expect(results.map((r) => r.skipped)).toEqual([true, ...Array<boolean>(11).fill(false)]);
+    expect(server.wholes()).toBe(11);
+    expect(getAll).toHaveBeenCalledTimes(1);
+    expect(get).not.toHaveBeenCalled();
+    // The marks reach IndexedDB together: a reloaded page skips every file.
+    await store.flush();
+    const reloaded = idbResumeStore({ factory, log: () => undefined });
+    const again = await Promise.all(
+      files.map((f, i) => sendResumable({ file: f, sopInstanceUid: `1.${i}` }, { ...ctx, store: reloaded })),
+    );
+    expect(again.every((r) => r.skipped)).toBe(true);
+  });
+
+  it('reads no fingerprint of a dropped file sent whole, but keeps it for one sent in chunks', async () => {
+    const server = fakeServer();
+    const store = newStore();
+    const digest = vi.spyOn(globalThis.crypto.subtle, 'digest');
+    const ctx = { api: server.api, store, scope: 'ns9', chunkBytes: 100 };
+    // Sent whole, with its SOP Instance UID: no content read, keyed by name, size, date and UID.
+    const small = file(80, 'IM1', 1);
+    await sendResumable({ file: small, sopInstanceUid: '1.1' }, ctx);
+    expect(digest).not.toHaveBeenCalled();
+    expect(await fileKey(small, '1.1', 100)).toBe(`IM1|80|${small.lastModified}|1.1`);
+    // Sent whole without a UID: its name, size and date could name another file, so it is read.
+    expect(await fileKey(file(80, 'IM2', 1), '', 100)).toMatch(/^IM2\|80\|\d+\|\|[0-9a-f]{32}$/);
+
+    // Sent in chunks: two files of the same name, size, date and even UID never share a session.
+    digest.mockClear();
+    const first = file(500, 'IM3', 5);
+    const changed = file(500, 'IM3', 6);
+    expect(await fileKey(first, '1.3', 100)).not.toBe(await fileKey(changed, '1.3', 100));
+    expect(digest).toHaveBeenCalled();
+    let failAt = 1;
+    const flaky: UploadSessionApi = {
+      ...server.api,
+      chunk: async (...args) => {
+        if (failAt-- === 0) throw new ApiError('NETWORK_ERROR', 0);
+        return server.api.chunk(...args);
+      },
+    };
+    await expect(
+      sendResumable({ file: first, sopInstanceUid: '1.3' }, { ...ctx, api: flaky }),
+    ).rejects.toThrow('NETWORK_ERROR');
+    await sendResumable({ file: changed, sopInstanceUid: '1.3' }, ctx);
+    const [interrupted, fresh] = [...server.sessions.values()];
+    expect(interrupted).toMatchObject({ received: 100, done: false });
+    expect(fresh).toMatchObject({ received: 500, done: true });
+    expect(Buffer.concat(fresh!.bytes).every((b) => b === 6)).toBe(true);
+    // Even a record pointing the changed file at the other's session is refused by the head hash.
+    await store.set('ns9', await fileKey(changed, '1.3', 100), { session: [...server.sessions.keys()][0]! });
+    const before = server.sessions.size;
+    await sendResumable({ file: changed, sopInstanceUid: '1.3' }, ctx);
+    expect(server.sessions.size).toBe(before + 1);
+    expect(interrupted).toMatchObject({ received: 100, done: false });
   });
 });

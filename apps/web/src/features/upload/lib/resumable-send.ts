@@ -64,13 +64,13 @@ export function waitOnline(signal?: AbortSignal): Promise<void> {
 export async function sendResumable(item: ResumableFile, ctx: SendContext): Promise<SendResult> {
   const { file } = item;
   const { api, store, scope, signal } = ctx;
-  const key = await fileKey(file, item.sopInstanceUid);
+  const chunkBytes = ctx.chunkBytes ?? UPLOAD_CHUNK_BYTES;
+  const key = await fileKey(file, item.sopInstanceUid, chunkBytes);
   const record = await store.get(scope, key);
   if (record?.done) {
     ctx.onHeld?.(file.size);
     return { duplicate: false, skipped: true };
   }
-  const chunkBytes = ctx.chunkBytes ?? UPLOAD_CHUNK_BYTES;
   // A deflated ZIP entry is inflated only now, after the skip check.
   const body = await uploadBody(file);
   let answer: ImageUploadAnswer;
@@ -118,6 +118,8 @@ async function sendInChunks(
       id = created.id;
       held = 0;
       await store.set(scope, key, { session: id });
+      // Kept before the first chunk goes: a reload from here on resumes this session.
+      await store.flush();
     }
     try {
       return await sendFrom(file, id, held, ctx, chunkBytes);

@@ -1,4 +1,6 @@
-import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
+// Node has no IndexedDB: its globals (IDBKeyRange, which the store's range reads use) from fake-indexeddb.
+import 'fake-indexeddb/auto';
+import { IDBDatabase, IDBFactory, IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { idbResumeStore } from './resume-idb';
 import { dropLegacyRecords, LEGACY_PREFIX, RESUME_TTL_MS } from './resume-store';
@@ -32,6 +34,9 @@ describe('the IndexedDB resume store', () => {
     await first.set('ns1', 'a', { session: 's1' });
     await first.set('ns1', 'b', { done: 1 });
     await first.set('ns2', 'a', { done: 1 });
+    // Seen by this page at once; in IndexedDB once flushed (at the latest RESUME_FLUSH_EVERY_MS later).
+    expect(await first.get('ns1', 'a')).toMatchObject({ session: 's1' });
+    await first.flush();
     expect(first.durable()).toBe(true);
 
     // A reload: a new store over the same browser database.
@@ -45,6 +50,8 @@ describe('the IndexedDB resume store', () => {
     expect(await reloaded.get('ns3', 'a')).toBeNull();
     await reloaded.set('ns1', 'a', { done: 1 });
     await reloaded.remove('ns1', 'b');
+    expect(await reloaded.getMany('ns1', ['a', 'b'])).toEqual([expect.objectContaining({ done: 1 }), null]);
+    await reloaded.flush();
     const again = idbResumeStore({ factory, log: quiet });
     expect(await again.getMany('ns1', ['a', 'b'])).toEqual([expect.objectContaining({ done: 1 }), null]);
   });
@@ -55,6 +62,7 @@ describe('the IndexedDB resume store', () => {
     const clock = () => now;
     const store = idbResumeStore({ factory, now: clock, maxRecords: 4, pruneEvery: 3, log: quiet });
     for (const key of ['old1', 'old2']) await store.set('ns', key, { done: 1 });
+    await store.flush();
     now += RESUME_TTL_MS - 1000;
     // Not read back once lapsed, even before a prune removed them.
     expect(await store.get('ns', 'old1')).not.toBeNull();
@@ -63,6 +71,7 @@ describe('the IndexedDB resume store', () => {
 
     // The third write prunes: both lapsed records go.
     await store.set('ns', 'k1', { done: 1 });
+    await store.flush();
     const count = async () => {
       const db = await new Promise<IDBDatabase>((resolve) => {
         const r = factory.open('imaging-inbox-upload-resume');
@@ -80,6 +89,7 @@ describe('the IndexedDB resume store', () => {
     for (const key of ['k2', 'k3', 'k4', 'k5', 'k6']) {
       now += 1;
       await store.set('ns', key, { done: 1 });
+      await store.flush();
     }
     // Opening prunes too: six records, four kept, the two oldest gone.
     const reopened = idbResumeStore({ factory, now: clock, maxRecords: 4, log: quiet });
@@ -94,6 +104,7 @@ describe('the IndexedDB resume store', () => {
     // A day's worth of lapsed records goes in batches, in the background, while the page reads.
     const busy = idbResumeStore({ factory, now: clock, pruneEvery: 1_000_000, log: quiet });
     for (let i = 0; i < 1200; i++) await busy.set('ns', `day${i}`, { done: 1 });
+    await busy.flush();
     now += RESUME_TTL_MS;
     const next = idbResumeStore({ factory, now: clock, log: quiet });
     expect(await next.get('ns', 'day1')).toBeNull();
@@ -105,6 +116,7 @@ describe('the IndexedDB resume store', () => {
     const log = vi.fn();
     const store = idbResumeStore({ factory, log });
     await store.set('ns', 'before', { session: 's-before' });
+    await store.flush();
     const told = vi.fn();
     store.onUnavailable(told);
 
@@ -114,6 +126,7 @@ describe('the IndexedDB resume store', () => {
     });
     await expect(store.set('ns', 'after', { session: 's-after' })).resolves.toBeUndefined();
     await store.set('ns', 'later', { done: 1 });
+    await store.flush();
     expect(store.durable()).toBe(false);
     expect(told).toHaveBeenCalledTimes(1);
     expect(told).toHaveBeenCalledWith('QuotaExceededError');
@@ -150,6 +163,71 @@ describe('the IndexedDB resume store', () => {
       await Promise.resolve();
       expect(told).toHaveBeenCalledTimes(1);
     }
+  });
+
+  it("reads a destination's records once, in one request, then answers from them", async () => {
+    const factory = new IDBFactory();
+    const before = idbResumeStore({ factory, log: quiet });
+    for (let i = 0; i < 20; i++) await before.set('ns', `f${i}`, { done: 1 });
+    await before.set('ns-other', 'f1', { session: 'elsewhere' });
+    // A destination whose id is a prefix of another's: its range must not take the other's records.
+    await before.set('n', 'f1', { session: 'short' });
+    await before.flush();
+
+    const getAll = vi.spyOn(IDBObjectStore.prototype, 'getAll');
+    const get = vi.spyOn(IDBObjectStore.prototype, 'get');
+    const store = idbResumeStore({ factory, log: quiet });
+    const found = await Promise.all(Array.from({ length: 25 }, (_, i) => store.get('ns', `f${i}`)));
+    expect(found.filter((r) => r?.done).length).toBe(20);
+    expect(found.slice(20)).toEqual([null, null, null, null, null]);
+    expect(await store.get('ns', 'f1')).toMatchObject({ done: 1 });
+    expect(await store.get('n', 'f1')).toMatchObject({ session: 'short' });
+    expect(await store.get('ns-other', 'f1')).toMatchObject({ session: 'elsewhere' });
+    // One range read per destination, none per file.
+    expect(getAll).toHaveBeenCalledTimes(3);
+    expect(get).not.toHaveBeenCalled();
+    // This page's own writes are answered from the snapshot too, deletes included.
+    await store.set('ns', 'f21', { session: 'new' });
+    await store.remove('ns', 'f2');
+    expect(await store.getMany('ns', ['f21', 'f2', 'f3'])).toEqual([
+      expect.objectContaining({ session: 'new' }),
+      null,
+      expect.objectContaining({ done: 1 }),
+    ]);
+  });
+
+  it('writes the records of many files in one transaction, and flushes by itself', async () => {
+    const factory = new IDBFactory();
+    const dbName = 'batched-writes';
+    const store = idbResumeStore({ factory, dbName, log: quiet, flushEveryMs: 20, flushAt: 50 });
+    await store.get('ns', 'warm');
+    const spy = vi.spyOn(IDBDatabase.prototype, 'transaction');
+    // Writes of this store only (other tests' stores may still prune in the background).
+    const writes = () =>
+      spy.mock.calls.filter(
+        (call, i) =>
+          call[1] === 'readwrite' && (spy.mock.contexts[i] as IDBDatabase | undefined)?.name === dbName,
+      );
+    for (let i = 0; i < 30; i++) await store.set('ns', `f${i}`, { done: 1 });
+    await store.remove('ns', 'f0');
+    expect(writes()).toHaveLength(0);
+    // Nobody flushes: the queued writes go within flushEveryMs, in one transaction.
+    await vi.waitFor(() => expect(writes()).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(writes()).toHaveLength(1);
+    const reloaded = idbResumeStore({ factory, dbName, log: quiet });
+    expect(await reloaded.getMany('ns', ['f29', 'f0'])).toEqual([expect.objectContaining({ done: 1 }), null]);
+
+    // flushAt writes go at once, without waiting for the timer.
+    const patient = idbResumeStore({ factory, dbName, log: quiet, flushEveryMs: 60_000, flushAt: 50 });
+    await patient.get('ns', 'warm');
+    spy.mockClear();
+    for (let i = 0; i < 49; i++) await patient.set('ns', `g${i}`, { done: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(writes()).toHaveLength(0);
+    await patient.set('ns', 'g49', { done: 1 });
+    await vi.waitFor(() => expect(writes()).toHaveLength(1));
+    expect(await idbResumeStore({ factory, dbName, log: quiet }).get('ns', 'g0')).toMatchObject({ done: 1 });
   });
 
   it('deletes the records the old localStorage store left, and nothing else', () => {

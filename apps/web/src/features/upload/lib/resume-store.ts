@@ -27,9 +27,15 @@ export interface ResumeStore {
   get: (scope: string, key: string) => Promise<ResumeRecord | null>;
   /** The records of many files of one destination, in the order of `keys` (one read). */
   getMany: (scope: string, keys: readonly string[]) => Promise<(ResumeRecord | null)[]>;
-  /** Never rejects: a record that cannot be kept only costs the resume, not the upload. */
+  /**
+   * Never rejects: a record that cannot be kept only costs the resume, not the upload. Resolves
+   * once this page's reads see the record; it reaches the browser's storage with the other writes
+   * of the same moment (`flush` waits for that).
+   */
   set: (scope: string, key: string, record: ResumeRecordInput) => Promise<void>;
   remove: (scope: string, key: string) => Promise<void>;
+  /** Resolves once every write made so far is in the browser's storage (or could not be). */
+  flush: () => Promise<void>;
   /** Whether records outlive this page (false once IndexedDB is missing, refused or full). */
   durable: () => boolean;
   /** Told once, with the reason, when records stop outliving the page; returns the unsubscribe. */
@@ -59,6 +65,7 @@ export function memoryResumeStore(now: () => number = Date.now): ResumeStore {
       records.delete(recordId(scope, key));
       return Promise.resolve();
     },
+    flush: () => Promise.resolve(),
     durable: () => false,
     onUnavailable: () => () => undefined,
   };
