@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { Hash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
+import type { StreamingDigest } from '../storage/durable-writer.js';
 import type { FileBlobStore, TempFile } from '../storage/file-blob-store.js';
 import { SharedBufferPool } from './shared-buffer-pool.js';
 
 /** Above this many bytes a dataset is streamed to a temp file instead of being held in memory. */
 export const STREAM_ABOVE = 8 * 1024 * 1024;
+/** Above this many bytes a dataset is copied into shared memory as it arrives and hashed off-thread. */
+export const SHARED_ABOVE = 64 * 1024;
+/** The hashing thread is handed more bytes once this many have landed since the last hand-over. */
+const HASH_STEP = 128 * 1024;
 
 export type ReceivedDataset =
   | {
@@ -20,19 +24,30 @@ export type ReceivedDataset =
 /** Shared by every association of the process. */
 const datasetMemory = new SharedBufferPool(undefined, STREAM_ABOVE);
 
+/** A dataset past SHARED_ABOVE: its bytes so far in shared memory, hashed on a writer thread. */
+interface Shared {
+  /** A view of the whole shared memory (the dataset is its first `size` bytes). */
+  memory: Buffer;
+  digest: StreamingDigest;
+  /** Bytes already handed to the hashing thread. */
+  handedOver: number;
+}
+
 /**
- * Collects one C-STORE dataset as its PDV fragments arrive, behind its Part-10 header. Fragments are
- * kept as the socket's own buffers and hashed on arrival, so the end costs one concatenation. Past
- * STREAM_ABOVE (multi-frame, whole-body series) the bytes go on to a temp file as they come, with the
- * socket paused while the disk catches up, so memory stays bounded.
+ * Collects one C-STORE dataset as its PDV fragments arrive, behind its Part-10 header.
  *
- * A complete dataset is gathered into shared memory (pooled): the writer thread that stores it then
- * reads those very bytes, where an ordinary buffer would be copied twice on its way there.
+ * A small dataset keeps the socket's own buffers and is gathered and hashed once complete (a few
+ * tens of microseconds). A larger one (a CT image) is copied into pooled shared memory as it arrives
+ * and hashed meanwhile on a writer thread, which later writes those very bytes: receiving a 0.5 MB
+ * image is otherwise bound by SHA-256 on the receiving thread, and an ordinary buffer would be
+ * copied twice on its way to the writer. Past STREAM_ABOVE (multi-frame, whole-body series) the
+ * bytes go on to a temp file as they come, with the socket paused while the disk catches up, so
+ * memory stays bounded.
  */
 export class DatasetSink {
   private chunks: Buffer[] = [];
   private size = 0;
-  private readonly hash: Hash = createHash('sha256');
+  private shared: Shared | undefined;
   private stream: PassThrough | undefined;
   private temp: Promise<TempFile> | undefined;
 
@@ -40,8 +55,11 @@ export class DatasetSink {
     private readonly blobs: FileBlobStore,
     header: Buffer,
     private readonly flow: { pause(): void; resume(): void },
+    /** The size of the association's previous dataset: a series' images are usually alike. */
+    private readonly sizeHint = 0,
   ) {
-    this.append(header);
+    this.chunks.push(header);
+    this.size = header.length;
   }
 
   write(slice: Buffer): void {
@@ -52,15 +70,13 @@ export class DatasetSink {
       }
       return;
     }
-    this.append(slice);
-    if (this.size > STREAM_ABOVE) {
-      this.stream = new PassThrough({ highWaterMark: 1024 * 1024 });
-      this.temp = this.blobs.writeTemp(this.stream);
-      // Observed by end(); an aborted association must not leave an unhandled rejection behind.
-      this.temp.catch(() => undefined);
-      for (const chunk of this.chunks) this.stream.write(chunk);
-      this.chunks = [];
+    if (this.shared) this.copyIn(this.shared, slice);
+    else {
+      this.chunks.push(slice);
+      this.size += slice.length;
     }
+    if (this.size > STREAM_ABOVE) this.streamToFile();
+    else if (!this.shared && this.size > SHARED_ABOVE) this.moveToSharedMemory();
   }
 
   /** The dataset is complete. */
@@ -69,27 +85,79 @@ export class DatasetSink {
       this.stream.end();
       return { kind: 'file', temp: await this.temp };
     }
+    if (this.shared) {
+      const { memory, digest } = this.shared;
+      this.shared = undefined;
+      const sha256 = await digest.finish(sharedMemoryOf(memory), this.size);
+      const bytes = memory.subarray(0, this.size);
+      return { kind: 'memory', bytes, sha256, release: () => datasetMemory.release(bytes) };
+    }
     const bytes = datasetMemory.acquire(this.size);
     let offset = 0;
     for (const chunk of this.chunks) offset += chunk.copy(bytes, offset);
     this.chunks = [];
-    return {
-      kind: 'memory',
-      bytes,
-      sha256: this.hash.digest('hex'),
-      release: () => datasetMemory.release(bytes),
-    };
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    return { kind: 'memory', bytes, sha256, release: () => datasetMemory.release(bytes) };
   }
 
   /** The association ended before the dataset did: drop what came (writeTemp removes its temp file). */
   destroy(): void {
     this.chunks = [];
+    // Its memory is not given back: the hashing thread may still read it.
+    this.shared?.digest.drop();
+    this.shared = undefined;
     this.stream?.destroy(new Error('association ended before the dataset was complete'));
   }
 
-  private append(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    this.hash.update(chunk);
+  private moveToSharedMemory(): void {
+    const memory = wholeMemory(datasetMemory.acquire(Math.max(this.sizeHint, 2 * this.size)));
+    let offset = 0;
+    for (const chunk of this.chunks) offset += chunk.copy(memory, offset);
+    this.chunks = [];
+    this.shared = { memory, digest: this.blobs.startDigest(), handedOver: 0 };
+    this.handOver(this.shared);
   }
+
+  private copyIn(shared: Shared, slice: Buffer): void {
+    if (this.size + slice.length > shared.memory.length) {
+      // Outgrown (larger than the hint): move to memory twice the size. The old memory is dropped,
+      // not pooled: the hashing thread may not have read all of it yet.
+      const memory = wholeMemory(datasetMemory.acquire(2 * (this.size + slice.length)));
+      shared.memory.copy(memory, 0, 0, this.size);
+      shared.memory = memory;
+    }
+    slice.copy(shared.memory, this.size);
+    this.size += slice.length;
+    if (this.size - shared.handedOver >= HASH_STEP) this.handOver(shared);
+  }
+
+  private handOver(shared: Shared): void {
+    shared.digest.advance(sharedMemoryOf(shared.memory), this.size);
+    shared.handedOver = this.size;
+  }
+
+  private streamToFile(): void {
+    const stream = new PassThrough({ highWaterMark: 1024 * 1024 });
+    this.stream = stream;
+    this.temp = this.blobs.writeTemp(stream);
+    // Observed by end(); an aborted association must not leave an unhandled rejection behind.
+    this.temp.catch(() => undefined);
+    if (this.shared) {
+      // writeTemp hashes what it writes; the memory is handed to the stream, not pooled again.
+      this.shared.digest.drop();
+      stream.write(this.shared.memory.subarray(0, this.size));
+      this.shared = undefined;
+    }
+    for (const chunk of this.chunks) stream.write(chunk);
+    this.chunks = [];
+  }
+}
+
+/** A view of all the memory behind `bytes` (pooled memory is larger than what was asked for). */
+function wholeMemory(bytes: Buffer): Buffer {
+  return Buffer.from(bytes.buffer, 0, bytes.buffer.byteLength);
+}
+
+function sharedMemoryOf(view: Buffer): SharedArrayBuffer {
+  return view.buffer as SharedArrayBuffer;
 }

@@ -83,6 +83,8 @@ export class StoreScpConnection implements PduHandler {
   private source: IngestSource | undefined;
   private readonly ip: string;
   private releaseRequested = false;
+  /** The size of the last dataset received: the next one is sized for it (a series' images are alike). */
+  private lastDatasetSize = 0;
 
   constructor(
     private readonly socket: Socket,
@@ -289,6 +291,7 @@ export class StoreScpConnection implements PduHandler {
           sourceAeTitle: this.target?.sourceAeTitle ?? '',
         }),
         { pause: () => this.socket.pause(), resume: () => this.socket.resume() },
+        this.lastDatasetSize,
       );
       return;
     }
@@ -316,6 +319,7 @@ export class StoreScpConnection implements PduHandler {
       if (!this.target || !this.source) throw new Error('C-STORE outside an accepted association');
       const received = await sink.end();
       if (received.kind === 'memory') {
+        this.lastDatasetSize = received.bytes.byteLength;
         try {
           await this.deps.ingest.ingestBytes(received.bytes, this.target, this.source, received.sha256);
         } finally {

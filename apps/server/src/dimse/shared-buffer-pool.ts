@@ -25,10 +25,13 @@ export class SharedBufferPool {
     return Buffer.from(memory, 0, size);
   }
 
-  /** `bytes`, from acquire, is read by no one any more: neither this thread nor a writer thread. */
+  /**
+   * `bytes` (from acquire, or any view of the memory it came in) is read by no one any more: neither
+   * this thread nor a writer thread. Its memory goes back by its own size class.
+   */
   release(bytes: Buffer): void {
     const memory = bytes.buffer;
-    if (!(memory instanceof SharedArrayBuffer) || this.capacityFor(bytes.byteLength) !== memory.byteLength)
+    if (!(memory instanceof SharedArrayBuffer) || this.capacityFor(memory.byteLength) !== memory.byteLength)
       return;
     const list = this.free.get(memory.byteLength) ?? [];
     // Released twice, it would be lent to two datasets at once.

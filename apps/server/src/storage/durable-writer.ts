@@ -9,6 +9,9 @@ import { Worker } from 'node:worker_threads';
  * back. Several workers let concurrent associations fsync in parallel (ext4 merges their journal
  * commits), and the main thread never blocks on the disk.
  *
+ * The same threads hash large received datasets while they arrive (StreamingDigest): on the main
+ * thread SHA-256 was the larger part of receiving a CT image, and the answer waited for it.
+ *
  * Where a file's own sync makes its new name durable (ext4, XFS, Btrfs: new-name-durability.ts), the
  * directory fsyncs are skipped: each one is a disk cache flush of its own.
  *
@@ -18,13 +21,33 @@ import { Worker } from 'node:worker_threads';
 const WORKER_SOURCE = `
 const fs = require('node:fs');
 const path = require('node:path');
+const { createHash } = require('node:crypto');
 const { parentPort, workerData } = require('node:worker_threads');
 const { syncDirectories } = workerData;
 function syncDirectory(dir) {
   const fd = fs.openSync(dir, 'r');
   try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); }
 }
-parentPort.on('message', ({ id, file, root, bytes, knownDirectory }) => {
+// Digests in progress: job id → { hash, hashed: bytes of the memory hashed so far }.
+const digests = new Map();
+function hashUpTo(job, memory, upTo) {
+  let digest = digests.get(job);
+  if (!digest) digests.set(job, (digest = { hash: createHash('sha256'), hashed: 0 }));
+  if (upTo > digest.hashed) digest.hash.update(new Uint8Array(memory, digest.hashed, upTo - digest.hashed));
+  digest.hashed = Math.max(digest.hashed, upTo);
+  return digest;
+}
+parentPort.on('message', (message) => {
+  if (message.type === 'hash') return void hashUpTo(message.job, message.memory, message.upTo);
+  if (message.type === 'drop') return void digests.delete(message.job);
+  if (message.type === 'digest') {
+    const digest = hashUpTo(message.job, message.memory, message.upTo);
+    digests.delete(message.job);
+    return parentPort.postMessage({ id: message.id, value: digest.hash.digest('hex') });
+  }
+  write(message);
+});
+function write({ id, file, root, bytes, knownDirectory }) {
   try {
     const dir = path.dirname(file);
     // mkdir answers the topmost directory it made: it, each one below it, and its parent changed.
@@ -53,7 +76,7 @@ parentPort.on('message', ({ id, file, root, bytes, knownDirectory }) => {
   } catch (error) {
     parentPort.postMessage({ id, code: error.code || 'EIO', message: String(error.message || error) });
   }
-});
+}
 `;
 
 export class DurableWriteError extends Error {
@@ -66,13 +89,54 @@ export class DurableWriteError extends Error {
 }
 
 interface Pending {
-  resolve: () => void;
+  resolve: (value: string | undefined) => void;
   reject: (error: Error) => void;
 }
 
 interface Slot {
   worker: Worker;
   pending: Map<number, Pending>;
+  /** Digests begun on this thread and not yet finished or dropped. */
+  digests: number;
+}
+
+/**
+ * The SHA-256 of a dataset computed on a writer thread while the dataset lands in shared memory,
+ * so the receiving thread only copies bytes. Bytes handed over must not change until the digest is
+ * finished or dropped (the memory is shared, and the thread reads it later).
+ */
+export class StreamingDigest {
+  private open = true;
+  constructor(
+    private readonly post: (message: object) => void,
+    private readonly request: (message: object) => Promise<string | undefined>,
+    private readonly closed: () => void,
+    private readonly job: number,
+  ) {}
+
+  /** Bytes [0, upTo) of `memory` are final: hash them (as the thread gets to it). */
+  advance(memory: SharedArrayBuffer, upTo: number): void {
+    if (this.open) this.post({ type: 'hash', job: this.job, memory, upTo });
+  }
+
+  /** Bytes [0, upTo) are the whole dataset: its SHA-256 as hex. */
+  async finish(memory: SharedArrayBuffer, upTo: number): Promise<string> {
+    if (!this.open) throw new Error('digest already finished or dropped');
+    this.open = false;
+    try {
+      return (await this.request({ type: 'digest', job: this.job, memory, upTo }))!;
+    } finally {
+      this.closed();
+    }
+  }
+
+  /** The dataset will not be finished (the association ended). */
+  drop(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.post({ type: 'drop', job: this.job });
+    this.closed();
+  }
 }
 
 export class DurableWriter {
@@ -91,14 +155,29 @@ export class DurableWriter {
    * that already made its name durable, fsyncs its directory (creating the directory first, and
    * fsyncing the parents that gained an entry).
    */
-  write(file: string, bytes: Uint8Array, knownDirectory: boolean): Promise<void> {
+  async write(file: string, bytes: Uint8Array, knownDirectory: boolean): Promise<void> {
+    await this.request(this.leastBusy(), { type: 'write', file, root: this.root, bytes, knownDirectory });
+  }
+
+  /** Begins a SHA-256 on the least busy thread, which then counts as busy until it is finished. */
+  startDigest(): StreamingDigest {
     const slot = this.leastBusy();
+    slot.digests += 1;
+    return new StreamingDigest(
+      (message) => slot.worker.postMessage(message),
+      (message) => this.request(slot, message),
+      () => (slot.digests -= 1),
+      this.nextId++,
+    );
+  }
+
+  private request(slot: Slot, message: object): Promise<string | undefined> {
     const id = this.nextId++;
     // A writer holds the process open only while it has work.
     if (slot.pending.size === 0) slot.worker.ref();
-    return new Promise<void>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       slot.pending.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, file, root: this.root, bytes, knownDirectory });
+      slot.worker.postMessage({ ...message, id });
     });
   }
 
@@ -109,10 +188,11 @@ export class DurableWriter {
   }
 
   private leastBusy(): Slot {
-    const idle = this.slots.find((slot) => slot.pending.size === 0);
+    const load = (slot: Slot) => slot.pending.size + slot.digests;
+    const idle = this.slots.find((slot) => load(slot) === 0);
     if (idle) return idle;
     if (this.slots.length < this.size) return this.spawn();
-    return this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    return this.slots.reduce((a, b) => (load(b) < load(a) ? b : a));
   }
 
   private spawn(): Slot {
@@ -121,14 +201,14 @@ export class DurableWriter {
       workerData: { syncDirectories: this.syncDirectories },
     });
     worker.unref();
-    const slot: Slot = { worker, pending: new Map() };
-    worker.on('message', (answer: { id: number; code?: string; message?: string }) => {
+    const slot: Slot = { worker, pending: new Map(), digests: 0 };
+    worker.on('message', (answer: { id: number; value?: string; code?: string; message?: string }) => {
       const pending = slot.pending.get(answer.id);
       if (!pending) return;
       slot.pending.delete(answer.id);
       if (slot.pending.size === 0) worker.unref();
       if (answer.code) pending.reject(new DurableWriteError(answer.code, answer.message ?? answer.code));
-      else pending.resolve();
+      else pending.resolve(answer.value);
     });
     worker.on('error', (error) => {
       // A crashed worker fails what it held; the next write spawns a fresh one.

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { DurableWriter, DurableWriteError } from './durable-writer.js';
+import type { StreamingDigest } from './durable-writer.js';
 import { fileSyncPersistsItsName } from './new-name-durability.js';
 
 export interface TempFile {
@@ -128,6 +129,11 @@ export class FileBlobStore {
     if (await this.holds(target, sha256, bytes.byteLength)) return key;
     // A leftover of an interrupted write: replace it the careful way.
     return this.commit(await this.writeTemp(bytes), { replace: true });
+  }
+
+  /** A SHA-256 computed on a writer thread as a dataset lands in shared memory (storeBytes' key). */
+  startDigest(): StreamingDigest {
+    return this.writer.startDigest();
   }
 
   /** Stops the writer threads (tests and shutdown; a later write starts them again). */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInstance, newUid, SOP_CLASS_BY_MODALITY } from '../../src/dicom/index.js';
 import { PduReader } from '../../src/dimse/pdu-reader.js';
-import { STREAM_ABOVE } from '../../src/dimse/dataset-sink.js';
+import { SHARED_ABOVE, STREAM_ABOVE } from '../../src/dimse/dataset-sink.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { datasetOf, RawScu, split, storeCommand } from './raw-scu.js';
@@ -194,10 +194,14 @@ describe.each(DIALECTS)('C-STORE PDU handling with a hand-driven SCU on %s', (di
     const small = instance();
     const large = instance(2100, 2100); // about 8.8 MB: past STREAM_ABOVE, so it streams to a temp file
     expect(large.dataset.length).toBeGreaterThan(STREAM_ABOVE);
+    const ct = instance(512, 512); // about 0.5 MB: in shared memory, hashed on a writer thread
+    expect(ct.dataset.length).toBeGreaterThan(SHARED_ABOVE);
 
     for (const [{ sopInstanceUid, dataset }, end] of [
       [small, 'abort'],
       [small, 'drop'],
+      [ct, 'abort'],
+      [ct, 'drop'],
       [large, 'abort'],
       [large, 'drop'],
     ] as const) {
@@ -220,6 +224,7 @@ describe.each(DIALECTS)('C-STORE PDU handling with a hand-driven SCU on %s', (di
     expect(await state()).toEqual(before);
     expect(await stored(small.sopInstanceUid)).toBeUndefined();
     expect(await stored(large.sopInstanceUid)).toBeUndefined();
+    expect(await stored(ct.sopInstanceUid)).toBeUndefined();
   });
 
   it('aborts an association that sends data on a context it was not given', async () => {

@@ -54,4 +54,12 @@ describe('SharedBufferPool', () => {
     expect(next.buffer).not.toBe(odd.buffer);
     expect(next.buffer.byteLength).toBe(4096);
   });
+
+  it('takes memory back by its own size class, whatever view of it is released', () => {
+    const pool = new SharedBufferPool(1024, 1 << 20, 2);
+    const asked = pool.acquire(3000);
+    // A dataset that turned out smaller than the memory it was given.
+    pool.release(Buffer.from(asked.buffer, 0, 1500));
+    expect(pool.acquire(4000).buffer).toBe(asked.buffer);
+  });
 });
