@@ -1,12 +1,15 @@
 import type { PatientFormValues, WrapUploadAnswer } from '@imaging-inbox/contract';
 import { API_BASE } from '../../../lib/api-client';
 import { uploadRequest } from '../../upload/api/upload-request';
+import { documentName } from '../../upload/lib/document-files';
+import { uploadBody } from '../../upload/lib/media-file';
 
 /**
  * POST link/public/wrap: the documents of one submission with the patient and exam form, in one
  * call, so the server wraps them into one new study of the link's group (or stores none of them).
+ * Documents found inside a ZIP are in memory only while this call is built and sent.
  */
-export function linkWrap(
+export async function linkWrap(
   grant: string,
   form: PatientFormValues,
   files: readonly File[],
@@ -14,7 +17,8 @@ export function linkWrap(
 ): Promise<WrapUploadAnswer> {
   const body = new FormData();
   for (const [key, value] of Object.entries(form)) body.set(key, value);
-  for (const file of files) body.append('file', file, file.name);
+  // A document from inside a ZIP is inflated now (one at a time), and sent under its own name.
+  for (const file of files) body.append('file', await uploadBody(file), documentName(file));
   return uploadRequest<WrapUploadAnswer>(`${API_BASE}/link/public/wrap`, {
     body,
     signal,

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { MESSAGES } from '@imaging-inbox/contract';
+import { MESSAGES, WRAP_MAX_FILES } from '@imaging-inbox/contract';
 import { renderWithRouter } from '../../../test/render';
-import { splitPick } from '../lib/link-documents';
+import { offeredDocuments } from '../lib/link-documents';
 import { LinkDocumentsForm } from './LinkDocumentsForm';
 
 const pdf = new File(['%PDF-1.4'], 'letter.pdf', { type: 'application/pdf' });
@@ -81,22 +81,48 @@ describe('LinkDocumentsForm', () => {
   });
 });
 
-describe('splitPick', () => {
-  it('takes PDF, image and video files as documents and leaves DICOM, ZIPs and the rest to the scan', () => {
-    const pick = (file: File) => ({ file, path: file.name });
-    const dicom = pick(new File([new Uint8Array(4)], 'IMG0001', { type: '' }));
-    const zip = pick(new File([new Uint8Array(4)], 'cd.zip', { type: 'application/zip' }));
-    const clip = pick(new File([new Uint8Array(4)], 'clip.mp4', { type: 'video/mp4' }));
-    const split = splitPick([dicom, pick(pdf), zip, clip]);
-    expect(split.documents.map((f) => f.name)).toEqual(['letter.pdf', 'clip.mp4']);
-    expect(split.media).toEqual([dicom, zip]);
-    expect(split.problem).toBeNull();
+describe('LinkDocumentsForm: documents from a ZIP', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('lists them by their path, sends them under their own name, and names a refused one by its path', async () => {
+    const fromZip = new File(['%PDF-1.4'], 'exams.zip/letters/referral.pdf');
+    const calls = stubWrap(412, {
+      status: 'ERROR',
+      error_type: 'INVALID_FILE_CONTENT',
+      error_subtype: 'referral.pdf',
+    });
+    renderWithRouter(<LinkDocumentsForm documents={[fromZip, pdf]} grant={() => Promise.resolve('g-3')} />);
+    expect(screen.getByText('exams.zip/letters/referral.pdf')).toBeTruthy();
+    fillForm('2025-12-01');
+    fireEvent.mouseDown(screen.getByLabelText(/^Sex/));
+    fireEvent.click(await screen.findByRole('option', { name: 'Female' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Upload documents' }));
+    expect(
+      await screen.findByText(`${MESSAGES.linkDocumentUnreadable} (exams.zip/letters/referral.pdf)`),
+    ).toBeTruthy();
+    const sent = calls[0]!.body.getAll('file') as File[];
+    expect(sent.map((f) => f.name)).toEqual(['referral.pdf', 'letter.pdf']);
+    expect(await sent[0]!.text()).toBe('%PDF-1.4');
+  });
+});
+
+describe('offeredDocuments', () => {
+  const sized = (name: string, size: number) => {
+    const file = new File([], name);
+    Object.defineProperty(file, 'size', { value: size });
+    return file;
+  };
+
+  it('offers the documents found, loose or from a ZIP, and names one over the size limit', () => {
+    const fromZip = sized('exams.zip/letters/referral.pdf', 10);
+    expect(offeredDocuments([pdf, fromZip])).toEqual({ documents: [pdf, fromZip], problem: null });
+    const big = sized('huge.pdf', 101 * 1024 * 1024);
+    expect(offeredDocuments([big, fromZip])).toEqual({ documents: [fromZip], problem: 'wrapFileTooLarge' });
   });
 
-  it('names a document over the size limit and leaves it out', () => {
-    const big = new File([], 'huge.pdf', { type: 'application/pdf' });
-    Object.defineProperty(big, 'size', { value: 101 * 1024 * 1024 });
-    const split = splitPick([{ file: big, path: 'huge.pdf' }]);
-    expect(split).toEqual({ documents: [], media: [], problem: 'wrapFileTooLarge' });
+  it('offers none when they are more than one submission takes', () => {
+    const many = Array.from({ length: WRAP_MAX_FILES + 1 }, (_, i) => sized(`page-${i}.jpg`, 10));
+    expect(offeredDocuments(many)).toEqual({ documents: [], problem: 'tooMany' });
+    expect(offeredDocuments(many.slice(1)).documents).toHaveLength(WRAP_MAX_FILES);
   });
 });

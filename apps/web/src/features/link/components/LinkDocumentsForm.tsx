@@ -24,6 +24,7 @@ import { PatientForm } from '../../upload/wrap/PatientForm';
 import { linkErrorCode } from '../api/link-public';
 import { linkWrap } from '../api/link-wrap';
 import { linkErrorMessage } from '../lib/link-messages';
+import { documentName } from '../../upload/lib/document-files';
 
 interface Props {
   documents: readonly File[];
@@ -71,8 +72,10 @@ export function LinkDocumentsForm({ documents, grant }: Props) {
         setOutcome({ kind: 'idle' });
         return;
       }
-      const file = errorBody(error)?.error_subtype ?? null;
-      setOutcome({ kind: 'failed', code, file: documents.some((d) => d.name === file) ? file : null });
+      // The server names a refused file as it was sent; the list shows it by its path in the pick.
+      const sent = errorBody(error)?.error_subtype;
+      const refused = documents.find((d) => documentName(d) === sent);
+      setOutcome({ kind: 'failed', code, file: refused?.name ?? null });
     }
   };
 

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { formatMegabytes } from '../../../lib/format';
 import { runJobs } from '../../../lib/job-queue';
 import { linkErrorCode } from '../api/link-public';
-import { splitPick, type SplitPick } from '../lib/link-documents';
+import { offeredDocuments } from '../lib/link-documents';
 import { linkErrorMessage } from '../lib/link-messages';
 import { LinkDocumentsForm } from './LinkDocumentsForm';
 import { isRetryableUpload } from '../../upload/api/upload-image';
@@ -40,8 +40,8 @@ interface Failure {
  * DICOMDIR, dropped or picked), shows the studies found and what could not be taken, and sends
  * every instance found to the link's group, three at a time with retries; large files go in chunks
  * and resume after a drop or a reload of the page (same grant, same media picked again). `grant`
- * opens the upload session on first use (one hit of the link). PDF, JPEG, PNG and MP4 files picked
- * as such are documents: where the group accepts them they go with a patient and exam form
+ * opens the upload session on first use (one hit of the link). PDF, JPEG, PNG and MP4 files, picked
+ * or inside a ZIP, are documents: where the group accepts them they go with a patient and exam form
  * (LinkDocumentsForm), beside the DICOM found in the same pick.
  */
 export function LinkUploadPanel({
@@ -62,33 +62,24 @@ export function LinkUploadPanel({
   // Said, not failed silently: without IndexedDB an interrupted upload starts over.
   const [noResume, setNoResume] = useState(false);
   useEffect(() => browserResumeStore().onUnavailable(() => setNoResume(true)), []);
+  // Renews the documents form for each scan: its details belong to the documents of one pick.
+  const [scans, setScans] = useState(0);
   const { progress, load, failed } = useMediaScan((outcome) => {
     setFound(outcome);
+    setScans((n) => n + 1);
     setState('idle');
     setFailures([]);
     setDone({ files: 0, bytes: 0 });
   });
-  // The documents of the latest pick; `pick` renews the form for each new pick.
-  const [documents, setDocuments] = useState<SplitPick & { pick: number }>({
-    documents: [],
-    media: [],
-    problem: null,
-    pick: 0,
-  });
-  const picked = (selection: PickedFile[]) => {
-    const split = acceptsDocuments
-      ? splitPick(selection)
-      : { documents: [], media: selection, problem: null };
-    setDocuments((d) => ({ ...split, pick: d.pick + 1 }));
-    if (split.media.length > 0) void load(split.media);
-    else {
-      // Documents only: nothing for the DICOM upload, and no result of an earlier pick stays shown.
-      setFound(null);
-      setState('idle');
-      setFailures([]);
-    }
-  };
+  const picked = (selection: PickedFile[]) => void load(selection);
   const items = useMemo(() => (found ? instancesOf(found.studies, found.files) : []), [found]);
+  const documents = useMemo(
+    () => offeredDocuments(acceptsDocuments ? (found?.documents ?? []) : []),
+    [found, acceptsDocuments],
+  );
+  // Where documents are taken, a pick of documents alone is no 'no DICOM found' mistake.
+  const foundDocuments = acceptsDocuments ? (found?.documents.length ?? 0) : 0;
+  const otherFiles = found ? found.otherFiles + (found.documents.length - foundDocuments) : 0;
 
   /** Sends `list`; a retry sends only the failed files and keeps the counts of the others. */
   const upload = async (list: ResumableFile[], retry: boolean) => {
@@ -159,7 +150,9 @@ export function LinkUploadPanel({
       ) : (
         <Alert severity="info">{t(MESSAGES.linkDocumentsNotAccepted)}</Alert>
       )}
-      {!scanning && found?.error && <Alert severity="error">{t(MESSAGES[found.error])}</Alert>}
+      {!scanning && found?.error && foundDocuments === 0 && (
+        <Alert severity="error">{t(MESSAGES[found.error])}</Alert>
+      )}
       {!scanning && found && <MediaProblemList problems={found.problems} />}
       {!scanning && studies.length > 0 && (
         <>
@@ -173,10 +166,10 @@ export function LinkUploadPanel({
           <FoundStudiesTable studies={studies} />
         </>
       )}
-      {!scanning && found && found.otherFiles > 0 && (
+      {!scanning && otherFiles > 0 && (
         <Alert severity="info">
           {t('{{count}} other files are not sent: not DICOM, or not listed in the DICOMDIR', {
-            count: found.otherFiles,
+            count: otherFiles,
           })}
         </Alert>
       )}
@@ -233,13 +226,13 @@ export function LinkUploadPanel({
           </List>
         </Alert>
       )}
-      {documents.problem && (
+      {!scanning && documents.problem && (
         <Alert severity="error">
           {t(documents.problem === 'tooMany' ? MESSAGES.linkDocumentsTooMany : MESSAGES.wrapFileTooLarge)}
         </Alert>
       )}
-      {documents.documents.length > 0 && (
-        <LinkDocumentsForm key={documents.pick} documents={documents.documents} grant={grant} />
+      {!scanning && documents.documents.length > 0 && (
+        <LinkDocumentsForm key={scans} documents={documents.documents} grant={grant} />
       )}
     </Stack>
   );

@@ -137,6 +137,73 @@ describe('scanMedia: ZIP archives', () => {
   });
 });
 
+describe('scanMedia: documents (PDF, JPEG, PNG, MP4)', () => {
+  const pdf = '%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n';
+  const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
+
+  for (const [label, options] of [
+    ['deflated', {}],
+    ['stored', { stored: true }],
+  ] as const) {
+    it(`finds documents inside a ${label} ZIP, beside its DICOM, and gives their bytes`, async () => {
+      const picked = [
+        pick(
+          'exams.zip',
+          zipWithInfoZip(
+            {
+              'CT/IM1': instance('1.2.840.5', 1),
+              'letters/referral.pdf': pdf,
+              'photos/wound.JPG': jpeg,
+              'notes.txt': 'neither',
+              '__MACOSX/letters/._referral.pdf': 'resource fork',
+            },
+            options,
+          ),
+        ),
+      ];
+      const result = await scanMedia(picked);
+      expect(result.sources.map((s) => s.path)).toEqual(['exams.zip/CT/IM1']);
+      expect(result.documents.map((s) => s.path).sort()).toEqual([
+        'exams.zip/letters/referral.pdf',
+        'exams.zip/photos/wound.JPG',
+      ]);
+      const documents = filesOfSources(picked, result.documents);
+      const byName = new Map(documents.map((f) => [f.name, f]));
+      expect(new TextDecoder().decode(await bytesOf(byName.get('exams.zip/letters/referral.pdf')!))).toBe(
+        pdf,
+      );
+      expect(await bytesOf(byName.get('exams.zip/photos/wound.JPG')!)).toEqual(jpeg);
+      expect(byName.get('exams.zip/photos/wound.JPG')!.size).toBe(jpeg.length);
+    });
+  }
+
+  it('takes picked documents and those of a ZIP inside a ZIP the same way', async () => {
+    const inner = await zipWithInfoZip({ 'scan.png': 'png bytes' }).arrayBuffer();
+    const picked = [
+      pick('letter.pdf', new Blob([pdf])),
+      pick('outer.zip', zipWithInfoZip({ 'inner.zip': new Uint8Array(inner) })),
+    ];
+    const result = await scanMedia(picked);
+    expect(result.documents.map((s) => [s.kind, s.path])).toEqual([
+      ['file', 'letter.pdf'],
+      ['zip-entry', 'outer.zip/inner.zip/scan.png'],
+    ]);
+    expect(scanError(result, 0)).toBe('uploadNoDicom');
+  });
+
+  it("leaves a disc governed by a DICOMDIR alone: a viewer's pictures are no documents", async () => {
+    const dir = writeTree({ 'VIEWER/logo.png': 'icon', 'VIEWER/manual.pdf': pdf });
+    temps.push(dir);
+    mkdirSync(path.join(dir, 'DICOM'));
+    copyFileSync(path.join(SAMPLES, 'CT_small.dcm'), path.join(dir, 'DICOM/IMG1'));
+    execFileSync('dcmmkdir', ['+r', '+I', 'DICOM'], { cwd: dir, stdio: 'pipe' });
+    execFileSync('zip', ['-q', '-r', 'cd.zip', '.'], { cwd: dir });
+    const result = await scanMedia([pick('cd.zip', new Blob([readFileSync(path.join(dir, 'cd.zip'))]))]);
+    expect(result.sources.map((s) => s.path)).toEqual(['cd.zip/DICOM/IMG1']);
+    expect(result.documents).toEqual([]);
+  });
+});
+
 describe('scanMedia: ZIPs inside ZIPs', () => {
   const bytesOfBlob = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
   /** A stored ZIP (compressible, so an outer deflated ZIP really deflates it) of one instance. */

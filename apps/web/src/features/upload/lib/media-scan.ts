@@ -2,6 +2,7 @@ import { isUploadCandidate } from '../../../lib/run-queue';
 import { blobSource, streamSource, type ByteSource } from './byte-source';
 import { readDicomHeader } from './dicom-header';
 import { MAX_DICOMDIR_BYTES, planByDicomdir } from './dicomdir';
+import { isDocument } from './document-files';
 import type { ScanResult } from './studies';
 import {
   checkReadable,
@@ -100,6 +101,7 @@ export async function scanMedia(
     parsed: [],
     unreadable: 0,
     problems: [],
+    documents: [],
   };
   let done = 0;
   let total = picked.length;
@@ -128,6 +130,7 @@ export async function scanMedia(
         if (!(await found({ kind: 'file', pick, path }, blobSource(file)))) {
           const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
           if (looksLikeZip(head)) await scanZip(pick, file, path, 1);
+          else if (isDocument(file)) result.documents.push({ kind: 'file', pick, path });
         }
       } catch (error) {
         result.unreadable++;
@@ -174,8 +177,12 @@ export async function scanMedia(
               : streamSource(() => entryStream(archive, entry, dataStart));
           const source: MediaSource = { kind: 'zip-entry', pick, path, entry, dataStart };
           if (nested) source.archive = archive;
-          if (!(await found(source, bytes)) && looksLikeZip(await bytes.read(0, 4))) {
-            await scanInnerZip(pick, archive, entry, dataStart, path, depth);
+          if (!(await found(source, bytes))) {
+            if (looksLikeZip(await bytes.read(0, 4))) {
+              await scanInnerZip(pick, archive, entry, dataStart, path, depth);
+            } else if (isDocument(baseName(entry.path))) {
+              result.documents.push(source);
+            }
           }
         } catch (error) {
           result.unreadable++;

@@ -17,13 +17,14 @@ export const pickedFiles = (files: readonly File[]): PickedFile[] =>
 /**
  * Reads the headers of `picked` in a Web Worker so the page stays responsive; reports progress and
  * resolves with the parsed headers and the Files to upload (`files[i]` for `sources[i]`: picked
- * files, and the DICOM entries of any ZIP among them). Aborting terminates the worker.
+ * files, and the DICOM entries of any ZIP among them) and the documents found (`documents`, picked
+ * or ZIP entries, as Files the same way). Aborting terminates the worker.
  */
 export function scanFiles(
   picked: PickedFile[],
   onProgress: (done: number, total: number) => void,
   signal?: AbortSignal,
-): Promise<{ result: ScanResult; files: File[] }> {
+): Promise<{ result: ScanResult; files: File[]; documents: File[] }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./dicom-header.worker.ts', import.meta.url), { type: 'module' });
     const finish = () => {
@@ -47,7 +48,11 @@ export function scanFiles(
         return;
       }
       const { type: _type, ...result } = message;
-      resolve({ result, files: filesOfSources(picked, result.sources) });
+      resolve({
+        result,
+        files: filesOfSources(picked, result.sources),
+        documents: filesOfSources(picked, result.documents),
+      });
     };
     worker.onerror = (event) => {
       finish();

@@ -80,6 +80,11 @@ export interface ScanResult {
   unreadable: number;
   /** Per-file reasons to tell the user (encrypted entry, file missing from a DICOMDIR's disc). */
   problems: MediaProblem[];
+  /**
+   * Where each document (PDF, JPEG, PNG, MP4: not DICOM, wrapped with a patient form) lives, picked
+   * or inside a ZIP; not on a disc whose DICOMDIR governs it (a viewer's icons are not documents).
+   */
+  documents: MediaSource[];
 }
 
 /** The file-processing error of a scan, or null when studies were found (SPEC.md sections 5 and 8). */

@@ -10,7 +10,13 @@ export interface MediaScanOutcome {
   studies: FoundStudy[];
   error: ScanErrorKey | null;
   problems: MediaProblem[];
-  /** Files read that are not DICOM, or that a DICOMDIR leaves out (a viewer, autorun, itself). */
+  /**
+   * PDF, JPEG, PNG and MP4 files found, picked or inside a ZIP (ZIP entries as Files named by their
+   * path, `exams.zip/letter.pdf`; send them through `uploadBody`). Pages that take documents offer
+   * them with the patient form; the others count them among the other files.
+   */
+  documents: File[];
+  /** Files read that are neither DICOM nor documents, or that a DICOMDIR leaves out (a viewer, autorun, itself). */
   otherFiles: number;
 }
 
@@ -19,6 +25,7 @@ const cannotLoad: MediaScanOutcome = {
   studies: [],
   error: 'uploadCannotLoad',
   problems: [],
+  documents: [],
   otherFiles: 0,
 };
 
@@ -43,7 +50,7 @@ export function useMediaScan(onScanned: (outcome: MediaScanOutcome) => void) {
     scan.current = controller;
     setProgress({ done: 0, total: picked.length });
     try {
-      const { result, files } = await scanFiles(
+      const { result, files, documents } = await scanFiles(
         picked,
         (done, total) => setProgress({ done, total }),
         controller.signal,
@@ -54,7 +61,11 @@ export function useMediaScan(onScanned: (outcome: MediaScanOutcome) => void) {
         studies,
         error: scanError(result, studies.length),
         problems: result.problems,
-        otherFiles: Math.max(0, result.fileCount - result.parsed.length - result.unreadable),
+        documents,
+        otherFiles: Math.max(
+          0,
+          result.fileCount - result.parsed.length - result.unreadable - documents.length,
+        ),
       });
     } catch (cause) {
       if (controller.signal.aborted) return;

@@ -1,18 +1,9 @@
 import type { ChangeEvent } from 'react';
 import { Alert, Button, IconButton, List, ListItem, ListItemText, Stack } from '@mui/material';
-import { MESSAGES, WRAP_ACCEPT, WRAP_MAX_FILE_BYTES } from '@imaging-inbox/contract';
+import { MESSAGES, WRAP_ACCEPT } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { formatMegabytes } from '../../../lib/format';
-
-const KINDS = /\.(pdf|jpe?g|png|mp4|m4v)$/i;
-const TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'video/mp4', 'video/x-m4v'];
-
-/** Whether a picked file is one the server wraps (the server checks the bytes again). */
-export function fileProblem(file: File): 'wrapFileTypes' | 'wrapFileTooLarge' | null {
-  if (!TYPES.includes(file.type) && !KINDS.test(file.name)) return 'wrapFileTypes';
-  if (file.size > WRAP_MAX_FILE_BYTES) return 'wrapFileTooLarge';
-  return null;
-}
+import { fileProblem } from '../lib/document-files';
 
 interface Props {
   files: File[];
