@@ -257,7 +257,9 @@ export class UploadSessionService {
       }
       // A claim that lapsed while the body streamed (this process stalled) may have been taken over.
       if (!(await repo.renewClaim(row.id_hash, token, lease()))) throw inProgress(row);
-      await chunks.place(row.id_hash, token, offset);
+      // A file that arrives whole in one chunk becomes the session's file as it was staged.
+      if (offset === 0 && length === row.size) await chunks.placeWhole(row.id_hash, token);
+      else await chunks.place(row.id_hash, token, offset);
       const n = headBytes(row.size);
       if (row.head_sha256 !== null && offset < n && offset + length >= n) {
         if ((await chunks.sha256(row.id_hash, n)) !== row.head_sha256) {

@@ -71,6 +71,31 @@ export class UploadChunkStore {
     }
   }
 
+  /**
+   * Makes a staged append the session's whole file by renaming it there (no copy), once it and
+   * then the rename are synced. Only for a chunk that is the whole file: a rename replaces the
+   * session's file, so an append that lost its claim while stalled could otherwise drop bytes
+   * that later appends placed after its own. Copying the staged bytes instead (`place`) costs
+   * about 15–19 ms for 4 MB against 9–10 ms for this, on this machine under load.
+   */
+  async placeWhole(idHash: string, token: string): Promise<void> {
+    const staged = this.stagedPathOf(idHash, token);
+    const handle = await fsp.open(staged, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fsp.rename(staged, this.pathOf(idHash));
+    // A rename is durable only once its directory is: the row says these bytes are held.
+    const dir = await fsp.open(this.dir, 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  }
+
   async discardStaged(idHash: string, token: string): Promise<void> {
     await fsp.rm(this.stagedPathOf(idHash, token), { force: true });
   }

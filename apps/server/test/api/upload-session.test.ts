@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { UPLOAD_RESUME_HEAD_BYTES } from '@imaging-inbox/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
 import { uploadAnswer } from '../../src/ingest/upload-answer.js';
 import { UploadSessionService, type UploadOwner } from '../../src/ingest/upload-session.service.js';
@@ -310,6 +310,54 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
     await me.sendFrom(old, legacy.subarray(0, 2 * UPLOAD_RESUME_HEAD_BYTES), 0, UPLOAD_RESUME_HEAD_BYTES);
     expect((await me.status(old, headOf(mine))).body.error_type).toBe('UPLOAD_RESUME_MISMATCH');
     expect((await me.status(old, headOf(legacy))).body.received).toBe(2 * UPLOAD_RESUME_HEAD_BYTES);
+  });
+
+  it('takes a file sent whole in its first chunk as staged, still claimed and checked against its head', async () => {
+    const file = dicomFile(9021, 128, 128).bytes;
+    const size = file.byteLength;
+    const partOf = (id: string) => path.join(uploadsDir(), `${hashToken(id)}.part`);
+
+    // Two at once in one process: the first renames its staged file into place (no copy), the
+    // second finds the file held.
+    const whole = vi.spyOn(UploadChunkStore.prototype, 'placeWhole');
+    const copied = vi.spyOn(UploadChunkStore.prototype, 'place');
+    const id = (await me.create(size, emergency, headOf(file))).body.id as string;
+    const [a, b] = await Promise.all([me.chunk(id, 0, file), me.chunk(id, 0, file)]);
+    expect([whole.mock.calls.length, copied.mock.calls.length]).toEqual([1, 0]);
+    vi.restoreAllMocks();
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect([a.body.received, b.body.received]).toEqual([size, size]);
+    expect(fs.readFileSync(partOf(id))).toEqual(Buffer.from(file));
+    expect(filesUnder(uploadsDir()).filter((f) => f.endsWith('.chunk'))).toEqual([]);
+    expect((await me.complete(id)).body).toMatchObject({ status: 'OK', duplicate: false });
+
+    // Another file's bytes under this head hash: refused and nothing held (the next first chunk
+    // replaces the bytes left in the session's file).
+    const other = dicomFile(9022, 128, 128).bytes;
+    const wrong = (await me.create(other.byteLength, emergency, headOf(file))).body.id as string;
+    expect((await me.chunk(wrong, 0, other)).body.error_type).toBe('UPLOAD_RESUME_MISMATCH');
+    expect((await me.status(wrong)).body.received).toBe(0);
+    expect(fs.statSync(partOf(wrong)).size).toBe(other.byteLength);
+
+    // Another process's live claim still turns the whole-file chunk away with 409.
+    const claimed = (await me.create(size, emergency)).body.id as string;
+    const claimOf = (expires: number) =>
+      server.ctx.db.kysely
+        .updateTable('upload_sessions')
+        .set({ claim: 'e'.repeat(32), claim_expires: expires })
+        .where('id_hash', '=', hashToken(claimed))
+        .execute();
+    await claimOf(Date.now() + 60_000);
+    const busy = await me.chunk(claimed, 0, file);
+    expect(busy.status).toBe(409);
+    expect(busy.body).toMatchObject({
+      error_type: 'UPLOAD_CHUNK_IN_PROGRESS',
+      error_data: { received: 0, size },
+    });
+    expect(fs.statSync(partOf(claimed)).size).toBe(0);
+    await claimOf(Date.now() - 1);
+    expect((await me.chunk(claimed, 0, file)).body.received).toBe(size);
+    expect(fs.readFileSync(partOf(claimed))).toEqual(Buffer.from(file));
   });
 
   it('lets one of two concurrent appends at the same offset win, in one process or two', async () => {
