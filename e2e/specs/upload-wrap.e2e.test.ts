@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -101,6 +102,66 @@ describe('upload wizard: PDF and image files wrapped into DICOM', () => {
     expect(response.status).toBe(200);
     const instances = (await response.json()) as Record<string, { Value?: string[] }>[];
     expect(instances.map((i) => i['00080016']?.Value?.[0]).sort()).toEqual([PDF_CLASS, SC_CLASS]);
+    expect(session.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+
+  it('takes the PDF inside a picked ZIP, as the request-link page does, and leaves the rest out', async () => {
+    const page = session.page;
+    const tree = path.join(root, 'zip-tree');
+    await mkdir(path.join(tree, 'letters'), { recursive: true });
+    await mkdir(path.join(tree, 'CT'));
+    await writeFile(path.join(tree, 'letters', 'discharge-summary.pdf'), onePagePdf());
+    await copyFile(
+      '/usr/lib/python3/dist-packages/pydicom/data/test_files/CT_small.dcm',
+      path.join(tree, 'CT', 'IM1'),
+    );
+    const zip = path.join(root, 'from-clinic.zip');
+    execFileSync('zip', ['-q', '-r', zip, '.'], { cwd: tree });
+    const mrn = `WRAPZIP-${Date.now()}`;
+
+    await page.goto('/study/upload');
+    await page.getByRole('button', { name: 'PDF, image or video files' }).click();
+    await page.getByRole('combobox', { name: 'Destination' }).click();
+    await page.getByRole('option', { name: 'Emergency' }).click();
+    const next = page.getByRole('button', { name: 'Next' });
+    await expect.poll(() => next.isEnabled()).toBe(true);
+    await next.click();
+
+    await page.getByLabel('PDF, image or video files').setInputFiles(zip);
+    await page.getByText('from-clinic.zip/letters/discharge-summary.pdf').waitFor();
+    // The DICOM file in the ZIP is not a document: said, and left out.
+    await page.getByText(MESSAGES.wrapFileTypes).waitFor();
+    await next.click();
+
+    await page.getByLabel(/^First name/).fill('Per');
+    await page.getByLabel(/^Last name/).fill('Moe');
+    await page.getByLabel(/^Date of Birth/).fill('1959-12-24');
+    await page.getByLabel(/^MRN/).fill(mrn);
+    await page.getByRole('combobox', { name: /^Sex/ }).click();
+    await page.getByRole('option', { name: 'Male', exact: true }).click();
+    await page.getByLabel(/^Study Date/).fill('2026-04-30');
+    await page.getByLabel(/^Study Description/).fill('Discharge summary');
+    await expect.poll(() => next.isEnabled()).toBe(true);
+    await next.click();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText(MESSAGES.uploadDone).first().waitFor({ timeout: 60_000 });
+
+    const sid = await apiLogin(baseUrl, 'clinician@demo.local');
+    const found = await apiGet<{ studies: Record<string, unknown>[] }>(baseUrl, 'study/list', {
+      sid,
+      'filter.patientid.like': mrn,
+    });
+    expect(found.studies).toHaveLength(1);
+    const study = found.studies[0]!;
+    expect(study).toMatchObject({ patient_name: 'Moe^Per', image_count: 1 });
+    const series = await fetch(
+      `${baseUrl}/dicomweb/studies/${String(study['study_uid'])}/series?includefield=0008103E`,
+      { headers: { Authorization: `Bearer ${sid}`, Accept: 'application/dicom+json' } },
+    );
+    const described = (await series.json()) as Record<string, { Value?: string[] }>[];
+    expect(described.map((s) => [s['00080060']?.Value?.[0], s['0008103E']?.Value?.[0]])).toEqual([
+      ['DOC', 'discharge-summary.pdf'],
+    ]);
     expect(session.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
 });

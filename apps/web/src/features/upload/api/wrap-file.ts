@@ -1,13 +1,15 @@
 import type { PatientFormValues, WrapUploadAnswer } from '@imaging-inbox/contract';
 import { API_BASE } from '../../../lib/api-client';
 import { getSid } from '../../../lib/storage';
+import { documentName } from '../lib/document-files';
+import { uploadBody } from '../lib/media-file';
 import { uploadRequest } from './upload-request';
 
 /**
  * POST storage/namespace/{id}/wrap: one non-DICOM file with the patient and exam form, into the
  * study `studyUid` when given (a later file of the same upload), else into a new study.
  */
-export function wrapFile(
+export async function wrapFile(
   namespaceId: string,
   form: PatientFormValues,
   file: File,
@@ -17,7 +19,8 @@ export function wrapFile(
   const body = new FormData();
   for (const [key, value] of Object.entries(form)) body.set(key, value);
   if (studyUid) body.set('study_uid', studyUid);
-  body.append('file', file, file.name);
+  // A document from inside a ZIP is inflated now, and sent under its own name (not its path).
+  body.append('file', await uploadBody(file), documentName(file));
   const query = new URLSearchParams({ sid: getSid() ?? '' });
   return uploadRequest<WrapUploadAnswer>(
     `${API_BASE}/storage/namespace/${encodeURIComponent(namespaceId)}/wrap?${query}`,

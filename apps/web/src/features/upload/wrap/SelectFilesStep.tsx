@@ -1,26 +1,68 @@
-import type { ChangeEvent } from 'react';
-import { Alert, Button, IconButton, List, ListItem, ListItemText, Stack } from '@mui/material';
+import { useState, type ChangeEvent } from 'react';
+import {
+  Alert,
+  Button,
+  IconButton,
+  LinearProgress,
+  List,
+  ListItem,
+  ListItemText,
+  Stack,
+} from '@mui/material';
 import { MESSAGES, WRAP_ACCEPT } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { formatMegabytes } from '../../../lib/format';
+import { MediaProblemList } from '../components/MediaProblemList';
 import { fileProblem } from '../lib/document-files';
+import type { MediaProblem } from '../lib/media-scan';
+import { pickedFiles } from '../lib/scan-files';
+import { useMediaScan } from '../lib/use-media-scan';
+
+type FileError = 'wrapFileTypes' | 'wrapFileTooLarge' | null;
+
+/** The documents of `files` that can be sent, and why one was left out (the first reason found). */
+function takeDocuments(files: readonly File[]): { accepted: File[]; error: FileError } {
+  const problems = files.map(fileProblem);
+  return {
+    accepted: files.filter((_, i) => problems[i] === null),
+    error: problems.find((p) => p !== null) ?? null,
+  };
+}
+
+const isZip = (file: File) =>
+  /\.zip$/i.test(file.name) ||
+  file.type === 'application/zip' ||
+  file.type === 'application/x-zip-compressed';
 
 interface Props {
   files: File[];
-  error: 'wrapFileTypes' | 'wrapFileTooLarge' | null;
-  onPicked: (files: File[], error: 'wrapFileTypes' | 'wrapFileTooLarge' | null) => void;
+  error: FileError;
+  onPicked: (files: File[], error: FileError) => void;
   onRemove: (index: number) => void;
 }
 
-/** Select Exams of the non-DICOM upload: PDF, JPEG, PNG and MP4 (H.264) files. */
+/**
+ * Select Exams of the non-DICOM upload: PDF, JPEG, PNG and MP4 (H.264) files, picked as such or
+ * inside a ZIP. A ZIP is opened by the media scan the DICOM upload and the request-link page use,
+ * and its documents join the list as the link page offers them; anything else in it is left out
+ * and said, as a loose file of another kind is.
+ */
 export function SelectFilesStep({ files, error, onPicked, onRemove }: Props) {
   const { t } = useTranslation();
+  const [problems, setProblems] = useState<MediaProblem[]>([]);
+  const { progress, load } = useMediaScan((found) => {
+    setProblems(found.problems);
+    const { accepted, error: documentError } = takeDocuments(found.documents);
+    const leftOut = found.files.length > 0 || found.otherFiles > 0 || found.documents.length === 0;
+    onPicked([...files, ...accepted], documentError ?? (leftOut ? 'wrapFileTypes' : null));
+  });
   const pick = (event: ChangeEvent<HTMLInputElement>) => {
     const picked = [...(event.target.files ?? [])];
     event.target.value = '';
-    const problems = picked.map(fileProblem);
-    const accepted = picked.filter((_, i) => problems[i] === null);
-    onPicked([...files, ...accepted], problems.find((p) => p !== null) ?? null);
+    const { accepted, error: looseError } = takeDocuments(picked.filter((f) => !isZip(f)));
+    onPicked([...files, ...accepted], looseError);
+    const zips = picked.filter(isZip);
+    if (zips.length > 0) void load(pickedFiles(zips));
   };
   return (
     <Stack spacing={2}>
@@ -30,12 +72,14 @@ export function SelectFilesStep({ files, error, onPicked, onRemove }: Props) {
           hidden
           type="file"
           multiple
-          accept={WRAP_ACCEPT}
+          accept={`${WRAP_ACCEPT},.zip,application/zip`}
           aria-label={t('PDF, image or video files')}
           onChange={pick}
         />
       </Button>
+      {progress && <LinearProgress aria-label={t('Reading files')} />}
       {error && <Alert severity="error">{t(MESSAGES[error])}</Alert>}
+      <MediaProblemList problems={problems} />
       {files.length > 0 && (
         <List dense aria-label={t('Files to upload')}>
           {files.map((f, i) => (
