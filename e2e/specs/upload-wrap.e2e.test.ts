@@ -119,11 +119,20 @@ describe('upload wizard: PDF and image files wrapped into DICOM', () => {
     execFileSync('zip', ['-q', '-r', zip, '.'], { cwd: tree });
     const mrn = `WRAPZIP-${Date.now()}`;
 
+    // The DICOM upload finds the CT in the ZIP and points to the other upload kind for the PDF.
     await page.goto('/study/upload');
-    await page.getByRole('button', { name: 'PDF, image or video files' }).click();
     await page.getByRole('combobox', { name: 'Destination' }).click();
     await page.getByRole('option', { name: 'Emergency' }).click();
     const next = page.getByRole('button', { name: 'Next' });
+    await expect.poll(() => next.isEnabled()).toBe(true);
+    await next.click();
+    await page.getByLabel('DICOM files', { exact: true }).setInputFiles(zip);
+    await page.getByText(/1 exams? found in 1 files?/).waitFor();
+    await page.getByText('1 PDF, image or video file is not DICOM', { exact: false }).waitFor();
+
+    await page.getByRole('button', { name: 'PDF, image or video files' }).click();
+    await page.getByRole('combobox', { name: 'Destination' }).click();
+    await page.getByRole('option', { name: 'Emergency' }).click();
     await expect.poll(() => next.isEnabled()).toBe(true);
     await next.click();
 

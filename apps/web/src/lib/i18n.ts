@@ -17,6 +17,8 @@ const en = {
     '{{count}} other file is not sent: not DICOM, or not listed in the DICOMDIR',
   '{{count}} files of the selection cannot be uploaded_one':
     '{{count}} file of the selection cannot be uploaded',
+  '{{count}} PDF, image or video files are not DICOM: upload them with "PDF, image or video files" above._one':
+    '{{count}} PDF, image or video file is not DICOM: upload it with "PDF, image or video files" above.',
   'These {{count}} documents ({{size}}) are sent as one exam: please enter its patient and exam details._one':
     'This document ({{size}}) is sent as one exam: please enter its patient and exam details.',
 };

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Alert, Stack } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +11,8 @@ import { MediaPicker } from './MediaPicker';
 import { MediaProblemList } from './MediaProblemList';
 
 interface Props {
+  /** Whether PDF, image and video files can be uploaded (the wizard's other kind): then they are pointed there. */
+  wrapping?: boolean;
   studies: FoundStudy[];
   error: ScanErrorKey | null;
   problems: MediaProblem[];
@@ -25,11 +28,14 @@ interface Props {
  * Step 2: pick files, a folder or a ZIP, or drop them (a CD folder with a DICOMDIR too); headers
  * are read in a worker and grouped into studies.
  */
-export function FindExamsStep({ studies, error, problems, onScanned }: Props) {
+export function FindExamsStep({ wrapping = false, studies, error, problems, onScanned }: Props) {
   const { t } = useTranslation();
-  const { progress, load, failed } = useMediaScan((found) =>
-    onScanned(found.files, found.studies, found.error, found.problems),
-  );
+  // PDFs, images and videos found (loose or in a ZIP) are not DICOM: said, not dropped unseen.
+  const [documents, setDocuments] = useState(0);
+  const { progress, load, failed } = useMediaScan((found) => {
+    setDocuments(found.documents.length);
+    onScanned(found.files, found.studies, found.error, found.problems);
+  });
 
   const scanning = progress !== null;
   const fileCount = studies.reduce((n, s) => n + s.fileIndexes.length, 0);
@@ -46,6 +52,14 @@ export function FindExamsStep({ studies, error, problems, onScanned }: Props) {
             files: fileCount,
             size: formatMegabytes(size),
           })}
+        </Alert>
+      )}
+      {!scanning && wrapping && documents > 0 && (
+        <Alert severity="info">
+          {t(
+            '{{count}} PDF, image or video files are not DICOM: upload them with "PDF, image or video files" above.',
+            { count: documents },
+          )}
         </Alert>
       )}
     </Stack>

@@ -35,7 +35,7 @@ export function UploadPage() {
         )}
         {/* Switching unmounts the other wizard: choosing one kind clears what was picked for the other. */}
         {run?.status !== 'uploading' &&
-          (wrapping && kind === 'files' ? <NonDicomWizard /> : <UploadWizard />)}
+          (wrapping && kind === 'files' ? <NonDicomWizard /> : <UploadWizard wrapping={wrapping} />)}
       </PagePanel>
     </Box>
   );

@@ -16,7 +16,14 @@ import { WizardStepper } from './WizardStepper';
 const NONE_PARTIAL = new Set<string>();
 
 /** Destination → Find Exams → Select Exams → Confirm; sending resets the wizard (SPEC.md section 4). */
-export function UploadWizard({ initial = initialWizardState }: { initial?: WizardState }) {
+export function UploadWizard({
+  initial = initialWizardState,
+  wrapping = false,
+}: {
+  initial?: WizardState;
+  /** Whether the account takes PDF, image and video files (the other upload kind). */
+  wrapping?: boolean;
+}) {
   const { t } = useTranslation();
   const [state, dispatch] = useReducer(wizardReducer, initial);
   const destinations = useUploadDestinations();
@@ -77,6 +84,7 @@ export function UploadWizard({ initial = initialWizardState }: { initial?: Wizar
       case 1:
         return (
           <FindExamsStep
+            wrapping={wrapping}
             studies={state.studies}
             error={state.scanError}
             problems={state.problems}
