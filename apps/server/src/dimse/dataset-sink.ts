@@ -15,7 +15,8 @@ export type ReceivedDataset =
   | {
       kind: 'memory';
       bytes: Buffer;
-      sha256: string;
+      /** Still being finished on a writer thread for a large dataset: parse it meanwhile. */
+      sha256: Promise<string>;
       /** The store is over and nothing reads `bytes` any more: its memory may serve another dataset. */
       release(): void;
     }
@@ -88,15 +89,19 @@ export class DatasetSink {
     if (this.shared) {
       const { memory, digest } = this.shared;
       this.shared = undefined;
-      const sha256 = await digest.finish(sharedMemoryOf(memory), this.size);
+      const sha256 = digest.finish(sharedMemoryOf(memory), this.size);
+      // Observed by the ingest; a parse failure may come first and leave it unread.
+      sha256.catch(() => undefined);
       const bytes = memory.subarray(0, this.size);
-      return { kind: 'memory', bytes, sha256, release: () => datasetMemory.release(bytes) };
+      // The memory goes back only once the hashing thread is done reading it.
+      const release = () => void sha256.finally(() => datasetMemory.release(bytes)).catch(() => undefined);
+      return { kind: 'memory', bytes, sha256, release };
     }
     const bytes = datasetMemory.acquire(this.size);
     let offset = 0;
     for (const chunk of this.chunks) offset += chunk.copy(bytes, offset);
     this.chunks = [];
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const sha256 = Promise.resolve(createHash('sha256').update(bytes).digest('hex'));
     return { kind: 'memory', bytes, sha256, release: () => datasetMemory.release(bytes) };
   }
 

@@ -79,12 +79,14 @@ export class IngestService {
    * A whole Part-10 file held in memory (a received C-STORE dataset behind its header). An instance
    * already indexed under its study is answered as a duplicate before any byte is written; otherwise
    * the file goes straight under its content key (FileBlobStore.storeBytes), then the index.
+   * `digest`, when given, is the bytes' SHA-256, possibly still being computed on another thread:
+   * the header is parsed and the duplicate looked up meanwhile.
    */
   async ingestBytes(
     bytes: Buffer,
     target: IndexTarget,
     source: IngestSource,
-    sha256 = createHash('sha256').update(bytes).digest('hex'),
+    digest?: Promise<string>,
   ): Promise<IngestResult> {
     let parsed: ParsedInstance;
     try {
@@ -98,6 +100,7 @@ export class IngestService {
       parsed.sopInstanceUid,
     );
     if (existing) return { ...existing, duplicate: true, parsed };
+    const sha256 = digest ? await digest : createHash('sha256').update(bytes).digest('hex');
     // The file's write and sync run on a writer thread while the index statements run here; the
     // index transaction commits only once the file is durable (IngestRepository.indexInstance).
     const stored = this.deps.blobs.storeBytes(bytes, sha256);

@@ -154,7 +154,7 @@ export class IngestRecovery {
             blob_key: key,
           },
         },
-        sha256,
+        Promise.resolve(sha256),
       );
       if (result.duplicate) report.skipped += 1;
       else report.recovered += 1;

@@ -50,7 +50,7 @@ describe('DatasetSink', () => {
     expect(received.kind).toBe('memory');
     if (received.kind !== 'memory') return;
     expect(received.bytes.equals(Buffer.concat([header, body]))).toBe(true);
-    expect(received.sha256).toBe(sha256(header, body));
+    expect(await received.sha256).toBe(sha256(header, body));
     received.release();
   });
 
@@ -59,7 +59,7 @@ describe('DatasetSink', () => {
     for (const body of bodies) {
       const received = await receive(header, body, 65_536, 525_300);
       if (received.kind !== 'memory') throw new Error('expected memory');
-      expect(received.sha256).toBe(sha256(header, body));
+      expect(await received.sha256).toBe(sha256(header, body));
       expect(received.bytes.equals(Buffer.concat([header, body]))).toBe(true);
       received.release();
     }
@@ -82,6 +82,6 @@ describe('DatasetSink', () => {
     const body = randomBytes(525_000);
     const received = await receive(header, body, 65_536, 0);
     if (received.kind !== 'memory') throw new Error('expected memory');
-    expect(received.sha256).toBe(sha256(header, body));
+    expect(await received.sha256).toBe(sha256(header, body));
   });
 });
