@@ -56,7 +56,7 @@ export async function startServer(
     log(
       `Recovery scan after an unclean stop: ${recovery.recovered} instance(s) indexed again, ` +
         `${recovery.files} recent file(s) in ${recovery.directories} director(ies) checked, ` +
-        `${recovery.skipped} skipped, ${recovery.partial} partial, ${recovery.missingFiles} row(s) without file, ${recovery.ms} ms`,
+        `${recovery.skipped} skipped, ${recovery.partial} partial, ${recovery.refused} refused and removed, ${recovery.missingFiles} row(s) without file, ${recovery.ms} ms`,
     );
   }
   marker.set();

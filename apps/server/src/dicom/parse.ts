@@ -106,13 +106,7 @@ export function parseDicomHeader(bytes: Uint8Array): ParsedInstance {
     throw new DicomParseError('INVALID_DICOM', 'no DICM prefix at offset 128 (not a DICOM Part-10 file)');
   }
 
-  let dataSet: DataSet;
-  try {
-    dataSet = dicomParser.parseDicom(bytes, { untilTag: PIXEL_DATA, inflater: inflate });
-  } catch (error) {
-    // dicom-parser throws strings, Errors, or `{ exception, dataSet }` objects; keep the text for logs.
-    throw new DicomParseError('INVALID_DICOM', `unreadable dataset: ${describe(error)}`, { cause: error });
-  }
+  const dataSet = readUntilPixelData(bytes);
   assertComplete(dataSet);
 
   const text = reader(dataSet);
@@ -157,6 +151,39 @@ export function parseDicomHeader(bytes: Uint8Array): ParsedInstance {
   };
 }
 
+/**
+ * The instance's UIDs from the first part of a file still arriving, once it reaches the Pixel Data
+ * element (whose value may still be missing); undefined before that, or when the part cannot be read
+ * (a deflated dataset, a broken one: parsing the complete file will say why). Only an early look:
+ * the complete file is parsed again before anything is indexed.
+ */
+export function parseArrivingHeader(
+  prefix: Uint8Array,
+): { studyInstanceUid: string; sopInstanceUid: string } | undefined {
+  if (prefix.length < 132 || !hasDicmPrefix(prefix)) return undefined;
+  try {
+    const dataSet = readUntilPixelData(prefix);
+    if (!dataSet.elements[PIXEL_DATA]) return undefined;
+    assertElementsInside(dataSet);
+    const text = reader(dataSet);
+    const studyInstanceUid = text(T.StudyInstanceUID, true);
+    const sopInstanceUid = text(T.SOPInstanceUID, true);
+    if (!studyInstanceUid || !sopInstanceUid) return undefined;
+    return { studyInstanceUid, sopInstanceUid };
+  } catch {
+    return undefined;
+  }
+}
+
+function readUntilPixelData(bytes: Uint8Array): DataSet {
+  try {
+    return dicomParser.parseDicom(bytes, { untilTag: PIXEL_DATA, inflater: inflate });
+  } catch (error) {
+    // dicom-parser throws strings, Errors, or `{ exception, dataSet }` objects; keep the text for logs.
+    throw new DicomParseError('INVALID_DICOM', `unreadable dataset: ${describe(error)}`, { cause: error });
+  }
+}
+
 function hasDicmPrefix(bytes: Uint8Array): boolean {
   return bytes[128] === 0x44 && bytes[129] === 0x49 && bytes[130] === 0x43 && bytes[131] === 0x4d;
 }
@@ -177,21 +204,8 @@ export function inflate(bytes: Uint8Array, position: number): Uint8Array {
  * padding) must therefore be shown to lie inside the buffer.
  */
 function assertComplete(dataSet: DataSet): void {
+  assertElementsInside(dataSet);
   const end = dataSet.byteArray.length;
-  const truncated = dataSet.warnings.find((w) => TRUNCATION_WARNING.test(w));
-  if (truncated) throw new DicomParseError('INVALID_DICOM', `truncated: ${truncated}`);
-
-  const check = (elements: Record<string, Element>): void => {
-    for (const element of Object.values(elements)) {
-      if (element.tag === PIXEL_DATA) continue; // parsing stopped at its header; checked below
-      if (element.length !== UNDEFINED_LENGTH && element.dataOffset + element.length > end) {
-        throw new DicomParseError('INVALID_DICOM', `truncated: element ${element.tag} runs past end of file`);
-      }
-      for (const item of element.items ?? []) if (item.dataSet) check(item.dataSet.elements);
-    }
-  };
-  check(dataSet.elements);
-
   const pixelData = dataSet.elements[PIXEL_DATA];
   if (!pixelData) return;
   const pixelEnd =
@@ -201,6 +215,24 @@ function assertComplete(dataSet: DataSet): void {
   if (pixelEnd > end)
     throw new DicomParseError('INVALID_DICOM', 'truncated: pixel data runs past end of file');
   assertTailComplete(dataSet, pixelEnd);
+}
+
+/** Every element read (all but Pixel Data, where parsing stopped) lies inside the bytes. */
+function assertElementsInside(dataSet: DataSet): void {
+  const end = dataSet.byteArray.length;
+  const truncated = dataSet.warnings.find((w) => TRUNCATION_WARNING.test(w));
+  if (truncated) throw new DicomParseError('INVALID_DICOM', `truncated: ${truncated}`);
+
+  const check = (elements: Record<string, Element>): void => {
+    for (const element of Object.values(elements)) {
+      if (element.tag === PIXEL_DATA) continue; // parsing stopped at its header; checked by the caller
+      if (element.length !== UNDEFINED_LENGTH && element.dataOffset + element.length > end) {
+        throw new DicomParseError('INVALID_DICOM', `truncated: element ${element.tag} runs past end of file`);
+      }
+      for (const item of element.items ?? []) if (item.dataSet) check(item.dataSet.elements);
+    }
+  };
+  check(dataSet.elements);
 }
 
 /**

@@ -17,6 +17,11 @@ export type ReceivedDataset =
       bytes: Buffer;
       /** Still being finished on a writer thread for a large dataset: parse it meanwhile. */
       sha256: Promise<string>;
+      /**
+       * With end({ storeAhead: true }) for a large dataset: the file already being written under its
+       * content key (FileBlobStore.storeDigested), settling with that key.
+       */
+      stored?: Promise<string>;
       /** The store is over and nothing reads `bytes` any more: its memory may serve another dataset. */
       release(): void;
     }
@@ -80,8 +85,16 @@ export class DatasetSink {
     else if (!this.shared && this.size > SHARED_ABOVE) this.moveToSharedMemory();
   }
 
-  /** The dataset is complete. */
-  async end(): Promise<ReceivedDataset> {
+  /** Bytes received so far of a dataset kept in shared memory (past SHARED_ABOVE); else undefined. */
+  get arrived(): Buffer | undefined {
+    return this.shared?.memory.subarray(0, this.size);
+  }
+
+  /**
+   * The dataset is complete. `storeAhead`: its file may be written as soon as its digest is done,
+   * before anyone looks at it again (the caller has checked its header already: ScpConnection).
+   */
+  async end(options: { storeAhead?: boolean } = {}): Promise<ReceivedDataset> {
     if (this.stream && this.temp) {
       this.stream.end();
       return { kind: 'file', temp: await this.temp };
@@ -89,13 +102,17 @@ export class DatasetSink {
     if (this.shared) {
       const { memory, digest } = this.shared;
       this.shared = undefined;
-      const sha256 = digest.finish(sharedMemoryOf(memory), this.size);
-      // Observed by the ingest; a parse failure may come first and leave it unread.
+      const { sha256, stored } = options.storeAhead
+        ? this.blobs.storeDigested(digest, sharedMemoryOf(memory), this.size)
+        : { sha256: digest.finish(sharedMemoryOf(memory), this.size), stored: undefined };
+      // Observed by the ingest; a parse failure may come first and leave them unread.
       sha256.catch(() => undefined);
+      stored?.catch(() => undefined);
       const bytes = memory.subarray(0, this.size);
-      // The memory goes back only once the hashing thread is done reading it.
-      const release = () => void sha256.finally(() => datasetMemory.release(bytes)).catch(() => undefined);
-      return { kind: 'memory', bytes, sha256, release };
+      // The memory goes back only once the writer thread is done reading it.
+      const done = Promise.allSettled([sha256, stored]);
+      const release = () => void done.then(() => datasetMemory.release(bytes));
+      return { kind: 'memory', bytes, sha256, ...(stored ? { stored } : {}), release };
     }
     const bytes = datasetMemory.acquire(this.size);
     let offset = 0;

@@ -63,6 +63,8 @@ interface Incoming {
   command?: CommandSet;
   /** Where the dataset's fragments go (C-STORE); undefined: they are dropped. */
   sink?: DatasetSink;
+  /** Asked once a large dataset's first part is in: may its file be written as soon as it completes? */
+  storeAhead?: Promise<boolean>;
 }
 
 type Phase = 'idle' | 'negotiating' | 'established' | 'released' | 'closed';
@@ -131,6 +133,10 @@ export class StoreScpConnection implements PduHandler {
     } else {
       if (!message.command?.hasDataset) return this.abort('dataset fragment without a command announcing it');
       message.sink?.write(slice);
+      const arrived = message.sink?.arrived;
+      if (arrived && !message.storeAhead && this.target) {
+        message.storeAhead = this.deps.ingest.mayStoreAhead(arrived, this.target).catch(() => false);
+      }
     }
   }
 
@@ -150,7 +156,7 @@ export class StoreScpConnection implements PduHandler {
     } else {
       if (!message.command?.hasDataset) return this.abort('dataset fragment without a command announcing it');
       this.incoming.delete(contextId);
-      if (message.sink) this.run(this.store(contextId, message.command, message.sink));
+      if (message.sink) this.run(this.store(contextId, message.command, message.sink, message.storeAhead));
     }
   }
 
@@ -312,16 +318,24 @@ export class StoreScpConnection implements PduHandler {
   }
 
   /** Ingests one received instance and answers it: success only once it is durable. */
-  private async store(contextId: number, command: CommandSet, sink: DatasetSink): Promise<void> {
+  private async store(
+    contextId: number,
+    command: CommandSet,
+    sink: DatasetSink,
+    storeAhead: Promise<boolean> | undefined,
+  ): Promise<void> {
     let status: number = STORE_STATUS.success;
     let errorComment: string | undefined;
     try {
       if (!this.target || !this.source) throw new Error('C-STORE outside an accepted association');
-      const received = await sink.end();
+      const received = await sink.end({ storeAhead: (await storeAhead) === true });
       if (received.kind === 'memory') {
         this.lastDatasetSize = received.bytes.byteLength;
         try {
-          await this.deps.ingest.ingestBytes(received.bytes, this.target, this.source, received.sha256);
+          await this.deps.ingest.ingestBytes(received.bytes, this.target, this.source, {
+            sha256: received.sha256,
+            storedAhead: received.stored,
+          });
         } finally {
           // ingestBytes settles only after the file's write has (IngestService.index).
           received.release();

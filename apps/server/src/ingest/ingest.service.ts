@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
-import { DicomParseError, parseDicomHeader } from '../dicom/index.js';
+import { DicomParseError, parseArrivingHeader, parseDicomHeader } from '../dicom/index.js';
 import type { ParsedInstance } from '../dicom/index.js';
 import { ApiError } from '../http/errors.js';
 import type { IndexResult, IndexTarget, IngestRepository } from '../repositories/ingest.repository.js';
@@ -79,35 +79,72 @@ export class IngestService {
    * A whole Part-10 file held in memory (a received C-STORE dataset behind its header). An instance
    * already indexed under its study is answered as a duplicate before any byte is written; otherwise
    * the file goes straight under its content key (FileBlobStore.storeBytes), then the index.
-   * `digest`, when given, is the bytes' SHA-256, possibly still being computed on another thread:
-   * the header is parsed and the duplicate looked up meanwhile.
+   * `sha256`, when given, is the bytes' digest, possibly still being computed on another thread: the
+   * header is parsed and the duplicate looked up meanwhile. `storedAhead` is the file already being
+   * written (mayStoreAhead said yes): should the complete file fail to parse or turn out a
+   * duplicate after all, it is removed again once written, unless something references it.
    */
   async ingestBytes(
     bytes: Buffer,
     target: IndexTarget,
     source: IngestSource,
-    digest?: Promise<string>,
+    options: { sha256?: Promise<string>; storedAhead?: Promise<string> } = {},
   ): Promise<IngestResult> {
     let parsed: ParsedInstance;
+    let existing: { studyUuid: string; seriesUuid: string } | undefined;
     try {
-      parsed = parseDicomHeader(bytes);
+      try {
+        parsed = parseDicomHeader(bytes);
+      } catch (error) {
+        throw asApiError(error);
+      }
+      // Written ahead, a duplicate is told by the index's insert (which then removes the file unless
+      // something references it); looking it up here again would only delay the answer.
+      existing = options.storedAhead
+        ? undefined
+        : await this.deps.repo.findInstance(
+            target.namespaceId,
+            parsed.studyInstanceUid,
+            parsed.sopInstanceUid,
+          );
     } catch (error) {
-      throw asApiError(error);
+      await this.discardAhead(options.storedAhead);
+      throw error;
     }
-    const existing = await this.deps.repo.findInstance(
-      target.namespaceId,
-      parsed.studyInstanceUid,
-      parsed.sopInstanceUid,
-    );
-    if (existing) return { ...existing, duplicate: true, parsed };
-    const sha256 = digest ? await digest : createHash('sha256').update(bytes).digest('hex');
+    if (existing) {
+      await this.discardAhead(options.storedAhead);
+      return { ...existing, duplicate: true, parsed };
+    }
+    const sha256 = options.sha256 ? await options.sha256 : createHash('sha256').update(bytes).digest('hex');
     // The file's write and sync run on a writer thread while the index statements run here; the
     // index transaction commits only once the file is durable (IngestRepository.indexInstance).
-    const stored = this.deps.blobs.storeBytes(bytes, sha256);
+    const stored = options.storedAhead ?? this.deps.blobs.storeBytes(bytes, sha256);
     // Observed by the index; a rejection that comes before the index awaits it is not unhandled.
     stored.catch(() => undefined);
     const key = FileBlobStore.keyFor(sha256);
     return this.index(parsed, target, source, { key, sha256, size: bytes.byteLength }, stored);
+  }
+
+  /**
+   * Whether a dataset still arriving (its first part, `prefix`) may be written under its key as soon
+   * as it is complete, before ingestBytes looks at it: its header reads up to the pixel data and
+   * names an instance the target does not hold yet. Saves the answer a hand-over between threads;
+   * the rare dataset that passes here and fails later costs a write and a removal.
+   */
+  async mayStoreAhead(prefix: Uint8Array, target: IndexTarget): Promise<boolean> {
+    const uids = parseArrivingHeader(prefix);
+    if (!uids) return false;
+    const existing = await this.deps.repo.findInstance(
+      target.namespaceId,
+      uids.studyInstanceUid,
+      uids.sopInstanceUid,
+    );
+    return existing === undefined;
+  }
+
+  private async discardAhead(storedAhead: Promise<string> | undefined): Promise<void> {
+    const key = await storedAhead?.catch(() => undefined);
+    if (key) await this.removeIfUnreferenced(key);
   }
 
   private async index(

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { IMPLEMENTATION_CLASS_UID } from '../dicom/write.js';
+import { ApiError } from '../http/errors.js';
 import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
 import type { IngestRepository } from '../repositories/ingest.repository.js';
 import type { FileBlobStore } from '../storage/file-blob-store.js';
@@ -29,6 +30,12 @@ export interface RecoveryReport {
   skipped: number;
   /** Files whose content does not match their name (a write cut short; never answered success). */
   partial: number;
+  /**
+   * Files received here whose content the ingest refuses: a dataset written ahead of its complete
+   * parse (IngestService.mayStoreAhead), refused, and cut off by the stop before its removal.
+   * Never answered success; removed.
+   */
+  refused: number;
   /** Index rows of the window whose file is missing (the design cannot produce them: reported only). */
   missingFiles: number;
   ms: number;
@@ -73,6 +80,7 @@ export class IngestRecovery {
       recovered: 0,
       skipped: 0,
       partial: 0,
+      refused: 0,
       missingFiles: 0,
       ms: 0,
     };
@@ -154,11 +162,17 @@ export class IngestRecovery {
             blob_key: key,
           },
         },
-        Promise.resolve(sha256),
+        { sha256: Promise.resolve(sha256) },
       );
       if (result.duplicate) report.skipped += 1;
       else report.recovered += 1;
     } catch (error) {
+      if (error instanceof ApiError && error.httpStatus < 500) {
+        report.refused += 1;
+        await this.deps.blobs.remove(key);
+        this.deps.log(`recovery scan: removed ${key}, refused by the ingest: ${error.errorType}`);
+        return;
+      }
       report.skipped += 1;
       this.deps.log(`recovery scan: could not index ${key}: ${String(error)}`);
     }

@@ -43,7 +43,14 @@ parentPort.on('message', (message) => {
   if (message.type === 'digest') {
     const digest = hashUpTo(message.job, message.memory, message.upTo);
     digests.delete(message.job);
-    return parentPort.postMessage({ id: message.id, value: digest.hash.digest('hex') });
+    const sha256 = digest.hash.digest('hex');
+    parentPort.postMessage({ id: message.id, value: sha256 });
+    const then = message.thenWrite;
+    // The same path as FileBlobStore.keyFor(sha256, suffix) under the blob root.
+    if (then) write({ id: then.id, root: then.root, knownDirectory: false,
+      file: path.join(then.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256 + then.suffix),
+      bytes: new Uint8Array(message.memory, 0, message.upTo) });
+    return;
   }
   write(message);
 });
@@ -101,6 +108,14 @@ interface Slot {
 }
 
 /**
+ * Posts a message awaiting one answer, or two when `second` adds the id of a second answer to it.
+ */
+type Requester = (
+  message: object,
+  second?: (id: number) => object,
+) => [Promise<string | undefined>, Promise<string | undefined> | undefined];
+
+/**
  * The SHA-256 of a dataset computed on a writer thread while the dataset lands in shared memory,
  * so the receiving thread only copies bytes. Bytes handed over must not change until the digest is
  * finished or dropped (the memory is shared, and the thread reads it later).
@@ -109,7 +124,7 @@ export class StreamingDigest {
   private open = true;
   constructor(
     private readonly post: (message: object) => void,
-    private readonly request: (message: object) => Promise<string | undefined>,
+    private readonly request: Requester,
     private readonly closed: () => void,
     private readonly job: number,
   ) {}
@@ -120,14 +135,29 @@ export class StreamingDigest {
   }
 
   /** Bytes [0, upTo) are the whole dataset: its SHA-256 as hex. */
-  async finish(memory: SharedArrayBuffer, upTo: number): Promise<string> {
+  finish(memory: SharedArrayBuffer, upTo: number): Promise<string> {
+    return this.finishThenWrite(memory, upTo).sha256;
+  }
+
+  /**
+   * Bytes [0, upTo) are the whole dataset: its SHA-256, and with `write`, the thread goes on at once
+   * to create the file `write.root/ab/cd/<sha256><suffix>` (FileBlobStore.keyFor) with those bytes,
+   * as DurableWriter.write does (`written` settles like its promise).
+   */
+  finishThenWrite(
+    memory: SharedArrayBuffer,
+    upTo: number,
+    write?: { root: string; suffix: string },
+  ): { sha256: Promise<string>; written?: Promise<void> } {
     if (!this.open) throw new Error('digest already finished or dropped');
     this.open = false;
-    try {
-      return (await this.request({ type: 'digest', job: this.job, memory, upTo }))!;
-    } finally {
-      this.closed();
-    }
+    const [digested, written] = this.request(
+      { type: 'digest', job: this.job, memory, upTo },
+      write ? (id) => ({ thenWrite: { ...write, id } }) : undefined,
+    );
+    const sha256 = digested.then((value) => value!);
+    void (written ?? digested).then(this.closed, this.closed);
+    return { sha256, written: written?.then(() => undefined) };
   }
 
   /** The dataset will not be finished (the association ended). */
@@ -156,7 +186,7 @@ export class DurableWriter {
    * fsyncing the parents that gained an entry).
    */
   async write(file: string, bytes: Uint8Array, knownDirectory: boolean): Promise<void> {
-    await this.request(this.leastBusy(), { type: 'write', file, root: this.root, bytes, knownDirectory });
+    await this.request(this.leastBusy(), { type: 'write', file, root: this.root, bytes, knownDirectory })[0];
   }
 
   /** Begins a SHA-256 on the least busy thread, which then counts as busy until it is finished. */
@@ -165,20 +195,30 @@ export class DurableWriter {
     slot.digests += 1;
     return new StreamingDigest(
       (message) => slot.worker.postMessage(message),
-      (message) => this.request(slot, message),
+      (message, second) => this.request(slot, message, second),
       () => (slot.digests -= 1),
       this.nextId++,
     );
   }
 
-  private request(slot: Slot, message: object): Promise<string | undefined> {
-    const id = this.nextId++;
+  private request(
+    slot: Slot,
+    message: object,
+    second?: (id: number) => object,
+  ): [Promise<string | undefined>, Promise<string | undefined> | undefined] {
     // A writer holds the process open only while it has work.
     if (slot.pending.size === 0) slot.worker.ref();
-    return new Promise((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject });
-      slot.worker.postMessage({ ...message, id });
-    });
+    const answer = () => {
+      const id = this.nextId++;
+      const promise = new Promise<string | undefined>((resolve, reject) =>
+        slot.pending.set(id, { resolve, reject }),
+      );
+      return { id, promise };
+    };
+    const first = answer();
+    const then = second ? answer() : undefined;
+    slot.worker.postMessage({ ...message, ...(then ? second!(then.id) : {}), id: first.id });
+    return [first.promise, then?.promise];
   }
 
   async close(): Promise<void> {

@@ -116,10 +116,33 @@ export class FileBlobStore {
    */
   async storeBytes(bytes: Uint8Array, sha256: string): Promise<string> {
     const key = FileBlobStore.keyFor(sha256);
+    const dir = path.dirname(this.pathOf(key));
+    return this.settle(this.writer.write(this.pathOf(key), bytes, this.directories.has(dir)), bytes, sha256);
+  }
+
+  /**
+   * storeBytes for bytes whose digest is still being finished on a writer thread: that thread
+   * writes them under their key right after (no hand-back to this thread in between).
+   */
+  storeDigested(
+    digest: StreamingDigest,
+    memory: SharedArrayBuffer,
+    size: number,
+  ): { sha256: Promise<string>; stored: Promise<string> } {
+    const { sha256, written } = digest.finishThenWrite(memory, size, { root: this.root, suffix: '.dcm' });
+    // Observed by settle once the digest is in; if the digest fails, nothing else would observe it.
+    written!.catch(() => undefined);
+    const stored = sha256.then((sha) => this.settle(written!, new Uint8Array(memory, 0, size), sha));
+    return { sha256, stored };
+  }
+
+  /** The key of bytes once `writing` (their create-and-sync under it) is over; see storeBytes. */
+  private async settle(writing: Promise<void>, bytes: Uint8Array, sha256: string): Promise<string> {
+    const key = FileBlobStore.keyFor(sha256);
     const target = this.pathOf(key);
     const dir = path.dirname(target);
     try {
-      await this.writer.write(target, bytes, this.directories.has(dir));
+      await writing;
       this.directories.add(dir);
       return key;
     } catch (error) {

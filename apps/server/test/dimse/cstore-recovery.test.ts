@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import type { Database } from '../../src/db/schema.js';
 import { transactionWithoutSync } from '../../src/db/index-durability.js';
 import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
 import { readFileMeta } from '../../src/ingest/recovery-scan.js';
+import { FileBlobStore } from '../../src/storage/file-blob-store.js';
 import type { RunningServer } from '../../src/main.js';
 import { startServer } from '../../src/main.js';
 import { createPgDatabase, DEMO_PASSWORD, DIALECTS } from '../support/test-server.js';
@@ -154,6 +156,14 @@ describe.each(DIALECTS)('recovery scan after an unclean stop on %s', (dialect) =
     } finally {
       await db.close();
     }
+    // What a crash leaves between a dataset written ahead of its complete parse and its removal:
+    // a received file (our meta header, a registered sender) whose content the ingest refuses.
+    const whole = fs.readFileSync(path.join(dataDir, 'blobs', lost.blob_key));
+    const refused = whole.subarray(0, whole.length - 1000);
+    const refusedSha = createHash('sha256').update(refused).digest('hex');
+    const refusedFile = path.join(dataDir, 'blobs', FileBlobStore.keyFor(refusedSha));
+    fs.mkdirSync(path.dirname(refusedFile), { recursive: true });
+    fs.writeFileSync(refusedFile, refused);
     fs.writeFileSync(marker(), 'left by a run that did not stop cleanly\n');
     fs.utimesSync(marker(), runStarted, runStarted);
 
@@ -163,8 +173,10 @@ describe.each(DIALECTS)('recovery scan after an unclean stop on %s', (dialect) =
     expect(report).toMatchObject({
       recovered: 1 + gone!.files.length,
       partial: 0,
+      refused: 1,
       missingFiles: 0,
     });
+    expect(fs.existsSync(refusedFile)).toBe(false);
     expect(second.lines.join('\n')).toContain('Recovery scan after an unclean stop');
 
     const k2 = second.running.ctx.db.kysely;

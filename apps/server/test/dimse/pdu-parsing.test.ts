@@ -171,6 +171,43 @@ describe.each(DIALECTS)('C-STORE PDU handling with a hand-driven SCU on %s', (di
     expect(datasetOf(file).equals(dataset)).toBe(true);
   });
 
+  /** Sends a dataset as one C-STORE in PDUs of 60,000 bytes, the last one marked last; answers its status. */
+  const sendStore = async (sopInstanceUid: string, dataset: Buffer) => {
+    const scu = await associate();
+    const pieces = split(dataset, Math.ceil(dataset.length / 60_000));
+    await scu.sendPdus([
+      [{ command: true, last: true, data: storeCommand(CT, sopInstanceUid) }],
+      ...pieces.map((data, i) => [{ command: false, last: i === pieces.length - 1, data }]),
+    ]);
+    const status = await scu.storeStatus();
+    expect(await scu.release()).toBe(0x06);
+    return status;
+  };
+
+  it('stores a CT-size instance (written as soon as it is complete) byte for byte, and a resend adds nothing', async () => {
+    const ct = instance(512, 512);
+    expect(ct.dataset.length).toBeGreaterThan(SHARED_ABOVE);
+    const before = await state();
+    expect(await sendStore(ct.sopInstanceUid, ct.dataset)).toBe(0x0000);
+    const row = await stored(ct.sopInstanceUid);
+    const file = fs.readFileSync(path.join(server.dataDir, 'blobs', row!.blob_key));
+    expect(datasetOf(file).equals(ct.dataset)).toBe(true);
+    expect(await state()).toEqual({ ...before, instances: before.instances + 1, blobs: before.blobs + 1 });
+
+    expect(await sendStore(ct.sopInstanceUid, ct.dataset)).toBe(0x0000);
+    expect(await state()).toEqual({ ...before, instances: before.instances + 1, blobs: before.blobs + 1 });
+  });
+
+  it('refuses a CT-size dataset whose header reads but whose pixel data is cut, and leaves no file', async () => {
+    const ct = instance(512, 512);
+    const before = await state();
+    // The header (and the start of Pixel Data) arrive as usual; the dataset ends short of its length.
+    const cut = ct.dataset.subarray(0, ct.dataset.length - 100_000);
+    expect(await sendStore(ct.sopInstanceUid, cut)).toBe(0xc000);
+    expect(await state()).toEqual(before);
+    expect(await stored(ct.sopInstanceUid)).toBeUndefined();
+  });
+
   it('answers two instances in one association, the second sent in one PDV', async () => {
     const a = instance();
     const b = instance();
