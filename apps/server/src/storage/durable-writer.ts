@@ -206,6 +206,11 @@ export class DurableWriter {
     message: object,
     second?: (id: number) => object,
   ): [Promise<string | undefined>, Promise<string | undefined> | undefined] {
+    if (!this.slots.includes(slot)) {
+      // The thread crashed or was stopped after a digest began on it: nothing would answer.
+      const gone = () => Promise.reject(new DurableWriteError('EIO', 'writer thread gone'));
+      return [gone(), second ? gone() : undefined];
+    }
     // A writer holds the process open only while it has work.
     if (slot.pending.size === 0) slot.worker.ref();
     const answer = () => {

@@ -84,4 +84,14 @@ describe('DatasetSink', () => {
     if (received.kind !== 'memory') throw new Error('expected memory');
     expect(await received.sha256).toBe(sha256(header, body));
   });
+
+  it('a dataset whose writer thread stopped meanwhile fails instead of waiting for ever', async () => {
+    const own = new FileBlobStore(fs.mkdtempSync(path.join(dir, 'stopped-')));
+    const sink = new DatasetSink(own, header, flow, 0);
+    sink.write(randomBytes(300_000));
+    await own.close();
+    const received = await sink.end();
+    if (received.kind !== 'memory') throw new Error('expected memory');
+    await expect(received.sha256).rejects.toThrow('writer thread gone');
+  });
 });
