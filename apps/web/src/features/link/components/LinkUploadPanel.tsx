@@ -24,6 +24,7 @@ import { MediaPicker } from '../../upload/components/MediaPicker';
 import { MediaProblemList } from '../../upload/components/MediaProblemList';
 import type { PickedFile } from '../../upload/lib/media-scan';
 import { browserResumeStore } from '../../upload/lib/resume-idb';
+import { fileKeys } from '../../upload/lib/file-identity';
 import { sendResumable, type ResumableFile } from '../../upload/lib/resumable-send';
 import { instancesOf } from '../../upload/lib/studies';
 import { UPLOAD_BACKOFF_MS, UPLOAD_CONCURRENCY, UPLOAD_RETRIES } from '../../upload/lib/upload-runner';
@@ -97,6 +98,11 @@ export function LinkUploadPanel({
     }
     const api = linkUploadApi(key);
     const store = browserResumeStore();
+    // Every file's resume record in one read, so no file waits on IndexedDB as it is sent. Only a
+    // shortcut: a file that cannot be read now fails (or is read) when its turn comes.
+    await fileKeys(list)
+      .then((keys) => store.getMany(scope, keys))
+      .catch(() => undefined);
     const held = new Map<File, number>();
     const hold = (file: File, bytes: number) => {
       const before = held.get(file) ?? 0;

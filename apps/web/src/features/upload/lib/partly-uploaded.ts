@@ -1,8 +1,6 @@
-import { fileKey } from './file-identity';
+import { fileKeys } from './file-identity';
 import type { ResumeStore } from './resume-store';
 import type { FoundStudy } from './studies';
-
-const KEYS_AT_ONCE = 8;
 
 /**
  * Studies an earlier page load began sending to `scope` and did not finish: some file has a resume
@@ -22,13 +20,8 @@ export async function partlyUploaded(
       if (file) owners.push({ studyUid: study.studyUid, file, sopInstanceUid: study.sopInstanceUids[i] });
     });
   }
-  // A few at a time: a fingerprint holds 128 KB of its file while it is computed.
-  const keys: string[] = [];
-  for (let i = 0; i < owners.length; i += KEYS_AT_ONCE) {
-    const batch = owners.slice(i, i + KEYS_AT_ONCE);
-    keys.push(...(await Promise.all(batch.map((o) => fileKey(o.file, o.sopInstanceUid)))));
-  }
-  const records = await store.getMany(scope, keys);
+  // One read of every file's record; the upload that follows is answered from it (resume-idb.ts).
+  const records = await store.getMany(scope, await fileKeys(owners));
   const started = new Set<string>();
   const unfinished = new Set<string>();
   owners.forEach((o, i) => {

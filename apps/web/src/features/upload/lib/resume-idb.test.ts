@@ -165,35 +165,44 @@ describe('the IndexedDB resume store', () => {
     }
   });
 
-  it("reads a destination's records once, in one request, then answers from them", async () => {
+  it("answers a run's files from one read of their keys, and reads what it was not asked together", async () => {
     const factory = new IDBFactory();
     const before = idbResumeStore({ factory, log: quiet });
     for (let i = 0; i < 20; i++) await before.set('ns', `f${i}`, { done: 1 });
-    await before.set('ns-other', 'f1', { session: 'elsewhere' });
-    // A destination whose id is a prefix of another's: its range must not take the other's records.
-    await before.set('n', 'f1', { session: 'short' });
     await before.flush();
 
-    const getAll = vi.spyOn(IDBObjectStore.prototype, 'getAll');
-    const get = vi.spyOn(IDBObjectStore.prototype, 'get');
     const store = idbResumeStore({ factory, log: quiet });
-    const found = await Promise.all(Array.from({ length: 25 }, (_, i) => store.get('ns', `f${i}`)));
-    expect(found.filter((r) => r?.done).length).toBe(20);
-    expect(found.slice(20)).toEqual([null, null, null, null, null]);
-    expect(await store.get('ns', 'f1')).toMatchObject({ done: 1 });
-    expect(await store.get('n', 'f1')).toMatchObject({ session: 'short' });
-    expect(await store.get('ns-other', 'f1')).toMatchObject({ session: 'elsewhere' });
-    // One range read per destination, none per file.
-    expect(getAll).toHaveBeenCalledTimes(3);
-    expect(get).not.toHaveBeenCalled();
-    // This page's own writes are answered from the snapshot too, deletes included.
+    await store.get('ns', 'warm');
+    const get = vi.spyOn(IDBObjectStore.prototype, 'get');
+    const spy = vi.spyOn(IDBDatabase.prototype, 'transaction');
+    const keys = Array.from({ length: 25 }, (_, i) => `f${i}`);
+    // Before the run: every file's record in one transaction.
+    const found = await store.getMany('ns', keys);
+    expect(found.filter((r) => r?.done)).toHaveLength(20);
+    expect([spy.mock.calls.length, get.mock.calls.length]).toEqual([1, 25]);
+    // The run: each file's record, stored or not, without going to IndexedDB again.
+    const during = await Promise.all(keys.map((key) => store.get('ns', key)));
+    expect(during).toEqual(found);
+    expect([spy.mock.calls.length, get.mock.calls.length]).toEqual([1, 25]);
+    // Keys nobody read before, asked for at once: one more transaction for all of them.
+    const late = await Promise.all(['f1', 'x1', 'x2', 'x3'].map((key) => store.get('other', key)));
+    expect(late).toEqual([null, null, null, null]);
+    expect([spy.mock.calls.length, get.mock.calls.length]).toEqual([2, 29]);
+    expect(await store.get('other', 'x1')).toBeNull();
+    expect(spy).toHaveBeenCalledTimes(2);
+
+    // This page's own writes win over what is read again, before and after they are flushed.
     await store.set('ns', 'f21', { session: 'new' });
     await store.remove('ns', 'f2');
-    expect(await store.getMany('ns', ['f21', 'f2', 'f3'])).toEqual([
+    const mine = ['f21', 'f2', 'f3'];
+    const expected = [
       expect.objectContaining({ session: 'new' }),
       null,
       expect.objectContaining({ done: 1 }),
-    ]);
+    ];
+    expect(await store.getMany('ns', mine)).toEqual(expected);
+    await store.flush();
+    expect(await idbResumeStore({ factory, log: quiet }).getMany('ns', mine)).toEqual(expected);
   });
 
   it('writes the records of many files in one transaction, and flushes by itself', async () => {
