@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { emptyPatientForm, MESSAGES } from '@imaging-inbox/contract';
 import { newGroup } from '../../../test/factories';
 import { apiStub, renderWithRouter } from '../../../test/render';
 import { InboxContext, type InboxContextValue } from '../../inbox/inbox-context';
+import { inThreadScanWorker } from '../lib/test-scan-worker';
+import { zipWithInfoZip } from '../lib/test-zip';
 import { initialWrapState, NonDicomWizard, type WrapWizardState } from './NonDicomWizard';
 
 const group = newGroup({ name: 'Emergency' });
@@ -92,5 +94,34 @@ describe('NonDicomWizard', () => {
     fireEvent.click(buttons[1]!);
     expect(await screen.findByText(MESSAGES.uploadMrnNote)).toBeTruthy();
     expect(screen.getByText(/MRN-1/)).toBeTruthy();
+  });
+
+  it('holds Next and Back while a ZIP is read, then lists its documents beside the files picked', async () => {
+    const scan = inThreadScanWorker();
+    vi.stubGlobal('Worker', scan.Worker);
+    renderWizard({ ...initialWrapState, step: 1, destination: group.namespace_id });
+    const zip = zipWithInfoZip({ 'letter.pdf': '%PDF-1.4 letter', 'photos/wound.png': 'png' });
+    const input = screen.getByLabelText('PDF, image or video files');
+    fireEvent.change(input, {
+      target: { files: [pdf, new File([zip], 'exams.zip', { type: 'application/zip' })] },
+    });
+
+    // The loose PDF is listed at once; the ZIP is still being read, and says why Next waits.
+    expect(screen.getByText('report.pdf')).toBeTruthy();
+    expect(
+      screen.getByText('Reading the ZIP: its files join the list when it is read, then Next opens.'),
+    ).toBeTruthy();
+    expect(next().disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Back' }).disabled).toBe(true);
+    fireEvent.click(next());
+    expect(screen.getByText('report.pdf')).toBeTruthy();
+
+    act(() => scan.release());
+    await waitFor(() => expect(screen.getByText('exams.zip/letter.pdf')).toBeTruthy());
+    expect(screen.getByText('exams.zip/photos/wound.png')).toBeTruthy();
+    expect(screen.getByText('report.pdf')).toBeTruthy();
+    expect(screen.queryByText(/Reading the ZIP/)).toBeNull();
+    expect(scan.started[0]!.terminated).toBe(true);
+    expect(next().disabled).toBe(false);
   });
 });

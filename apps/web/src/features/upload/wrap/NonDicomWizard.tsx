@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, Stack, Typography } from '@mui/material';
 import {
   dicomPatientName,
@@ -46,6 +46,9 @@ export function NonDicomWizard({ initial = initialWrapState }: { initial?: WrapW
   const { t } = useTranslation();
   const [state, setState] = useState(initial);
   const patch = (change: Partial<WrapWizardState>) => setState((s) => ({ ...s, ...change }));
+  // A ZIP being read holds the wizard: leaving the step would stop the read and lose its documents.
+  const [reading, setReading] = useState(false);
+  const onReading = useCallback((value: boolean) => setReading(value), []);
   const destinations = useUploadDestinations();
   const destination = destinations?.find((g) => g.namespace_id === state.destination);
   const enabled = useWrappingEnabled(destination ? destination.namespace_id : null);
@@ -53,11 +56,13 @@ export function NonDicomWizard({ initial = initialWrapState }: { initial?: WrapW
   const errors = checked.ok ? {} : checked.errors;
 
   // Next is open only with what each step needs; the form must be valid and a file chosen.
-  const canNext = [
-    destination !== undefined && enabled === true,
-    state.files.length > 0,
-    checked.ok && state.files.length > 0,
-  ][state.step];
+  const canNext =
+    !reading &&
+    [
+      destination !== undefined && enabled === true,
+      state.files.length > 0,
+      checked.ok && state.files.length > 0,
+    ][state.step];
 
   const upload = () => {
     if (!destination || !checked.ok || state.files.length === 0) return;
@@ -100,8 +105,13 @@ export function NonDicomWizard({ initial = initialWrapState }: { initial?: WrapW
           <SelectFilesStep
             files={state.files}
             error={state.fileError}
-            onPicked={(files, fileError) => patch({ files, fileError })}
-            onRemove={(index) => patch({ files: state.files.filter((_, i) => i !== index), fileError: null })}
+            onAdded={(files, fileError) =>
+              setState((s) => ({ ...s, files: [...s.files, ...files], fileError }))
+            }
+            onRemove={(index) =>
+              setState((s) => ({ ...s, files: s.files.filter((_, i) => i !== index), fileError: null }))
+            }
+            onReading={onReading}
           />
         );
       case 2:
@@ -145,11 +155,15 @@ export function NonDicomWizard({ initial = initialWrapState }: { initial?: WrapW
       <WizardStepper
         active={state.step}
         steps={WRAP_STEPS}
-        onOpen={(step) => step < state.step && patch({ step })}
+        onOpen={(step) => !reading && step < state.step && patch({ step })}
       />
       {content()}
       <Stack direction="row" spacing={1} sx={{ mt: 3 }}>
-        {state.step > 0 && <Button onClick={() => patch({ step: state.step - 1 })}>{t('Back')}</Button>}
+        {state.step > 0 && (
+          <Button disabled={reading} onClick={() => patch({ step: state.step - 1 })}>
+            {t('Back')}
+          </Button>
+        )}
         {state.step < WRAP_STEPS.length - 1 ? (
           <Button variant="contained" disabled={!canNext} onClick={() => patch({ step: state.step + 1 })}>
             {t('Next')}

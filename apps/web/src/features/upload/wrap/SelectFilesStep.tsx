@@ -1,4 +1,4 @@
-import { useState, type ChangeEvent } from 'react';
+import { useEffect, useState, type ChangeEvent } from 'react';
 import {
   Alert,
   Button,
@@ -8,6 +8,7 @@ import {
   ListItem,
   ListItemText,
   Stack,
+  Typography,
 } from '@mui/material';
 import { MESSAGES, WRAP_ACCEPT } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
@@ -37,8 +38,11 @@ const isZip = (file: File) =>
 interface Props {
   files: File[];
   error: FileError;
-  onPicked: (files: File[], error: FileError) => void;
+  /** Files to add to the list (the list may have changed since they were picked: a ZIP takes time). */
+  onAdded: (files: File[], error: FileError) => void;
   onRemove: (index: number) => void;
+  /** Whether a ZIP is being read: the wizard holds its steps until its documents are in the list. */
+  onReading: (reading: boolean) => void;
 }
 
 /**
@@ -47,20 +51,26 @@ interface Props {
  * and its documents join the list as the link page offers them; anything else in it is left out
  * and said, as a loose file of another kind is.
  */
-export function SelectFilesStep({ files, error, onPicked, onRemove }: Props) {
+export function SelectFilesStep({ files, error, onAdded, onRemove, onReading }: Props) {
   const { t } = useTranslation();
   const [problems, setProblems] = useState<MediaProblem[]>([]);
   const { progress, load } = useMediaScan((found) => {
     setProblems(found.problems);
     const { accepted, error: documentError } = takeDocuments(found.documents);
     const leftOut = found.files.length > 0 || found.otherFiles > 0 || found.documents.length === 0;
-    onPicked([...files, ...accepted], documentError ?? (leftOut ? 'wrapFileTypes' : null));
+    onAdded(accepted, documentError ?? (leftOut ? 'wrapFileTypes' : null));
   });
+  // Leaving the step stops the read (the scan's own cleanup): the wizard must not stay held then.
+  const reading = progress !== null;
+  useEffect(() => {
+    onReading(reading);
+    return () => onReading(false);
+  }, [reading, onReading]);
   const pick = (event: ChangeEvent<HTMLInputElement>) => {
     const picked = [...(event.target.files ?? [])];
     event.target.value = '';
     const { accepted, error: looseError } = takeDocuments(picked.filter((f) => !isZip(f)));
-    onPicked([...files, ...accepted], looseError);
+    onAdded(accepted, looseError);
     const zips = picked.filter(isZip);
     if (zips.length > 0) void load(pickedFiles(zips));
   };
@@ -77,7 +87,14 @@ export function SelectFilesStep({ files, error, onPicked, onRemove }: Props) {
           onChange={pick}
         />
       </Button>
-      {progress && <LinearProgress aria-label={t('Reading files')} />}
+      {progress && (
+        <Stack spacing={0.5}>
+          <LinearProgress aria-label={t('Reading files')} />
+          <Typography variant="body2" role="status">
+            {t('Reading the ZIP: its files join the list when it is read, then Next opens.')}
+          </Typography>
+        </Stack>
+      )}
       {error && <Alert severity="error">{t(MESSAGES[error])}</Alert>}
       <MediaProblemList problems={problems} />
       {files.length > 0 && (
