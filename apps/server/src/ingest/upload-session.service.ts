@@ -323,7 +323,7 @@ export class UploadSessionService {
     });
   }
 
-  /** Removes expired sessions and their files, and temp files no row knows (a crash mid-create). */
+  /** Removes expired sessions and their files, temp files no row knows (a crash mid-create) and staging files a dead append left. */
   async sweep(): Promise<{ sessions: number; orphans: number }> {
     const now = this.now();
     let sessions = 0;
@@ -335,8 +335,7 @@ export class UploadSessionService {
       sessions += batch.length;
       if (batch.length < 200) break;
     }
-    await this.deps.chunks.removeStaleStaged(now - this.deps.limits.ttlMs);
-    const stale = await this.deps.chunks.staleIds(now - this.deps.limits.ttlMs);
+    const { staleIds: stale } = await this.deps.chunks.sweepStale(now - this.deps.limits.ttlMs);
     const known = await this.deps.repo.existing(stale);
     const orphans = stale.filter((h) => !known.has(h));
     for (const idHash of orphans) await this.deps.chunks.remove(idHash);

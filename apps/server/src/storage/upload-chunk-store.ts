@@ -118,31 +118,34 @@ export class UploadChunkStore {
     await fsp.rm(this.pathOf(idHash), { force: true });
   }
 
-  /** Temp files last written before `before`, by id hash (the sweeper's orphan check). */
-  async staleIds(before: number): Promise<string[]> {
-    const names = await fsp.readdir(this.dir);
-    const stale: string[] = [];
+  /**
+   * The sweeper's one walk of the directory: removes the staging files last written before
+   * `before` (left by a process that died mid-append; a live append keeps writing its own) and
+   * returns the id hashes of the session files last written before it, which only the caller can
+   * tell from a live session's (the sessions table). A directory removed under us holds nothing.
+   */
+  async sweepStale(before: number): Promise<{ staleIds: string[]; stagedRemoved: number }> {
+    const names = await fsp.readdir(this.dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    const staleIds: string[] = [];
+    let stagedRemoved = 0;
     for (const name of names) {
-      const match = /^([0-9a-f]{64})\.part$/.exec(name);
-      if (!match) continue;
-      const stat = await fsp.stat(path.join(this.dir, name)).catch(() => null);
-      if (stat && stat.mtimeMs < before) stale.push(match[1]!);
-    }
-    return stale;
-  }
-
-  /** Removes staging files last written before `before`: left by a process that died mid-append. */
-  async removeStaleStaged(before: number): Promise<number> {
-    let removed = 0;
-    for (const name of await fsp.readdir(this.dir)) {
-      if (!/^[0-9a-f]{64}\.[0-9a-f]{32}\.chunk$/.test(name)) continue;
+      const part = /^([0-9a-f]{64})\.part$/.exec(name);
+      const staged = !part && /^[0-9a-f]{64}\.[0-9a-f]{32}\.chunk$/.test(name);
+      if (!part && !staged) continue;
       const file = path.join(this.dir, name);
+      // Gone since the listing (completed or removed meanwhile): nothing to sweep.
       const stat = await fsp.stat(file).catch(() => null);
-      if (stat && stat.mtimeMs < before) {
+      if (!stat || stat.mtimeMs >= before) continue;
+      if (part) {
+        staleIds.push(part[1]!);
+      } else {
         await fsp.rm(file, { force: true });
-        removed++;
+        stagedRemoved++;
       }
     }
-    return removed;
+    return { staleIds, stagedRemoved };
   }
 }

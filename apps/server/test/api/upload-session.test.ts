@@ -498,21 +498,32 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
     ).toEqual(leftover.map((r) => r.id_hash).sort());
   });
 
-  it('sweeps expired sessions and orphan temp files', async () => {
+  it("sweeps expired sessions, orphan temp files and dead appends' staging files, keeping live sessions' files", async () => {
     const id = (await me.create(1000, emergency)).body.id as string;
     await me.chunk(id, 0, new Uint8Array(10));
-    const orphan = path.join(uploadsDir(), `${'a'.repeat(64)}.part`);
-    fs.writeFileSync(orphan, 'left by a crash');
+    const live = (await me.create(1000, emergency)).body.id as string;
+    await me.chunk(live, 0, new Uint8Array(10));
     const old = new Date(Date.now() - 3 * 24 * 3600_000);
-    fs.utimesSync(orphan, old, old);
+    // A live session's file last written long ago (a paused upload) is still its own.
+    const livePart = path.join(uploadsDir(), `${hashToken(live)}.part`);
+    fs.utimesSync(livePart, old, old);
+    const orphan = path.join(uploadsDir(), `${'a'.repeat(64)}.part`);
+    const staged = path.join(uploadsDir(), `${hashToken(live)}.${'0'.repeat(32)}.chunk`);
+    for (const file of [orphan, staged]) {
+      fs.writeFileSync(file, 'left by a crash');
+      fs.utimesSync(file, old, old);
+    }
     await server.ctx.db.kysely
       .updateTable('upload_sessions')
       .set({ expires: Date.now() - 1 })
+      .where('id_hash', '!=', hashToken(live))
       .execute();
     const swept = await server.ctx.services.uploadSessions.sweep();
     expect(swept.orphans).toBe(1);
     expect(swept.sessions).toBeGreaterThanOrEqual(1);
-    expect(filesUnder(uploadsDir())).toEqual([]);
+    expect(filesUnder(uploadsDir())).toEqual([livePart]);
+    await server.ctx.db.kysely.deleteFrom('upload_sessions').where('id_hash', '=', hashToken(live)).execute();
+    fs.rmSync(livePart);
     const rows = await server.ctx.db.kysely.selectFrom('upload_sessions').select('id_hash').execute();
     expect(rows).toEqual([]);
     expect((await me.status(id)).body.error_type).toBe('NOT_FOUND');
