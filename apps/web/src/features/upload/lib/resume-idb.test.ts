@@ -203,6 +203,12 @@ describe('the IndexedDB resume store', () => {
     expect(await store.getMany('ns', mine)).toEqual(expected);
     await store.flush();
     expect(await idbResumeStore({ factory, log: quiet }).getMany('ns', mine)).toEqual(expected);
+    // A new run's read forgets the last one's answers; what this page wrote is read back from IndexedDB.
+    await store.getMany('ns', ['f0']);
+    get.mockClear();
+    expect(await store.get('ns', 'f21')).toMatchObject({ session: 'new' });
+    expect(await store.get('ns', 'f2')).toBeNull();
+    expect(get).toHaveBeenCalledTimes(2);
   });
 
   it('writes the records of many files in one transaction, and flushes by itself', async () => {

@@ -60,15 +60,16 @@ export function idbResumeStore(options: IdbResumeOptions): ResumeStore {
   const flushEveryMs = options.flushEveryMs ?? RESUME_FLUSH_EVERY_MS;
   const flushAt = options.flushAt ?? RESUME_FLUSH_AT;
   const log = options.log ?? ((message: string) => console.warn(message));
-  // What this page wrote, by record id (null: deleted): newer than anything read, and all there
-  // is once IndexedDB gave up.
+  // What this page wrote and IndexedDB does not hold yet, by record id (null: deleted): newer than
+  // anything read, and all there is once IndexedDB gave up.
   const written = new Map<string, ResumeRecord | null>();
-  // What IndexedDB answered for each record id read (null: none), as of the last read of it.
+  // What IndexedDB holds for each id read since the last `getMany` or written since (null: none).
+  // Both maps hold about one run's files, not a day's, on a page left open all day.
   const known = new Map<string, ResumeRecord | null>();
   // Ids asked by `get` that were never read, and the read that will answer them.
   let misses: { ids: Set<string>; read: Promise<void> } | null = null;
   // Writes not yet sent to IndexedDB, by record id (null: delete); the last write of an id wins.
-  let queued = new Map<string, StoredRecord | null>();
+  let queued = new Map<string, ResumeRecord | null>();
   let flushing: Promise<void> | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const listeners = new Set<(reason: string) => void>();
@@ -142,6 +143,12 @@ export function idbResumeStore(options: IdbResumeOptions): ResumeStore {
       giveUp(error);
       return;
     }
+    // IndexedDB holds them now; a write made since stays the newer one.
+    batch.forEach((record, id) => {
+      if (written.get(id) !== record) return;
+      written.delete(id);
+      known.set(id, record);
+    });
     const before = writes;
     writes += batch.size;
     if (Math.floor(writes / pruneEvery) > Math.floor(before / pruneEvery)) {
@@ -159,7 +166,7 @@ export function idbResumeStore(options: IdbResumeOptions): ResumeStore {
     return next;
   };
 
-  const enqueue = (id: string, record: StoredRecord | null) => {
+  const enqueue = (id: string, record: ResumeRecord | null) => {
     if (unavailable !== null) return;
     queued.set(id, record);
     // Once per full batch: the flush takes the whole queue when its turn comes.
@@ -170,6 +177,9 @@ export function idbResumeStore(options: IdbResumeOptions): ResumeStore {
   return {
     getMany: async (scope, keys) => {
       const ids = keys.map((key) => recordId(scope, key));
+      // A new run: what earlier runs read is forgotten (a later `get` of it reads it again), unless
+      // IndexedDB gave up and it cannot be read again.
+      if (unavailable === null) known.clear();
       await read(ids);
       const at = now();
       return ids.map((id) => answer(id, at));
@@ -183,7 +193,7 @@ export function idbResumeStore(options: IdbResumeOptions): ResumeStore {
       const id = recordId(scope, key);
       const record = { ...input, created: now() };
       written.set(id, record);
-      enqueue(id, { ...record, id });
+      enqueue(id, record);
       return Promise.resolve();
     },
     remove: (scope, key) => {
@@ -271,10 +281,10 @@ function transact<T>(
 }
 
 /** Puts and deletes `batch` in one transaction. */
-function writeBatch(db: IDBDatabase, batch: ReadonlyMap<string, StoredRecord | null>): Promise<void> {
+function writeBatch(db: IDBDatabase, batch: ReadonlyMap<string, ResumeRecord | null>): Promise<void> {
   return transact(db, 'readwrite', (store) => {
     batch.forEach((record, id) => {
-      if (record) store.put(record);
+      if (record) store.put({ ...record, id } satisfies StoredRecord);
       else store.delete(id);
     });
     return () => undefined;
