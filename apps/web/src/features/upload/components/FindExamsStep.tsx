@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Alert, Stack } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
@@ -16,11 +15,14 @@ interface Props {
   studies: FoundStudy[];
   error: ScanErrorKey | null;
   problems: MediaProblem[];
+  /** PDF, image and video files the scan found (kept by the wizard with the rest of the result). */
+  documents: number;
   onScanned: (
     files: File[],
     studies: FoundStudy[],
     error: ScanErrorKey | null,
     problems: MediaProblem[],
+    documents: number,
   ) => void;
 }
 
@@ -28,13 +30,11 @@ interface Props {
  * Step 2: pick files, a folder or a ZIP, or drop them (a CD folder with a DICOMDIR too); headers
  * are read in a worker and grouped into studies.
  */
-export function FindExamsStep({ wrapping = false, studies, error, problems, onScanned }: Props) {
+export function FindExamsStep({ wrapping = false, studies, error, problems, documents, onScanned }: Props) {
   const { t } = useTranslation();
   // PDFs, images and videos found (loose or in a ZIP) are not DICOM: said, not dropped unseen.
-  const [documents, setDocuments] = useState(0);
   const { progress, load, failed } = useMediaScan((found) => {
-    setDocuments(found.documents.length);
-    onScanned(found.files, found.studies, found.error, found.problems);
+    onScanned(found.files, found.studies, found.error, found.problems, found.documents.length);
   });
 
   const scanning = progress !== null;

@@ -88,8 +88,9 @@ export function UploadWizard({
             studies={state.studies}
             error={state.scanError}
             problems={state.problems}
-            onScanned={(files, studies, error, problems) =>
-              dispatch({ type: 'scanned', files, studies, error, problems })
+            documents={state.documents}
+            onScanned={(files, studies, error, problems, documents) =>
+              dispatch({ type: 'scanned', files, studies, error, problems, documents })
             }
           />
         );

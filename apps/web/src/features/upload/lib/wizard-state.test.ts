@@ -83,4 +83,18 @@ describe('wizardReducer', () => {
     expect(s).toMatchObject({ existing: null, selected: [], studies: [study('a')] });
     expect(run(s, { type: 'reset' })).toEqual(initialWizardState);
   });
+
+  it('keeps the documents a scan found with its result, until the next scan', () => {
+    let s = run(initialWizardState, {
+      type: 'scanned',
+      files: [],
+      studies: [study('a')],
+      error: null,
+      documents: 2,
+    });
+    expect(run(s, { type: 'goTo', step: 0 }, { type: 'next' }).documents).toBe(2);
+    s = run(s, { type: 'scanned', files: [], studies: [study('b')], error: null });
+    expect(s.documents).toBe(0);
+    expect(run({ ...s, documents: 3 }, { type: 'reset' }).documents).toBe(0);
+  });
 });

@@ -13,6 +13,11 @@ export interface WizardState {
   scanError: ScanErrorKey | null;
   /** Files of the selection the scan could not take, with why (shown under the result). */
   problems: MediaProblem[];
+  /**
+   * PDF, image and video files the scan found (loose or in a ZIP): not DICOM, so not taken here;
+   * Find Exams names them and points to the other upload kind, on every return to the step too.
+   */
+  documents: number;
   /** Study UIDs the server already has in the destination's account; null until asked. */
   existing: string[] | null;
   selected: string[];
@@ -25,6 +30,7 @@ export const initialWizardState: WizardState = {
   studies: [],
   scanError: null,
   problems: [],
+  documents: 0,
   existing: null,
   selected: [],
 };
@@ -39,6 +45,7 @@ export type WizardAction =
       studies: FoundStudy[];
       error: ScanErrorKey | null;
       problems?: MediaProblem[];
+      documents?: number;
     }
   | { type: 'existing'; studyUids: string[] }
   | { type: 'toggle'; studyUid: string }
@@ -72,6 +79,7 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
         studies: action.studies,
         scanError: action.error,
         problems: action.problems ?? [],
+        documents: action.documents ?? 0,
         existing: null,
         selected: [],
       };
