@@ -1,10 +1,13 @@
-import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
+import { newGroup } from '../../../test/factories';
 import { renderWithRouter } from '../../../test/render';
+import { InboxContext, type InboxContextValue } from '../../inbox/inbox-context';
 import type { FoundStudy } from '../lib/studies';
+import { initialWizardState } from '../lib/wizard-state';
 import { EXISTS_CONCURRENCY } from '../api/study-exists';
-import { EXAM_ROWS_PER_PAGE, SelectExamsStep } from './SelectExamsStep';
+import { EXAM_ROWS_PER_PAGE } from './SelectExamsStep';
+import { UploadWizard } from './UploadWizard';
 
 const study = (n: number): FoundStudy => ({
   studyUid: `1.2.${n}`,
@@ -20,27 +23,8 @@ const study = (n: number): FoundStudy => ({
   totalSize: 1000,
 });
 
-/** The step with the wizard's selection logic reduced to what the table needs. */
-function Harness({ studies }: { studies: FoundStudy[] }) {
-  const [existing, setExisting] = useState<string[] | null>(null);
-  const [selected, setSelected] = useState<string[]>([]);
-  const selectable = () => studies.map((s) => s.studyUid).filter((u) => !existing?.includes(u));
-  return (
-    <SelectExamsStep
-      studies={studies}
-      accountUuid="account-1"
-      partial={new Set()}
-      existing={existing}
-      selected={selected}
-      onExisting={(uids) => {
-        setExisting(uids);
-        setSelected(studies.map((s) => s.studyUid).filter((u) => !uids.includes(u)));
-      }}
-      onToggle={(uid) => setSelected((s) => (s.includes(uid) ? s.filter((u) => u !== uid) : [...s, uid]))}
-      onToggleAll={() => setSelected((s) => (s.length === selectable().length ? [] : selectable()))}
-    />
-  );
-}
+const group = newGroup({ name: 'Emergency' });
+const inbox = { account: { uuid: 'account-1' } } as InboxContextValue;
 
 describe('SelectExamsStep with many studies', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -51,14 +35,26 @@ describe('SelectExamsStep with many studies', () => {
     let most = 0;
     vi.stubGlobal('fetch', async (input: string) => {
       const url = new URL(input, 'http://localhost');
+      const json = (body: unknown) =>
+        new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+      if (url.pathname.endsWith('/group/list')) return json({ status: 'OK', groups: [group] });
       inFlight++;
       most = Math.max(most, inFlight);
       await new Promise((r) => setTimeout(r, 1));
       inFlight--;
       const exists = url.searchParams.get('studyUID') === '1.2.1' ? 1 : 0;
-      return new Response(JSON.stringify({ exists }), { headers: { 'Content-Type': 'application/json' } });
+      return json({ exists });
     });
-    renderWithRouter(<Harness studies={studies} />, '/study/upload');
+    // The step inside the wizard, so Select all goes through the wizard's own selection.
+    const files = Array.from({ length: studies.length + 1 }, (_, i) => new File(['x'], `IMG${i}`));
+    renderWithRouter(
+      <InboxContext.Provider value={inbox}>
+        <UploadWizard
+          initial={{ ...initialWizardState, step: 2, destination: group.namespace_id, files, studies }}
+        />
+      </InboxContext.Provider>,
+      '/study/upload',
+    );
 
     const table = await screen.findByRole('table', { name: 'Exams found' });
     expect(most).toBeLessThanOrEqual(EXISTS_CONCURRENCY);
@@ -83,5 +79,16 @@ describe('SelectExamsStep with many studies', () => {
         .getAllByRole('checkbox')
         .every((c) => !(c as HTMLInputElement).checked),
     ).toBe(true);
+    const next = screen.getByRole<HTMLButtonElement>('button', { name: 'Next' });
+    expect(next.disabled).toBe(true);
+
+    // Selecting all again takes every exam the destination lacks, on every page, and only those.
+    fireEvent.click(all);
+    expect(all.checked).toBe(true);
+    fireEvent.click(next);
+    expect(screen.getByText(/^119 exams \(119 files, .*\) will be uploaded to Emergency\.$/)).toBeTruthy();
+    const toUpload = within(screen.getByRole('list', { name: 'Exams to upload' })).getAllByRole('listitem');
+    expect(toUpload).toHaveLength(119);
+    expect(screen.queryByText(/MRN1\)$/)).toBeNull();
   });
 });
