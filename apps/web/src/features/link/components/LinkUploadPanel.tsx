@@ -11,7 +11,6 @@ import {
 } from '@mui/material';
 import { MEGABYTE, MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
-import { formatMegabytes } from '../../../lib/format';
 import { runJobs } from '../../../lib/job-queue';
 import { linkErrorCode } from '../api/link-public';
 import { offeredDocuments } from '../lib/link-documents';
@@ -19,9 +18,8 @@ import { linkErrorMessage } from '../lib/link-messages';
 import { LinkDocumentsForm } from './LinkDocumentsForm';
 import { isRetryableUpload } from '../../upload/api/upload-image';
 import { linkUploadApi } from '../../upload/api/upload-session';
-import { FoundStudiesTable } from '../../upload/components/FoundStudiesTable';
 import { MediaPicker } from '../../upload/components/MediaPicker';
-import { MediaProblemList } from '../../upload/components/MediaProblemList';
+import { ScanResult } from '../../upload/components/ScanResult';
 import type { PickedFile } from '../../upload/lib/media-scan';
 import { browserResumeStore } from '../../upload/lib/resume-idb';
 import { fileKeys } from '../../upload/lib/file-identity';
@@ -78,7 +76,6 @@ export function LinkUploadPanel({
     () => offeredDocuments(acceptsDocuments ? (found?.documents ?? []) : []),
     [found, acceptsDocuments],
   );
-  // Where documents are taken, a pick of documents alone is no 'no DICOM found' mistake.
   const foundDocuments = acceptsDocuments ? (found?.documents.length ?? 0) : 0;
   const otherFiles = found ? found.otherFiles + (found.documents.length - foundDocuments) : 0;
 
@@ -156,28 +153,22 @@ export function LinkUploadPanel({
       ) : (
         <Alert severity="info">{t(MESSAGES.linkDocumentsNotAccepted)}</Alert>
       )}
-      {!scanning && found?.error && foundDocuments === 0 && (
-        <Alert severity="error">{t(MESSAGES[found.error])}</Alert>
-      )}
-      {!scanning && found && <MediaProblemList problems={found.problems} />}
-      {!scanning && studies.length > 0 && (
-        <>
-          <Alert severity="success" role="status">
-            {t('{{count}} exams found in {{files}} files ({{size}})', {
-              count: studies.length,
-              files: items.length,
-              size: formatMegabytes(totalBytes),
-            })}
-          </Alert>
-          <FoundStudiesTable studies={studies} />
-        </>
-      )}
-      {!scanning && otherFiles > 0 && (
-        <Alert severity="info">
-          {t('{{count}} other files are not sent: not DICOM, or not listed in the DICOMDIR', {
-            count: otherFiles,
-          })}
-        </Alert>
+      {!scanning && found && (
+        // Where documents are taken, a pick of documents alone is no 'no DICOM found' mistake.
+        <ScanResult
+          error={foundDocuments === 0 ? found.error : null}
+          problems={found.problems}
+          studies={studies}
+          table
+        >
+          {otherFiles > 0 && (
+            <Alert severity="info">
+              {t('{{count}} other files are not sent: not DICOM, or not listed in the DICOMDIR', {
+                count: otherFiles,
+              })}
+            </Alert>
+          )}
+        </ScanResult>
       )}
       <Button
         variant="contained"
