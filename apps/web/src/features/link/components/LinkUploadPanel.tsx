@@ -19,7 +19,7 @@ import { LinkDocumentsForm } from './LinkDocumentsForm';
 import { isRetryableUpload } from '../../upload/api/upload-image';
 import { linkUploadApi } from '../../upload/api/upload-session';
 import { MediaPicker } from '../../upload/components/MediaPicker';
-import { ScanResult } from '../../upload/components/ScanResult';
+import { ScanSummary } from '../../upload/components/ScanSummary';
 import type { PickedFile } from '../../upload/lib/media-scan';
 import { browserResumeStore } from '../../upload/lib/resume-idb';
 import { fileKeys } from '../../upload/lib/file-identity';
@@ -155,7 +155,7 @@ export function LinkUploadPanel({
       )}
       {!scanning && found && (
         // Where documents are taken, a pick of documents alone is no 'no DICOM found' mistake.
-        <ScanResult
+        <ScanSummary
           error={foundDocuments === 0 ? found.error : null}
           problems={found.problems}
           studies={studies}
@@ -168,7 +168,7 @@ export function LinkUploadPanel({
               })}
             </Alert>
           )}
-        </ScanResult>
+        </ScanSummary>
       )}
       <Button
         variant="contained"

@@ -5,7 +5,7 @@ import type { FoundStudy } from '../lib/studies';
 import { useMediaScan } from '../lib/use-media-scan';
 import type { ScanErrorKey } from '../lib/wizard-state';
 import { MediaPicker } from './MediaPicker';
-import { ScanResult } from './ScanResult';
+import { ScanSummary } from './ScanSummary';
 
 interface Props {
   /** Whether PDF, image and video files can be uploaded (the wizard's other kind): then they are pointed there. */
@@ -40,7 +40,7 @@ export function FindExamsStep({ wrapping = false, studies, error, problems, docu
     <Stack spacing={2}>
       <MediaPicker progress={progress} onPicked={(picked) => void load(picked)} onUnreadable={failed} />
       {!scanning && (
-        <ScanResult error={error} problems={problems} studies={studies}>
+        <ScanSummary error={error} problems={problems} studies={studies}>
           {wrapping && documents > 0 && (
             <Alert severity="info">
               {t(
@@ -49,7 +49,7 @@ export function FindExamsStep({ wrapping = false, studies, error, problems, docu
               )}
             </Alert>
           )}
-        </ScanResult>
+        </ScanSummary>
       )}
     </Stack>
   );

@@ -26,7 +26,7 @@ interface Props {
  * The one block the upload wizard's Find Exams and the request-link page show; a page renders it
  * only once its scan has ended.
  */
-export function ScanResult({ error, problems, studies, table = false, children }: Props) {
+export function ScanSummary({ error, problems, studies, table = false, children }: Props) {
   const { t } = useTranslation();
   const files = studies.reduce((n, s) => n + s.fileIndexes.length, 0);
   const size = studies.reduce((n, s) => n + s.totalSize, 0);

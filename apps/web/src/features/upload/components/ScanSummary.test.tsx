@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { MESSAGES } from '@imaging-inbox/contract';
 import type { FoundStudy } from '../lib/studies';
-import { ScanResult } from './ScanResult';
+import { ScanSummary } from './ScanSummary';
 
 const study = (n: number, files: number): FoundStudy => ({
   studyUid: `1.2.${n}`,
@@ -18,14 +18,14 @@ const study = (n: number, files: number): FoundStudy => ({
   totalSize: files * 1024 * 1024,
 });
 
-describe('ScanResult', () => {
+describe('ScanSummary', () => {
   it('says what was found, what was not taken and the page notes, with the table only where asked', () => {
     const studies = [study(1, 2), study(2, 1)];
     const problems = [{ path: 'exams.zip/CT/IMG9', reason: 'encrypted' as const }];
     const { rerender } = render(
-      <ScanResult error={null} problems={problems} studies={studies}>
+      <ScanSummary error={null} problems={problems} studies={studies}>
         <p>A page note</p>
-      </ScanResult>,
+      </ScanSummary>,
     );
     expect(screen.getByRole('status').textContent).toMatch(/^2 exams found in 3 files \(3(\.0)? MB\)$/);
     expect(
@@ -34,13 +34,13 @@ describe('ScanResult', () => {
     expect(screen.getByText('A page note')).toBeTruthy();
     expect(screen.queryByRole('table', { name: 'Exams found' })).toBeNull();
 
-    rerender(<ScanResult error={null} problems={[]} studies={studies} table />);
+    rerender(<ScanSummary error={null} problems={[]} studies={studies} table />);
     expect(screen.getAllByRole('row')).toHaveLength(3);
     expect(screen.queryByLabelText('Files not taken')).toBeNull();
   });
 
   it('shows the error and no exams line when nothing was found', () => {
-    render(<ScanResult error="uploadNoDicom" problems={[]} studies={[]} table />);
+    render(<ScanSummary error="uploadNoDicom" problems={[]} studies={[]} table />);
     expect(screen.getByText(MESSAGES.uploadNoDicom)).toBeTruthy();
     expect(screen.queryByRole('status')).toBeNull();
     expect(screen.queryByRole('table')).toBeNull();
