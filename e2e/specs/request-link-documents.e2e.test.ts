@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
-import { apiGet, apiLogin, apiPost } from '../support/actions';
+import { apiGet, apiLogin } from '../support/actions';
+import { addUploadLink, groupNamespaceId } from '../support/links';
 import { openBrowser, type BrowserSession } from '../support/browser';
 import { onePagePdf } from '../support/documents';
 import { mailedLinkPath } from '../support/mail';
@@ -27,22 +28,13 @@ describe('request link: an outside party sends a PDF with the patient form besid
     await writeFile(path.join(dir, 'referral-letter.pdf'), onePagePdf());
     await writeFile(path.join(dir, 'IM1.dcm'), dicom.bytes);
     sid = await apiLogin(baseUrl, 'clinician@demo.local');
-    const { groups } = await apiGet<{ groups: { name: string; namespace_id: string }[] }>(
-      baseUrl,
-      'group/list',
-      { sid },
-    );
-    emergency = groups.find((g) => g.name === 'Emergency')!.namespace_id;
-    const added = await apiPost<{ status: string }>(baseUrl, 'link/add', {
-      sid,
-      namespace_id: emergency,
-      action: 'STUDY_UPLOAD',
+    emergency = await groupNamespaceId(baseUrl, sid, 'Emergency');
+    await addUploadLink(baseUrl, sid, {
+      namespaceId: emergency,
       email,
-      max_hits: '1',
-      minutes_alive: '60',
+      maxHits: 1,
       message: 'Referral letter and the prior CT, please',
     });
-    expect(added.status).toBe('OK');
   });
   afterAll(async () => {
     await outsider?.close();

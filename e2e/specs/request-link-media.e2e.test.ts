@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
-import { apiGet, apiLogin, apiPost } from '../support/actions';
+import { apiGet, apiLogin } from '../support/actions';
+import { addUploadLink, groupNamespaceId } from '../support/links';
 import { openBrowser, type BrowserSession } from '../support/browser';
 import { mailedLinkPath } from '../support/mail';
 
@@ -96,23 +97,14 @@ describe('request link: an outside party uploads a ZIP holding DICOM files and Z
     expect(methods).toContain('NESTED/inner.zip 0');
 
     sid = await apiLogin(baseUrl, 'clinician@demo.local');
-    const { groups } = await apiGet<{ groups: { name: string; namespace_id: string }[] }>(
-      baseUrl,
-      'group/list',
-      { sid },
-    );
-    namespaceId = groups.find((g) => g.name === GROUP)!.namespace_id;
+    namespaceId = await groupNamespaceId(baseUrl, sid, GROUP);
     const email = `zip-${seed}@clinic.example`;
-    const added = await apiPost<{ status: string }>(baseUrl, 'link/add', {
-      sid,
-      namespace_id: namespaceId,
-      action: 'STUDY_UPLOAD',
+    await addUploadLink(baseUrl, sid, {
+      namespaceId,
       email,
-      max_hits: '3',
-      minutes_alive: '60',
+      maxHits: 3,
       message: 'Please send the prior echo and CT',
     });
-    expect(added.status).toBe('OK');
     linkPath = await mailedLinkPath(baseUrl, email);
   });
   afterAll(async () => {
