@@ -10,7 +10,11 @@
  * Also prints the server's and storescu's CPU time per instance (storescu runs under /usr/bin/time),
  * and on Linux the server's main thread alone (its JavaScript; the file syncs run on writer threads).
  *
- *   npm run bench:cstore [-- --small 10000 --ct 300 --database-url postgres://… --sets DIR --associations N]
+ *   npm run bench:cstore [-- --small 10000 --ct 300 --database-url postgres://… --sets DIR --associations N --orthanc]
+ *
+ * --orthanc sends each set to Orthanc too (default storage settings, in a private network namespace,
+ * root only) right after our server, and prints its rate beside ours: issue 4's targets are twice
+ * Orthanc's, and the disk's speed drifts, so the two are best compared at the same moment.
  *
  * --associations N sends each set over N concurrent associations (N storescu processes, each with
  * every Nth file), as several modalities sending at once would.
@@ -28,6 +32,7 @@ import { loadConfig } from '../src/config.js';
 import { buildInstance, newUid } from '../src/dicom/index.js';
 import type { InstanceSpec } from '../src/dicom/index.js';
 import { startServer } from '../src/main.js';
+import { startOrthancPeer } from './orthanc-peer.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -37,6 +42,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     sets: { type: 'string' },
     associations: { type: 'string', default: '1' },
+    orthanc: { type: 'boolean', default: false },
   },
 });
 
@@ -204,6 +210,9 @@ console.log(
   `server ${server.url}, DICOM port ${server.dicomPort}, ${server.ctx.db.dialect}, data ${root}, ${associations} association(s) per set`,
 );
 
+const orthanc = args.orthanc ? await startOrthancPeer(root) : undefined;
+if (orthanc) console.log(`${orthanc.version} beside it, in a private network namespace`);
+
 try {
   for (const [index, set] of sets.entries()) {
     if (set.count === 0) continue;
@@ -249,8 +258,15 @@ try {
       console.log(`  server main thread CPU ${(mainThread / Math.max(stored, 1)).toFixed(2)} ms/instance`);
     }
     console.log(`  storescu CPU ${((cpuSeconds * 1000) / Math.max(stored, 1)).toFixed(2)} ms/instance`);
+    if (orthanc) {
+      const seconds = await orthanc.send(dir);
+      console.log(
+        `  Orthanc, the same files right after: storescu wall time ${seconds.toFixed(2)} s: ${(set.count / seconds).toFixed(0)} instances/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s; ours ${(seconds / wall).toFixed(2)}× that`,
+      );
+    }
   }
 } finally {
+  await orthanc?.stop();
   await server.stop();
   if (!args.keep) fs.rmSync(root, { recursive: true, force: true });
 }
