@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
-import { apiGet, apiLogin } from '../support/actions';
-import { addUploadLink, groupNamespaceId } from '../support/links';
+import { apiLogin } from '../support/actions';
+import { addUploadLink, groupNamespaceId, instanceClasses, studiesInGroup } from '../support/links';
 import { openBrowser, type BrowserSession } from '../support/browser';
 import { onePagePdf } from '../support/documents';
 import { mailedLinkPath } from '../support/mail';
@@ -77,13 +77,9 @@ describe('request link: a ZIP holding a DICOM file and a PDF lands both in the l
   });
 
   it('shows the requester the DICOM exam and the PDF exam in the link group', async () => {
-    const found = await apiGet<{ studies: Record<string, unknown>[] }>(baseUrl, 'study/list', {
-      sid,
-      'filter.patientid.like': mrn,
-      'filter.phi_namespace.equals': emergency,
-    });
-    expect(found.studies).toHaveLength(1);
-    const study = found.studies[0]!;
+    const found = await studiesInGroup(baseUrl, sid, emergency, { 'filter.patientid.like': mrn });
+    expect(found).toHaveLength(1);
+    const study = found[0]!;
     expect(study).toMatchObject({
       patient_name: 'Lunde^Sigrid',
       patientid: mrn,
@@ -92,12 +88,7 @@ describe('request link: a ZIP holding a DICOM file and a PDF lands both in the l
       image_count: 1,
       source_ae_title: 'LINK',
     });
-    const response = await fetch(`${baseUrl}/dicomweb/studies/${String(study['study_uid'])}/instances`, {
-      headers: { Authorization: `Bearer ${sid}`, Accept: 'application/dicom+json' },
-    });
-    expect(response.status).toBe(200);
-    const instances = (await response.json()) as Record<string, { Value?: string[] }>[];
-    expect(instances.map((i) => i['00080016']?.Value?.[0])).toEqual([PDF_CLASS]);
+    expect(await instanceClasses(baseUrl, sid, String(study['study_uid']))).toEqual([PDF_CLASS]);
     // Sent under its own name, not its path in the ZIP: the document's title is the file's name.
     const titled = await fetch(
       `${baseUrl}/dicomweb/studies/${String(study['study_uid'])}/series?includefield=0008103E`,
@@ -106,12 +97,10 @@ describe('request link: a ZIP holding a DICOM file and a PDF lands both in the l
     const series = (await titled.json()) as Record<string, { Value?: string[] }>[];
     expect(series.map((s) => s['0008103E']?.Value?.[0])).toEqual(['referral-letter.pdf']);
 
-    const dicomStudy = await apiGet<{ studies: Record<string, unknown>[] }>(baseUrl, 'study/list', {
-      sid,
+    const dicomStudy = await studiesInGroup(baseUrl, sid, emergency, {
       'filter.study_uid.equals': spec!.studyInstanceUid,
-      'filter.phi_namespace.equals': emergency,
     });
-    expect(dicomStudy.studies).toHaveLength(1);
-    expect(dicomStudy.studies[0]).toMatchObject({ image_count: 1, source_ae_title: 'LINK' });
+    expect(dicomStudy).toHaveLength(1);
+    expect(dicomStudy[0]).toMatchObject({ image_count: 1, source_ae_title: 'LINK' });
   });
 });
