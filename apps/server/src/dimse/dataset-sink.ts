@@ -69,7 +69,10 @@ export class DatasetSink {
   }
 
   write(slice: Buffer): void {
+    // Decided before the slice lands, so shared memory never grows past STREAM_ABOVE.
+    if (!this.stream && this.size + slice.length > STREAM_ABOVE) this.streamToFile();
     if (this.stream) {
+      this.size += slice.length;
       if (!this.stream.write(slice)) {
         this.flow.pause();
         this.stream.once('drain', () => this.flow.resume());
@@ -81,8 +84,7 @@ export class DatasetSink {
       this.chunks.push(slice);
       this.size += slice.length;
     }
-    if (this.size > STREAM_ABOVE) this.streamToFile();
-    else if (!this.shared && this.size > SHARED_ABOVE) this.moveToSharedMemory();
+    if (!this.shared && this.size > SHARED_ABOVE) this.moveToSharedMemory();
   }
 
   /** Bytes received so far of a dataset kept in shared memory (past SHARED_ABOVE); else undefined. */
@@ -132,7 +134,9 @@ export class DatasetSink {
   }
 
   private moveToSharedMemory(): void {
-    const memory = wholeMemory(datasetMemory.acquire(Math.max(this.sizeHint, 2 * this.size)));
+    const memory = wholeMemory(
+      datasetMemory.acquire(Math.min(Math.max(this.sizeHint, 2 * this.size), STREAM_ABOVE)),
+    );
     let offset = 0;
     for (const chunk of this.chunks) offset += chunk.copy(memory, offset);
     this.chunks = [];
@@ -144,7 +148,9 @@ export class DatasetSink {
     if (this.size + slice.length > shared.memory.length) {
       // Outgrown (larger than the hint): move to memory twice the size. The old memory is dropped,
       // not pooled: the hashing thread may not have read all of it yet.
-      const memory = wholeMemory(datasetMemory.acquire(2 * (this.size + slice.length)));
+      const memory = wholeMemory(
+        datasetMemory.acquire(Math.min(2 * (this.size + slice.length), STREAM_ABOVE)),
+      );
       shared.memory.copy(memory, 0, 0, this.size);
       shared.memory = memory;
     }

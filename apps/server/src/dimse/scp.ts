@@ -133,8 +133,8 @@ export class StoreScpConnection implements PduHandler {
     } else {
       if (!message.command?.hasDataset) return this.abort('dataset fragment without a command announcing it');
       message.sink?.write(slice);
-      const arrived = message.sink?.arrived;
-      if (arrived && !message.storeAhead && this.target) {
+      const arrived = message.storeAhead ? undefined : message.sink?.arrived;
+      if (arrived && this.target) {
         message.storeAhead = this.deps.ingest.mayStoreAhead(arrived, this.target).catch(() => false);
       }
     }

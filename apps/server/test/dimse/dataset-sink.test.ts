@@ -65,6 +65,16 @@ describe('DatasetSink', () => {
     }
   });
 
+  it('grows the memory of a dataset larger than its hint no further than STREAM_ABOVE', async () => {
+    // Sized for 4 MB by its predecessor, it outgrows that: doubling would ask for more than 8 MB.
+    const body = randomBytes(5_000_000);
+    const received = await receive(header, body, 65_536, 4 * 1024 * 1024);
+    if (received.kind !== 'memory') throw new Error('expected memory');
+    expect(received.bytes.buffer.byteLength).toBeLessThanOrEqual(STREAM_ABOVE);
+    expect(await received.sha256).toBe(sha256(header, body));
+    received.release();
+  });
+
   it('hands a dataset that outgrows memory to a temp file, with its SHA-256', async () => {
     const body = randomBytes(STREAM_ABOVE + 100_000);
     const received = await receive(header, body, 65_536, 525_300);
