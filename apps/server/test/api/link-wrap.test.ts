@@ -4,13 +4,12 @@
  * group, marked as the link's; dead grants, wrong files, form errors and a group without wrapping
  * are refused and store nothing.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { minimalPdf, rgbPng } from '../support/non-dicom.js';
 import type { Answer, TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { ingestState } from '../support/ingest-state.js';
 
 const PDF_CLASS = '1.2.840.10008.5.1.4.1.1.104.1';
 const SC_CLASS = '1.2.840.10008.5.1.4.1.1.7';
@@ -31,14 +30,6 @@ interface Upload {
   name: string;
   bytes: Uint8Array;
   type?: string;
-}
-
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath, e.name));
 }
 
 describe.each(DIALECTS)('documents through a request-study link on %s', (dialect) => {
@@ -113,30 +104,7 @@ describe.each(DIALECTS)('documents through a request-study link on %s', (dialect
     ).hits;
 
   /** What a refused call must not change: rows, ingest audit events, stored and temp files. */
-  const counts = async () => {
-    const db = server.ctx.db.kysely;
-    const n = async (table: 'studies' | 'instances') =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    const stored = await db
-      .selectFrom('audit_events')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('action', 'in', ['CREATE', 'IMAGE_ADD'])
-      .executeTakeFirstOrThrow();
-    return {
-      studies: await n('studies'),
-      instances: await n('instances'),
-      audit: Number(stored.n),
-      blobs: filesUnder(path.join(server.dataDir, 'blobs')).length,
-      temps: filesUnder(path.join(server.dataDir, 'tmp')).length,
-    };
-  };
+  const counts = () => ingestState(server);
 
   it('wraps the documents into one new study of the link group per submission, marked as the link', async () => {
     const { uuid, token } = await createLink();

@@ -12,17 +12,10 @@ import { hashToken } from '../../src/services/tokens.js';
 import { UploadChunkStore } from '../../src/storage/upload-chunk-store.js';
 import type { Answer, TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { filesUnder, ingestState } from '../support/ingest-state.js';
 
 const MB = 1024 * 1024;
 const NOW = new Date('2026-06-01T00:00:00Z');
-
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath, e.name));
-}
 
 /** A real DICOM file of about `rows × columns × 2` bytes, from its own generated study. */
 function dicomFile(seed: number, rows = 256, columns = 256) {
@@ -111,23 +104,7 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
   afterAll(() => server?.stop());
 
   const uploadsDir = () => path.join(server.dataDir, 'uploads');
-  const counts = async () => {
-    const db = server.ctx.db.kysely;
-    const n = async (table: 'studies' | 'instances' | 'upload_sessions') =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    return {
-      studies: await n('studies'),
-      instances: await n('instances'),
-      blobs: filesUnder(path.join(server.dataDir, 'blobs')).length,
-    };
-  };
+  const counts = () => ingestState(server);
 
   it('assembles chunks into one file, ingests it on completion and answers like a single upload', async () => {
     const file = dicomFile(9001, 512, 512);

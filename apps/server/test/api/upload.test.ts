@@ -6,16 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { ingestState } from '../support/ingest-state.js';
 
 const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
-
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath, e.name));
-}
 
 describe.each(DIALECTS)('single-file upload through the ingest pipeline on %s', (dialect) => {
   let server: TestServer;
@@ -32,25 +25,7 @@ describe.each(DIALECTS)('single-file upload through the ingest pipeline on %s', 
   });
   afterAll(() => server?.stop());
 
-  const countRows = async () => {
-    const db = server.ctx.db.kysely;
-    const [s, i] = await Promise.all([
-      db
-        .selectFrom('studies')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('instances')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow(),
-    ]);
-    return {
-      studies: Number(s.n),
-      instances: Number(i.n),
-      blobs: filesUnder(path.join(server.dataDir, 'blobs')).length,
-      temps: filesUnder(path.join(server.dataDir, 'tmp')).length,
-    };
-  };
+  const countRows = () => ingestState(server);
 
   it('stores a generated multi-series study, answers 202 with its uids, and indexes it once', async () => {
     const [spec] = generateStudySpecs(1, 777, { now: new Date('2026-06-01T00:00:00Z') });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dcmdump, dcmftest, dumpValue, hasTool, tempDir } from '../dicom/support.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { filesUnder, ingestState } from '../support/ingest-state.js';
 import {
   audioOnlyMp4,
   h264Mp4,
@@ -39,14 +40,6 @@ interface Upload {
   type?: string;
 }
 
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath, e.name));
-}
-
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
@@ -66,24 +59,7 @@ describe.each(DIALECTS)('MP4 video wrapped into DICOM on %s', (dialect) => {
     return { status: response.status, body: (await response.json()) as any };
   };
 
-  const counts = async () => {
-    const db = server.ctx.db.kysely;
-    const n = async (table: 'studies' | 'instances') =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    return {
-      studies: await n('studies'),
-      instances: await n('instances'),
-      blobs: filesUnder(path.join(server.dataDir, 'blobs')).length,
-      temps: filesUnder(path.join(server.dataDir, 'tmp')).length,
-    };
-  };
+  const counts = () => ingestState(server);
 
   const storedFile = async (sopInstanceUid: string, name: string) => {
     const row = await server.ctx.db.kysely

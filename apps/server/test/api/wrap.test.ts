@@ -20,6 +20,7 @@ import {
 } from '../support/non-dicom.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { ingestState } from '../support/ingest-state.js';
 
 const PDF_CLASS = '1.2.840.10008.5.1.4.1.1.104.1';
 const SC_CLASS = '1.2.840.10008.5.1.4.1.1.7';
@@ -40,14 +41,6 @@ interface Upload {
   name: string;
   bytes: Uint8Array;
   type?: string;
-}
-
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath, e.name));
 }
 
 const tmp = tempDir();
@@ -73,31 +66,7 @@ describe.each(DIALECTS)('non-DICOM files wrapped into DICOM on %s', (dialect) =>
     return { status: response.status, body: (await response.json()) as any };
   };
 
-  const counts = async () => {
-    const db = server.ctx.db.kysely;
-    const n = async (table: 'studies' | 'instances') =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    // Study views are audited after the answer; only what ingest writes is compared.
-    const stored = await db
-      .selectFrom('audit_events')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('action', 'in', ['CREATE', 'IMAGE_ADD'])
-      .executeTakeFirstOrThrow();
-    return {
-      studies: await n('studies'),
-      instances: await n('instances'),
-      audit: Number(stored.n),
-      blobs: filesUnder(path.join(server.dataDir, 'blobs')).length,
-      temps: filesUnder(path.join(server.dataDir, 'tmp')).length,
-    };
-  };
+  const counts = () => ingestState(server);
 
   /** The stored file of an instance, copied out for the dcmtk tools. */
   const storedFile = async (sopInstanceUid: string, name: string) => {

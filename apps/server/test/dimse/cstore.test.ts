@@ -7,6 +7,7 @@ import dimse from 'dcmjs-dimse';
 import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { ingestState } from '../support/ingest-state.js';
 
 const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
 const EXPLICIT_LE = '1.2.840.10008.1.2.1';
@@ -80,28 +81,7 @@ describe.each(DIALECTS)('DICOM listener (C-ECHO, C-STORE) with dcmtk on %s', (di
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  const counts = async () => {
-    const db = server.ctx.db.kysely;
-    const n = async (table: 'studies' | 'instances') =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    const files = (dir: string) =>
-      fs.existsSync(dir)
-        ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length
-        : 0;
-    return {
-      studies: await n('studies'),
-      instances: await n('instances'),
-      blobs: files(path.join(server.dataDir, 'blobs')),
-      temps: files(path.join(server.dataDir, 'tmp')),
-    };
-  };
+  const counts = () => ingestState(server);
 
   const listed = async (studyUid: string) => {
     const { body } = await server.api.call(
