@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
 import { apiLogin } from '../support/actions';
-import { addUploadLink, groupNamespaceId, instanceClasses, studiesInGroup } from '../support/links';
+import { addUploadLink, groupNamespaceId } from '../support/links';
+import { findStudies, instanceClasses } from '../support/studies';
 import { openBrowser, type BrowserSession } from '../support/browser';
-import { onePagePdf } from '../support/documents';
+import { fillPatientForm, onePagePdf } from '../support/documents';
 import { mailedLinkPath } from '../support/mail';
 
 const baseUrl = inject('baseUrl');
@@ -59,13 +60,18 @@ describe('request link: an outside party sends a PDF with the patient form besid
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByText(MESSAGES.linkUploadDone).waitFor();
 
-    await documents.getByLabel(/^First name/).fill('Ingrid');
-    await documents.getByLabel(/^Last name/).fill('Halvorsen');
-    await documents.getByLabel(/^Date of Birth/).fill('1975-11-20');
-    await documents.getByLabel(/^MRN/).fill(mrn);
-    await documents.getByRole('combobox', { name: /^Sex/ }).click();
-    await page.getByRole('option', { name: 'Female' }).click();
-    await documents.getByLabel(/^Study Date/).fill('2999-01-01');
+    await fillPatientForm(
+      page,
+      {
+        firstName: 'Ingrid',
+        lastName: 'Halvorsen',
+        birthDate: '1975-11-20',
+        mrn,
+        sex: 'Female',
+        studyDate: '2999-01-01',
+      },
+      documents,
+    );
     const send = documents.getByRole('button', { name: 'Upload documents' });
     await send.click();
     await documents.getByText(MESSAGES.formStudyDateFuture).waitFor();
@@ -80,7 +86,10 @@ describe('request link: an outside party sends a PDF with the patient form besid
   });
 
   it('shows the requester both exams in the link group, the document one as an Encapsulated PDF', async () => {
-    const found = await studiesInGroup(baseUrl, sid, emergency, { 'filter.patientid.like': mrn });
+    const found = await findStudies(baseUrl, sid, {
+      'filter.patientid.like': mrn,
+      'filter.phi_namespace.equals': emergency,
+    });
     expect(found).toHaveLength(1);
     const study = found[0]!;
     expect(study).toMatchObject({
@@ -94,8 +103,9 @@ describe('request link: an outside party sends a PDF with the patient form besid
     });
     expect(await instanceClasses(baseUrl, sid, String(study['study_uid']))).toEqual([PDF_CLASS]);
 
-    const dicomStudy = await studiesInGroup(baseUrl, sid, emergency, {
+    const dicomStudy = await findStudies(baseUrl, sid, {
       'filter.study_uid.equals': spec!.studyInstanceUid,
+      'filter.phi_namespace.equals': emergency,
     });
     expect(dicomStudy).toHaveLength(1);
     expect(dicomStudy[0]).toMatchObject({ image_count: 1, source_ae_title: 'LINK' });

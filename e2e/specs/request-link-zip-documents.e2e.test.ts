@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
 import { apiLogin } from '../support/actions';
-import { addUploadLink, groupNamespaceId, instanceClasses, studiesInGroup } from '../support/links';
+import { addUploadLink, groupNamespaceId } from '../support/links';
+import { findStudies, instanceClasses } from '../support/studies';
 import { openBrowser, type BrowserSession } from '../support/browser';
-import { onePagePdf } from '../support/documents';
+import { fillPatientForm, onePagePdf } from '../support/documents';
 import { mailedLinkPath } from '../support/mail';
 
 const baseUrl = inject('baseUrl');
@@ -63,21 +64,29 @@ describe('request link: a ZIP holding a DICOM file and a PDF lands both in the l
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByText(MESSAGES.linkUploadDone).waitFor();
 
-    await documents.getByLabel(/^First name/).fill('Sigrid');
-    await documents.getByLabel(/^Last name/).fill('Lunde');
-    await documents.getByLabel(/^Date of Birth/).fill('1968-04-09');
-    await documents.getByLabel(/^MRN/).fill(mrn);
-    await documents.getByRole('combobox', { name: /^Sex/ }).click();
-    await page.getByRole('option', { name: 'Female' }).click();
-    await documents.getByLabel(/^Study Date/).fill('2026-05-20');
-    await documents.getByLabel(/^Study Description/).fill('Zipped referral');
+    await fillPatientForm(
+      page,
+      {
+        firstName: 'Sigrid',
+        lastName: 'Lunde',
+        birthDate: '1968-04-09',
+        mrn,
+        sex: 'Female',
+        studyDate: '2026-05-20',
+        studyDescription: 'Zipped referral',
+      },
+      documents,
+    );
     await documents.getByRole('button', { name: 'Upload documents' }).click();
     await documents.getByText(MESSAGES.linkDocumentsDone).waitFor({ timeout: 60_000 });
     expect(outsider.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
 
   it('shows the requester the DICOM exam and the PDF exam in the link group', async () => {
-    const found = await studiesInGroup(baseUrl, sid, emergency, { 'filter.patientid.like': mrn });
+    const found = await findStudies(baseUrl, sid, {
+      'filter.patientid.like': mrn,
+      'filter.phi_namespace.equals': emergency,
+    });
     expect(found).toHaveLength(1);
     const study = found[0]!;
     expect(study).toMatchObject({
@@ -97,8 +106,9 @@ describe('request link: a ZIP holding a DICOM file and a PDF lands both in the l
     const series = (await titled.json()) as Record<string, { Value?: string[] }>[];
     expect(series.map((s) => s['0008103E']?.Value?.[0])).toEqual(['referral-letter.pdf']);
 
-    const dicomStudy = await studiesInGroup(baseUrl, sid, emergency, {
+    const dicomStudy = await findStudies(baseUrl, sid, {
       'filter.study_uid.equals': spec!.studyInstanceUid,
+      'filter.phi_namespace.equals': emergency,
     });
     expect(dicomStudy).toHaveLength(1);
     expect(dicomStudy[0]).toMatchObject({ image_count: 1, source_ae_title: 'LINK' });

@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { apiGet, apiLogin, signIn } from '../support/actions';
+import { apiLogin, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
+import { findStudies, instanceClasses } from '../support/studies';
 import { chooseDestination } from '../support/upload-wizard';
+import { fillPatientForm } from '../support/documents';
 
 const baseUrl = inject('baseUrl');
 const VIDEO_CLASS = '1.2.840.10008.5.1.4.1.1.77.1.4.1';
@@ -63,14 +65,15 @@ describe('upload wizard: an MP4 video wrapped into DICOM and played back', () =>
       .waitFor();
     await next.click();
 
-    await page.getByLabel(/^First name/).fill('Otto');
-    await page.getByLabel(/^Last name/).fill('Kinemann');
-    await page.getByLabel(/^Date of Birth/).fill('1962-08-19');
-    await page.getByLabel(/^MRN/).fill(mrn);
-    await page.getByRole('combobox', { name: /^Sex/ }).click();
-    await page.getByRole('option', { name: 'Male', exact: true }).click();
-    await page.getByLabel(/^Study Date/).fill('2026-06-02');
-    await page.getByLabel(/^Study Description/).fill('Knee exercise video');
+    await fillPatientForm(page, {
+      firstName: 'Otto',
+      lastName: 'Kinemann',
+      birthDate: '1962-08-19',
+      mrn,
+      sex: 'Male',
+      studyDate: '2026-06-02',
+      studyDescription: 'Knee exercise video',
+    });
     await expect.poll(() => next.isEnabled()).toBe(true);
     await next.click();
     await page.getByText(MESSAGES.uploadMrnNote).waitFor();
@@ -79,12 +82,9 @@ describe('upload wizard: an MP4 video wrapped into DICOM and played back', () =>
 
     // The study landed: the form's patient, one Video Photographic instance.
     const sid = await apiLogin(baseUrl, 'clinician@demo.local');
-    const found = await apiGet<{ studies: Record<string, unknown>[] }>(baseUrl, 'study/list', {
-      sid,
-      'filter.patientid.like': mrn,
-    });
-    expect(found.studies).toHaveLength(1);
-    const study = found.studies[0]!;
+    const found = await findStudies(baseUrl, sid, { 'filter.patientid.like': mrn });
+    expect(found).toHaveLength(1);
+    const study = found[0]!;
     expect(study).toMatchObject({
       patient_name: 'Kinemann^Otto',
       patientid: mrn,
@@ -93,11 +93,7 @@ describe('upload wizard: an MP4 video wrapped into DICOM and played back', () =>
       modality: 'XC',
       image_count: 1,
     });
-    const response = await fetch(`${baseUrl}/dicomweb/studies/${String(study['study_uid'])}/instances`, {
-      headers: { Authorization: `Bearer ${sid}`, Accept: 'application/dicom+json' },
-    });
-    const instances = (await response.json()) as Record<string, { Value?: unknown[] }>[];
-    expect(instances.map((i) => i['00080016']?.Value?.[0])).toEqual([VIDEO_CLASS]);
+    expect(await instanceClasses(baseUrl, sid, String(study['study_uid']))).toEqual([VIDEO_CLASS]);
 
     // Open it from the Emergency inbox and play the video tile of the Summary.
     await page.goto('/group/list');

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { encodePng } from '../../apps/server/dist/imaging/png.js';
-import { apiGet, apiLogin, signIn } from '../support/actions';
+import { apiLogin, signIn } from '../support/actions';
 import { openBrowser, type BrowserSession } from '../support/browser';
-import { onePagePdf } from '../support/documents';
+import { fillPatientForm, onePagePdf } from '../support/documents';
+import { findStudies, instanceClasses } from '../support/studies';
 
 const baseUrl = inject('baseUrl');
 const PDF_CLASS = '1.2.840.10008.5.1.4.1.1.104.1';
@@ -63,14 +64,15 @@ describe('upload wizard: PDF and image files wrapped into DICOM', () => {
     await page.getByText(MESSAGES.formStudyBeforeBirth).waitFor();
     expect(await next.isEnabled()).toBe(false);
 
-    await page.getByLabel(/^First name/).fill('Ann');
-    await page.getByLabel(/^Last name/).fill('Lee');
-    await page.getByLabel(/^MRN/).fill(mrn);
-    await page.getByRole('combobox', { name: /^Sex/ }).click();
-    await page.getByRole('option', { name: 'Female' }).click();
-    await page.getByLabel(/^Study Date/).fill('2026-05-04');
-    await page.getByLabel(/^Study Time/).fill('14:05');
-    await page.getByLabel(/^Study Description/).fill('Outside report');
+    await fillPatientForm(page, {
+      firstName: 'Ann',
+      lastName: 'Lee',
+      mrn,
+      sex: 'Female',
+      studyDate: '2026-05-04',
+      studyTime: '14:05',
+      studyDescription: 'Outside report',
+    });
     await expect.poll(() => next.isEnabled()).toBe(true);
     await next.click();
 
@@ -80,12 +82,9 @@ describe('upload wizard: PDF and image files wrapped into DICOM', () => {
 
     // The new study: the form's patient, both files, the PDF as Encapsulated PDF.
     const sid = await apiLogin(baseUrl, 'clinician@demo.local');
-    const found = await apiGet<{ studies: Record<string, unknown>[] }>(baseUrl, 'study/list', {
-      sid,
-      'filter.patientid.like': mrn,
-    });
-    expect(found.studies).toHaveLength(1);
-    const study = found.studies[0]!;
+    const found = await findStudies(baseUrl, sid, { 'filter.patientid.like': mrn });
+    expect(found).toHaveLength(1);
+    const study = found[0]!;
     expect(study).toMatchObject({
       patient_name: 'Lee^Ann',
       patientid: mrn,
@@ -96,12 +95,10 @@ describe('upload wizard: PDF and image files wrapped into DICOM', () => {
       image_count: 2,
     });
     expect(String(study['study_uid'])).toMatch(/^2\.25\.\d+$/);
-    const response = await fetch(`${baseUrl}/dicomweb/studies/${String(study['study_uid'])}/instances`, {
-      headers: { Authorization: `Bearer ${sid}`, Accept: 'application/dicom+json' },
-    });
-    expect(response.status).toBe(200);
-    const instances = (await response.json()) as Record<string, { Value?: string[] }>[];
-    expect(instances.map((i) => i['00080016']?.Value?.[0]).sort()).toEqual([PDF_CLASS, SC_CLASS]);
+    expect((await instanceClasses(baseUrl, sid, String(study['study_uid']))).sort()).toEqual([
+      PDF_CLASS,
+      SC_CLASS,
+    ]);
     expect(session.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
 
@@ -142,26 +139,24 @@ describe('upload wizard: PDF and image files wrapped into DICOM', () => {
     await page.getByText(MESSAGES.wrapFileTypes).waitFor();
     await next.click();
 
-    await page.getByLabel(/^First name/).fill('Per');
-    await page.getByLabel(/^Last name/).fill('Moe');
-    await page.getByLabel(/^Date of Birth/).fill('1959-12-24');
-    await page.getByLabel(/^MRN/).fill(mrn);
-    await page.getByRole('combobox', { name: /^Sex/ }).click();
-    await page.getByRole('option', { name: 'Male', exact: true }).click();
-    await page.getByLabel(/^Study Date/).fill('2026-04-30');
-    await page.getByLabel(/^Study Description/).fill('Discharge summary');
+    await fillPatientForm(page, {
+      firstName: 'Per',
+      lastName: 'Moe',
+      birthDate: '1959-12-24',
+      mrn,
+      sex: 'Male',
+      studyDate: '2026-04-30',
+      studyDescription: 'Discharge summary',
+    });
     await expect.poll(() => next.isEnabled()).toBe(true);
     await next.click();
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByText(MESSAGES.uploadDone).first().waitFor({ timeout: 60_000 });
 
     const sid = await apiLogin(baseUrl, 'clinician@demo.local');
-    const found = await apiGet<{ studies: Record<string, unknown>[] }>(baseUrl, 'study/list', {
-      sid,
-      'filter.patientid.like': mrn,
-    });
-    expect(found.studies).toHaveLength(1);
-    const study = found.studies[0]!;
+    const found = await findStudies(baseUrl, sid, { 'filter.patientid.like': mrn });
+    expect(found).toHaveLength(1);
+    const study = found[0]!;
     expect(study).toMatchObject({ patient_name: 'Moe^Per', image_count: 1 });
     const series = await fetch(
       `${baseUrl}/dicomweb/studies/${String(study['study_uid'])}/series?includefield=0008103E`,

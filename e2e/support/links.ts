@@ -31,28 +31,3 @@ export async function addUploadLink(
   });
   if (added.status !== 'OK') throw new Error(`link/add failed: ${JSON.stringify(added)}`);
 }
-
-/** The studies of a group that match study/list filters (e.g. `'filter.patientid.like': mrn`). */
-export async function studiesInGroup(
-  baseUrl: string,
-  sid: string,
-  namespaceId: string,
-  filters: Record<string, string>,
-): Promise<Record<string, unknown>[]> {
-  const { studies } = await apiGet<{ studies: Record<string, unknown>[] }>(baseUrl, 'study/list', {
-    sid,
-    ...filters,
-    'filter.phi_namespace.equals': namespaceId,
-  });
-  return studies;
-}
-
-/** The SOP Class UIDs of a study's instances, through QIDO-RS. */
-export async function instanceClasses(baseUrl: string, sid: string, studyUid: string): Promise<string[]> {
-  const response = await fetch(`${baseUrl}/dicomweb/studies/${studyUid}/instances`, {
-    headers: { Authorization: `Bearer ${sid}`, Accept: 'application/dicom+json' },
-  });
-  if (response.status !== 200) throw new Error(`QIDO-RS instances answered ${response.status}`);
-  const instances = (await response.json()) as Record<string, { Value?: string[] }>[];
-  return instances.map((i) => i['00080016']?.Value?.[0] ?? '');
-}

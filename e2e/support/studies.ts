@@ -41,3 +41,26 @@ export async function uploadFreshStudy(
   }
   return { mrn, studyUid: spec.studyInstanceUid, instances: files.map((f) => f.sopInstanceUid) };
 }
+
+/** The studies the user of `sid` finds with study/list filters (e.g. `'filter.patientid.like': mrn`). */
+export async function findStudies(
+  baseUrl: string,
+  sid: string,
+  filters: Record<string, string>,
+): Promise<Record<string, unknown>[]> {
+  const { studies } = await apiGet<{ studies: Record<string, unknown>[] }>(baseUrl, 'study/list', {
+    sid,
+    ...filters,
+  });
+  return studies;
+}
+
+/** The SOP Class UIDs of a study's instances, through QIDO-RS. */
+export async function instanceClasses(baseUrl: string, sid: string, studyUid: string): Promise<string[]> {
+  const response = await fetch(`${baseUrl}/dicomweb/studies/${studyUid}/instances`, {
+    headers: { Authorization: `Bearer ${sid}`, Accept: 'application/dicom+json' },
+  });
+  if (response.status !== 200) throw new Error(`QIDO-RS instances answered ${response.status}`);
+  const instances = (await response.json()) as Record<string, { Value?: string[] }>[];
+  return instances.map((i) => i['00080016']?.Value?.[0] ?? '');
+}
