@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildInstance, parseArrivingHeader, parseDicomHeader } from '../../src/dicom/index.js';
-import { baseSpec } from './support.js';
+import { baseSpec, deflated } from './support.js';
 
 const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
 
@@ -30,6 +30,15 @@ describe('parseArrivingHeader: the UIDs of a file still arriving', () => {
     expect(parseArrivingHeader(Buffer.alloc(70_000, 0x41))).toBeUndefined();
     const noStudy = buildInstance(baseSpec({ studyInstanceUid: '' }));
     expect(parseArrivingHeader(noStudy)).toBeUndefined();
+  });
+
+  it('answers nothing for a deflated dataset still arriving, and the UIDs once it is whole', () => {
+    const squeezed = deflated(file);
+    expect(parseArrivingHeader(squeezed.subarray(0, Math.floor(squeezed.length / 2)))).toBeUndefined();
+    expect(parseArrivingHeader(squeezed)).toEqual({
+      studyInstanceUid: complete.studyInstanceUid,
+      sopInstanceUid: complete.sopInstanceUid,
+    });
   });
 
   it('reads a real file from the pydicom corpus like the complete parse', () => {

@@ -4,14 +4,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
 import dcmjs from 'dcmjs';
 import { describe, expect, it } from 'vitest';
 import { DicomParseError, type DicomParseErrorCode } from '../../src/dicom/errors.js';
 import { parseDicomHeader } from '../../src/dicom/parse.js';
 import { Prng } from '../../src/dicom/prng.js';
 import { buildInstance } from '../../src/dicom/write.js';
-import { baseSpec, PYDICOM_DIR } from './support.js';
+import { baseSpec, deflated, PYDICOM_DIR } from './support.js';
 
 function expectParseError(bytes: Uint8Array, code: DicomParseErrorCode, detail?: string): void {
   let caught: unknown;
@@ -37,21 +36,6 @@ function withDataset(edit: Record<string, unknown>): Uint8Array {
   }
   dict.dict = dcmjs.data.DicomMetaDictionary.denaturalizeDataset(data);
   return new Uint8Array(dict.write());
-}
-
-/** A valid file re-encoded as Deflated Explicit VR Little Endian (dataset after the meta header deflated). */
-function deflated(bytes: Uint8Array): Uint8Array {
-  const metaLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(140, true); // (0002,0000) value
-  const datasetStart = 144 + metaLength;
-  const oldSyntax = Buffer.from('1.2.840.10008.1.2.1\0'); // 20 bytes, even
-  const newSyntax = Buffer.from('1.2.840.10008.1.2.1.99'); // 22 bytes: header grows by 2
-  const meta = Buffer.from(bytes.subarray(0, datasetStart));
-  const at = meta.indexOf(oldSyntax);
-  expect(at).toBeGreaterThan(0);
-  meta.writeUInt16LE(22, at - 2); // element length field precedes the value
-  const patched = Buffer.concat([meta.subarray(0, at), newSyntax, meta.subarray(at + oldSyntax.length)]);
-  patched.writeUInt32LE(metaLength + 2, 140);
-  return Buffer.concat([patched, deflateRawSync(bytes.subarray(datasetStart))]);
 }
 
 describe('empty and non-DICOM input', () => {

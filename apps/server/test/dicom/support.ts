@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import type { InstanceSpec } from '../../src/dicom/write.js';
 
 export const PYDICOM_DIR = '/usr/lib/python3/dist-packages/pydicom/data';
@@ -93,4 +94,19 @@ export function dumpValue(dump: string, tag: string): string | undefined {
 export function dcmftest(path: string): string {
   const result = spawnSync('dcmftest', [path], { encoding: 'utf8' });
   return result.stdout;
+}
+
+/** A valid file re-encoded as Deflated Explicit VR Little Endian (dataset after the meta header deflated). */
+export function deflated(bytes: Uint8Array): Uint8Array {
+  const metaLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(140, true); // (0002,0000) value
+  const datasetStart = 144 + metaLength;
+  const oldSyntax = Buffer.from('1.2.840.10008.1.2.1\0'); // 20 bytes, even
+  const newSyntax = Buffer.from('1.2.840.10008.1.2.1.99'); // 22 bytes: header grows by 2
+  const meta = Buffer.from(bytes.subarray(0, datasetStart));
+  const at = meta.indexOf(oldSyntax);
+  if (at < 0) throw new Error('not Explicit VR Little Endian');
+  meta.writeUInt16LE(22, at - 2); // element length field precedes the value
+  const patched = Buffer.concat([meta.subarray(0, at), newSyntax, meta.subarray(at + oldSyntax.length)]);
+  patched.writeUInt32LE(metaLength + 2, 140);
+  return Buffer.concat([patched, deflateRawSync(bytes.subarray(datasetStart))]);
 }
