@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { minimalPdf, rgbPng } from '../support/non-dicom.js';
+import { minimalPdf, rgbPng, wrapBody } from '../support/non-dicom.js';
+import type { Upload } from '../support/non-dicom.js';
 import type { Answer, TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { ingestState } from '../support/ingest-state.js';
@@ -25,12 +26,6 @@ const FORM = {
   studyTime: '09:30',
   studyDescription: 'Referral letter',
 };
-
-interface Upload {
-  name: string;
-  bytes: Uint8Array;
-  type?: string;
-}
 
 describe.each(DIALECTS)('documents through a request-study link on %s', (dialect) => {
   let server: TestServer;
@@ -83,9 +78,7 @@ describe.each(DIALECTS)('documents through a request-study link on %s', (dialect
     form: Record<string, string>,
     files: Upload[],
   ): Promise<Answer> => {
-    const body = new FormData();
-    for (const [k, v] of Object.entries(form)) body.set(k, v);
-    for (const f of files) body.append('file', new Blob([f.bytes], { type: f.type ?? '' }), f.name);
+    const body = wrapBody(form, files);
     const response = await fetch(`${server.url}/api/v3/link/public/wrap`, {
       method: 'POST',
       headers: grant === null ? {} : { 'x-link-grant': grant },

@@ -11,6 +11,7 @@ import { dcmdump, dcmftest, dumpValue, hasTool, tempDir } from '../dicom/support
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { filesUnder, ingestState } from '../support/ingest-state.js';
+import { wrapBody, type Upload } from '../support/non-dicom.js';
 import {
   audioOnlyMp4,
   h264Mp4,
@@ -34,12 +35,6 @@ const FORM = {
   studyDescription: 'Wound video',
 };
 
-interface Upload {
-  name: string;
-  bytes: Uint8Array;
-  type?: string;
-}
-
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
@@ -49,9 +44,7 @@ describe.each(DIALECTS)('MP4 video wrapped into DICOM on %s', (dialect) => {
   let emergency: string;
 
   const wrap = async (form: Record<string, string>, files: Upload[]) => {
-    const body = new FormData();
-    for (const [k, v] of Object.entries(form)) body.set(k, v);
-    for (const f of files) body.append('file', new Blob([f.bytes], { type: f.type ?? '' }), f.name);
+    const body = wrapBody(form, files);
     const response = await fetch(`${server.url}/api/v3/storage/namespace/${emergency}/wrap?sid=${sid}`, {
       method: 'POST',
       body,

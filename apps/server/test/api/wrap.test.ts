@@ -17,7 +17,9 @@ import {
   rgbPng,
   subsampledJpeg,
   unsubsampledJpeg,
+  wrapBody,
 } from '../support/non-dicom.js';
+import type { Upload } from '../support/non-dicom.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { ingestState } from '../support/ingest-state.js';
@@ -37,12 +39,6 @@ const FORM = {
   studyDescription: 'Outside report',
 };
 
-interface Upload {
-  name: string;
-  bytes: Uint8Array;
-  type?: string;
-}
-
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
@@ -56,9 +52,7 @@ describe.each(DIALECTS)('non-DICOM files wrapped into DICOM on %s', (dialect) =>
     files: Upload[],
     options: { sid?: string; namespace?: string } = {},
   ) => {
-    const body = new FormData();
-    for (const [k, v] of Object.entries(form)) body.set(k, v);
-    for (const f of files) body.append('file', new Blob([f.bytes], { type: f.type ?? '' }), f.name);
+    const body = wrapBody(form, files);
     const response = await fetch(
       `${server.url}/api/v3/storage/namespace/${options.namespace ?? emergency}/wrap?sid=${options.sid ?? sid}`,
       { method: 'POST', body },

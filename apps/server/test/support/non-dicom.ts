@@ -113,3 +113,18 @@ export function subsampledJpeg(): Uint8Array {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A file sent to a wrap route: its name, bytes and, optionally, the type the browser would give. */
+export interface Upload {
+  name: string;
+  bytes: Uint8Array;
+  type?: string;
+}
+
+/** The multipart body of a wrap call: the patient and exam form fields, then each file as `file`. */
+export function wrapBody(form: Record<string, string>, files: Upload[]): FormData {
+  const body = new FormData();
+  for (const [k, v] of Object.entries(form)) body.set(k, v);
+  for (const f of files) body.append('file', new Blob([f.bytes], { type: f.type ?? '' }), f.name);
+  return body;
+}
