@@ -80,6 +80,25 @@ async function storedStudy(studyUid: string) {
   return found.studies[0];
 }
 
+const CHUNKS = '**/api/v3/upload/session/chunk**';
+
+/**
+ * Lets `count` chunk requests through, then cuts every further one (a network that dropped);
+ * answers how many went through so far.
+ */
+async function cutChunksAfter(page: Page, count: number): Promise<() => number> {
+  let through = 0;
+  await page.route(CHUNKS, async (route) => {
+    if (through < count) {
+      through++;
+      await route.continue();
+    } else {
+      await route.abort('connectionreset');
+    }
+  });
+  return () => through;
+}
+
 describe('upload wizard: large files go in chunks and resume after a reload or a network cut', () => {
   let session: BrowserSession;
   let root: string;
@@ -106,21 +125,13 @@ describe('upload wizard: large files go in chunks and resume after a reload or a
 
     // Let the small files and two chunks through, then cut every further chunk: the large file
     // fails after its retries, with two chunks held by the server.
-    let chunksThrough = 0;
-    await page.route('**/api/v3/upload/session/chunk**', async (route) => {
-      if (chunksThrough < 2) {
-        chunksThrough++;
-        await route.continue();
-      } else {
-        await route.abort('connectionreset');
-      }
-    });
+    const chunksThrough = await cutChunksAfter(page, 2);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByText('Failed to upload exams').first().waitFor({ timeout: 60_000 });
     const failed = page.getByRole('list', { name: 'Failed files' });
     await failed.getByText('LARGE.dcm', { exact: false }).waitFor();
-    expect(chunksThrough).toBe(2);
-    await page.unroute('**/api/v3/upload/session/chunk**');
+    expect(chunksThrough()).toBe(2);
+    await page.unroute(CHUNKS);
     // A record the old localStorage store left: the reloaded page deletes it.
     await page.evaluate(() => localStorage.setItem('imaging-inbox.upload.v1:ns:IM1|1|0|', '{"done":1}'));
     await page.reload();
@@ -214,18 +225,10 @@ describe('upload wizard: large files go in chunks and resume after a reload or a
     await page.goto('/study/upload');
     await chooseFiles(page, [first]);
     await page.getByRole('button', { name: 'Next' }).click();
-    let chunksThrough = 0;
-    await page.route('**/api/v3/upload/session/chunk**', async (route) => {
-      if (chunksThrough < 2) {
-        chunksThrough++;
-        await route.continue();
-      } else {
-        await route.abort('connectionreset');
-      }
-    });
+    await cutChunksAfter(page, 2);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByText('Failed to upload exams').first().waitFor({ timeout: 60_000 });
-    await page.unroute('**/api/v3/upload/session/chunk**');
+    await page.unroute(CHUNKS);
     await page.reload();
 
     // The other file: a new session, every chunk from 0; the first file's session is left alone.
