@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { authenticate } from '../http/api.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../domain/errors.js';
 import { collectParams } from '../http/params.js';
 import type { Caller } from '../policies/access.js';
 import type { StudyRow } from '../repositories/studies.repository.js';

@@ -1,6 +1,6 @@
 import dicomParser from 'dicom-parser';
 import { inflate } from '../dicom/parse.js';
-import { invalidField, notFound } from '../http/errors.js';
+import { invalidField, notFound } from '../domain/errors.js';
 
 const EXPLICIT_LITTLE_ENDIAN = '1.2.840.10008.1.2.1';
 const BIG_ENDIAN = '1.2.840.10008.1.2.2';

@@ -1,5 +1,5 @@
 import type { Params } from '../http/params.js';
-import { invalidField } from '../http/errors.js';
+import { invalidField } from '../domain/errors.js';
 
 /**
  * Translates QIDO-RS study matching keys (PS3.18 8.3.4) into the api/v3 study filters, so QIDO and

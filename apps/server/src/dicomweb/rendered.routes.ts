@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ApiError, notFound } from '../http/errors.js';
+import { notAcceptable, notFound } from '../domain/errors.js';
 import { VIDEO_TRANSFER_SYNTAXES } from '../dicom/wrap-video.js';
 import { collectParams } from '../http/params.js';
 import type { RenderRequest } from '../imaging/render-image.js';
@@ -77,10 +77,10 @@ export function renderedRoutes(ctx: AppContext, app: FastifyInstance): void {
     const video = VIDEO_TRANSFER_SYNTAXES.has(instance.transfer_syntax);
     if (video) {
       if (thumbnail || target.frames !== undefined) {
-        throw new ApiError('INVALID_DICOM', 406, 'a video instance has no rendered frames or thumbnail');
+        throw notAcceptable('INVALID_DICOM', 'a video instance has no rendered frames or thumbnail');
       }
       if (!acceptsMp4(request.headers.accept, query['accept'])) {
-        throw new ApiError('INVALID_FIELD', 406, 'accept', 'a video instance is rendered as video/mp4');
+        throw notAcceptable('INVALID_FIELD', 'accept', 'a video instance is rendered as video/mp4');
       }
     }
     const options = video ? null : renderOptions(request, target, thumbnail);

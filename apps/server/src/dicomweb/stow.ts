@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { DicomParseError, parseDicomHeader } from '../dicom/index.js';
 import { authenticate } from '../http/api.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError, isRefusal } from '../domain/errors.js';
 import { collectParams } from '../http/params.js';
 import type { GroupAccess } from '../policies/access.js';
 import { BodyTooLargeError } from '../storage/file-blob-store.js';
@@ -58,18 +58,23 @@ async function store(
   const params = collectParams(request);
   const caller = await authenticate(ctx, request, params);
   const namespaceId = params['namespace']?.trim();
-  if (!namespaceId) throw new ApiError('MISSING_FIELDS', 400, 'namespace', ['namespace']);
+  if (!namespaceId) throw new DomainError('MISSING_FIELDS', 'namespace', ['namespace']);
   const group = caller.groups.get(namespaceId);
-  if (!group) throw new ApiError('NOT_FOUND', 404, 'namespace');
-  if (!group.permissions.has('study_upload')) throw new ApiError('NOT_PERMITTED', 403, 'study_upload');
+  if (!group) throw new DomainError('NOT_FOUND', 'namespace');
+  if (!group.permissions.has('study_upload')) throw new DomainError('NOT_PERMITTED', 'study_upload');
 
   const media = parseMediaType(request.headers['content-type']);
   const partType = media.params['type']?.toLowerCase();
   if (media.type !== 'multipart/related' || (partType !== undefined && partType !== 'application/dicom')) {
-    throw new ApiError('INVALID_FIELD', 415, 'content-type', 'multipart/related; type="application/dicom"');
+    throw new DomainError(
+      'INVALID_FIELD',
+      'content-type',
+      'multipart/related; type="application/dicom"',
+      'unsupported_media',
+    );
   }
   const boundary = media.params['boundary'];
-  if (!boundary || boundary.length > 200) throw new ApiError('INVALID_FIELD', 400, 'boundary');
+  if (!boundary || boundary.length > 200) throw new DomainError('INVALID_FIELD', 'boundary');
 
   const expectedStudy = request.params.study;
   const referenced: Referenced[] = [];
@@ -85,11 +90,10 @@ async function store(
   try {
     await readMultipartRelated(request.body as Readable, boundary, onPart);
   } catch (error) {
-    if (error instanceof MultipartError) throw new ApiError('INVALID_FIELD', 400, 'body', error.message);
+    if (error instanceof MultipartError) throw new DomainError('INVALID_FIELD', 'body', error.message);
     throw error;
   }
-  if (referenced.length === 0 && failed.length === 0)
-    throw new ApiError('FILE_CONTENT_EMPTY', 400, 'no parts');
+  if (referenced.length === 0 && failed.length === 0) throw new DomainError('FILE_CONTENT_EMPTY', 'no parts');
 
   const status = failed.length === 0 ? 200 : referenced.length === 0 ? 409 : 202;
   return reply
@@ -148,7 +152,7 @@ async function storePart(
       retrieveUrl: `${ctx.config.publicUrl}/dicomweb/studies/${p.studyInstanceUid}/series/${p.seriesInstanceUid}/instances/${p.sopInstanceUid}`,
     };
   } catch (error) {
-    if (error instanceof ApiError && error.httpStatus < 500) return { reason: STOW_FAILURE.cannotUnderstand };
+    if (isRefusal(error)) return { reason: STOW_FAILURE.cannotUnderstand };
     return { reason: STOW_FAILURE.processingFailure };
   }
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { notAcceptable } from '../domain/errors.js';
 import { UnsupportedImageError } from '../imaging/frame-reader.js';
 import { EXPLICIT_LE, toExplicitLittleEndian } from '../imaging/transcode.js';
 import type { InstanceRow } from '../repositories/dicomweb.repository.js';
@@ -38,7 +38,7 @@ export async function transcodedParts<T extends InstanceRow>(
     try {
       part = await one(instances[0]!);
     } catch (error) {
-      if (error instanceof UnsupportedImageError) throw new ApiError('INVALID_DICOM', 406, error.message);
+      if (error instanceof UnsupportedImageError) throw notAcceptable('INVALID_DICOM', error.message);
       throw error;
     }
     return [part];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { notAcceptable } from '../domain/errors.js';
 import type { InstanceRow } from '../repositories/dicomweb.repository.js';
 import { locateVideoStream, parseRange, rangeSegments, type Segment } from './video-stream.js';
 
@@ -35,7 +35,7 @@ export async function sendVideo(
   const stream = await locateVideoStream(filePath);
   if (!stream?.mp4) {
     // An MPEG-2 transport stream or a bare H.264 stream from elsewhere: browsers play neither.
-    throw new ApiError('INVALID_DICOM', 406, 'the video is not stored in an MP4 container');
+    throw notAcceptable('INVALID_DICOM', 'the video is not stored in an MP4 container');
   }
   reply
     .header('accept-ranges', 'bytes')

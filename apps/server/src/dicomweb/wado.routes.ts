@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import type { InstanceRow } from '../repositories/dicomweb.repository.js';
 import type { StudyRow } from '../repositories/studies.repository.js';

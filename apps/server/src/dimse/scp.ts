@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import { ApiError } from '../http/errors.js';
 import type { IngestService, IngestSource } from '../ingest/ingest.service.js';
 import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
 import type { IndexTarget } from '../repositories/ingest.repository.js';
@@ -23,17 +22,7 @@ import { part10Header } from './part10.js';
 import { PDU, PduReader } from './pdu-reader.js';
 import type { PduHandler } from './pdu-reader.js';
 import { ACCEPTED_TRANSFER_SYNTAXES, isStorageSopClass, VERIFICATION } from './sop-classes.js';
-
-/** DIMSE statuses we answer (PS3.4 B.2.3, PS3.7 C). */
-export const STORE_STATUS = {
-  success: 0x0000,
-  /** Refused: out of resources — the server could not store it; the sender may retry. */
-  outOfResources: 0xa700,
-  /** Error: cannot understand — the dataset does not parse or lacks a required attribute. */
-  cannotUnderstand: 0xc000,
-  /** The command is not one this SCP performs (C-FIND, C-MOVE… on a storage context). */
-  unrecognizedOperation: 0x0211,
-} as const;
+import { STORE_STATUS, storeFailureOf } from './store-status.js';
 
 /** Our receive limit for P-DATA-TF PDUs (A-ASSOCIATE-AC): larger PDUs mean fewer per instance. */
 export const MAX_PDU_LENGTH = 256 * 1024;
@@ -344,14 +333,11 @@ export class StoreScpConnection implements PduHandler {
         await this.deps.ingest.ingestTemp(received.temp, this.target, this.source);
       }
     } catch (error) {
-      if (error instanceof ApiError && error.httpStatus < 500) {
-        status = STORE_STATUS.cannotUnderstand;
-        errorComment = `${error.errorType}: ${error.subtype ?? ''}`;
-      } else {
+      const failure = storeFailureOf(error);
+      if (failure.status === STORE_STATUS.outOfResources) {
         this.deps.log(`C-STORE of ${command.affectedSopInstanceUid} failed: ${String(error)}`);
-        status = STORE_STATUS.outOfResources;
-        errorComment = 'could not store the instance';
       }
+      ({ status, errorComment } = failure);
     }
     this.send(
       responsePdu({

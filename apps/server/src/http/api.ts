@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../policies/access.js';
-import { ApiError } from './errors.js';
+import { sessionExpired } from '../domain/errors.js';
 import type { Params } from './params.js';
 import { collectParams } from './params.js';
 
@@ -27,9 +27,9 @@ export async function authenticate(
   params: Params,
 ): Promise<Caller> {
   const sid = sidOf(request, params);
-  if (!sid) throw new ApiError('EXPIRED', 401, 'SID not found in session');
+  if (!sid) throw sessionExpired('SID not found in session');
   const resolved = await ctx.services.sessions.resolve(sid);
-  if (!resolved) throw new ApiError('EXPIRED', 401, 'SID not found in session');
+  if (!resolved) throw sessionExpired('SID not found in session');
   return ctx.services.access.load(resolved.user, resolved.session.sid_hash, request.ip);
 }
 

@@ -6,7 +6,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import Fastify from 'fastify';
 import type { AppContext } from '../context.js';
-import { ApiError } from './errors.js';
+import { DomainError } from '../domain/errors.js';
+import { errorBody, httpStatusOf } from './errors.js';
 import { auditRoutes } from './routes/audit.routes.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { bundleRoutes } from './routes/bundle.routes.js';
@@ -45,14 +46,6 @@ export interface HttpOptions {
   maxUploadBytes: number;
 }
 
-/** DICOMweb clients expect plain HTTP statuses rather than api/v3's 412. */
-function dicomwebStatus(url: string, error: ApiError): number | undefined {
-  if (!url.startsWith('/dicomweb/') || error.httpStatus !== 412) return undefined;
-  if (error.errorType === 'NOT_FOUND') return 404;
-  if (error.errorType === 'NOT_PERMITTED') return 403;
-  return 400;
-}
-
 /** Session ids, link tokens and upload grants must never reach a log line. */
 export function redactSid(url: string): string {
   return url
@@ -75,14 +68,9 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(formbody);
   await app.register(multipart);
 
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    if (error instanceof ApiError) {
-      return reply.code(dicomwebStatus(request.url, error) ?? error.httpStatus).send({
-        status: 'ERROR',
-        error_type: error.errorType,
-        error_subtype: error.subtype,
-        error_data: error.data,
-      });
+  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    if (error instanceof DomainError) {
+      return reply.code(httpStatusOf(error, request.url)).send(errorBody(error));
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) request.log.error({ err: error, url: redactSid(request.url) }, 'request failed');

@@ -1,22 +1,36 @@
-import type { ErrorType } from '@imaging-inbox/contract';
+import type { DomainError, ErrorKind } from '../domain/errors.js';
 
-/**
- * The one error the HTTP layer maps to an answer: 412 with a stable error_type by default
- * (api/v3 convention), 401 for session problems, 413 for oversized bodies.
- */
-export class ApiError extends Error {
-  constructor(
-    readonly errorType: ErrorType,
-    readonly httpStatus = 412,
-    readonly subtype: string | null = null,
-    readonly data: unknown = null,
-  ) {
-    super(subtype ? `${errorType}: ${subtype}` : errorType);
-  }
+/** api/v3 answers a refusal with 412 and a stable error_type; the other kinds keep their HTTP meaning. */
+const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  refused: 412,
+  unauthenticated: 401,
+  too_large: 413,
+  busy: 409,
+  rate_limited: 429,
+  not_acceptable: 406,
+  unsupported_media: 415,
+  internal: 500,
+};
+
+/** DICOMweb clients expect plain HTTP statuses rather than api/v3's 412. */
+function dicomwebRefusalStatus(error: DomainError): number {
+  if (error.errorType === 'NOT_FOUND') return 404;
+  if (error.errorType === 'NOT_PERMITTED') return 403;
+  return 400;
 }
 
-export const notFound = (what?: string) => new ApiError('NOT_FOUND', 412, what ?? null);
-export const notPermitted = (what?: string) => new ApiError('NOT_PERMITTED', 412, what ?? null);
-export const missingFields = (fields: string[]) =>
-  new ApiError('MISSING_FIELDS', 412, fields.join(','), fields);
-export const invalidField = (field: string, why: string) => new ApiError('INVALID_FIELD', 412, field, why);
+/** The HTTP status a domain error answers on this URL. */
+export function httpStatusOf(error: DomainError, url: string): number {
+  if (error.kind === 'refused' && url.startsWith('/dicomweb/')) return dicomwebRefusalStatus(error);
+  return STATUS_OF_KIND[error.kind];
+}
+
+/** The api/v3 error body: `{status: "ERROR", error_type, error_subtype, error_data}`. */
+export function errorBody(error: DomainError) {
+  return {
+    status: 'ERROR' as const,
+    error_type: error.errorType,
+    error_subtype: error.subtype,
+    error_data: error.data,
+  };
+}

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { missingFields, invalidField } from './errors.js';
+import { missingFields, invalidField } from '../domain/errors.js';
 
 /**
  * api/v3 takes its parameters from the query string and from a form or JSON body alike; dotted

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { DomainError, notAcceptable } from '../domain/errors.js';
 import { encodeJpeg } from './codecs.js';
 import { frameCount, readFrame, UnsupportedImageError } from './frame-reader.js';
 import { encodePng } from './png.js';
@@ -28,10 +28,10 @@ export async function renderImage(file: Buffer, request: RenderRequest): Promise
     }
     return encodePng(raster);
   } catch (error) {
-    if (error instanceof ApiError) throw error;
-    if (error instanceof UnsupportedImageError) throw new ApiError('INVALID_DICOM', 406, error.message);
+    if (error instanceof DomainError) throw error;
+    if (error instanceof UnsupportedImageError) throw notAcceptable('INVALID_DICOM', error.message);
     if (error instanceof Error && /is not rendered|no decoder/.test(error.message)) {
-      throw new ApiError('INVALID_DICOM', 406, error.message);
+      throw notAcceptable('INVALID_DICOM', error.message);
     }
     throw error;
   }

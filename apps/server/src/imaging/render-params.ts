@@ -1,4 +1,4 @@
-import { ApiError, invalidField } from '../http/errors.js';
+import { invalidField, notAcceptable } from '../domain/errors.js';
 import type { Window } from './render.js';
 
 export type RenderedType = 'image/png' | 'image/jpeg';
@@ -32,7 +32,7 @@ export function chooseMediaType(
     const match = SUPPORTED.find((s) => s === type);
     if (match) return match;
   }
-  throw new ApiError('INVALID_FIELD', 406, 'accept', `rendered media types: ${SUPPORTED.join(', ')}`);
+  throw notAcceptable('INVALID_FIELD', 'accept', `rendered media types: ${SUPPORTED.join(', ')}`);
 }
 
 /** `viewport=vw,vh[,sx,sy,sw,sh]`: only the size is used (no cropping); each side 1..max. */

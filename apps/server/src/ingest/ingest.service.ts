@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import { DicomParseError, parseArrivingHeader, parseDicomHeader } from '../dicom/index.js';
 import type { ParsedInstance } from '../dicom/index.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { IndexResult, IndexTarget, IngestRepository } from '../repositories/ingest.repository.js';
 import type { AuditService } from '../services/audit.service.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
@@ -69,7 +69,7 @@ export class IngestService {
       parsed = parseDicomHeader(temp.bytes ?? (await fsp.readFile(temp.path)));
     } catch (error) {
       await this.deps.blobs.discard(temp);
-      throw asApiError(error);
+      throw asDomainError(error);
     }
     const key = await this.deps.blobs.commit(temp);
     return this.index(parsed, target, source, { key, sha256: temp.sha256, size: temp.size });
@@ -96,7 +96,7 @@ export class IngestService {
       try {
         parsed = parseDicomHeader(bytes);
       } catch (error) {
-        throw asApiError(error);
+        throw asDomainError(error);
       }
       // Written ahead, a duplicate is told by the index's insert (which then removes the file unless
       // something references it); looking it up here again would only delay the answer.
@@ -214,7 +214,7 @@ export class IngestService {
   }
 }
 
-function asApiError(error: unknown): unknown {
-  if (error instanceof DicomParseError) return new ApiError(error.code, 412, error.detail);
+function asDomainError(error: unknown): unknown {
+  if (error instanceof DicomParseError) return new DomainError(error.code, error.detail);
   return error;
 }

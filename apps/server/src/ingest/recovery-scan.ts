@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { IMPLEMENTATION_CLASS_UID } from '../dicom/write.js';
-import { ApiError } from '../http/errors.js';
+import { isRefusal } from '../domain/errors.js';
 import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
 import type { IngestRepository } from '../repositories/ingest.repository.js';
 import type { FileBlobStore } from '../storage/file-blob-store.js';
@@ -167,7 +167,7 @@ export class IngestRecovery {
       if (result.duplicate) report.skipped += 1;
       else report.recovered += 1;
     } catch (error) {
-      if (error instanceof ApiError && error.httpStatus < 500) {
+      if (isRefusal(error)) {
         report.refused += 1;
         await this.deps.blobs.remove(key);
         this.deps.log(`recovery scan: removed ${key}, refused by the ingest: ${error.errorType}`);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { ImageUploadAnswer, UploadOffsetErrorData, UploadSessionAnswer } from '@imaging-inbox/contract';
 import { MAX_UPLOAD_CHUNK_BYTES, UPLOAD_RESUME_HEAD_BYTES } from '@imaging-inbox/contract';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { IndexTarget } from '../repositories/ingest.repository.js';
 import type {
   UploadSessionRow,
@@ -50,21 +50,21 @@ export interface UploadSessionDeps {
 }
 
 const offsetError = (row: Pick<UploadSessionRow, 'received' | 'size'>, why: string) =>
-  new ApiError('UPLOAD_OFFSET_MISMATCH', 412, why, {
+  new DomainError('UPLOAD_OFFSET_MISMATCH', why, {
     received: row.received,
     size: row.size,
   } satisfies UploadOffsetErrorData);
 
-const missing = () => new ApiError('NOT_FOUND', 412, 'upload session');
+const missing = () => new DomainError('NOT_FOUND', 'upload session');
 
 /** 409 with the committed offset: another request is appending here; ask status and go on. */
 const inProgress = (row: Pick<UploadSessionRow, 'received' | 'size'>) =>
-  new ApiError('UPLOAD_CHUNK_IN_PROGRESS', 409, 'another append to this upload is running', {
+  new DomainError('UPLOAD_CHUNK_IN_PROGRESS', 'another append to this upload is running', {
     received: row.received,
     size: row.size,
   } satisfies UploadOffsetErrorData);
 
-const resumeMismatch = (why: string) => new ApiError('UPLOAD_RESUME_MISMATCH', 412, why);
+const resumeMismatch = (why: string) => new DomainError('UPLOAD_RESUME_MISMATCH', why);
 
 /**
  * How long an append's claim holds without renewal: only a process that died mid-append lets it
@@ -79,7 +79,7 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/;
 
 function checkedHead(head: string | undefined): string | null {
   if (head === undefined || head === '') return null;
-  if (!HEX_SHA256.test(head)) throw new ApiError('INVALID_FIELD', 412, 'head_sha256', 'a hex SHA-256');
+  if (!HEX_SHA256.test(head)) throw new DomainError('INVALID_FIELD', 'head_sha256', 'a hex SHA-256');
   return head;
 }
 
@@ -110,18 +110,18 @@ export class UploadSessionService {
     const { limits } = this.deps;
     const head = checkedHead(headSha256);
     if (!Number.isSafeInteger(size) || size <= 0) {
-      throw new ApiError('INVALID_FIELD', 412, 'size', 'a whole number of bytes above 0');
+      throw new DomainError('INVALID_FIELD', 'size', 'a whole number of bytes above 0');
     }
     if (size > limits.maxFileBytes)
-      throw new ApiError('FILE_TOO_LARGE', 413, `at most ${limits.maxFileBytes} bytes`);
+      throw new DomainError('FILE_TOO_LARGE', `at most ${limits.maxFileBytes} bytes`);
     const now = this.now();
     const mine = await this.deps.repo.openBytes(now, owner.key);
     if (mine.sessions >= limits.ownerSessions || mine.bytes + size > limits.ownerBytes) {
-      throw new ApiError('UPLOAD_QUOTA_EXCEEDED', 412, 'complete or let expire some open uploads first');
+      throw new DomainError('UPLOAD_QUOTA_EXCEEDED', 'complete or let expire some open uploads first');
     }
     const all = await this.deps.repo.openBytes(now);
     if (all.bytes + size > limits.totalBytes) {
-      throw new ApiError('UPLOAD_QUOTA_EXCEEDED', 412, 'the server holds too many unfinished uploads');
+      throw new DomainError('UPLOAD_QUOTA_EXCEEDED', 'the server holds too many unfinished uploads');
     }
     const id = newSecretToken();
     const idHash = hashToken(id);
@@ -182,19 +182,19 @@ export class UploadSessionService {
     body: Readable,
   ): Promise<UploadSessionAnswer> {
     if (!Number.isSafeInteger(offset) || offset < 0) {
-      throw new ApiError('INVALID_FIELD', 412, 'offset', 'a whole number of bytes, 0 or more');
+      throw new DomainError('INVALID_FIELD', 'offset', 'a whole number of bytes, 0 or more');
     }
     if (!Number.isSafeInteger(length) || length <= 0) {
-      throw new ApiError('FILE_CONTENT_EMPTY', 412, 'send the chunk with its Content-Length');
+      throw new DomainError('FILE_CONTENT_EMPTY', 'send the chunk with its Content-Length');
     }
     if (length > MAX_UPLOAD_CHUNK_BYTES) {
-      throw new ApiError('FILE_TOO_LARGE', 413, `chunks of at most ${MAX_UPLOAD_CHUNK_BYTES} bytes`);
+      throw new DomainError('FILE_TOO_LARGE', `chunks of at most ${MAX_UPLOAD_CHUNK_BYTES} bytes`);
     }
     return this.locked(hashToken(id), async () => {
       const row = await this.load(owner, id);
       if (row.answer !== null) throw offsetError(row, 'the upload is already complete');
       if (offset + length > row.size) {
-        throw new ApiError('FILE_TOO_LARGE', 413, `the file was declared as ${row.size} bytes`, {
+        throw new DomainError('FILE_TOO_LARGE', `the file was declared as ${row.size} bytes`, {
           received: row.received,
           size: row.size,
         } satisfies UploadOffsetErrorData);
@@ -244,9 +244,8 @@ export class UploadSessionService {
         await chunks.stage(row.id_hash, token, length, body);
       } catch (error) {
         if (error instanceof ChunkLengthError) {
-          throw new ApiError(
+          throw new DomainError(
             'INVALID_FIELD',
-            412,
             'content-length',
             'the body does not match its Content-Length',
           );
@@ -290,7 +289,7 @@ export class UploadSessionService {
       const row = await this.load(owner, id);
       if (row.answer !== null) return JSON.parse(row.answer) as ImageUploadAnswer;
       if (row.received !== row.size) {
-        throw new ApiError('UPLOAD_INCOMPLETE', 412, `${row.size - row.received} bytes missing`, {
+        throw new DomainError('UPLOAD_INCOMPLETE', `${row.size - row.received} bytes missing`, {
           received: row.received,
           size: row.size,
         } satisfies UploadOffsetErrorData);

@@ -1,5 +1,5 @@
 import { ATTACHMENT_TYPES, MAX_ATTACHMENT_NAME } from '@imaging-inbox/contract';
-import { invalidField } from '../http/errors.js';
+import { invalidField } from '../domain/errors.js';
 
 /**
  * Attachment type checks: the name's extension must be on the allow-list, and the first bytes

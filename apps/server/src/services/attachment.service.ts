@@ -4,7 +4,7 @@ import type { Attachment, AttachmentListAnswer, AttachmentVersion } from '@imagi
 import { ATTACHMENT_TYPES } from '@imaging-inbox/contract';
 import type { Selectable } from 'kysely';
 import type { AttachmentTable } from '../db/schema.js';
-import { ApiError, notFound, notPermitted } from '../http/errors.js';
+import { DomainError, notFound, notPermitted } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import { hasGroupPermission } from '../policies/access.js';
 import type { AttachmentRow, AttachmentsRepository } from '../repositories/attachments.repository.js';
@@ -48,7 +48,7 @@ export class AttachmentService {
     if (!hasGroupPermission(caller, row.namespace_id, 'study_edit') || row.deleted !== null) {
       throw notPermitted('study_edit');
     }
-    if (row.is_locked && row.locked_by !== caller.user.uuid) throw new ApiError('LOCKED');
+    if (row.is_locked && row.locked_by !== caller.user.uuid) throw new DomainError('LOCKED');
   }
 
   /** Stores an uploaded file (already streamed to `temp`) as a new attachment or version. */
@@ -56,7 +56,7 @@ export class AttachmentService {
     try {
       this.requireEdit(caller, row);
       const filename = cleanFilename(rawName);
-      if (temp.size === 0) throw new ApiError('FILE_CONTENT_EMPTY', 412, 'file');
+      if (temp.size === 0) throw new DomainError('FILE_CONTENT_EMPTY', 'file');
       const { mime } = attachmentType(filename, await head(temp.path));
       const blobKey = await this.deps.blobs.commit(temp, { suffix: '.att' });
       let stored: Selectable<AttachmentTable>;

@@ -1,7 +1,7 @@
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 
-export const rateLimited = () => new ApiError('RATE_LIMITED', 429, 'Too many attempts; try again later.');
+export const rateLimited = () => new DomainError('RATE_LIMITED', 'Too many attempts; try again later.');
 
 /**
  * Counts failed attempts per key (a link, a send, a client address) in the shared failure table,

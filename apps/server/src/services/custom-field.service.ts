@@ -5,7 +5,7 @@ import type {
   CustomFieldType,
 } from '@imaging-inbox/contract';
 import { CUSTOM_FIELD_OBJECTS, customFieldProblem } from '@imaging-inbox/contract';
-import { ApiError, invalidField, notFound } from '../http/errors.js';
+import { DomainError, invalidField, notFound } from '../domain/errors.js';
 import type { Params } from '../http/params.js';
 import { stringList } from '../http/params.js';
 import type { Caller } from '../policies/access.js';
@@ -108,6 +108,6 @@ function parseOptions(json: string): CustomFieldOption[] {
     }));
   } catch {
     // A definition row is written by this code only; a broken one is a bug, not bad input.
-    throw new ApiError('INTERNAL', 500, 'custom field options are not readable');
+    throw new DomainError('INTERNAL', 'custom field options are not readable');
   }
 }

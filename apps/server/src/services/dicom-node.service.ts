@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { DICOM_NODE_NAME_MAX_LENGTH, isAeTitle } from '@imaging-inbox/contract';
 import type { DicomNode } from '@imaging-inbox/contract';
-import { invalidField, notFound } from '../http/errors.js';
+import { invalidField, notFound } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import { isAccountAdmin } from '../policies/access.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';

@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import { buildDicomdir } from '../dicom/dicomdir.js';
 import type { DicomdirStudy } from '../dicom/dicomdir.js';
-import { ApiError, notFound, notPermitted } from '../http/errors.js';
+import { DomainError, notFound, notPermitted } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import { hasGroupPermission, studyPermissions } from '../policies/access.js';
 import type { DicomwebRepository } from '../repositories/dicomweb.repository.js';
@@ -199,7 +199,7 @@ async function assertFilesPresent(files: { path: string; size: number }[]): Prom
       ),
     );
     if (sizes.some((size, j) => size !== batch[j]!.size))
-      throw new ApiError('INTERNAL', 500, 'stored file missing');
+      throw new DomainError('INTERNAL', 'stored file missing');
   }
 }
 

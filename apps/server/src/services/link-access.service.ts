@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 import type { LinkRow, LinksRepository, LinkWithNames } from '../repositories/links.repository.js';
@@ -31,7 +31,7 @@ export interface LinkAccessDeps {
  * Unknown, expired, revoked and used-up links (request links and e-mailed sends alike) all get this
  * one answer, so nothing leaks.
  */
-export const noLink = () => new ApiError('NO_LINK_ERROR');
+export const noLink = () => new DomainError('NO_LINK_ERROR');
 
 /**
  * The outside party's side of a request-study link, reached without an account: read what the link
@@ -63,7 +63,7 @@ export class LinkAccessService {
       if (!(await verifyPassword(password, link.password_hash))) {
         await this.attempts.record([linkKey, `linkip:${ip}`], now);
         await this.audit(link, 'LINK_USE', ip, 'FAILURE', { reason: 'bad_password' });
-        throw new ApiError('BAD_PASSWORD');
+        throw new DomainError('BAD_PASSWORD');
       }
     }
     // The requester's "link was used" mail is queued with the first hit, in its transaction.

@@ -1,5 +1,5 @@
 import type { LinkSort, PendingRequest } from '@imaging-inbox/contract';
-import { notFound, notPermitted } from '../http/errors.js';
+import { notFound, notPermitted } from '../domain/errors.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import type { Caller } from '../policies/access.js';
 import { hasGroupPermission } from '../policies/access.js';

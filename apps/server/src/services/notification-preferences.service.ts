@@ -1,5 +1,5 @@
 import type { NotificationPreference } from '@imaging-inbox/contract';
-import { ApiError, notFound, notPermitted } from '../http/errors.js';
+import { DomainError, notFound, notPermitted } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import { hasAccountPermission, hasGroupPermission } from '../policies/access.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
@@ -125,7 +125,7 @@ export class NotificationPreferencesService {
       if (!user) throw notFound('user');
       target = await this.deps.access.load(user, '', caller.ip);
     }
-    if (!isMember(target, ns)) throw new ApiError('NOT_MEMBER', 412, 'namespace');
+    if (!isMember(target, ns)) throw new DomainError('NOT_MEMBER', 'namespace');
     return target;
   }
 }

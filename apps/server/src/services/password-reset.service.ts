@@ -1,5 +1,5 @@
 import { isStrongPassword } from '@imaging-inbox/contract';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { PasswordResetsRepository } from '../repositories/password-resets.repository.js';
 import type { SessionsRepository } from '../repositories/sessions.repository.js';
@@ -60,13 +60,13 @@ export class PasswordResetService {
   async reset(token: string, password: string, ip: string): Promise<void> {
     const tokenHash = hashToken(token);
     const row = await this.deps.resets.find(tokenHash);
-    if (!row || row.used !== null) throw new ApiError('NOT_FOUND', 412, 'reset link is not valid');
-    if (row.expires <= this.now()) throw new ApiError('EXPIRED', 412, 'reset link has expired');
+    if (!row || row.used !== null) throw new DomainError('NOT_FOUND', 'reset link is not valid');
+    if (row.expires <= this.now()) throw new DomainError('EXPIRED', 'reset link has expired');
     const user = await this.deps.users.findByUuid(row.user_id);
-    if (!user) throw new ApiError('NOT_FOUND', 412, 'reset link is not valid');
+    if (!user) throw new DomainError('NOT_FOUND', 'reset link is not valid');
     await this.changePassword(user.uuid, password);
     if (!(await this.deps.resets.consume(tokenHash, this.now()))) {
-      throw new ApiError('NOT_FOUND', 412, 'reset link is not valid');
+      throw new DomainError('NOT_FOUND', 'reset link is not valid');
     }
     await this.deps.sessions.deleteAllOfUser(user.uuid);
     await this.deps.audit.record({
@@ -80,15 +80,15 @@ export class PasswordResetService {
 
   /** Applies the password rules and the reuse rule, then stores the new hash. */
   async changePassword(userId: string, password: string): Promise<void> {
-    if (!isStrongPassword(password)) throw new ApiError('BAD_PASSWORD', 412, 'rule');
+    if (!isStrongPassword(password)) throw new DomainError('BAD_PASSWORD', 'rule');
     const user = await this.deps.users.findByUuid(userId);
-    if (!user) throw new ApiError('NOT_FOUND');
+    if (!user) throw new DomainError('NOT_FOUND');
     const previous = [user.password_hash, ...(JSON.parse(user.password_history) as string[])].slice(
       0,
       REMEMBERED_PASSWORDS,
     );
     for (const old of previous) {
-      if (await verifyPassword(password, old)) throw new ApiError('BAD_PASSWORD', 412, 'reused');
+      if (await verifyPassword(password, old)) throw new DomainError('BAD_PASSWORD', 'reused');
     }
     await this.deps.users.setPassword(
       user.uuid,

@@ -10,7 +10,7 @@ import {
   type ProfileFields,
   type UserProfile,
 } from '@imaging-inbox/contract';
-import { ApiError, invalidField } from '../http/errors.js';
+import { DomainError, invalidField } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 import type { SendsRepository } from '../repositories/sends.repository.js';
@@ -83,7 +83,7 @@ export class ProfileService {
     const before = await this.get(caller);
     const values = normalizeProfile({ ...before, ...given });
     const problems = profileProblems(values);
-    if (problems.time_zone) throw new ApiError('INVALID_TIME_ZONE', 412, problems.time_zone);
+    if (problems.time_zone) throw new DomainError('INVALID_TIME_ZONE', problems.time_zone);
     const [field, why] = Object.entries(problems)[0] ?? [];
     if (field && why) throw invalidField(field, why);
 
@@ -163,7 +163,7 @@ export class ProfileService {
         outcome: 'FAILURE',
         ip: caller.ip,
       });
-      throw new ApiError('INVALID_PASSWORD');
+      throw new DomainError('INVALID_PASSWORD');
     }
     await this.deps.passwords.changePassword(user.uuid, password);
     await this.deps.sessions.deleteOthersOfUser(user.uuid, caller.sidHash);

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { SendLinkStudyAnswer } from '@imaging-inbox/contract';
 import { SEND_CODE_LENGTH, SEND_CODE_TTL_MS } from '@imaging-inbox/contract';
-import { invalidField } from '../http/errors.js';
+import { invalidField } from '../domain/errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';

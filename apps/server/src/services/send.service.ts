@@ -1,6 +1,6 @@
 import type { SendAnswer, SendStatus } from '@imaging-inbox/contract';
 import { DELAYED_SEND_MS, MAX_SHARE_MESSAGE, SEND_LINK_TTL_MS, emailSchema } from '@imaging-inbox/contract';
-import { ApiError, invalidField, missingFields, notFound, notPermitted } from '../http/errors.js';
+import { DomainError, invalidField, missingFields, notFound, notPermitted } from '../domain/errors.js';
 import type { Params } from '../http/params.js';
 import { PermanentJobError } from '../jobs/job-runner.js';
 import type { JobHandler, JobRunner } from '../jobs/job-runner.js';
@@ -89,7 +89,7 @@ export class SendService {
     const code = rawCode.trim().toUpperCase();
     if (!code) throw missingFields(['share_code']);
     const target = await this.deps.sends.byShareCode(code);
-    if (!target) throw new ApiError('NAMESPACE_NOT_FOUND');
+    if (!target) throw new DomainError('NAMESPACE_NOT_FOUND');
     return {
       namespace_id: target.namespace_id,
       name: target.name,
@@ -108,7 +108,7 @@ export class SendService {
     const flags = studyPermissions(caller, row);
     if (!flags.study_share) throw notPermitted('study_share');
     if (!flags[PERMISSION[request.method]]) throw notPermitted(PERMISSION[request.method]);
-    if (row.is_locked === 1 && row.locked_by !== caller.user.uuid) throw new ApiError('LOCKED');
+    if (row.is_locked === 1 && row.locked_by !== caller.user.uuid) throw new DomainError('LOCKED');
     const message = params['message']?.trim() || null;
     if (message && message.length > MAX_SHARE_MESSAGE) {
       throw invalidField('message', `at most ${MAX_SHARE_MESSAGE} characters`);
@@ -126,7 +126,7 @@ export class SendService {
       connectionId = connection.uuid;
     } else if (request.method === 'share_code') {
       const target = await this.deps.sends.byShareCode(request.code.toUpperCase());
-      if (!target) throw new ApiError('NAMESPACE_NOT_FOUND', 412, 'share_code');
+      if (!target) throw new DomainError('NAMESPACE_NOT_FOUND', 'share_code');
       targetNamespace = target.namespace_id;
     } else {
       const parsed = emailSchema.safeParse(request.email);
@@ -200,7 +200,7 @@ export class SendService {
     const now = this.now();
     // The send row is the guard: the job delivers only a send still scheduled, in one transaction.
     if (!(await this.deps.sends.cancel(send.uuid, now))) {
-      throw new ApiError('ALREADY_SENT', 412, send.status);
+      throw new DomainError('ALREADY_SENT', send.status);
     }
     if (send.job_id !== null) await this.deps.jobs.cancel(Number(send.job_id), now);
     await this.deps.audit.record({

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 import type { SessionRow, SessionsRepository } from '../repositories/sessions.repository.js';
 import type { UserRow, UsersRepository } from '../repositories/users.repository.js';
@@ -56,7 +56,7 @@ export class SessionService {
         detail: { login: email, reason: 'rate_limited' },
         ip,
       });
-      throw new ApiError('RATE_LIMITED', 429, 'Too many failed sign-in attempts; try again later.');
+      throw new DomainError('RATE_LIMITED', 'Too many failed sign-in attempts; try again later.');
     }
     const user = await this.deps.users.findByEmail(email);
     // Hash even for an unknown login so both paths take the same time.
@@ -71,7 +71,7 @@ export class SessionService {
         detail: { login: email },
         ip,
       });
-      throw new ApiError('BAD_PASSWORD');
+      throw new DomainError('BAD_PASSWORD');
     }
     await this.deps.failures.clear(loginKey);
     const sid = newSecretToken();
@@ -112,7 +112,7 @@ export class SessionService {
   async ttlSeconds(sid: string): Promise<number> {
     const session = await this.deps.sessions.find(hashToken(sid));
     const now = this.now();
-    if (!session || session.expires <= now) throw new ApiError('EXPIRED');
+    if (!session || session.expires <= now) throw new DomainError('EXPIRED');
     return Math.floor((session.expires - now) / 1000);
   }
 

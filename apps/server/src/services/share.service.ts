@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_SHARE_MESSAGE, PERSONAL_GROUP_NAME } from '@imaging-inbox/contract';
-import { invalidField, missingFields, notFound, notPermitted } from '../http/errors.js';
+import { invalidField, missingFields, notFound, notPermitted } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
 import type { ShareTarget, SharesRepository } from '../repositories/shares.repository.js';

@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import type { StudyTable } from '../db/schema.js';
 import type { EditableAttribute } from '../dicom/modify.js';
 import { modifyAttributes } from '../dicom/modify.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { ReplacedFile, StudyFilesRepository } from '../repositories/study-files.repository.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
 import type { FileBlobStore } from '../storage/file-blob-store.js';
@@ -58,13 +58,13 @@ export class StudyFileEditor {
         try {
           bytes = await this.deps.blobs.read(file.blob_key);
         } catch {
-          throw new ApiError('INTERNAL', 500, 'stored file missing');
+          throw new DomainError('INTERNAL', 'stored file missing');
         }
         let rewritten: Uint8Array | null;
         try {
           rewritten = modifyAttributes(bytes, attributes, { at });
         } catch {
-          throw new ApiError('INTERNAL', 500, 'stored file is not readable DICOM');
+          throw new DomainError('INTERNAL', 'stored file is not readable DICOM');
         }
         if (!rewritten) continue;
         const temp = await this.deps.blobs.writeTemp(rewritten);

@@ -1,4 +1,4 @@
-import { invalidField, notPermitted } from '../http/errors.js';
+import { invalidField, notPermitted } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { likePattern } from '../repositories/study-search.sql.js';
 import { parseStudyQuery } from './study-query.js';
 
@@ -61,7 +61,7 @@ describe('parseStudyQuery', () => {
       { 'page.rows': '100000' },
       { 'filter.customfield-bad name.equals': 'x' },
     ]) {
-      expect(() => parseStudyQuery(params), JSON.stringify(params)).toThrow(ApiError);
+      expect(() => parseStudyQuery(params), JSON.stringify(params)).toThrow(DomainError);
     }
   });
 });

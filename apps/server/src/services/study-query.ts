@@ -4,7 +4,7 @@ import {
   STUDY_PAGE_ROWS,
   STUDY_SORT_FIELDS,
 } from '@imaging-inbox/contract';
-import { invalidField } from '../http/errors.js';
+import { invalidField } from '../domain/errors.js';
 import type { Params } from '../http/params.js';
 import { flag, optionalInt, stringList } from '../http/params.js';
 import { isValidTimeZone, parseZonedBound, toDicomDate } from './time.js';

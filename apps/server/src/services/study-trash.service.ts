@@ -1,4 +1,4 @@
-import { notFound, notPermitted } from '../http/errors.js';
+import { notFound, notPermitted } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import { hasGroupPermission, studyPermissions } from '../policies/access.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';

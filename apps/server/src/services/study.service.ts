@@ -8,7 +8,7 @@ import {
 } from '@imaging-inbox/contract';
 import type { Updateable } from 'kysely';
 import type { StudyTable } from '../db/schema.js';
-import { ApiError, invalidField, notFound, notPermitted } from '../http/errors.js';
+import { DomainError, invalidField, notFound, notPermitted } from '../domain/errors.js';
 import type { Params } from '../http/params.js';
 import type { Caller } from '../policies/access.js';
 import { hasGroupPermission } from '../policies/access.js';
@@ -147,13 +147,13 @@ export class StudyService {
 
   async set(caller: Caller, params: Params): Promise<void> {
     const uuid = params['uuid']?.trim() || params['study_id']?.trim();
-    if (!uuid) throw new ApiError('STUDY_SET_PARAMS_EMPTY');
+    if (!uuid) throw new DomainError('STUDY_SET_PARAMS_EMPTY');
     const row = await this.deps.studies.findByUuid(uuid);
     if (!row || !hasGroupPermission(caller, row.namespace_id, 'study_view')) {
-      throw new ApiError('STUDY_SET_PARAMS_UUID_NOT_FOUND');
+      throw new DomainError('STUDY_SET_PARAMS_UUID_NOT_FOUND');
     }
     if (!hasGroupPermission(caller, row.namespace_id, 'study_edit')) throw notPermitted('study_edit');
-    if (row.is_locked && row.locked_by !== caller.user.uuid) throw new ApiError('LOCKED');
+    if (row.is_locked && row.locked_by !== caller.user.uuid) throw new DomainError('LOCKED');
 
     const changes: Updateable<StudyTable> = {};
     const before: Record<string, string> = {};
@@ -209,7 +209,7 @@ export class StudyService {
     const ok = locked
       ? await this.deps.studies.lock(uuid, caller.user.uuid, this.now())
       : await this.deps.studies.unlock(uuid, caller.user.uuid, this.now());
-    if (!ok) throw new ApiError('LOCKED');
+    if (!ok) throw new DomainError('LOCKED');
     await this.deps.audit.record({
       userId: caller.user.uuid,
       accountId: row.account_id,

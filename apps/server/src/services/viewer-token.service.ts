@@ -1,5 +1,5 @@
 import { VIEWER_TOKEN_PREFIX, VIEWER_TOKEN_TTL_MS } from '@imaging-inbox/contract';
-import { ApiError, notFound } from '../http/errors.js';
+import { notFound, sessionExpired } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import { hasGroupPermission } from '../policies/access.js';
 import type { SessionsRepository } from '../repositories/sessions.repository.js';
@@ -23,7 +23,7 @@ export interface ViewerScope {
   studyUid: string;
 }
 
-const expired = () => new ApiError('EXPIRED', 401, 'viewer token expired');
+const expired = () => sessionExpired('viewer token expired');
 
 /**
  * Short-lived, study-scoped credentials for the embedded viewer, so the iframe never carries the

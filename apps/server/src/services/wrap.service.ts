@@ -20,7 +20,7 @@ import {
 import { inspectVideo, type CheckedVideo } from '../dicom/wrap-video-input.js';
 import { wrapVideo } from '../dicom/wrap-video.js';
 import { wrapImage, wrapPdf, type WrapStudy } from '../dicom/wrap.js';
-import { ApiError, invalidField, notPermitted } from '../http/errors.js';
+import { DomainError, invalidField, notPermitted } from '../domain/errors.js';
 import type { IngestService } from '../ingest/ingest.service.js';
 import { LINK_SOURCE_KIND, linkIndexTarget } from '../ingest/link-source.js';
 import type { GroupAccess } from '../policies/access.js';
@@ -85,7 +85,7 @@ export class WrapService {
     try {
       if (!(await this.isEnabled(request.group.accountId))) throw notPermitted(WRAPPING_SETTING);
       const form = validateForm(request.fields, latestTodayIso(this.now()));
-      if (request.files.length === 0) throw new ApiError('MISSING_FIELDS', 412, 'file', ['file']);
+      if (request.files.length === 0) throw new DomainError('MISSING_FIELDS', 'file', ['file']);
       if (request.files.length > WRAP_MAX_FILES) {
         throw invalidField('file', `at most ${WRAP_MAX_FILES} files in one call`);
       }
@@ -242,12 +242,7 @@ export class WrapService {
       return await check();
     } catch (error) {
       if (error instanceof WrapInputError) {
-        throw new ApiError(
-          error.code,
-          error.code === 'FILE_TOO_LARGE' ? 413 : 412,
-          file.filename,
-          error.detail,
-        );
+        throw new DomainError(error.code, file.filename, error.detail);
       }
       throw error;
     }
@@ -264,6 +259,6 @@ function validateForm(fields: Record<string, string | undefined>, today: string)
   if (result.ok) return result.form;
   const entries = Object.entries(result.errors);
   const missing = entries.filter(([, message]) => message === MESSAGES.formEnterValue).map(([f]) => f);
-  if (missing.length) throw new ApiError('MISSING_FIELDS', 412, missing.join(','), result.errors);
-  throw new ApiError('INVALID_FIELD', 412, entries[0]![0], result.errors);
+  if (missing.length) throw new DomainError('MISSING_FIELDS', missing.join(','), result.errors);
+  throw new DomainError('INVALID_FIELD', entries[0]![0], result.errors);
 }

@@ -392,7 +392,7 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
       .catch((e: unknown) => e);
     expect(busy).toMatchObject({
       errorType: 'UPLOAD_CHUNK_IN_PROGRESS',
-      httpStatus: 409,
+      kind: 'busy',
       data: { received: part, size },
     });
     const overHttp = await me.status(id);

@@ -3,7 +3,7 @@ import type { GroupType } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
-import { ApiError, notFound } from '../errors.js';
+import { DomainError, notFound } from '../../domain/errors.js';
 import { required } from '../params.js';
 import { permissionFlags } from '../../policies/access.js';
 import type { Caller, GroupAccess } from '../../policies/access.js';
@@ -40,7 +40,7 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
       if ((await ctx.repos.settings.get(accountOwner(row.uuid), 'enable_inbox_view')) !== '1') continue;
       accounts.push({ uuid: row.uuid, name: row.name, namespace_id: row.namespace_id, vanity: row.vanity });
     }
-    if (!accounts.length) throw new ApiError('NO_SUITABLE_ACCOUNT', 412, MESSAGES.noSuitableAccount);
+    if (!accounts.length) throw new DomainError('NO_SUITABLE_ACCOUNT', MESSAGES.noSuitableAccount);
     return { accounts, page: { number: 1, rows: accounts.length, more: 0 } };
   });
 

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { BodyTooLargeError } from '../../storage/file-blob-store.js';
 import type { TempFile } from '../../storage/file-blob-store.js';
 import { authedRoute, authenticate } from '../api.js';
-import { ApiError, invalidField } from '../errors.js';
+import { DomainError, invalidField } from '../../domain/errors.js';
 import { collectParams, optionalInt, required, type Params } from '../params.js';
 import type { Caller } from '../../policies/access.js';
 
@@ -93,10 +93,10 @@ async function receiveAttachment(
   ctx: AppContext,
   request: FastifyRequest,
 ): Promise<{ temp: TempFile; filename: string }> {
-  if (!request.isMultipart()) throw new ApiError('MISSING_FIELDS', 412, 'file', ['file']);
+  if (!request.isMultipart()) throw new DomainError('MISSING_FIELDS', 'file', ['file']);
   try {
     const part = await request.file({ limits: { fileSize: MAX_ATTACHMENT_BYTES, files: 1 } });
-    if (!part || part.fieldname !== 'file') throw new ApiError('MISSING_FIELDS', 412, 'file', ['file']);
+    if (!part || part.fieldname !== 'file') throw new DomainError('MISSING_FIELDS', 'file', ['file']);
     const temp = await ctx.services.blobs.writeTemp(part.file, MAX_ATTACHMENT_BYTES);
     if (part.file.truncated) {
       await ctx.services.blobs.discard(temp);
@@ -108,7 +108,7 @@ async function receiveAttachment(
       error instanceof BodyTooLargeError ||
       (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE'
     ) {
-      throw new ApiError('FILE_TOO_LARGE', 413, `at most ${MAX_ATTACHMENT_BYTES} bytes`);
+      throw new DomainError('FILE_TOO_LARGE', `at most ${MAX_ATTACHMENT_BYTES} bytes`);
     }
     throw error;
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { invalidField } from '../errors.js';
+import { invalidField } from '../../domain/errors.js';
 
 const MAX_BUNDLE = 500;
 

@@ -7,7 +7,7 @@ import { MAX_DOWNLOAD_STUDIES } from '../../services/download.service.js';
 import { isoStream } from '../../storage/iso-stream.js';
 import { zipStream } from '../../storage/zip-stream.js';
 import { authenticate } from '../api.js';
-import { invalidField, missingFields, notFound } from '../errors.js';
+import { invalidField, missingFields, notFound } from '../../domain/errors.js';
 import type { Params } from '../params.js';
 import { collectParams, required, stringList } from '../params.js';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { WRAPPING_SETTING } from '../../services/wrap.service.js';
 import { apiRoute } from '../api.js';
-import { ApiError, notPermitted } from '../errors.js';
+import { DomainError, notPermitted } from '../../domain/errors.js';
 import { collectParams, required } from '../params.js';
 import { hashToken } from '../../services/tokens.js';
 import { LINK_SOURCE_KIND, linkIndexTarget } from '../../ingest/link-source.js';
@@ -17,7 +17,7 @@ import { receiveAndWrap, wrapFileLimit } from './wrap.routes.js';
 function grantOf(request: FastifyRequest, params: Params): string {
   const header = request.headers['x-link-grant'];
   const grant = (typeof header === 'string' ? header : params['grant'])?.trim();
-  if (!grant) throw new ApiError('NO_LINK_ERROR');
+  if (!grant) throw new DomainError('NO_LINK_ERROR');
   return grant;
 }
 

@@ -9,7 +9,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
-import { invalidField } from '../errors.js';
+import { invalidField } from '../../domain/errors.js';
 import type { Params } from '../params.js';
 import { flag, optionalInt, required } from '../params.js';
 

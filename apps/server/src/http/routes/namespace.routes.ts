@@ -2,7 +2,7 @@ import type { ShareCodeSettingsAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../domain/errors.js';
 import { required } from '../params.js';
 
 /** Namespace (group) calls that are not about studies. */

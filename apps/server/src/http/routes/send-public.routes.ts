@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute } from '../api.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../../domain/errors.js';
 import { collectParams, required } from '../params.js';
 import { sendArchive } from './download.routes.js';
 
@@ -37,7 +37,7 @@ export function sendPublicRoutes(ctx: AppContext, app: FastifyInstance): void {
     url: '/api/v3/send/public/download',
     handler: async (request, reply) => {
       const grant = collectParams(request)['grant']?.trim();
-      if (!grant) throw new ApiError('NO_LINK_ERROR');
+      if (!grant) throw new DomainError('NO_LINK_ERROR');
       return sendArchive(reply, await access.download(grant, request.ip));
     },
   });

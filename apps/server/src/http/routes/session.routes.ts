@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute, authedRoute, sidOf } from '../api.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../../domain/errors.js';
 import { required } from '../params.js';
 import { permissionFlags } from '../../policies/access.js';
 
@@ -56,7 +56,7 @@ export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
       if (row && (row.namespace_id === namespaceId || row.uuid === namespaceId))
         return permissionFlags(account.permissions);
     }
-    throw new ApiError('NOT_MEMBER', 412, 'You are not a member of this namespace');
+    throw new DomainError('NOT_MEMBER', 'You are not a member of this namespace');
   });
 
   authedRoute(ctx, app, 'session/logout', async ({ caller, request }) => {
@@ -66,7 +66,7 @@ export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
   // ttl answers EXPIRED (412) rather than 401, so a polling client can log out cleanly.
   apiRoute(app, 'session/ttl', async ({ params, request }) => {
     const sid = sidOf(request, params);
-    if (!sid) throw new ApiError('EXPIRED');
+    if (!sid) throw new DomainError('EXPIRED');
     return { ttl: await ctx.services.sessions.ttlSeconds(sid) };
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
-import { invalidField } from '../errors.js';
+import { invalidField } from '../../domain/errors.js';
 import { required } from '../params.js';
 
 const KEY_RE = /^[A-Za-z0-9_.:-]{1,100}$/;

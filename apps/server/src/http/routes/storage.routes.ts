@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { uploadAnswer } from '../../ingest/upload-answer.js';
 import { authenticate } from '../api.js';
-import { ApiError, notFound, notPermitted } from '../errors.js';
+import { DomainError, notFound, notPermitted } from '../../domain/errors.js';
 import { collectParams } from '../params.js';
 import { BodyTooLargeError } from '../../storage/file-blob-store.js';
 import type { TempFile } from '../../storage/file-blob-store.js';
@@ -44,7 +44,7 @@ export async function receiveBody(
   try {
     if (request.isMultipart()) {
       const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
-      if (!part || part.fieldname !== 'file') throw new ApiError('MISSING_FIELDS', 412, 'file', ['file']);
+      if (!part || part.fieldname !== 'file') throw new DomainError('MISSING_FIELDS', 'file', ['file']);
       const temp = await ctx.services.blobs.writeTemp(part.file, maxBytes);
       if (part.file.truncated) {
         await ctx.services.blobs.discard(temp);
@@ -54,9 +54,8 @@ export async function receiveBody(
     }
     const body = request.body as Readable | undefined;
     if (!body || typeof (body as { pipe?: unknown }).pipe !== 'function') {
-      throw new ApiError(
+      throw new DomainError(
         'FILE_CONTENT_EMPTY',
-        412,
         'send the file as application/dicom or multipart field file',
       );
     }
@@ -66,7 +65,7 @@ export async function receiveBody(
       error instanceof BodyTooLargeError ||
       (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE'
     ) {
-      throw new ApiError('FILE_TOO_LARGE', 413, `at most ${maxBytes} bytes`);
+      throw new DomainError('FILE_TOO_LARGE', `at most ${maxBytes} bytes`);
     }
     throw error;
   }

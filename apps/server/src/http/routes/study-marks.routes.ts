@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 import type { AuthedCall } from '../api.js';
-import { invalidField } from '../errors.js';
+import { invalidField } from '../../domain/errors.js';
 import { flag, required } from '../params.js';
 
 /** tag/add, tag/delete (object=study only) and study/star. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
-import { missingFields } from '../errors.js';
+import { missingFields } from '../../domain/errors.js';
 import type { Params } from '../params.js';
 
 /**

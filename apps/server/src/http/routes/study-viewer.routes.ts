@@ -5,7 +5,7 @@ import { viewableNamespaces } from '../../dicomweb/access.js';
 import type { Caller } from '../../policies/access.js';
 import type { StudyRow } from '../../repositories/studies.repository.js';
 import { authedRoute } from '../api.js';
-import { missingFields, notFound } from '../errors.js';
+import { missingFields, notFound } from '../../domain/errors.js';
 import type { Params } from '../params.js';
 import { required } from '../params.js';
 

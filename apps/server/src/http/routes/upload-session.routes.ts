@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import type { UploadOwner, UploadTarget } from '../../ingest/upload-session.service.js';
 import { apiRoute, authenticate } from '../api.js';
-import { ApiError, notFound, notPermitted } from '../errors.js';
+import { DomainError, notFound, notPermitted } from '../../domain/errors.js';
 import type { Params } from '../params.js';
 import { collectParams, required } from '../params.js';
 
@@ -15,7 +15,7 @@ export type UploadCaller = (
 
 const wholeNumber = (params: Params, name: string): number => {
   const [raw] = required(params, name);
-  if (!/^\d{1,16}$/.test(raw)) throw new ApiError('INVALID_FIELD', 412, name, 'a whole number of bytes');
+  if (!/^\d{1,16}$/.test(raw)) throw new DomainError('INVALID_FIELD', name, 'a whole number of bytes');
   return Number(raw);
 };
 
@@ -62,7 +62,7 @@ export function registerUploadSessionRoutes(
       const length = Number(request.headers['content-length'] ?? NaN);
       const body = request.body as Readable | undefined;
       if (!body || typeof (body as { pipe?: unknown }).pipe !== 'function') {
-        throw new ApiError('FILE_CONTENT_EMPTY', 412, 'send the chunk as application/octet-stream');
+        throw new DomainError('FILE_CONTENT_EMPTY', 'send the chunk as application/octet-stream');
       }
       return sessions.append(owner, id, offset, length, body);
     },

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { UserEventFlags } from '../../repositories/user-events.repository.js';
 import { authedRoute } from '../api.js';
-import { invalidField, missingFields } from '../errors.js';
+import { invalidField, missingFields } from '../../domain/errors.js';
 import type { Params } from '../params.js';
 import { required } from '../params.js';
 

@@ -2,7 +2,7 @@ import { MESSAGES, PROFILE_FIELD_NAMES, type ProfileFields } from '@imaging-inbo
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute, authedRoute } from '../api.js';
-import { invalidField } from '../errors.js';
+import { invalidField } from '../../domain/errors.js';
 import { required } from '../params.js';
 
 export function userRoutes(ctx: AppContext, app: FastifyInstance): void {

@@ -6,7 +6,7 @@ import type { ReceivedFile, WrapRequest } from '../../services/wrap.service.js';
 import { WRAPPING_SETTING } from '../../services/wrap.service.js';
 import { BodyTooLargeError } from '../../storage/file-blob-store.js';
 import { authenticate } from '../api.js';
-import { ApiError, invalidField, notFound, notPermitted } from '../errors.js';
+import { DomainError, invalidField, notFound, notPermitted } from '../../domain/errors.js';
 import { collectParams } from '../params.js';
 
 /** The size limit of one wrapped file: the upload limit, at most the contract's WRAP_MAX_FILE_BYTES. */
@@ -65,7 +65,7 @@ async function receiveParts(
   maxFileBytes: number,
   files: ReceivedFile[],
 ): Promise<Record<string, string>> {
-  if (!request.isMultipart()) throw new ApiError('MISSING_FIELDS', 412, 'file', ['file']);
+  if (!request.isMultipart()) throw new DomainError('MISSING_FIELDS', 'file', ['file']);
   const fields: Record<string, string> = {};
   try {
     const parts = request.parts({
@@ -87,7 +87,7 @@ async function receiveParts(
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (error instanceof BodyTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new ApiError('FILE_TOO_LARGE', 413, `at most ${maxFileBytes} bytes per file`);
+      throw new DomainError('FILE_TOO_LARGE', `at most ${maxFileBytes} bytes per file`);
     }
     if (code === 'FST_FILES_LIMIT') throw invalidField('file', `at most ${WRAP_MAX_FILES} files in one call`);
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
