@@ -34,6 +34,13 @@ export async function openBrowser(baseUrl: string): Promise<BrowserSession> {
     baseURL: baseUrl,
     viewport: { width: 1440, height: 900 },
   });
+  // Every frame (the inbox, the viewer iframe, the public pages) reports what its Content-Security-
+  // Policy refused, so a spec that asserts no errors also asserts no CSP violation.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`),
+    );
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('console', (message) => {

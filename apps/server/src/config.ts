@@ -67,6 +67,15 @@ const envSchema = z.object({
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  /**
+   * Addresses (comma-separated IPs or CIDRs, or `loopback`) of reverse proxies whose
+   * X-Forwarded-For and X-Forwarded-Proto are believed; unset: none.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^[\w.:/, -]+$/, 'must be addresses or CIDRs separated by commas, or loopback')
+    .optional(),
 });
 
 export interface Config {
@@ -92,6 +101,7 @@ export interface Config {
   mailMaxAttempts: number;
   logLevel: string;
   webDist: string | undefined;
+  trustProxy: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -128,5 +138,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
+    trustProxy: e.TRUST_PROXY,
   };
 }

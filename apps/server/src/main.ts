@@ -64,6 +64,7 @@ export async function startServer(
     logLevel: config.logLevel,
     webDist: config.webDist,
     maxUploadBytes: config.uploadMaxBytes,
+    trustProxy: config.trustProxy,
   });
   const url = await http.listen({ port: config.port, host: config.host });
   log(`Imaging Inbox listening on ${url}`);

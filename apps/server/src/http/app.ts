@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 import type { AppContext } from '../context.js';
 import { DomainError } from '../domain/errors.js';
 import { errorBody, httpStatusOf } from './errors.js';
+import { addSecurityHeaders } from './security-headers.js';
 import { auditRoutes } from './routes/audit.routes.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { bundleRoutes } from './routes/bundle.routes.js';
@@ -44,6 +45,8 @@ export interface HttpOptions {
   logLevel: string;
   webDist?: string | undefined;
   maxUploadBytes: number;
+  /** Reverse proxies whose X-Forwarded-* headers are believed (Fastify's `trustProxy`). */
+  trustProxy?: string | undefined;
 }
 
 /** Session ids, link tokens and upload grants must never reach a log line. */
@@ -63,7 +66,9 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
       },
     },
     bodyLimit: 10 * 1024 * 1024,
+    trustProxy: options.trustProxy ?? false,
   });
+  addSecurityHeaders(app);
 
   await app.register(formbody);
   await app.register(multipart);
