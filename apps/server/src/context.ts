@@ -24,6 +24,8 @@ import { BlobCollector } from './storage/blob-collector.js';
 import { BlobReferencesRepository } from './repositories/blob-references.repository.js';
 import { FileBlobStore } from './storage/file-blob-store.js';
 import { DicomNodeService } from './services/dicom-node.service.js';
+import { DestinationsRepository } from './repositories/destinations.repository.js';
+import { DestinationService } from './services/destination.service.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { IngestRecovery } from './ingest/recovery-scan.js';
 import { WrapService } from './services/wrap.service.js';
@@ -88,6 +90,7 @@ export function createContext(
     audit: new AuditRepository(k),
     outbox: new OutboxRepository(k),
     dicomNodes: new DicomNodesRepository(k),
+    destinations: new DestinationsRepository(k),
     links: new LinksRepository(k),
     uploadSessions: new UploadSessionsRepository(k),
     viewerTokens: new ViewerTokensRepository(k),
@@ -206,6 +209,13 @@ export function createContext(
       nodes: repos.dicomNodes,
       accounts: repos.accounts,
       audit,
+      ourAeTitle: config.dicomAet,
+    }),
+    destinations: new DestinationService({
+      destinations: repos.destinations,
+      nodes: repos.dicomNodes,
+      audit,
+      echo: () => Promise.reject(new Error('C-ECHO is not available yet')),
       ourAeTitle: config.dicomAet,
     }),
     uploadSessions: new UploadSessionService({

@@ -7,10 +7,15 @@ export interface DicomNode {
   ae_title: string;
   /** IP address the associations must come from, or `*` for any. */
   host: string;
-  /** The CLOUD group its instances are delivered into. */
-  group_id: string;
-  group_name: string;
-  namespace_id: string;
+  /**
+   * The CLOUD group its instances are delivered into; null for a destination's PACS, whose C-MOVE
+   * deliveries go to the group that asked for them.
+   */
+  group_id: string | null;
+  group_name: string | null;
+  namespace_id: string | null;
+  /** The destination it was registered for, which edits and deletes it. */
+  destination_id: string | null;
   created: number;
 }
 

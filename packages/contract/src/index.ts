@@ -20,3 +20,4 @@ export * from './sends.js';
 export * from './custom-fields.js';
 export * from './profile.js';
 export * from './exam-dates.js';
+export * from './destinations.js';

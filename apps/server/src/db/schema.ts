@@ -256,9 +256,32 @@ export interface DicomNodeTable {
   ae_title: string;
   /** IP address the association must come from; `*` accepts any. */
   host: string;
-  group_uuid: string;
+  /** Where its instances go; null for a destination's PACS, whose deliveries follow their C-MOVE. */
+  group_uuid: string | null;
   name: string;
   created: number;
+  /** The destination this sender was registered for (deleted with it). */
+  destination_id: string | null;
+}
+
+/** A PACS-like destination (see the destinations migration). */
+export interface DestinationTable {
+  uuid: string;
+  account_id: string;
+  name: string;
+  aetitle: string;
+  address: string;
+  port: number;
+  can_search: number;
+  can_search_mwl: number;
+  can_push: number;
+  c_echo_interval: number | null;
+  last_echo_ok: number | null;
+  last_echo_ms: number | null;
+  last_echo_reason: string | null;
+  last_echo_at: number | null;
+  created: number;
+  updated: number;
 }
 
 /** A request-study link; the token itself is never stored, only its SHA-256. */
@@ -446,6 +469,7 @@ export interface Database {
   outbox: OutboxTable;
   jobs: JobTable;
   dicom_nodes: DicomNodeTable;
+  destinations: DestinationTable;
   study_shares: StudyShareTable;
   attachments: AttachmentTable;
   links: LinkTable;

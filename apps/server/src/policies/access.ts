@@ -108,3 +108,17 @@ export function studyPermissions(caller: Caller, study: StudyForPolicy): StudyPe
 }
 
 const KEPT_WHEN_DELETED: ReadonlySet<StudyPermission> = new Set(['study_view', 'study_delete']);
+
+/**
+ * May the caller see the account's destinations? Its admins, and whoever may search one
+ * (destination_search) or push to one (study_push) in a group of that account. Managing them is
+ * the admins' alone (isAccountAdmin).
+ */
+export function mayListDestinations(caller: Caller, accountId: string): boolean {
+  if (isAccountAdmin(caller, accountId)) return true;
+  for (const group of caller.groups.values()) {
+    if (group.accountId !== accountId) continue;
+    if (group.permissions.has('destination_search') || group.permissions.has('study_push')) return true;
+  }
+  return false;
+}

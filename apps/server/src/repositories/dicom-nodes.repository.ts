@@ -5,12 +5,14 @@ export type DicomNodeRow = Selectable<DicomNodeTable>;
 
 /** A registered sender with the namespace its instances are delivered into. */
 export interface DicomNodeTarget extends DicomNodeRow {
+  group_uuid: string;
   namespace_id: string;
 }
 
-/** A registered sender with its target group's name and namespace, as the API lists it. */
-export interface DicomNodeListed extends DicomNodeTarget {
-  group_name: string;
+/** A registered sender with its target group's name and namespace (none for a destination's PACS). */
+export interface DicomNodeListed extends DicomNodeRow {
+  namespace_id: string | null;
+  group_name: string | null;
 }
 
 /** Registered DICOM senders (calling AE title + host → target group). */
@@ -21,15 +23,28 @@ export class DicomNodesRepository {
     await this.db.insertInto('dicom_nodes').values(node).execute();
   }
 
-  /** The sender registered under this calling AE title, joined to its target group's namespace. */
-  findByAeTitle(aeTitle: string): Promise<DicomNodeTarget | undefined> {
-    return this.db
+  /**
+   * The sender registered under this calling AE title with a group to deliver into, joined to the
+   * group's namespace (a destination's PACS without a group is not found here).
+   */
+  async findByAeTitle(aeTitle: string): Promise<DicomNodeTarget | undefined> {
+    const row = await this.db
       .selectFrom('dicom_nodes')
       .innerJoin('groups', 'groups.uuid', 'dicom_nodes.group_uuid')
       .selectAll('dicom_nodes')
       .select('groups.namespace_id')
       .where('dicom_nodes.ae_title', '=', aeTitle)
       .executeTakeFirst();
+    return row as DicomNodeTarget | undefined;
+  }
+
+  /** Any sender registered under this calling AE title, with or without a group. */
+  findAnyByAeTitle(aeTitle: string): Promise<DicomNodeListed | undefined> {
+    return this.listed().where('dicom_nodes.ae_title', '=', aeTitle).executeTakeFirst();
+  }
+
+  findOfDestination(destinationId: string): Promise<DicomNodeListed | undefined> {
+    return this.listed().where('dicom_nodes.destination_id', '=', destinationId).executeTakeFirst();
   }
 
   find(uuid: string): Promise<DicomNodeListed | undefined> {
@@ -54,7 +69,7 @@ export class DicomNodesRepository {
   private listed() {
     return this.db
       .selectFrom('dicom_nodes')
-      .innerJoin('groups', 'groups.uuid', 'dicom_nodes.group_uuid')
+      .leftJoin('groups', 'groups.uuid', 'dicom_nodes.group_uuid')
       .selectAll('dicom_nodes')
       .select(['groups.namespace_id', 'groups.name as group_name']);
   }

@@ -60,6 +60,14 @@ export class DicomNodeService {
 
   async set(caller: Caller, uuid: string, fields: DicomNodeFields): Promise<DicomNode> {
     const node = await this.visible(caller, uuid);
+    // A destination's sender follows the destination's AE title and address; only its group and
+    // name are its own.
+    if (node.destination_id !== null) {
+      for (const field of ['ae_title', 'host'] as const) {
+        if (fields[field] !== undefined)
+          throw invalidField(field, "is the destination's: edit the destination");
+      }
+    }
     const valid = await this.validate(node.account_id, fields, node.uuid);
     const changes = {
       ...(valid.ae_title !== undefined ? { ae_title: valid.ae_title } : {}),
@@ -79,6 +87,8 @@ export class DicomNodeService {
 
   async remove(caller: Caller, uuid: string): Promise<void> {
     const node = await this.visible(caller, uuid);
+    if (node.destination_id !== null)
+      throw invalidField('uuid', 'belongs to a destination: delete the destination');
     await this.deps.nodes.remove(uuid);
     await this.audit(caller, node.account_id, 'DELETE', uuid, { before: auditView(node) });
   }
@@ -102,7 +112,7 @@ export class DicomNodeService {
         throw invalidField('ae_title', '1 to 16 characters, printable ASCII without backslash');
       }
       if (ae === this.deps.ourAeTitle) throw invalidField('ae_title', 'is the AE title of this server');
-      const holder = await this.deps.nodes.findByAeTitle(ae);
+      const holder = await this.deps.nodes.findAnyByAeTitle(ae);
       if (holder && holder.uuid !== self) throw invalidField('ae_title', 'is already registered');
       out.ae_title = ae;
     }
@@ -146,7 +156,7 @@ export class DicomNodeService {
   }
 }
 
-function auditView(node: { ae_title: string; host: string; group_uuid: string; name: string }) {
+function auditView(node: { ae_title: string; host: string; group_uuid: string | null; name: string }) {
   return { ae_title: node.ae_title, host: node.host, group_id: node.group_uuid, name: node.name };
 }
 
@@ -160,6 +170,7 @@ function present(node: DicomNodeListed): DicomNode {
     group_id: node.group_uuid,
     group_name: node.group_name,
     namespace_id: node.namespace_id,
+    destination_id: node.destination_id,
     created: Number(node.created),
   };
 }

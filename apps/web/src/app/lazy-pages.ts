@@ -25,6 +25,10 @@ export const RetrieveStudyPage = lazyPage(
   () => import('../features/retrieve/components/RetrieveStudyPage'),
   (m) => m.RetrieveStudyPage,
 );
+export const DestinationsAdminPage = lazyPage(
+  () => import('../features/destinations/components/DestinationsAdminPage'),
+  (m) => m.DestinationsAdminPage,
+);
 export const LinkUploadPage = lazyPage(
   () => import('../features/link/components/LinkUploadPage'),
   (m) => m.LinkUploadPage,

@@ -5,6 +5,7 @@ import { SignInPage } from '../features/auth/components/SignInPage';
 import { InboxUnavailablePage } from './InboxUnavailablePage';
 import {
   AccountSettingsPage,
+  DestinationsAdminPage,
   GroupPage,
   InboxShell,
   LinkUploadPage,
@@ -19,7 +20,10 @@ import { RequireSession } from './RequireSession';
 
 const suspended = (node: ReactNode) => <Suspense fallback={<Loading />}>{node}</Suspense>;
 
-/** Routes of SPEC.md section 2; external pages (/worklist, /organization/*) are served by the server. */
+/**
+ * Routes of SPEC.md section 2; external pages (/worklist, /organization/*) are served by the server,
+ * except the destinations page, which the app renders itself.
+ */
 export const routes: RouteObject[] = [
   { path: '/', element: <SignInPage /> },
   { path: '/reset-password', element: suspended(<ResetPasswordPage />) },
@@ -42,6 +46,8 @@ export const routes: RouteObject[] = [
           { path: '/study/request/:groupId', element: <RequestStudyPage /> },
           { path: '/study/retrieve/:groupId', element: <RetrieveStudyPage /> },
           { path: '/account-settings', element: <AccountSettingsPage /> },
+          // The first page of the Administration area (SPEC.md's /organization/*.html pages).
+          { path: '/organization/destinations.html', element: <DestinationsAdminPage /> },
         ],
       },
     ],

@@ -27,6 +27,8 @@ import { userMobilePhone } from './20261123T0130-user-mobile-phone.js';
 import { instancesCreatedIndex } from './20261123T0131-instances-created-index.js';
 import { uploadSessionClaims } from './20261124T0400-upload-session-claims.js';
 import { uploadSessionHead } from './20261124T0401-upload-session-head.js';
+import { destinations } from './20261124T1100-destinations.js';
+import { dicomNodeDestination } from './20261124T1101-dicom-node-destination.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +60,6 @@ export const migrations: Record<string, Migration> = {
   '20261123T0131-instances-created-index': instancesCreatedIndex,
   '20261124T0400-upload-session-claims': uploadSessionClaims,
   '20261124T0401-upload-session-head': uploadSessionHead,
+  '20261124T1100-destinations': destinations,
+  '20261124T1101-dicom-node-destination': dicomNodeDestination,
 };

@@ -28,7 +28,8 @@ describe('buildMenu', () => {
       isAdmin: true,
       permissions: permissionFlags(['group_view', 'route_edit']),
     });
-    expect(menu.administration.map((l) => l.label)).toEqual(['Groups', 'Routing Rules']);
+    // Destinations needs no permission beyond being the account's admin.
+    expect(menu.administration.map((l) => l.label)).toEqual(['Groups', 'Routing Rules', 'Destinations']);
     expect(menu.administration.every((l) => l.external)).toBe(true);
   });
   it('hides Administration with hide_administration_tab', () => {

@@ -14,10 +14,12 @@ export interface MenuModel {
   advanced: MenuLink | null;
 }
 
+/** Each link needs one of `anyOf`; an empty list: any account admin. */
 const ADMIN_LINKS: { label: string; href: string; anyOf: Permission[] }[] = [
   { label: 'Groups', href: '/organization/groups.html', anyOf: ['group_view', 'group_edit'] },
   { label: 'Users', href: '/organization/users.html', anyOf: ['account_user_view', 'account_user_edit'] },
   { label: 'Routing Rules', href: '/organization/routing-rules.html', anyOf: ['route_view', 'route_edit'] },
+  { label: 'Destinations', href: '/organization/destinations.html', anyOf: [] },
 ];
 
 export interface MenuInput {
@@ -41,11 +43,13 @@ export function buildMenu(input: MenuInput): MenuModel {
   }
   const administration =
     input.isAdmin && input.accountSettings.hide_administration_tab !== '1'
-      ? ADMIN_LINKS.filter((l) => l.anyOf.some((p) => input.permissions[p] === 1)).map((l) => ({
-          label: l.label,
-          href: l.href,
-          external: true,
-        }))
+      ? ADMIN_LINKS.filter((l) => !l.anyOf.length || l.anyOf.some((p) => input.permissions[p] === 1)).map(
+          (l) => ({
+            label: l.label,
+            href: l.href,
+            external: true,
+          }),
+        )
       : [];
   const advanced =
     input.isAdmin && input.accountSettings.inbox_allow_switch_between_modes === '1'

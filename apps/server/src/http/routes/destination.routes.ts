@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { authedRoute } from '../api.js';
+import type { Params } from '../params.js';
+import { required, stringList } from '../params.js';
+
+/** PACS-like destinations of an account (see docs/api-v3.md): managed by its admins. */
+export function destinationRoutes(ctx: AppContext, app: FastifyInstance): void {
+  const destinations = ctx.services.destinations;
+  const fields = (params: Params) => ({
+    name: params['name'],
+    aetitle: params['aetitle'],
+    address: params['address'],
+    port: params['port'],
+    can_search: params['can_search'],
+    can_search_mwl: params['can_search_mwl'],
+    can_push: params['can_push'],
+    c_echo_interval: params['c_echo_interval'],
+  });
+
+  authedRoute(ctx, app, 'destination/list', async ({ caller, params }) => {
+    const [accountId] = required(params, 'account_id');
+    const filter = params['filter.uuid.in'];
+    const uuids = filter === undefined ? undefined : stringList(filter, 'filter.uuid.in');
+    const list = await destinations.list(caller, accountId, uuids);
+    return { destinations: list, page: { number: 1, rows: list.length, more: 0 } };
+  });
+
+  authedRoute(ctx, app, 'destination/get', async ({ caller, params }) => {
+    const [uuid] = required(params, 'uuid');
+    return destinations.get(caller, uuid);
+  });
+
+  authedRoute(ctx, app, 'destination/add', async ({ caller, params }) => {
+    const [accountId] = required(params, 'account_id');
+    return destinations.add(caller, accountId, fields(params));
+  });
+
+  authedRoute(ctx, app, 'destination/set', async ({ caller, params }) => {
+    const [uuid] = required(params, 'uuid');
+    return destinations.set(caller, uuid, fields(params));
+  });
+
+  authedRoute(ctx, app, 'destination/delete', async ({ caller, params }) => {
+    const [uuid] = required(params, 'uuid');
+    await destinations.remove(caller, uuid);
+  });
+
+  authedRoute(ctx, app, 'destination/echo', async ({ caller, params }) => {
+    const [uuid] = required(params, 'uuid');
+    return destinations.echo(caller, uuid);
+  });
+}

@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../support/test-server.js';
+import { DIALECTS, startTestServer } from '../support/test-server.js';
+
+describe.each(DIALECTS)('destinations (destination/*) on %s', (dialect) => {
+  let server: TestServer;
+  let admin: string;
+  let account: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    admin = await server.api.login('admin@demo.local');
+    account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const counts = async () => {
+    const db = server.ctx.db.kysely;
+    const count = async (table: 'destinations' | 'dicom_nodes' | 'audit_events') =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    return { destinations: await count('destinations'), nodes: await count('dicom_nodes') };
+  };
+  const valid = () => ({
+    account_id: account,
+    name: 'Main PACS',
+    aetitle: 'MAIN_PACS',
+    address: '127.0.0.1',
+    port: '4242',
+    can_search: '1',
+    can_search_mwl: '0',
+    can_push: '1',
+  });
+
+  it('lets the account admin add, read, list, edit and delete a destination, with its sender registration', async () => {
+    const added = await server.api.call('destination/add', { ...valid(), c_echo_interval: '300' }, admin);
+    expect(added.body).toMatchObject({
+      status: 'OK',
+      account_id: account,
+      name: 'Main PACS',
+      aetitle: 'MAIN_PACS',
+      address: '127.0.0.1',
+      port: 4242,
+      can_search: 1,
+      can_search_mwl: 0,
+      can_push: 1,
+      c_echo_interval: 300,
+      last_echo: null,
+    });
+    const uuid = added.body.uuid as string;
+
+    // Its PACS is now an allowed sender, with no group of its own, tied to the destination.
+    const nodes = (await server.api.call('dicom/node/list', { account_id: account }, admin)).body.nodes;
+    const node = nodes.find((n: { ae_title: string }) => n.ae_title === 'MAIN_PACS');
+    expect(node).toMatchObject({ host: '127.0.0.1', group_id: null, destination_id: uuid });
+    // That sender follows the destination: it is edited and deleted through it.
+    expect(
+      (await server.api.call('dicom/node/set', { uuid: node.uuid, host: '*' }, admin)).body.error_type,
+    ).toBe('INVALID_FIELD');
+    expect((await server.api.call('dicom/node/delete', { uuid: node.uuid }, admin)).body.error_type).toBe(
+      'INVALID_FIELD',
+    );
+
+    const got = await server.api.call('destination/get', { uuid }, admin);
+    expect(got.body).toMatchObject({ uuid, name: 'Main PACS' });
+
+    const other = await server.api.call(
+      'destination/add',
+      { ...valid(), name: 'Archive', aetitle: 'ARCHIVE', address: 'localhost', port: '104' },
+      admin,
+    );
+    expect(other.body).toMatchObject({ status: 'OK', address: 'localhost' });
+    const archiveNode = (
+      await server.api.call('dicom/node/list', { account_id: account }, admin)
+    ).body.nodes.find((n: { ae_title: string }) => n.ae_title === 'ARCHIVE');
+    // A host name is registered as the address it resolves to.
+    expect(['127.0.0.1', '::1']).toContain(archiveNode.host);
+
+    const list = await server.api.call('destination/list', { account_id: account }, admin);
+    expect(list.body.destinations.map((d: { name: string }) => d.name)).toEqual(['Archive', 'Main PACS']);
+    const filtered = await server.api.call(
+      'destination/list',
+      { account_id: account, 'filter.uuid.in': JSON.stringify([uuid]) },
+      admin,
+    );
+    expect(filtered.body.destinations.map((d: { uuid: string }) => d.uuid)).toEqual([uuid]);
+
+    const edited = await server.api.call(
+      'destination/set',
+      {
+        uuid,
+        aetitle: 'MAIN_PACS_2',
+        address: '10.1.2.3',
+        port: '11112',
+        can_push: '0',
+        c_echo_interval: '0',
+      },
+      admin,
+    );
+    expect(edited.body).toMatchObject({
+      aetitle: 'MAIN_PACS_2',
+      address: '10.1.2.3',
+      port: 11112,
+      can_push: 0,
+      can_search: 1,
+      c_echo_interval: null,
+    });
+    const moved = (await server.api.call('dicom/node/list', { account_id: account }, admin)).body.nodes.find(
+      (n: { destination_id: string | null }) => n.destination_id === uuid,
+    );
+    expect(moved).toMatchObject({ ae_title: 'MAIN_PACS_2', host: '10.1.2.3' });
+
+    expect((await server.api.call('destination/delete', { uuid }, admin)).body.status).toBe('OK');
+    expect((await server.api.call('destination/get', { uuid }, admin)).body.error_type).toBe('NOT_FOUND');
+    const left = (await server.api.call('dicom/node/list', { account_id: account }, admin)).body.nodes;
+    expect(left.some((n: { destination_id: string | null }) => n.destination_id === uuid)).toBe(false);
+
+    const events = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select('action')
+      .where('object_id', '=', uuid)
+      .where('object_type', '=', 'destination')
+      .orderBy('id')
+      .execute();
+    expect(events.map((e) => e.action)).toEqual(['CREATE', 'EDIT', 'DELETE']);
+    await server.api.call('destination/delete', { uuid: other.body.uuid }, admin);
+  });
+
+  it('shows destinations to members who may search or push with them, and lets only admins manage them', async () => {
+    const added = await server.api.call('destination/add', { ...valid(), aetitle: 'SEEN_PACS' }, admin);
+    const uuid = added.body.uuid as string;
+    const gatekeeper = await server.api.login('gatekeeper@demo.local');
+    const clinician = await server.api.login('clinician@demo.local');
+    const partner = await server.api.login('partner@demo.local');
+
+    // destination_search / study_push in a group of the account: sees them.
+    const seen = await server.api.call('destination/list', { account_id: account }, gatekeeper);
+    expect(seen.body.destinations.map((d: { uuid: string }) => d.uuid)).toEqual([uuid]);
+    expect((await server.api.call('destination/get', { uuid }, gatekeeper)).body.uuid).toBe(uuid);
+    // …but cannot manage them.
+    for (const [call, params] of [
+      ['destination/add', { ...valid(), aetitle: 'GK_PACS' }],
+      ['destination/set', { uuid, name: 'Renamed' }],
+      ['destination/delete', { uuid }],
+      ['destination/echo', { uuid }],
+    ] as const) {
+      expect((await server.api.call(call, params, gatekeeper)).body.error_type).toBe('NOT_FOUND');
+    }
+    // Neither permission, or another account's admin: nothing is there.
+    for (const sid of [clinician, partner]) {
+      expect((await server.api.call('destination/list', { account_id: account }, sid)).body.error_type).toBe(
+        'NOT_FOUND',
+      );
+      expect((await server.api.call('destination/get', { uuid }, sid)).body.error_type).toBe('NOT_FOUND');
+    }
+    expect((await server.api.call('destination/get', { uuid }, admin)).body.name).toBe('Main PACS');
+    await server.api.call('destination/delete', { uuid }, admin);
+  });
+
+  it('refuses missing and bad fields with a clear error and changes nothing', async () => {
+    const before = await counts();
+    const error = async (call: string, params: Record<string, string>) => {
+      const answer = await server.api.call(call, params, admin);
+      expect(answer.status).toBe(412);
+      return [answer.body.error_type, answer.body.error_subtype];
+    };
+    const { port: _port, name: _name, ...withoutPortAndName } = valid();
+    expect(await error('destination/add', withoutPortAndName)).toEqual(['MISSING_FIELDS', 'name,port']);
+    expect(await error('destination/add', { ...valid(), aetitle: 'WAY_TOO_LONG_AE_TITLE' })).toEqual([
+      'INVALID_FIELD',
+      'aetitle',
+    ]);
+    expect(await error('destination/add', { ...valid(), aetitle: 'BACK\\SLASH' })).toEqual([
+      'INVALID_FIELD',
+      'aetitle',
+    ]);
+    // Our own AE title, and an AE title an existing sender already has.
+    expect(await error('destination/add', { ...valid(), aetitle: 'INBOX' })).toEqual([
+      'INVALID_FIELD',
+      'aetitle',
+    ]);
+    expect(await error('destination/add', { ...valid(), aetitle: 'DEMO_GATEWAY' })).toEqual([
+      'INVALID_FIELD',
+      'aetitle',
+    ]);
+    expect(await error('destination/add', { ...valid(), address: 'not an address!' })).toEqual([
+      'INVALID_FIELD',
+      'address',
+    ]);
+    expect(await error('destination/add', { ...valid(), address: 'no-such-host.invalid' })).toEqual([
+      'INVALID_FIELD',
+      'address',
+    ]);
+    for (const port of ['0', '65536', '12.5', 'abc', '-1']) {
+      expect(await error('destination/add', { ...valid(), port })).toEqual(['INVALID_FIELD', 'port']);
+    }
+    expect(await error('destination/add', { ...valid(), can_push: 'yes' })).toEqual([
+      'INVALID_FIELD',
+      'can_push',
+    ]);
+    expect(await error('destination/add', { ...valid(), c_echo_interval: '5' })).toEqual([
+      'INVALID_FIELD',
+      'c_echo_interval',
+    ]);
+    expect(await error('destination/add', { ...valid(), name: 'x'.repeat(101) })).toEqual([
+      'INVALID_FIELD',
+      'name',
+    ]);
+    expect(await error('destination/add', { ...valid(), account_id: 'no-such-account' })).toEqual([
+      'NOT_FOUND',
+      'account',
+    ]);
+    expect(await error('destination/list', { account_id: account, 'filter.uuid.in': '[1,' })).toEqual([
+      'INVALID_FIELD',
+      'filter.uuid.in',
+    ]);
+    expect(await counts()).toEqual(before);
+
+    // A bad edit leaves the destination as it was.
+    const uuid = (await server.api.call('destination/add', { ...valid(), aetitle: 'EDIT_PACS' }, admin)).body
+      .uuid as string;
+    const stored = (await server.api.call('destination/get', { uuid }, admin)).body;
+    expect(await error('destination/set', { uuid, name: 'Renamed', port: '99999' })).toEqual([
+      'INVALID_FIELD',
+      'port',
+    ]);
+    expect(await error('destination/set', { uuid, name: '   ' })).toEqual(['INVALID_FIELD', 'name']);
+    expect(await error('destination/set', { uuid: 'no-such-destination', name: 'x' })).toEqual([
+      'NOT_FOUND',
+      'destination',
+    ]);
+    expect(await error('destination/echo', { uuid: 'no-such-destination' })).toEqual([
+      'NOT_FOUND',
+      'destination',
+    ]);
+    expect((await server.api.call('destination/get', { uuid }, admin)).body).toEqual(stored);
+    await server.api.call('destination/delete', { uuid }, admin);
+  });
+});

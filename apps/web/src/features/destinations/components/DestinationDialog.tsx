@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  Stack,
+  TextField,
+} from '@mui/material';
+import type { Destination } from '@imaging-inbox/contract';
+import { useTranslation } from 'react-i18next';
+import { errorBody } from '../../../lib/api-error';
+import { useAddDestination, useSetDestination } from '../api/destinations';
+import { EMPTY_FORM, formOf, formParams, formProblems, type DestinationForm } from '../lib/destination-form';
+
+interface Props {
+  accountId: string;
+  /** The destination being edited; undefined: a new one. */
+  editing: Destination | undefined;
+  onClose: () => void;
+}
+
+/** Add or edit one destination; the server's refusal (e.g. an AE title already registered) shows on its field. */
+export function DestinationDialog({ accountId, editing, onClose }: Props) {
+  const { t } = useTranslation();
+  const [form, setForm] = useState<DestinationForm>(editing ? formOf(editing) : EMPTY_FORM);
+  const [touched, setTouched] = useState(false);
+  const add = useAddDestination();
+  const set = useSetDestination();
+  const mutation = editing ? set : add;
+  const problems = formProblems(form);
+  const refused = errorBody(mutation.error);
+  const serverProblem =
+    refused && typeof refused.error_subtype === 'string'
+      ? {
+          field: refused.error_subtype,
+          text: `${refused.error_type}: ${typeof refused.error_data === 'string' ? refused.error_data : ''}`,
+        }
+      : undefined;
+
+  const submit = () => {
+    setTouched(true);
+    if (Object.keys(problems).length) return;
+    const params = formParams(form);
+    mutation.mutate(editing ? { uuid: editing.uuid, ...params } : { account_id: accountId, ...params }, {
+      onSuccess: onClose,
+    });
+  };
+
+  const text = (field: 'name' | 'aetitle' | 'address' | 'port' | 'c_echo_interval', label: string) => {
+    const problem = touched ? problems[field] : undefined;
+    const fromServer = serverProblem?.field === field ? serverProblem.text : undefined;
+    return (
+      <TextField
+        label={t(label)}
+        value={form[field]}
+        onChange={(e) => setForm({ ...form, [field]: e.target.value })}
+        error={Boolean(problem ?? fromServer)}
+        helperText={problem ? t(problem) : fromServer}
+        required={field !== 'c_echo_interval'}
+        fullWidth
+      />
+    );
+  };
+  const check = (field: 'can_search' | 'can_search_mwl' | 'can_push', label: string) => (
+    <FormControlLabel
+      control={
+        <Checkbox checked={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.checked })} />
+      }
+      label={t(label)}
+    />
+  );
+
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm">
+      <DialogTitle>{editing ? t('Edit destination') : t('Add destination')}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ mt: 1 }}>
+          {text('name', 'Name')}
+          {text('aetitle', 'AE title')}
+          {text('address', 'Address')}
+          {text('port', 'Port')}
+          {text('c_echo_interval', 'Automatic C-ECHO every (seconds)')}
+          <Stack direction="row" sx={{ flexWrap: 'wrap' }}>
+            {check('can_search', 'Search (C-FIND)')}
+            {check('can_search_mwl', 'Worklist search')}
+            {check('can_push', 'Push (C-STORE)')}
+          </Stack>
+          {mutation.isError && !serverProblem && (
+            <Alert severity="error">{t('The destination was not saved')}</Alert>
+          )}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('Cancel')}</Button>
+        <Button variant="contained" onClick={submit} disabled={mutation.isPending}>
+          {t('Save')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

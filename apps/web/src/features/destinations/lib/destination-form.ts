@@ -1,0 +1,68 @@
+import { DESTINATION_NAME_MAX_LENGTH, isAeTitle, type Destination } from '@imaging-inbox/contract';
+
+/** The destination form's values, as typed. */
+export interface DestinationForm {
+  name: string;
+  aetitle: string;
+  address: string;
+  port: string;
+  can_search: boolean;
+  can_search_mwl: boolean;
+  can_push: boolean;
+  c_echo_interval: string;
+}
+
+export const EMPTY_FORM: DestinationForm = {
+  name: '',
+  aetitle: '',
+  address: '',
+  port: '104',
+  can_search: true,
+  can_search_mwl: false,
+  can_push: true,
+  c_echo_interval: '',
+};
+
+export function formOf(d: Destination): DestinationForm {
+  return {
+    name: d.name,
+    aetitle: d.aetitle,
+    address: d.address,
+    port: String(d.port),
+    can_search: d.can_search === 1,
+    can_search_mwl: d.can_search_mwl === 1,
+    can_push: d.can_push === 1,
+    c_echo_interval: d.c_echo_interval === null ? '' : String(d.c_echo_interval),
+  };
+}
+
+/** What the form can tell before asking the server (which checks everything again). */
+export function formProblems(form: DestinationForm): Partial<Record<keyof DestinationForm, string>> {
+  const problems: Partial<Record<keyof DestinationForm, string>> = {};
+  const name = form.name.trim();
+  if (!name) problems.name = 'Name is required';
+  else if (name.length > DESTINATION_NAME_MAX_LENGTH) problems.name = 'At most 100 characters';
+  if (!isAeTitle(form.aetitle.trim()))
+    problems.aetitle = '1 to 16 characters, printable ASCII without backslash';
+  if (!form.address.trim()) problems.address = 'Address is required';
+  const port = Number(form.port);
+  if (!/^\d+$/.test(form.port.trim()) || port < 1 || port > 65535) problems.port = 'A port from 1 to 65535';
+  if (form.c_echo_interval.trim() && !/^\d+$/.test(form.c_echo_interval.trim())) {
+    problems.c_echo_interval = 'Seconds, or empty for never';
+  }
+  return problems;
+}
+
+/** The form as destination/add and destination/set take it. */
+export function formParams(form: DestinationForm) {
+  return {
+    name: form.name.trim(),
+    aetitle: form.aetitle.trim(),
+    address: form.address.trim(),
+    port: form.port.trim(),
+    can_search: form.can_search ? 1 : 0,
+    can_search_mwl: form.can_search_mwl ? 1 : 0,
+    can_push: form.can_push ? 1 : 0,
+    c_echo_interval: form.c_echo_interval.trim() || '0',
+  };
+}

@@ -1,0 +1,93 @@
+/** The last C-ECHO of a destination: ok with its round trip, or the reason it failed. */
+export interface EchoResult {
+  ok: boolean;
+  /** Round trip of the association and C-ECHO, in milliseconds (null when it failed). */
+  ms: number | null;
+  reason: string | null;
+  /** When it was tried (ms since the epoch). */
+  at: number;
+}
+
+/** A PACS-like peer we query, retrieve from and push to, as destination/* answers it. */
+export interface Destination {
+  uuid: string;
+  account_id: string;
+  name: string;
+  /** Its called AE title. */
+  aetitle: string;
+  /** IP address or host name of its DICOM port. */
+  address: string;
+  port: number;
+  can_search: 0 | 1;
+  can_search_mwl: 0 | 1;
+  can_push: 0 | 1;
+  /** Seconds between automatic C-ECHOs; null: never. */
+  c_echo_interval: number | null;
+  last_echo: EchoResult | null;
+  created: number;
+  updated: number;
+}
+
+export const DESTINATION_NAME_MAX_LENGTH = 100;
+export const DESTINATION_ADDRESS_MAX_LENGTH = 253;
+/** Longest automatic C-ECHO interval (a day), in seconds. */
+export const DESTINATION_ECHO_INTERVAL_MAX = 86_400;
+
+/** A study a destination search found (SPEC.md section 4). */
+export interface DestinationSearchResult {
+  study_uid: string;
+  patient_name: string;
+  patient_birth_date: string;
+  patient_sex: string;
+  patientid: string;
+  accession_number: string;
+  study_date: string;
+  study_description: string;
+  modality: string;
+  source_ae: string;
+}
+
+export type DestinationJobState = 'running' | 'done' | 'failed';
+
+/** A C-MOVE of one found study into the search's group. */
+export interface DestinationRetrieve {
+  uuid: string;
+  study_uid: string;
+  state: DestinationJobState;
+  reason: string | null;
+  completed: number;
+  failed: number;
+  remaining: number | null;
+  created: number;
+  updated: number;
+}
+
+/** destination/search/get: the search's state, what it found so far and the retrieves started from it. */
+export interface DestinationSearch {
+  uuid: string;
+  destination_id: string;
+  state: DestinationJobState;
+  reason: string | null;
+  results: DestinationSearchResult[];
+  retrieves: DestinationRetrieve[];
+}
+
+/**
+ * Push status codes: I queued, N sending, S every instance stored, P partial (some instances still
+ * refused after the retries), F failed (nothing stored, or the destination could not be reached).
+ */
+export type PushStatus = 'I' | 'N' | 'P' | 'S' | 'F';
+
+/** One attempt to push a study to a destination, as study_push_status lists it. */
+export interface StudyPushAttempt {
+  uuid: string;
+  destination_id: string;
+  destination_name: string;
+  status: PushStatus;
+  reason: string | null;
+  image_count: number;
+  images_sent: number;
+  images_failed: number;
+  created: number;
+  updated: number;
+}
