@@ -65,6 +65,25 @@ const envSchema = z.object({
   MAIL_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   /** Delivery attempts before a mail is recorded as failed (8 at the default spans about an hour). */
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  /**
+   * Jobs of one kind this process runs at once, as `kind=n,kind=n` (e.g. `study.send=2`); kinds
+   * not named keep their default (1). Each kind has its own slots, so mail never waits behind a send.
+   */
+  JOB_CONCURRENCY: z
+    .string()
+    .regex(
+      /^\s*[a-z][a-z0-9_.-]*=[1-9]\d?\s*(,\s*[a-z][a-z0-9_.-]*=[1-9]\d?\s*)*$/,
+      'must be kind=n,… (n 1-99)',
+    )
+    .transform((v) =>
+      Object.fromEntries(
+        v.split(',').map((pair) => {
+          const [kind, n] = pair.split('=');
+          return [kind!.trim(), Number(n)];
+        }),
+      ),
+    )
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   /**
@@ -99,6 +118,7 @@ export interface Config {
   harvestMailQuietMs: number;
   mailRetryMs: number;
   mailMaxAttempts: number;
+  jobConcurrency: Record<string, number>;
   logLevel: string;
   webDist: string | undefined;
   trustProxy: string | undefined;
@@ -136,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     harvestMailQuietMs: e.HARVEST_MAIL_QUIET_MS,
     mailRetryMs: e.MAIL_RETRY_MS,
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
+    jobConcurrency: e.JOB_CONCURRENCY ?? {},
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,

@@ -58,6 +58,7 @@ import { NotificationPreferencesService } from './services/notification-preferen
 import { HarvestNotifier } from './notifications/harvest-notifier.js';
 import { ShareNotifier } from './notifications/share-notifier.js';
 import { JobsRepository } from './repositories/jobs.repository.js';
+import { JobQueue } from './jobs/job-queue.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { SendsRepository } from './repositories/sends.repository.js';
 import { SendService } from './services/send.service.js';
@@ -102,11 +103,11 @@ export function createContext(
   };
   const audit = new AuditService(repos.audit);
   /** Durable jobs of this process; main.ts starts and stops it, handlers are registered below. */
-  const jobRunner = new JobRunner({ jobs: repos.jobs, log });
+  const jobRunner = new JobRunner({ jobs: repos.jobs, log, concurrency: config.jobConcurrency });
+  const jobQueue = new JobQueue({ jobs: repos.jobs, kick: () => jobRunner.kick() });
   const mailer = new Mailer({
     outbox: repos.outbox,
-    jobs: repos.jobs,
-    runner: jobRunner,
+    jobs: jobQueue,
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
     retryMs: config.mailRetryMs,
@@ -268,8 +269,7 @@ export function createContext(
     sends: repos.sends,
     studies: repos.studies,
     users: repos.users,
-    jobs: repos.jobs,
-    runner: jobRunner,
+    jobs: jobQueue,
     mailer,
     audit,
     publicUrl: config.publicUrl,

@@ -244,6 +244,9 @@ export interface JobTable {
   locked_until: number | null;
   last_error: string | null;
   dedupe_key: string | null;
+  /** Jobs of one key (e.g. `push:<destination uuid>`) run at most concurrency_cap at a time. */
+  concurrency_key: string | null;
+  concurrency_cap: number | null;
   created: number;
   updated: number;
 }

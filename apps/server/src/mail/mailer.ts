@@ -1,9 +1,10 @@
 import nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { JobHandler, JobRunner } from '../jobs/job-runner.js';
+import { MAIL_JOB } from '../jobs/job-kinds.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import type { JobHandler } from '../jobs/job-runner.js';
 import { PermanentJobError } from '../jobs/job-runner.js';
-import type { JobsRepository } from '../repositories/jobs.repository.js';
 import type { OutboxRepository } from '../repositories/outbox.repository.js';
 
 /** What a mail is about; kept on its outbox row for the record. */
@@ -16,8 +17,6 @@ export interface Mail {
   subject: string;
   text: string;
 }
-
-export const MAIL_JOB = 'mail.deliver';
 
 /** What the mail job needs of an SMTP client (nodemailer's transport has it). */
 export interface MailTransport {
@@ -32,8 +31,7 @@ export interface MailTransport {
 
 export interface MailerDeps {
   outbox: OutboxRepository;
-  jobs: JobsRepository;
-  runner: JobRunner;
+  jobs: JobQueue;
   smtpUrl: string | undefined;
   from: string;
   /** Delay before the first retry; each further retry waits twice as long (capped at an hour). */
@@ -89,11 +87,7 @@ export class Mailer {
         db,
       );
       if (this.transport) {
-        await this.deps.jobs.enqueue(
-          { kind: MAIL_JOB, payload: { mail: id }, runAt: now, dedupeKey: `mail:${id}` },
-          now,
-          db,
-        );
+        await this.deps.jobs.enqueue(MAIL_JOB, { mail: id }, { runAt: now, dedupeKey: `mail:${id}` }, db);
       }
     }
     if (!db && list.length) this.kick();
@@ -101,13 +95,13 @@ export class Mailer {
 
   /** Tells the job runner mail is due (after the transaction that queued it committed). */
   kick(): void {
-    if (this.transport) this.deps.runner.kick();
+    if (this.transport) this.deps.jobs.kick();
   }
 
   /** The job that delivers one outbox row. */
   handler(): JobHandler<{ mail: number }> {
     return {
-      kind: MAIL_JOB,
+      job: MAIL_JOB,
       maxAttempts: this.deps.maxAttempts,
       backoffMs: (attempt) => Math.min(this.deps.retryMs * 2 ** (attempt - 1), 60 * 60_000),
       run: (payload) => this.deliver(payload.mail),

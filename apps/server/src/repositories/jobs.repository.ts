@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { DialectName } from '../db/dialect.js';
 import type { Database, JobTable } from '../db/schema.js';
 
@@ -11,7 +12,13 @@ export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
  * ran out), so two processes racing for the same row cannot both win. On PostgreSQL the candidate
  * is first picked with FOR UPDATE SKIP LOCKED so concurrent runners pick different rows instead of
  * colliding; SQLite has one writer, so the guarded UPDATE alone suffices there.
- * Each claim increments `attempts`, which then identifies that claim when the job is finished.
+ * Each claim increments `attempts`, which then identifies that claim when it renews its lease and
+ * when the job is finished: a runner whose lease ran out and was taken over can no longer write.
+ *
+ * A job may carry a concurrency key and cap (`push:<destination uuid>`, 2): it is not claimed while
+ * `cap` jobs of its key are running under a live lease. On PostgreSQL the claim of a keyed job
+ * holds a transaction-scoped advisory lock on the key while it counts and takes, so two runners
+ * cannot both take the last free place; SQLite's single writer makes the guarded UPDATE enough.
  */
 export class JobsRepository {
   constructor(
@@ -24,7 +31,13 @@ export class JobsRepository {
    * Pass a transaction as `db` to enqueue the job with the change it belongs to.
    */
   async enqueue(
-    job: { kind: string; payload: unknown; runAt: number; dedupeKey?: string },
+    job: {
+      kind: string;
+      payload: unknown;
+      runAt: number;
+      dedupeKey?: string | undefined;
+      limit?: { key: string; cap: number } | undefined;
+    },
     now: number,
     db: Kysely<Database> = this.db,
   ) {
@@ -39,6 +52,8 @@ export class JobsRepository {
         locked_until: null,
         last_error: null,
         dedupe_key: job.dedupeKey ?? null,
+        concurrency_key: job.limit?.key ?? null,
+        concurrency_cap: job.limit?.cap ?? null,
         created: now,
         updated: now,
       })
@@ -67,7 +82,10 @@ export class JobsRepository {
         this.dialect === 'postgres'
           ? await this.db.transaction().execute(async (trx) => {
               const candidate = await this.due(trx, kinds, now).forUpdate().skipLocked().executeTakeFirst();
-              return candidate ? this.take(trx, candidate.id, now, leaseMs) : null;
+              if (!candidate) return null;
+              if (candidate.concurrency_key !== null)
+                await sql`select pg_advisory_xact_lock(hashtext(${candidate.concurrency_key}))`.execute(trx);
+              return this.take(trx, candidate.id, now, leaseMs);
             })
           : await (async () => {
               const candidate = await this.due(this.db, kinds, now).executeTakeFirst();
@@ -82,14 +100,9 @@ export class JobsRepository {
   private due(db: Kysely<Database>, kinds: string[], now: number) {
     return db
       .selectFrom('jobs')
-      .select('id')
+      .select(['id', 'concurrency_key'])
       .where('kind', 'in', kinds)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]),
-          eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
-        ]),
-      )
+      .where((eb) => claimable(eb, now))
       .orderBy('run_at')
       .orderBy('id')
       .limit(1);
@@ -106,15 +119,25 @@ export class JobsRepository {
         updated: now,
       }))
       .where('id', '=', id)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]),
-          eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
-        ]),
-      )
+      .where((eb) => claimable(eb, now))
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return undefined;
     return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Extends the lease of a claim still held (heartbeat while the job runs); false when the claim
+   * was lost: the lease ran out and another runner took the job, or it was finished meanwhile.
+   */
+  async renew(job: JobRow, now: number, leaseMs: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ locked_until: now + leaseMs, updated: now })
+      .where('id', '=', job.id)
+      .where('status', '=', 'running')
+      .where('attempts', '=', job.attempts)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /** Marks the claim done; false when the claim was lost (lease ran out and another runner took it). */
@@ -130,8 +153,8 @@ export class JobsRepository {
   }
 
   /** Records a failed attempt: back to the queue at retryAt, or failed for good when retryAt is null. */
-  async fail(job: JobRow, error: string, retryAt: number | null, now: number): Promise<void> {
-    await this.db
+  async fail(job: JobRow, error: string, retryAt: number | null, now: number): Promise<boolean> {
+    const result = await this.db
       .updateTable('jobs')
       .set({
         status: retryAt === null ? 'failed' : 'queued',
@@ -143,7 +166,8 @@ export class JobsRepository {
       .where('id', '=', job.id)
       .where('status', '=', 'running')
       .where('attempts', '=', job.attempts)
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /** Cancels a job that has not started; false once it runs or ran. */
@@ -156,4 +180,30 @@ export class JobsRepository {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
+}
+
+/**
+ * Due (queued and its time came, or running under a lease that ran out) and, for a keyed job,
+ * fewer than its cap of the same key running under a live lease.
+ */
+function claimable(eb: ExpressionBuilder<Database, 'jobs'>, now: number) {
+  return eb.and([
+    eb.or([
+      eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]),
+      eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
+    ]),
+    eb.or([
+      eb('concurrency_key', 'is', null),
+      eb(
+        eb
+          .selectFrom('jobs as held')
+          .select((h) => h.fn.countAll<number>().as('n'))
+          .whereRef('held.concurrency_key', '=', 'jobs.concurrency_key')
+          .where('held.status', '=', 'running')
+          .where('held.locked_until', '>=', now),
+        '<',
+        eb.ref('jobs.concurrency_cap'),
+      ),
+    ]),
+  ]);
 }

@@ -2,19 +2,18 @@ import type { SendAnswer, SendStatus } from '@imaging-inbox/contract';
 import { DELAYED_SEND_MS, MAX_SHARE_MESSAGE, SEND_LINK_TTL_MS, emailSchema } from '@imaging-inbox/contract';
 import { DomainError, invalidField, missingFields, notFound, notPermitted } from '../domain/errors.js';
 import type { Params } from '../http/params.js';
+import { SEND_JOB } from '../jobs/job-kinds.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { PermanentJobError } from '../jobs/job-runner.js';
-import type { JobHandler, JobRunner } from '../jobs/job-runner.js';
+import type { JobHandler } from '../jobs/job-runner.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
-import type { JobsRepository } from '../repositories/jobs.repository.js';
 import type { SendRow, SendsRepository } from '../repositories/sends.repository.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AuditService } from './audit.service.js';
 import { hashToken, newSecretToken, newUuid } from './tokens.js';
-
-export const SEND_JOB = 'study.send';
 
 /** Whom a send goes to, as study/share names it: account_id, share_code or email. */
 export type SendRequest =
@@ -32,8 +31,7 @@ export interface SendDeps {
   sends: SendsRepository;
   studies: StudiesRepository;
   users: UsersRepository;
-  jobs: JobsRepository;
-  runner: JobRunner;
+  jobs: JobQueue;
   mailer: Mailer;
   audit: AuditService;
   publicUrl: string;
@@ -59,7 +57,7 @@ export class SendService {
   /** The job handler the runner runs for each send. */
   handler(): JobHandler<{ send: string }> {
     return {
-      kind: SEND_JOB,
+      job: SEND_JOB,
       maxAttempts: 5,
       run: (payload) => this.deliver(payload.send),
       onFailed: async (payload, error) => {
@@ -159,8 +157,9 @@ export class SendService {
     };
     await this.deps.sends.create(send);
     const jobId = await this.deps.jobs.enqueue(
-      { kind: SEND_JOB, payload: { send: send.uuid }, runAt: send.run_at, dedupeKey: `send:${send.uuid}` },
-      now,
+      SEND_JOB,
+      { send: send.uuid },
+      { runAt: send.run_at, dedupeKey: `send:${send.uuid}` },
     );
     await this.deps.sends.setJob(send.uuid, jobId);
     await this.deps.audit.record({
@@ -182,7 +181,7 @@ export class SendService {
       },
       ip: caller.ip,
     });
-    if (!delayed) this.deps.runner.kick();
+    if (!delayed) this.deps.jobs.kick();
     return { send_id: send.uuid, send_status: 'scheduled', run_at: send.run_at };
   }
 
@@ -202,7 +201,7 @@ export class SendService {
     if (!(await this.deps.sends.cancel(send.uuid, now))) {
       throw new DomainError('ALREADY_SENT', send.status);
     }
-    if (send.job_id !== null) await this.deps.jobs.cancel(Number(send.job_id), now);
+    if (send.job_id !== null) await this.deps.jobs.cancel(Number(send.job_id));
     await this.deps.audit.record({
       userId: caller.user.uuid,
       accountId: send.account_id,

@@ -5,12 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/dialect.js';
 import { openDatabase } from '../../src/db/dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { JobRunner, PermanentJobError } from '../../src/jobs/job-runner.js';
+import { z } from 'zod';
+import { defineJob } from '../../src/jobs/job-definition.js';
+import { type JobHandler, JobRunner, PermanentJobError } from '../../src/jobs/job-runner.js';
 import { JobsRepository } from '../../src/repositories/jobs.repository.js';
 import type { Dialect } from '../support/test-server.js';
 import { DIALECTS, createPgDatabase } from '../support/test-server.js';
 
 const quiet = () => undefined;
+
+const RESTART = defineJob('restart.test', z.object({ n: z.number() }));
+const anyJob = (kind: string) => defineJob(kind, z.object({}).passthrough());
 
 async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
@@ -59,8 +64,8 @@ describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
 
     const second = connect();
     const seen: number[] = [];
-    const runner = new JobRunner({ jobs: second.jobs, log: quiet, pollMs: 20 }).register<{ n: number }>({
-      kind: 'restart.test',
+    const runner = new JobRunner({ jobs: second.jobs, log: quiet, pollMs: 20 }).register({
+      job: RESTART,
       run: (payload) => {
         seen.push(payload.n);
         return Promise.resolve();
@@ -89,7 +94,7 @@ describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
         return 30 * attempt;
       },
     }).register({
-      kind: 'fail.test',
+      job: anyJob('fail.test'),
       maxAttempts: 3,
       run: () => {
         calls++;
@@ -107,7 +112,7 @@ describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
 
     const permanent = await jobs.enqueue({ kind: 'permanent.test', payload: {}, runAt }, runAt);
     const once = new JobRunner({ jobs, log: quiet }).register({
-      kind: 'permanent.test',
+      job: anyJob('permanent.test'),
       run: () => Promise.reject(new PermanentJobError('unknown study')),
     });
     expect(await once.runOne()).toBe(true);
@@ -126,9 +131,10 @@ describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
     for (let i = 0; i < 40; i++)
       ids.push(await a.jobs.enqueue({ kind: 'race.test', payload: { i }, runAt: now }, now));
     const runs = new Map<number, string[]>();
-    const handler = (name: string) => ({
-      kind: 'race.test',
-      run: async (_payload: unknown, job: { id: number }) => {
+    const race = anyJob('race.test');
+    const handler = (name: string): JobHandler<z.output<typeof race.payload>> => ({
+      job: race,
+      run: async (_payload, job) => {
         runs.set(job.id, [...(runs.get(job.id) ?? []), name]);
         await new Promise((r) => setTimeout(r, 2));
       },
@@ -161,7 +167,7 @@ describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
     expect(await jobs.cancel(first, now)).toBe(false);
     const ran = await jobs.enqueue({ kind: 'y.test', payload: {}, runAt: now }, now);
     const runner = new JobRunner({ jobs, log: quiet }).register({
-      kind: 'y.test',
+      job: anyJob('y.test'),
       run: () => Promise.resolve(),
     });
     await runner.runOne();
