@@ -136,6 +136,7 @@ export function createContext(
     collector,
     audit,
     onStored: (event) => harvestNotifier.noteStored(event),
+    maxInflatedBytes: config.uploadMaxBytes,
   });
   const recovery = new IngestRecovery({
     repo: repos.ingest,

@@ -16,6 +16,8 @@ export const ERROR_TYPES = [
   'STUDY_SET_PARAMS_UUID_NOT_FOUND',
   'FILE_CONTENT_EMPTY',
   'FILE_TOO_LARGE',
+  /** 413: a compressed (deflated) file that inflates past the server's ceiling; nothing is stored. */
+  'DECOMPRESSION_LIMIT',
   'INVALID_DICOM',
   'INVALID_FILE_TYPE',
   'INVALID_FILE_CONTENT',

@@ -4,7 +4,12 @@
  * The ingest pipeline maps `code` onto the api/v3 `error_type` (and onto DIMSE failure statuses), so the
  * codes are part of the contract and must stay stable; `message` is for logs only.
  */
-export type DicomParseErrorCode = 'FILE_CONTENT_EMPTY' | 'INVALID_DICOM' | 'TAG_NOT_FOUND';
+export type DicomParseErrorCode =
+  | 'FILE_CONTENT_EMPTY'
+  | 'INVALID_DICOM'
+  | 'TAG_NOT_FOUND'
+  /** A deflated dataset that inflates past the ceiling (dicom/inflate.ts). */
+  | 'DECOMPRESSION_LIMIT';
 
 export class DicomParseError extends Error {
   override readonly name = 'DicomParseError';

@@ -8,16 +8,17 @@
  *
  * Transfer syntaxes: implicit VR little endian, explicit VR little and big endian, every encapsulated
  * (compressed) syntax (only the header is read), and deflated explicit VR little endian
- * (1.2.840.10008.1.2.1.99), which dicom-parser supports through an `inflater` callback fed by node:zlib.
+ * (1.2.840.10008.1.2.1.99), which dicom-parser supports through an `inflater` callback fed by node:zlib
+ * with a ceiling (`inflate.ts`): `readDicomHeader` inflates off the main thread first.
  * Files without the 128-byte preamble + `DICM` (raw datasets) are rejected: the ingest pipeline only
  * accepts Part-10 files, and guessing the transfer syntax of a raw dataset is unreliable.
  */
-import { inflateRawSync } from 'node:zlib';
 import dicomParser from 'dicom-parser';
 import type { DataSet, Element } from 'dicom-parser';
 import { decoderFor } from './charset.js';
 import { readItemHeader, ITEM_HEADER_BYTES, UNDEFINED_LENGTH } from './encapsulated.js';
 import { DicomParseError } from './errors.js';
+import { expandDeflated, inflaterFor, inflateSync } from './inflate.js';
 
 /** The attributes the server indexes for one SOP instance. Strings are '' when the attribute is absent. */
 export interface ParsedInstance {
@@ -57,6 +58,8 @@ export interface ParsedInstance {
 }
 
 const PIXEL_DATA = 'x7fe00010';
+/** The most a deflated prefix is inflated for an early look at an arriving dataset. */
+const ARRIVING_INFLATE_MAX = 1024 * 1024;
 const IMPLICIT_VR_LITTLE_ENDIAN = '1.2.840.10008.1.2';
 
 // Tags in dicom-parser's `xggggeeee` form, named by DICOM keyword for readable errors.
@@ -96,17 +99,29 @@ const TRUNCATION_WARNING =
   /eof encountered before finding (item delimiter|sequence (delimitation|delimiter|item delimiter))/;
 
 /**
- * Reads the indexable header attributes of a DICOM Part-10 file.
- * @throws DicomParseError FILE_CONTENT_EMPTY, INVALID_DICOM or TAG_NOT_FOUND (detail = attribute keyword).
+ * `parseDicomHeader` for a received file: a deflated dataset is first inflated off the main thread
+ * and refused (DECOMPRESSION_LIMIT) once past `maxInflatedBytes` or the ratio ceiling (`inflate.ts`).
  */
-export function parseDicomHeader(bytes: Uint8Array): ParsedInstance {
+export async function readDicomHeader(bytes: Uint8Array, maxInflatedBytes: number): Promise<ParsedInstance> {
+  if (bytes.length < 132 || !hasDicmPrefix(bytes)) return parseDicomHeader(bytes);
+  return parseDicomHeader(bytes, await expandDeflated(bytes, maxInflatedBytes));
+}
+
+/**
+ * Reads the indexable header attributes of a DICOM Part-10 file. `expanded` is the file with its
+ * deflated dataset already inflated (`expandDeflated`); without it a deflated dataset is inflated
+ * here, on this thread, within the ratio ceiling.
+ * @throws DicomParseError FILE_CONTENT_EMPTY, INVALID_DICOM, DECOMPRESSION_LIMIT or TAG_NOT_FOUND
+ * (detail = attribute keyword).
+ */
+export function parseDicomHeader(bytes: Uint8Array, expanded?: Uint8Array): ParsedInstance {
   if (bytes.length === 0) throw new DicomParseError('FILE_CONTENT_EMPTY', 'file is empty');
   // Checked here rather than left to dicom-parser so that short non-DICOM input gets a clear reason.
   if (bytes.length < 132 || !hasDicmPrefix(bytes)) {
     throw new DicomParseError('INVALID_DICOM', 'no DICM prefix at offset 128 (not a DICOM Part-10 file)');
   }
 
-  const dataSet = readUntilPixelData(bytes);
+  const dataSet = readUntilPixelData(bytes, inflaterFor(expanded));
   assertComplete(dataSet);
 
   const text = reader(dataSet);
@@ -162,7 +177,11 @@ export function parseArrivingHeader(
 ): { studyInstanceUid: string; sopInstanceUid: string } | undefined {
   if (prefix.length < 132 || !hasDicmPrefix(prefix)) return undefined;
   try {
-    const dataSet = readUntilPixelData(prefix);
+    // An early look runs on the main thread as bytes arrive: a deflated header past 1 MiB waits
+    // for the complete file (read off the main thread).
+    const dataSet = readUntilPixelData(prefix, (bytes, position) =>
+      inflateSync(bytes, position, ARRIVING_INFLATE_MAX),
+    );
     if (!dataSet.elements[PIXEL_DATA]) return undefined;
     assertElementsInside(dataSet);
     const text = reader(dataSet);
@@ -175,10 +194,14 @@ export function parseArrivingHeader(
   }
 }
 
-function readUntilPixelData(bytes: Uint8Array): DataSet {
+function readUntilPixelData(
+  bytes: Uint8Array,
+  inflater: (bytes: Uint8Array, position: number) => Uint8Array,
+): DataSet {
   try {
-    return dicomParser.parseDicom(bytes, { untilTag: PIXEL_DATA, inflater: inflate });
+    return dicomParser.parseDicom(bytes, { untilTag: PIXEL_DATA, inflater });
   } catch (error) {
+    if (error instanceof DicomParseError) throw error;
     // dicom-parser throws strings, Errors, or `{ exception, dataSet }` objects; keep the text for logs.
     throw new DicomParseError('INVALID_DICOM', `unreadable dataset: ${describe(error)}`, { cause: error });
   }
@@ -186,15 +209,6 @@ function readUntilPixelData(bytes: Uint8Array): DataSet {
 
 function hasDicmPrefix(bytes: Uint8Array): boolean {
   return bytes[128] === 0x44 && bytes[129] === 0x49 && bytes[130] === 0x43 && bytes[131] === 0x4d;
-}
-
-/** dicom-parser's deflate hook: it wants the meta header bytes followed by the inflated dataset. */
-export function inflate(bytes: Uint8Array, position: number): Uint8Array {
-  const inflated = inflateRawSync(bytes.subarray(position));
-  const full = new Uint8Array(position + inflated.length);
-  full.set(bytes.subarray(0, position), 0);
-  full.set(inflated, position);
-  return full;
 }
 
 /**

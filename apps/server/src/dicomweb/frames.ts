@@ -1,5 +1,5 @@
 import dicomParser from 'dicom-parser';
-import { inflate } from '../dicom/parse.js';
+import { inflateSync } from '../dicom/inflate.js';
 import { invalidField, notFound } from '../domain/errors.js';
 
 const EXPLICIT_LITTLE_ENDIAN = '1.2.840.10008.1.2.1';
@@ -52,7 +52,7 @@ export function parseFrameList(raw: string): number[] {
  */
 export function extractFrame(file: Buffer, frameNumber: number): Buffer {
   const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
-  const dataSet = dicomParser.parseDicom(bytes, { inflater: inflate });
+  const dataSet = dicomParser.parseDicom(bytes, { inflater: inflateSync });
   const pixelData = dataSet.elements['x7fe00010'];
   if (!pixelData) throw notFound('pixel data');
   const frames = Number(dataSet.string('x00280008') ?? '1') || 1;

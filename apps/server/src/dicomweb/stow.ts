@@ -2,7 +2,7 @@ import fsp from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { DicomParseError, parseDicomHeader } from '../dicom/index.js';
+import { DicomParseError, readDicomHeader } from '../dicom/index.js';
 import { authenticate } from '../http/api.js';
 import { DomainError, isRefusal } from '../domain/errors.js';
 import { collectParams } from '../http/params.js';
@@ -125,7 +125,7 @@ async function storePart(
   if (o.expectedStudy !== undefined) {
     // Checked before anything is stored: an instance of another study is refused, not filed.
     try {
-      const header = parseDicomHeader(await fsp.readFile(temp.path));
+      const header = await readDicomHeader(await fsp.readFile(temp.path), ctx.config.uploadMaxBytes);
       if (header.studyInstanceUid !== o.expectedStudy) {
         await ctx.services.blobs.discard(temp);
         return {
@@ -136,6 +136,10 @@ async function storePart(
       }
     } catch (error) {
       if (!(error instanceof DicomParseError)) throw error;
+      if (error.code === 'DECOMPRESSION_LIMIT') {
+        await ctx.services.blobs.discard(temp);
+        return { reason: STOW_FAILURE.outOfResources };
+      }
       // Unreadable: ingestTemp below refuses it the same way as without a target study.
     }
   }
@@ -152,6 +156,10 @@ async function storePart(
       retrieveUrl: `${ctx.config.publicUrl}/dicomweb/studies/${p.studyInstanceUid}/series/${p.seriesInstanceUid}/instances/${p.sopInstanceUid}`,
     };
   } catch (error) {
+    // A part past a limit (a deflated part inflating past the ceiling) is more than this server
+    // takes, not unreadable.
+    if (error instanceof DomainError && error.kind === 'too_large')
+      return { reason: STOW_FAILURE.outOfResources };
     if (isRefusal(error)) return { reason: STOW_FAILURE.cannotUnderstand };
     return { reason: STOW_FAILURE.processingFailure };
   }

@@ -25,6 +25,7 @@ export type ErrorKind =
 /** The kind an error type has unless its thrower says otherwise. */
 const DEFAULT_KIND: Partial<Record<ErrorType, ErrorKind>> = {
   FILE_TOO_LARGE: 'too_large',
+  DECOMPRESSION_LIMIT: 'too_large',
   RATE_LIMITED: 'rate_limited',
   UPLOAD_CHUNK_IN_PROGRESS: 'busy',
   INTERNAL: 'internal',

@@ -1,6 +1,6 @@
 import dicomParser from 'dicom-parser';
 import type { DataSet } from 'dicom-parser';
-import { inflate } from '../dicom/parse.js';
+import { inflateSync } from '../dicom/inflate.js';
 import { extractFrame, NATIVE_SYNTAXES } from '../dicomweb/frames.js';
 import { canDecode, decodeFrame, type PixelLayout } from './codecs.js';
 
@@ -29,7 +29,7 @@ function firstNumber(dataSet: DataSet, tag: string): number | undefined {
 export function frameCount(file: Uint8Array): number {
   let dataSet: DataSet;
   try {
-    dataSet = dicomParser.parseDicom(file, { untilTag: 'x7fe00010' });
+    dataSet = dicomParser.parseDicom(file, { untilTag: 'x7fe00010', inflater: inflateSync });
   } catch (error) {
     throw new UnsupportedImageError(`the file cannot be read: ${String(error)}`);
   }
@@ -41,7 +41,7 @@ export async function readFrame(file: Buffer, frameNumber: number): Promise<Imag
   const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
   let dataSet: DataSet;
   try {
-    dataSet = dicomParser.parseDicom(bytes, { untilTag: 'x7fe00010', inflater: inflate });
+    dataSet = dicomParser.parseDicom(bytes, { untilTag: 'x7fe00010', inflater: inflateSync });
   } catch (error) {
     throw new UnsupportedImageError(`the file cannot be read: ${String(error)}`);
   }

@@ -7,7 +7,8 @@ export const EXPLICIT_LE = '1.2.840.10008.1.2.1';
 
 function storedSyntax(file: Buffer): string {
   const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
-  const meta = dicomParser.parseDicom(bytes, { untilTag: 'x00020010' });
+  // The meta header only: the data set (possibly deflated) is not read here.
+  const meta = dicomParser.readPart10Header(bytes);
   return (meta.string('x00020010') ?? '1.2.840.10008.1.2').trim();
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
-import { DicomParseError, parseArrivingHeader, parseDicomHeader } from '../dicom/index.js';
+import { DicomParseError, parseArrivingHeader, readDicomHeader } from '../dicom/index.js';
 import type { ParsedInstance } from '../dicom/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { IndexResult, IndexTarget, IngestRepository } from '../repositories/ingest.repository.js';
@@ -48,6 +48,8 @@ export interface IngestDeps {
   /** Told about every newly stored instance (notifications); must not throw. */
   onStored?: (event: StoredInstance) => Promise<void>;
   now?: () => number;
+  /** The most a deflated dataset may inflate to (UPLOAD_MAX_BYTES; dicom/inflate.ts adds a ratio). */
+  maxInflatedBytes?: number;
 }
 
 /**
@@ -66,7 +68,7 @@ export class IngestService {
     let parsed: ParsedInstance;
     try {
       if (temp.size === 0) throw new DicomParseError('FILE_CONTENT_EMPTY', 'empty body');
-      parsed = parseDicomHeader(temp.bytes ?? (await fsp.readFile(temp.path)));
+      parsed = await this.parse(temp.bytes ?? (await fsp.readFile(temp.path)));
     } catch (error) {
       await this.deps.blobs.discard(temp);
       throw asDomainError(error);
@@ -94,7 +96,7 @@ export class IngestService {
     let existing: { studyUuid: string; seriesUuid: string } | undefined;
     try {
       try {
-        parsed = parseDicomHeader(bytes);
+        parsed = await this.parse(bytes);
       } catch (error) {
         throw asDomainError(error);
       }
@@ -140,6 +142,11 @@ export class IngestService {
       uids.sopInstanceUid,
     );
     return existing === undefined;
+  }
+
+  /** The header; a deflated dataset is inflated off the main thread, within the ceiling. */
+  private parse(bytes: Uint8Array): Promise<ParsedInstance> {
+    return readDicomHeader(bytes, this.deps.maxInflatedBytes ?? Number.MAX_SAFE_INTEGER);
   }
 
   private async discardAhead(storedAhead: Promise<string> | undefined): Promise<void> {

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
+import { constants as zlibConstants, deflateRawSync } from 'node:zlib';
 import type { InstanceSpec } from '../../src/dicom/write.js';
 
 export const PYDICOM_DIR = '/usr/lib/python3/dist-packages/pydicom/data';
@@ -98,6 +98,12 @@ export function dcmftest(path: string): string {
 
 /** A valid file re-encoded as Deflated Explicit VR Little Endian (dataset after the meta header deflated). */
 export function deflated(bytes: Uint8Array): Uint8Array {
+  const { meta, datasetStart } = deflatedMeta(bytes);
+  return Buffer.concat([meta, deflateRawSync(bytes.subarray(datasetStart))]);
+}
+
+/** The meta header of an Explicit VR Little Endian file rewritten to name the deflated syntax. */
+function deflatedMeta(bytes: Uint8Array): { meta: Buffer; datasetStart: number } {
   const metaLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(140, true); // (0002,0000) value
   const datasetStart = 144 + metaLength;
   const oldSyntax = Buffer.from('1.2.840.10008.1.2.1\0'); // 20 bytes, even
@@ -108,5 +114,32 @@ export function deflated(bytes: Uint8Array): Uint8Array {
   meta.writeUInt16LE(22, at - 2); // element length field precedes the value
   const patched = Buffer.concat([meta.subarray(0, at), newSyntax, meta.subarray(at + oldSyntax.length)]);
   patched.writeUInt32LE(metaLength + 2, 140);
-  return Buffer.concat([patched, deflateRawSync(bytes.subarray(datasetStart))]);
+  return { meta: patched, datasetStart };
+}
+
+/**
+ * A decompression bomb: a valid instance (Explicit VR Little Endian, 2x2 pixels) re-encoded as
+ * Deflated Explicit VR Little Endian whose Pixel Data claims `inflatedBytes` of zeros. Made without
+ * ever holding them: one self-contained deflate block of 16 MiB of zeros (ended by a full flush, so
+ * it depends on nothing before it) is repeated; about 16 KB per 16 MiB.
+ */
+export function deflateBomb(instance: Uint8Array, inflatedBytes: number): Uint8Array {
+  const BLOCK = 16 * 1024 * 1024;
+  if (inflatedBytes % BLOCK !== 0) throw new Error('inflatedBytes: a multiple of 16 MiB');
+  const file = Buffer.from(instance);
+  const { meta, datasetStart } = deflatedMeta(file);
+  const pixelTag = Buffer.from([0xe0, 0x7f, 0x10, 0x00]);
+  const pixelAt = file.lastIndexOf(pixelTag);
+  if (pixelAt < datasetStart) throw new Error('no Pixel Data');
+  // (7FE0,0010) OW, 2 reserved bytes, 4-byte length: the header ends 12 bytes after the tag.
+  const head = Buffer.from(file.subarray(datasetStart, pixelAt + 12));
+  head.writeUInt32LE(inflatedBytes, head.length - 4);
+  const flush = { finishFlush: zlibConstants.Z_FULL_FLUSH };
+  const zeros = deflateRawSync(Buffer.alloc(BLOCK), flush);
+  return Buffer.concat([
+    meta,
+    deflateRawSync(head, flush),
+    ...Array.from({ length: inflatedBytes / BLOCK }, () => zeros),
+    deflateRawSync(Buffer.alloc(0)),
+  ]);
 }
