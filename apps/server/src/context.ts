@@ -158,6 +158,7 @@ export function createContext(
     users: repos.users,
     resets: repos.resets,
     sessions: repos.sessions,
+    failures: repos.failures,
     mailer,
     audit,
     publicUrl: config.publicUrl,

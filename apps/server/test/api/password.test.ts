@@ -17,8 +17,29 @@ async function lastResetToken(server: TestServer, email: string): Promise<string
 describe.each(DIALECTS)('password recovery on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(dialect);
+    // The test client is the trusted proxy, so X-Forwarded-For can play other client addresses.
+    server = await startTestServer(dialect, { TRUST_PROXY: '127.0.0.1' });
   });
+
+  /** user/password/lost as sent from `address`. */
+  async function lost(email: string, address = '127.0.0.1'): Promise<unknown> {
+    const response = await fetch(`${server.url}/api/v3/user/password/lost`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': address },
+      body: new URLSearchParams({ email }),
+    });
+    expect(response.status).toBe(200);
+    return response.json();
+  }
+
+  async function mailsTo(email: string): Promise<number> {
+    const rows = await server.ctx.db.kysely
+      .selectFrom('outbox')
+      .select('id')
+      .where('to_address', '=', email)
+      .execute();
+    return rows.length;
+  }
   afterAll(() => server?.stop());
 
   it('answers the same for known and unknown addresses, and mails only the known one', async () => {
@@ -63,5 +84,54 @@ describe.each(DIALECTS)('password recovery on %s', (dialect) => {
         .error_type,
     ).toBe('NOT_FOUND');
     await server.api.login('viewer@demo.local');
+  });
+
+  it('keeps one live token per user: a newer request revokes the older one', async () => {
+    await lost('clinician@demo.local');
+    const older = await lastResetToken(server, 'clinician@demo.local');
+    await lost('clinician@demo.local');
+    const newer = await lastResetToken(server, 'clinician@demo.local');
+    const stale = await server.api.call('user/password/reset', { token: older, password: 'Older-pass-11' });
+    expect(stale.body.error_type).toBe('NOT_FOUND');
+    await server.api.login('clinician@demo.local');
+    const ok = await server.api.call('user/password/reset', { token: newer, password: 'Newer-pass-22' });
+    expect(ok.body.status).toBe('OK');
+    await server.api.login('clinician@demo.local', 'Newer-pass-22');
+  });
+
+  it('revokes every reset link when the password is changed another way', async () => {
+    await lost('admin@demo.local');
+    const token = await lastResetToken(server, 'admin@demo.local');
+    const sid = await server.api.login('admin@demo.local');
+    const changed = await server.api.call(
+      'user/password/change',
+      { old_password: DEMO_PASSWORD, password: 'Changed-pass-33', password_confirm: 'Changed-pass-33' },
+      sid,
+    );
+    expect(changed.body.status).toBe('OK');
+    const late = await server.api.call('user/password/reset', { token, password: 'Late-pass-44' });
+    expect(late.body.error_type).toBe('NOT_FOUND');
+    await server.api.login('admin@demo.local', 'Changed-pass-33');
+  });
+
+  it('mails one address at most 3 times an hour, answering the same every time', async () => {
+    const answers = [];
+    for (let i = 0; i < 25; i++) answers.push(await lost('partner@demo.local', `10.1.0.${i + 1}`));
+    expect(new Set(answers.map((a) => JSON.stringify(a)))).toEqual(
+      new Set([JSON.stringify({ status: 'OK', message: MESSAGES.passwordLostSent })]),
+    );
+    expect(await mailsTo('partner@demo.local')).toBe(3);
+  });
+
+  it('sends nothing more from one client address after 10 requests an hour, answering the same', async () => {
+    const before = await mailsTo('gatekeeper@demo.local');
+    for (let i = 0; i < 10; i++) await lost(`nobody-${i}@demo.local`, '10.2.0.1');
+    expect(await lost('gatekeeper@demo.local', '10.2.0.1')).toEqual({
+      status: 'OK',
+      message: MESSAGES.passwordLostSent,
+    });
+    expect(await mailsTo('gatekeeper@demo.local')).toBe(before);
+    await lost('gatekeeper@demo.local', '10.2.0.2');
+    expect(await mailsTo('gatekeeper@demo.local')).toBe(before + 1);
   });
 });
