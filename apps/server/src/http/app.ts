@@ -57,6 +57,21 @@ export function redactSid(url: string): string {
     .replace(/^(\/(?:link|send)\/)[^/?]+/, '$1[redacted]');
 }
 
+/** A route as registered: its methods (HEAD left out: Fastify adds it to every GET) and URL pattern. */
+export interface RegisteredRoute {
+  methods: string[];
+  url: string;
+}
+const registered = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/**
+ * Every route the app registered, in order. The authorization matrix test walks this list, so a
+ * route added without an entry there fails the test.
+ */
+export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
+  return registered.get(app) ?? [];
+}
+
 export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
@@ -70,6 +85,13 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     trustProxy: options.trustProxy ?? false,
   });
   addSecurityHeaders(app);
+
+  const routes: RegisteredRoute[] = [];
+  registered.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
+    if (methods.length) routes.push({ methods, url: route.url });
+  });
 
   await app.register(formbody);
   await app.register(multipart);

@@ -1,0 +1,755 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registeredRoutes } from '../../src/http/app.js';
+import type { Outcome, Rule } from '../support/access-matrix.js';
+import { expected, outcomeOf } from '../support/access-matrix.js';
+import type { MatrixObject, ObjectKey, Principal, World } from '../support/access-world.js';
+import { OBJECTS, PRINCIPALS, buildWorld, credentials, resetObjects } from '../support/access-world.js';
+import { minimalPdf, wrapBody } from '../support/non-dicom.js';
+import type { TestServer } from '../support/test-server.js';
+import { DIALECTS, startTestServer } from '../support/test-server.js';
+
+/**
+ * Every registered api/v3 and DICOMweb route × every kind of caller × every kind of object, with the
+ * answer the access policy must give. A route that is registered but not in ROUTES fails the test:
+ * whoever adds a route adds its row here, with the rule it follows.
+ */
+
+interface Request {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path and query. */
+  url: string;
+  /** Form fields (POST, as api/v3 clients send them) or query parameters (GET). */
+  params?: Record<string, string>;
+  body?: Uint8Array | Buffer | FormData | string;
+  contentType?: string;
+}
+
+interface RouteCase {
+  rule: Rule;
+  /** The request for one object (object-less rules get `undefined`). */
+  request: (world: World, object: MatrixObject | undefined) => Request;
+  /** The objects the route is tried on; object-less rules are tried once per caller. */
+  objects?: readonly ObjectKey[];
+  /** Answers that still mean the caller got through the policy (a refusal of the input itself). */
+  accepts?: readonly string[];
+  /** Changes state: run alone, its objects put back afterwards; `last` runs after everything else. */
+  phase?: 'write' | 'last';
+  /** Where the outcome is read from (the bundle's first sub-answer). */
+  answerOf?: (body: unknown) => unknown;
+}
+
+const STUDY_OBJECTS = OBJECTS;
+const GROUP_OBJECTS: readonly ObjectKey[] = ['emergency', 'intake', 'partner', 'shared'];
+const ACCOUNT_OBJECTS: readonly ObjectKey[] = ['emergency', 'partner'];
+const MANAGED_OBJECTS: readonly ObjectKey[] = ['emergency', 'intake', 'partner'];
+const MADE_UP = '00000000-0000-4000-8000-000000000000';
+
+const WRAP_FORM = {
+  firstName: 'Ann',
+  lastName: 'Lee',
+  patientDOB: '1984-03-07',
+  patientMRN: 'MRN-MATRIX',
+  patientGender: 'F',
+  studyDate: '2026-05-04',
+  studyTime: '14:05',
+  studyDescription: 'Matrix',
+};
+
+const post = (path: string, params: Record<string, string> = {}): Request => ({
+  method: 'POST',
+  url: `/api/v3/${path}`,
+  params,
+});
+const get = (url: string, params: Record<string, string> = {}): Request => ({ method: 'GET', url, params });
+const o = (object: MatrixObject | undefined) => object!;
+const storage = (object: MatrixObject | undefined) =>
+  `/api/v3/storage/study/${o(object).namespaceId}/${o(object).studyUid}`;
+const dicomweb = (object: MatrixObject | undefined, rest = '') =>
+  `/dicomweb/studies/${o(object).studyUid}${rest}`;
+const series = (object: MatrixObject | undefined, rest = '') =>
+  dicomweb(object, `/series/${o(object).seriesUid}${rest}`);
+const instance = (object: MatrixObject | undefined, rest = '') =>
+  series(object, `/instances/${o(object).instanceUid}${rest}`);
+const stowBody = (file: Uint8Array) =>
+  Buffer.concat([
+    Buffer.from('--matrix\r\nContent-Type: application/dicom\r\n\r\n'),
+    file,
+    Buffer.from('\r\n--matrix--\r\n'),
+  ]);
+const STOW_TYPE = 'multipart/related; type="application/dicom"; boundary=matrix';
+
+const api = (path: string) => `GET,POST /api/v3/${path}`;
+const view: Rule = { kind: 'study' };
+const needs = (...permissions: NonNullable<Extract<Rule, { kind: 'study' }>['needs']>): Rule => ({
+  kind: 'study',
+  needs: permissions,
+});
+const session: Rule = { kind: 'session' };
+const grant: Rule = { kind: 'grant' };
+const dicomwebRead: Rule = { kind: 'dicomweb' };
+
+const ROUTES: Record<string, RouteCase> = {
+  // Public: the same answer whoever asks.
+  'GET /api/v3/health': { rule: { kind: 'public', expect: 'OK' }, request: () => get('/api/v3/health') },
+  [api('session/login')]: {
+    rule: { kind: 'public', expect: 'OK' },
+    request: () => post('session/login', { login: 'viewer@demo.local', password: 'Demo-pass-2024' }),
+  },
+  [api('user/password/lost')]: {
+    rule: { kind: 'public', expect: 'OK' },
+    request: () => post('user/password/lost', { email: 'nobody@matrix.example' }),
+  },
+  [api('user/password/reset')]: {
+    rule: { kind: 'public', expect: 'NOT_FOUND' },
+    request: () => post('user/password/reset', { token: 'made-up', password: 'Matrix-pass-2024' }),
+  },
+  [api('link/public/info')]: {
+    rule: { kind: 'public', expect: 'OK' },
+    request: (w) => post('link/public/info', { token: w.linkToken }),
+  },
+  [api('link/public/unlock')]: {
+    rule: { kind: 'public', expect: 'OK' },
+    request: (w) => post('link/public/unlock', { token: w.linkToken }),
+  },
+  [api('send/public/info')]: {
+    rule: { kind: 'public', expect: 'NO_LINK_ERROR' },
+    request: () => post('send/public/info', { token: 'made-up' }),
+  },
+  [api('send/public/code')]: {
+    rule: { kind: 'public', expect: 'NO_LINK_ERROR' },
+    request: () => post('send/public/code', { token: 'made-up' }),
+  },
+  [api('send/public/verify')]: {
+    rule: { kind: 'public', expect: 'NO_LINK_ERROR' },
+    request: () => post('send/public/verify', { token: 'made-up', code: '123456' }),
+  },
+  [api('send/public/study')]: {
+    rule: { kind: 'public', expect: 'NO_LINK_ERROR' },
+    request: () => post('send/public/study', { grant: 'made-up' }),
+  },
+  'GET,POST /api/v3/send/public/download': {
+    rule: { kind: 'public', expect: 'NO_LINK_ERROR' },
+    request: () => get('/api/v3/send/public/download', { grant: 'made-up' }),
+  },
+  // The bundle itself is public; each sub-request carries the caller's credentials.
+  'POST /api/v3/bundle': {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, object) => ({
+      method: 'POST',
+      url: '/api/v3/bundle',
+      body: JSON.stringify([{ URL: '/api/v3/study/get', uuid: o(object).uuid }]),
+      contentType: 'application/json',
+    }),
+    answerOf: (body) => (Array.isArray(body) ? body[0] : body),
+  },
+
+  // The signed-in user's own things.
+  [api('session/user')]: { rule: session, request: () => post('session/user') },
+  [api('session/ttl')]: { rule: session, request: () => post('session/ttl') },
+  [api('session/logout')]: { rule: session, request: () => post('session/logout'), phase: 'last' },
+  [api('user/get')]: { rule: session, request: () => post('user/get') },
+  [api('user/set')]: { rule: session, request: () => post('user/set'), phase: 'write' },
+  [api('user/password/change')]: {
+    rule: session,
+    request: () =>
+      post('user/password/change', {
+        old_password: 'x',
+        password: 'Matrix-pass-2024',
+        password_confirm: 'other',
+      }),
+    accepts: ['INVALID_FIELD:password_confirm'],
+  },
+  [api('user/namespace/list')]: { rule: session, request: () => post('user/namespace/list') },
+  [api('setting/get/all')]: { rule: session, request: () => post('setting/get/all') },
+  [api('setting/get')]: { rule: session, request: () => post('setting/get', { key: 'matrix' }) },
+  [api('setting/set')]: {
+    rule: session,
+    request: () => post('setting/set', { key: 'matrix', value: '1' }),
+    phase: 'write',
+  },
+  [api('account/list')]: { rule: session, request: () => post('account/list') },
+  [api('study/list')]: { rule: session, request: () => post('study/list') },
+  [api('study/count')]: { rule: session, request: () => post('study/count') },
+  [api('tag/list')]: { rule: session, request: () => post('tag/list') },
+  [api('link/list')]: { rule: session, request: () => post('link/list') },
+  [api('user/event/list')]: { rule: session, request: () => post('user/event/list') },
+
+  // Accounts.
+  [api('account/get')]: {
+    rule: { kind: 'account', needs: 'member' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('account/get', { uuid: o(x).accountId }),
+  },
+  [api('group/list')]: {
+    rule: { kind: 'account', needs: 'member' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('group/list', { account_id: o(x).accountId }),
+  },
+  [api('customfield/list')]: {
+    rule: { kind: 'account', needs: 'member' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('customfield/list', { account_id: o(x).accountId }),
+  },
+  [api('study/exists')]: {
+    rule: { kind: 'account', needs: 'member' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('study/exists', { studyUID: o(x).studyUid, accountUuid: o(x).accountId }),
+  },
+  [api('dicom/node/list')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('dicom/node/list', { account_id: o(x).accountId }),
+  },
+  [api('dicom/node/add')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('dicom/node/add', { account_id: o(x).accountId, ae_title: 'BAD\\AE' }),
+    accepts: ['INVALID_FIELD', 'MISSING_FIELDS'],
+  },
+  [api('dicom/node/set')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('dicom/node/set', { uuid: o(x).nodeId!, ae_title: 'BAD\\AE' }),
+    accepts: ['INVALID_FIELD'],
+  },
+  [api('dicom/node/delete')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('dicom/node/delete', { uuid: o(x).nodeId! }),
+    phase: 'write',
+  },
+
+  // PACS destinations: listed by whoever searches or pushes in the account, managed by its admins.
+  [api('destination/list')]: {
+    rule: { kind: 'account', needs: 'destinations' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('destination/list', { account_id: o(x).accountId }),
+  },
+  [api('destination/get')]: {
+    rule: { kind: 'account', needs: 'destinations' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('destination/get', { uuid: o(x).destinationId! }),
+  },
+  [api('destination/add')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('destination/add', { account_id: o(x).accountId, aetitle: 'BAD\\AE' }),
+    accepts: ['INVALID_FIELD', 'MISSING_FIELDS'],
+  },
+  [api('destination/set')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('destination/set', { uuid: o(x).destinationId!, aetitle: 'BAD\\AE' }),
+    accepts: ['INVALID_FIELD'],
+  },
+  [api('destination/echo')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('destination/echo', { uuid: o(x).destinationId! }),
+  },
+  [api('destination/delete')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('destination/delete', { uuid: o(x).destinationId! }),
+    phase: 'write',
+  },
+
+  // Groups (namespaces).
+  [api('group/get')]: {
+    rule: { kind: 'group' },
+    objects: GROUP_OBJECTS,
+    request: (_w, x) => post('group/get', { uuid: o(x).groupId }),
+  },
+  [api('session/permissions')]: {
+    rule: { kind: 'group', denied: 'NOT_MEMBER' },
+    objects: GROUP_OBJECTS,
+    request: (_w, x) => post('session/permissions', { namespace_id: o(x).namespaceId }),
+  },
+  [api('namespace/share_code')]: {
+    rule: { kind: 'group' },
+    objects: GROUP_OBJECTS,
+    request: (_w, x) => post('namespace/share_code', { namespace_id: o(x).namespaceId }),
+  },
+  [api('user/event')]: {
+    rule: { kind: 'group', denied: 'NOT_MEMBER' },
+    objects: GROUP_OBJECTS,
+    request: (_w, x) => post('user/event', { namespace_id: o(x).namespaceId }),
+  },
+  [api('user/event/set')]: {
+    rule: { kind: 'group', denied: 'NOT_MEMBER', needs: 'user_modify_notifications' },
+    objects: GROUP_OBJECTS,
+    request: (_w, x) => post('user/event/set', { namespace_id: o(x).namespaceId, event_share: '0' }),
+    phase: 'write',
+  },
+  [api('link/add')]: {
+    rule: { kind: 'group', needs: 'link_edit' },
+    objects: GROUP_OBJECTS,
+    request: (_w, x) =>
+      post('link/add', {
+        namespace_id: o(x).namespaceId,
+        action: 'STUDY_UPLOAD',
+        email: 'matrix@hospital.example',
+        max_hits: '1',
+        minutes_alive: '1',
+      }),
+    phase: 'write',
+  },
+  [api('link/delete')]: {
+    rule: { kind: 'group', needs: 'link_edit', lacking: 'NOT_FOUND' },
+    objects: MANAGED_OBJECTS,
+    request: (_w, x) => post('link/delete', { uuid: o(x).linkId! }),
+    phase: 'write',
+  },
+  [api('upload/session/create')]: {
+    rule: { kind: 'group', needs: 'study_upload' },
+    objects: GROUP_OBJECTS,
+    request: (_w, x) => post('upload/session/create', { namespace_id: o(x).namespaceId, size: '1000' }),
+  },
+  'POST /api/v3/storage/namespace/:namespace_id/image': {
+    rule: { kind: 'group', needs: 'study_upload' },
+    objects: GROUP_OBJECTS,
+    request: (w, x) => ({
+      method: 'POST',
+      url: `/api/v3/storage/namespace/${o(x).namespaceId}/image`,
+      body: w.dicomFile,
+      contentType: 'application/dicom',
+    }),
+    phase: 'write',
+  },
+  'POST /api/v3/storage/namespace/:namespace_id/wrap': {
+    rule: { kind: 'group', needs: 'study_upload' },
+    objects: GROUP_OBJECTS,
+    request: (_w, x) => ({
+      method: 'POST',
+      url: `/api/v3/storage/namespace/${o(x).namespaceId}/wrap`,
+      body: wrapBody(WRAP_FORM, [{ name: 'a.pdf', bytes: minimalPdf('matrix') }]),
+    }),
+    phase: 'write',
+  },
+  'POST /dicomweb/studies': {
+    rule: { kind: 'group', needs: 'study_upload' },
+    objects: GROUP_OBJECTS,
+    request: (w, x) => ({
+      method: 'POST',
+      url: `/dicomweb/studies?namespace=${o(x).namespaceId}`,
+      body: stowBody(w.dicomFile),
+      contentType: STOW_TYPE,
+    }),
+    phase: 'write',
+  },
+  'POST /dicomweb/studies/:study': {
+    rule: { kind: 'group', needs: 'study_upload' },
+    objects: GROUP_OBJECTS,
+    request: (w, x) => ({
+      method: 'POST',
+      url: `/dicomweb/studies/1.2.3.4?namespace=${o(x).namespaceId}`,
+      body: stowBody(w.dicomFile),
+      contentType: STOW_TYPE,
+    }),
+    // The file belongs to another study: refused part by part, after the access check.
+    accepts: ['HTTP 409'],
+    phase: 'write',
+  },
+
+  // Upload sessions of a sign-in session.
+  [api('upload/session/status')]: {
+    rule: { kind: 'uploadSession' },
+    request: (w) => post('upload/session/status', { id: w.uploadSession.clinician }),
+  },
+  'PUT,POST /api/v3/upload/session/chunk': {
+    rule: { kind: 'uploadSession' },
+    request: (w) => ({
+      method: 'PUT',
+      url: `/api/v3/upload/session/chunk?id=${w.uploadSession.clinician}&offset=7`,
+      body: new Uint8Array(3),
+      contentType: 'application/octet-stream',
+    }),
+    accepts: ['UPLOAD_OFFSET_MISMATCH'],
+    phase: 'write',
+  },
+  [api('upload/session/complete')]: {
+    rule: { kind: 'uploadSession' },
+    request: (w) => post('upload/session/complete', { id: w.uploadSession.clinician }),
+    accepts: ['UPLOAD_INCOMPLETE'],
+    phase: 'write',
+  },
+
+  // The outside party's link grant.
+  'POST /api/v3/link/public/upload': {
+    rule: grant,
+    request: (w) => ({
+      method: 'POST',
+      url: '/api/v3/link/public/upload',
+      body: w.dicomFile,
+      contentType: 'application/dicom',
+    }),
+    phase: 'write',
+  },
+  'POST /api/v3/link/public/wrap': {
+    rule: grant,
+    request: () => ({
+      method: 'POST',
+      url: '/api/v3/link/public/wrap',
+      body: wrapBody(WRAP_FORM, [{ name: 'a.pdf', bytes: minimalPdf('matrix') }]),
+    }),
+    phase: 'write',
+  },
+  [api('link/public/upload/session/create')]: {
+    rule: grant,
+    request: () => post('link/public/upload/session/create', { size: '1000' }),
+  },
+  [api('link/public/upload/session/status')]: {
+    rule: grant,
+    request: (w) => post('link/public/upload/session/status', { id: w.uploadSession.grant }),
+  },
+  'PUT,POST /api/v3/link/public/upload/session/chunk': {
+    rule: grant,
+    request: (w) => ({
+      method: 'PUT',
+      url: `/api/v3/link/public/upload/session/chunk?id=${w.uploadSession.grant}&offset=7`,
+      body: new Uint8Array(3),
+      contentType: 'application/octet-stream',
+    }),
+    accepts: ['UPLOAD_OFFSET_MISMATCH'],
+    phase: 'write',
+  },
+  [api('link/public/upload/session/complete')]: {
+    rule: grant,
+    request: (w) => post('link/public/upload/session/complete', { id: w.uploadSession.grant }),
+    accepts: ['UPLOAD_INCOMPLETE'],
+    phase: 'write',
+  },
+
+  // Studies, by uuid.
+  [api('study/get')]: {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/get', { uuid: o(x).uuid }),
+  },
+  [api('study/thumbnails')]: {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/thumbnails', { uuid: o(x).uuid }),
+  },
+  [api('audit/object')]: {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('audit/object', { uuid: o(x).uuid }),
+  },
+  [api('study/attachment/list')]: {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/attachment/list', { uuid: o(x).uuid }),
+  },
+  [api('study/share/list')]: {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/share/list', { uuid: o(x).uuid }),
+  },
+  [api('study/send/list')]: {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/send/list', { uuid: o(x).uuid }),
+  },
+  [api('connection/list')]: {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('connection/list', { uuid: o(x).uuid }),
+  },
+  [api('study/viewer/token')]: {
+    rule: { kind: 'study', deleted: 'hidden' },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/viewer/token', { uuid: o(x).uuid }),
+  },
+  [api('study/share/who')]: {
+    rule: needs('study_share', 'study_share_user'),
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/share/who', { uuid: o(x).uuid, type: 'user' }),
+  },
+  [api('study/share')]: {
+    rule: needs('study_share', 'study_share_user'),
+    objects: STUDY_OBJECTS,
+    // A made-up user is refused after the access check, so nothing is copied.
+    request: (_w, x) => post('study/share', { uuid: o(x).uuid, user_id: MADE_UP }),
+    accepts: ['NOT_FOUND:user'],
+  },
+  [api('study/share/stop')]: {
+    rule: needs('study_share', 'study_share_user'),
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/share/stop', { uuid: o(x).uuid, user_id: MADE_UP }),
+    accepts: ['NOT_FOUND:share'],
+  },
+  'GET,POST /api/v3/study/download': {
+    rule: needs('study_download'),
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get('/api/v3/study/download', { uuids: o(x).uuid }),
+  },
+  [api('study/set')]: {
+    rule: {
+      kind: 'study',
+      needs: ['study_edit'],
+      groupFlag: true,
+      denied: 'STUDY_SET_PARAMS_UUID_NOT_FOUND',
+    },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/set', { uuid: o(x).uuid }),
+    accepts: ['LOCKED'],
+    phase: 'write',
+  },
+  [api('study/lock')]: {
+    rule: { kind: 'study', needs: ['study_edit'], groupFlag: true },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/lock', { uuid: o(x).uuid }),
+    accepts: ['LOCKED'],
+    phase: 'write',
+  },
+  [api('study/unlock')]: {
+    rule: { kind: 'study', needs: ['study_edit'], groupFlag: true },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/unlock', { uuid: o(x).uuid }),
+    accepts: ['LOCKED'],
+    phase: 'write',
+  },
+  [api('study/delete')]: {
+    rule: needs('study_delete'),
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/delete', { uuid: o(x).uuid }),
+    phase: 'write',
+  },
+  [api('study/restore')]: {
+    rule: needs('study_delete'),
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/restore', { uuid: o(x).uuid }),
+    phase: 'write',
+  },
+  [api('study/star')]: {
+    rule: needs('study_star'),
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/star', { uuid: o(x).uuid, star: '1' }),
+    phase: 'write',
+  },
+  [api('tag/add')]: {
+    rule: needs('study_tag'),
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('tag/add', { object: 'study', object_id: o(x).uuid, tag: 'matrix' }),
+    phase: 'write',
+  },
+  [api('tag/delete')]: {
+    rule: needs('study_tag'),
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('tag/delete', { object: 'study', object_id: o(x).uuid, tag: 'matrix' }),
+    phase: 'write',
+  },
+  [api('study/send/cancel')]: {
+    rule: needs('study_share'),
+    objects: MANAGED_OBJECTS,
+    request: (_w, x) => post('study/send/cancel', { uuid: o(x).sendId! }),
+    accepts: ['ALREADY_SENT'],
+    phase: 'write',
+  },
+
+  // Studies, by storage path (namespace and Study Instance UID).
+  'GET,POST /api/v3/storage/study/:storage_namespace/:study_uid/download': {
+    rule: needs('study_download'),
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(`${storage(x)}/download`),
+  },
+  'GET /api/v3/storage/study/:storage_namespace/:study_uid/attachment/:id/version/:version/:filename?': {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(`${storage(x)}/attachment/${o(x).attachmentId ?? MADE_UP}/version/1`),
+    // The shared copy has no attachment of its own.
+    accepts: ['NOT_FOUND:attachment'],
+  },
+  'POST /api/v3/storage/study/:storage_namespace/:study_uid/attachment': {
+    rule: { kind: 'study', needs: ['study_edit'], groupFlag: true, deleted: 'refused' },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => {
+      const body = new FormData();
+      body.append('file', new Blob(['matrix'], { type: 'text/plain' }), 'matrix.txt');
+      return { method: 'POST', url: `${storage(x)}/attachment`, body };
+    },
+    phase: 'write',
+  },
+  'DELETE /api/v3/storage/study/:storage_namespace/:study_uid/attachment/:id': {
+    rule: { kind: 'study', needs: ['study_edit'], groupFlag: true, deleted: 'refused' },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => ({
+      method: 'DELETE',
+      url: `${storage(x)}/attachment/${o(x).attachmentId ?? MADE_UP}`,
+    }),
+    accepts: ['NOT_FOUND:attachment'],
+    phase: 'write',
+  },
+
+  // DICOMweb, by Study Instance UID.
+  'GET /dicomweb/studies': { rule: { kind: 'dicomwebSearch' }, request: () => get('/dicomweb/studies') },
+  'GET /dicomweb/studies/:study/series': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(dicomweb(x, '/series')),
+  },
+  'GET /dicomweb/studies/:study/instances': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(dicomweb(x, '/instances')),
+  },
+  'GET /dicomweb/studies/:study/series/:series/instances': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(series(x, '/instances')),
+  },
+  'GET /dicomweb/studies/:study': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(dicomweb(x)),
+  },
+  'GET /dicomweb/studies/:study/series/:series': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(series(x)),
+  },
+  'GET /dicomweb/studies/:study/series/:series/instances/:instance': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(instance(x)),
+  },
+  'GET /dicomweb/studies/:study/metadata': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(dicomweb(x, '/metadata')),
+  },
+  'GET /dicomweb/studies/:study/series/:series/metadata': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(series(x, '/metadata')),
+  },
+  'GET /dicomweb/studies/:study/series/:series/instances/:instance/metadata': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(instance(x, '/metadata')),
+  },
+  'GET /dicomweb/studies/:study/series/:series/instances/:instance/frames/:frames': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(instance(x, '/frames/1')),
+  },
+  'GET /dicomweb/studies/:study/series/:series/instances/:instance/rendered': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(instance(x, '/rendered')),
+  },
+  'GET /dicomweb/studies/:study/series/:series/instances/:instance/frames/:frames/rendered': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(instance(x, '/frames/1/rendered')),
+  },
+  'GET /dicomweb/studies/:study/series/:series/instances/:instance/thumbnail': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(instance(x, '/thumbnail')),
+  },
+  'GET /dicomweb/studies/:study/series/:series/thumbnail': {
+    rule: dicomwebRead,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(series(x, '/thumbnail')),
+  },
+};
+
+interface Cell {
+  route: string;
+  principal: Principal;
+  objectKey: ObjectKey | undefined;
+}
+
+async function answer(
+  server: TestServer,
+  world: World,
+  cell: Cell,
+  object: MatrixObject | undefined,
+): Promise<Outcome> {
+  const c = ROUTES[cell.route]!;
+  const req = c.request(world, object);
+  const headers: Record<string, string> = { ...credentials(world, cell.principal) };
+  let url = `${server.url}${req.url}`;
+  let body = req.body;
+  if (req.params) {
+    const form = new URLSearchParams(req.params);
+    if (req.method === 'GET') url += `${url.includes('?') ? '&' : '?'}${form.toString()}`;
+    else {
+      body = form.toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    }
+  }
+  if (req.contentType) headers['content-type'] = req.contentType;
+  const response = await fetch(url, { method: req.method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // bytes (an archive, an image, multipart): a success
+  }
+  if (c.answerOf) parsed = c.answerOf(parsed);
+  return outcomeOf(response.status, parsed, c.accepts);
+}
+
+function cellsOf(route: string): Cell[] {
+  const c = ROUTES[route]!;
+  return PRINCIPALS.flatMap((principal) =>
+    (c.objects ?? [undefined]).map((objectKey) => ({ route, principal, objectKey })),
+  );
+}
+
+describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
+  let server: TestServer;
+  let world: World;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    world = await buildWorld(server);
+  });
+  afterAll(() => server?.stop());
+
+  it('has a row for every registered api/v3 and DICOMweb route, and no row for a route that is gone', () => {
+    const registered = registeredRoutes(server.http)
+      .filter((r) => r.url.startsWith('/api/v3/') || r.url.startsWith('/dicomweb/'))
+      .map((r) => `${r.methods.join(',')} ${r.url}`);
+    const missing = registered.filter((key) => !(key in ROUTES));
+    expect(missing, 'routes registered without a row in ROUTES (add one, with its rule)').toEqual([]);
+    expect(
+      Object.keys(ROUTES).filter((key) => !registered.includes(key)),
+      'rows of routes no longer registered',
+    ).toEqual([]);
+  });
+
+  it('answers every caller and object as the access rules say', async () => {
+    const mismatches: string[] = [];
+    const run = async (cells: Cell[]) => {
+      const BATCH = 24;
+      for (let i = 0; i < cells.length; i += BATCH) {
+        await Promise.all(
+          cells.slice(i, i + BATCH).map(async (cell) => {
+            const object = cell.objectKey && world.objects[cell.objectKey];
+            const want = expected(ROUTES[cell.route]!.rule, cell.principal, object);
+            const got = await answer(server, world, cell, object);
+            if (got !== want)
+              mismatches.push(
+                `${cell.route} | ${cell.principal} | ${object?.key ?? '-'}: expected ${want}, got ${got}`,
+              );
+          }),
+        );
+      }
+    };
+    const phase = (p: RouteCase['phase']) => Object.keys(ROUTES).filter((r) => ROUTES[r]!.phase === p);
+    // Reads all at once; each write alone (its cells together), the objects put back after it.
+    await run(phase(undefined).flatMap(cellsOf));
+    for (const route of phase('write')) {
+      await run(cellsOf(route));
+      await resetObjects(server, world);
+    }
+    for (const route of phase('last')) await run(cellsOf(route));
+    expect(mismatches.sort()).toEqual([]);
+  });
+});
