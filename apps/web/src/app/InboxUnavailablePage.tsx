@@ -2,7 +2,7 @@ import { Button, Stack, Typography } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { CenteredCard } from '../components/CenteredCard';
-import { useLogout } from '../features/auth/api/logout';
+import { useLogout } from '../features/auth';
 import { getSid } from '../lib/storage';
 
 /** /404: the account has no inbox view (enable_inbox_view is not '1'). */

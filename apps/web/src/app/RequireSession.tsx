@@ -1,8 +1,8 @@
 import { Navigate, Outlet } from 'react-router';
 import { Loading } from '../components/Loading';
-import { useSessionUser } from '../features/auth/api/session-user';
-import { SessionContext } from '../features/auth/session-context';
-import { DatePreferencesProvider } from '../features/settings/components/DatePreferencesProvider';
+import { useSessionUser } from '../features/auth';
+import { SessionContext } from '../session/session-context';
+import { DatePreferencesProvider } from '../features/settings';
 import { getSid } from '../lib/storage';
 import { useSessionTtlPoll } from './use-session-ttl-poll';
 

@@ -1,20 +1,16 @@
 import { Suspense, type ReactNode } from 'react';
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
 import { Loading } from '../components/Loading';
-import { SignInPage } from '../features/auth/components/SignInPage';
+import { ResetPasswordPage, SignInPage } from '../features/auth';
+import { LinkUploadPage } from '../features/link';
+import { RequestStudyPage } from '../features/request';
+import { RetrieveStudyPage } from '../features/retrieve';
+import { SendLinkPage } from '../features/send-link';
+import { DestinationsAdminPage } from '../features/destinations';
+import { AccountSettingsPage } from '../features/settings';
+import { UploadPage } from '../features/upload';
 import { InboxUnavailablePage } from './InboxUnavailablePage';
-import {
-  AccountSettingsPage,
-  DestinationsAdminPage,
-  GroupPage,
-  InboxShell,
-  LinkUploadPage,
-  RequestStudyPage,
-  ResetPasswordPage,
-  RetrieveStudyPage,
-  SendLinkPage,
-  UploadPage,
-} from './lazy-pages';
+import { GroupPage, InboxShell } from './lazy-pages';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireSession } from './RequireSession';
 

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { SESSION_POLL_MS } from '@imaging-inbox/contract';
-import { getSessionTtl } from '../features/auth/api/session-ttl';
+import { getSessionTtl } from '../features/auth';
 import { errorCode } from '../lib/api-error';
 import { clearSession } from '../lib/storage';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AccountAnswer, Destination, SessionUser } from '@imaging-inbox/contract';
-import { InboxContext } from '../../inbox/inbox-context';
+import { InboxContext } from '../../../session/inbox-context';
 import { apiStub, renderWithRouter } from '../../../test/render';
 import { permissionFlags } from '../../../test/factories';
 import { DestinationsAdminPage } from './DestinationsAdminPage';

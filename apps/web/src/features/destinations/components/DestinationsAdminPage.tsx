@@ -20,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../../../components/Loading';
 import { PagePanel } from '../../../components/PagePanel';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
-import { useInbox } from '../../inbox/inbox-context';
+import { useInbox } from '../../../session/inbox-context';
 import { useDeleteDestination, useDestinations, useEchoDestination } from '../api/destinations';
 import { DestinationDialog } from './DestinationDialog';
 

@@ -1,8 +1,6 @@
 import type { PatientFormValues, WrapUploadAnswer } from '@imaging-inbox/contract';
 import { API_BASE } from '../../../lib/api-client';
-import { uploadRequest } from '../../upload/api/upload-request';
-import { documentName } from '../../upload/lib/document-files';
-import { uploadBody } from '../../upload/lib/media-file';
+import { documentName, uploadBody, uploadRequest } from '../../upload';
 
 /**
  * POST link/public/wrap: the documents of one submission with the patient and exam form, in one

@@ -20,11 +20,10 @@ import {
 import { useTranslation } from 'react-i18next';
 import { formatMegabytes } from '../../../lib/format';
 import { errorBody } from '../../../lib/api-error';
-import { PatientForm } from '../../upload/wrap/PatientForm';
+import { documentName, PatientForm } from '../../upload';
 import { linkErrorCode } from '../api/link-public';
 import { linkWrap } from '../api/link-wrap';
 import { linkErrorMessage } from '../lib/link-messages';
-import { documentName } from '../../upload/lib/document-files';
 
 interface Props {
   documents: readonly File[];

@@ -11,22 +11,22 @@ import {
 } from '@mui/material';
 import { MEGABYTE, MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
-import { runJobs } from '../../../lib/job-queue';
 import { linkErrorCode } from '../api/link-public';
 import { offeredDocuments } from '../lib/link-documents';
 import { linkErrorMessage } from '../lib/link-messages';
 import { LinkDocumentsForm } from './LinkDocumentsForm';
-import { isRetryableUpload } from '../../upload/api/upload-image';
-import { linkUploadApi } from '../../upload/api/upload-session';
-import { MediaPicker } from '../../upload/components/MediaPicker';
-import { ScanSummary } from '../../upload/components/ScanSummary';
-import type { PickedFile } from '../../upload/lib/media-scan';
-import { browserResumeStore } from '../../upload/lib/resume-idb';
-import { fileKeys } from '../../upload/lib/file-identity';
-import { sendResumable, type ResumableFile } from '../../upload/lib/resumable-send';
-import { instancesOf } from '../../upload/lib/studies';
-import { UPLOAD_BACKOFF_MS, UPLOAD_CONCURRENCY, UPLOAD_RETRIES } from '../../upload/lib/upload-runner';
-import { useMediaScan, type MediaScanOutcome } from '../../upload/lib/use-media-scan';
+import {
+  MediaPicker,
+  ScanSummary,
+  instancesOf,
+  linkUploadApi,
+  onResumeUnavailable,
+  sendFiles,
+  useMediaScan,
+  type MediaScanOutcome,
+  type PickedFile,
+  type ResumableFile,
+} from '../../upload';
 
 interface Failure {
   item: ResumableFile;
@@ -60,7 +60,7 @@ export function LinkUploadPanel({
   const [fatal, setFatal] = useState<string | null>(null);
   // Said, not failed silently: without IndexedDB an interrupted upload starts over.
   const [noResume, setNoResume] = useState(false);
-  useEffect(() => browserResumeStore().onUnavailable(() => setNoResume(true)), []);
+  useEffect(() => onResumeUnavailable(() => setNoResume(true)), []);
   // Renews the documents form for each scan: its details belong to the documents of one pick.
   const [scans, setScans] = useState(0);
   const { progress, load, failed } = useMediaScan((outcome) => {
@@ -93,13 +93,6 @@ export function LinkUploadPanel({
       setState('idle');
       return;
     }
-    const api = linkUploadApi(key);
-    const store = browserResumeStore();
-    // Every file's resume record in one read, so no file waits on IndexedDB as it is sent. Only a
-    // shortcut: a file that cannot be read now fails (or is read) when its turn comes.
-    await fileKeys(list)
-      .then((keys) => store.getMany(scope, keys))
-      .catch(() => undefined);
     const held = new Map<File, number>();
     const hold = (file: File, bytes: number) => {
       const before = held.get(file) ?? 0;
@@ -107,31 +100,26 @@ export function LinkUploadPanel({
       held.set(file, bytes);
       setDone((d) => ({ ...d, bytes: d.bytes + bytes - before }));
     };
-    await runJobs(
-      list,
-      {
-        concurrency: UPLOAD_CONCURRENCY,
-        retries: UPLOAD_RETRIES,
-        backoffMs: UPLOAD_BACKOFF_MS,
-        retryable: isRetryableUpload,
-        onSettled: (outcome) => {
-          const { file } = outcome.item;
-          if (outcome.ok) {
-            hold(file, file.size);
-            setDone((d) => ({ ...d, files: d.files + 1 }));
-          } else {
-            const failure = {
-              item: outcome.item,
-              // A ZIP entry's File is named by its path in the selection (exams.zip/CT/IMG1).
-              name: file.webkitRelativePath || file.name,
-              code: linkErrorCode(outcome.error),
-            };
-            setFailures((all) => [...all, failure]);
-          }
-        },
+    await sendFiles(list, {
+      api: linkUploadApi(key),
+      scope,
+      onHeld: hold,
+      onSettled: (outcome) => {
+        const { file } = outcome.item;
+        if (outcome.ok) {
+          hold(file, file.size);
+          setDone((d) => ({ ...d, files: d.files + 1 }));
+        } else {
+          const failure = {
+            item: outcome.item,
+            // A ZIP entry's File is named by its path in the selection (exams.zip/CT/IMG1).
+            name: file.webkitRelativePath || file.name,
+            code: linkErrorCode(outcome.error),
+          };
+          setFailures((all) => [...all, failure]);
+        }
       },
-      (item, signal) => sendResumable(item, { api, store, scope, signal, onHeld: (n) => hold(item.file, n) }),
-    );
+    });
     setState('finished');
   };
 

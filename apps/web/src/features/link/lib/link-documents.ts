@@ -1,5 +1,5 @@
 import { WRAP_MAX_FILES } from '@imaging-inbox/contract';
-import { fileProblem } from '../../upload/lib/document-files';
+import { fileProblem } from '../../upload';
 
 export interface OfferedDocuments {
   /** PDF, JPEG, PNG and MP4 files of the pick, loose or inside a ZIP: sent with the patient form. */

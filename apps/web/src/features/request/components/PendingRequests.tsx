@@ -23,8 +23,8 @@ import {
 } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { PagePanel } from '../../../components/PagePanel';
-import { useInbox } from '../../inbox/inbox-context';
-import type { InboxGroup } from '../../inbox/lib/groups';
+import { useInbox } from '../../../session/inbox-context';
+import type { InboxGroup } from '../../../session/groups';
 import { usePendingRequests, useRevokeLink } from '../api/links';
 
 /** The Pending Requests state of a cloud group: its live request links, sortable and revocable. */

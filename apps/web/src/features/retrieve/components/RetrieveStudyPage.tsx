@@ -3,7 +3,7 @@ import { Alert, Typography } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { PagePanel } from '../../../components/PagePanel';
-import { useGroupPermission } from '../../inbox/use-group-permission';
+import { useGroupPermission } from '../../../session/use-group-permission';
 
 /** Retrieve Study (needs destination_search). The search arrives with the retrieve feature. */
 export function RetrieveStudyPage() {

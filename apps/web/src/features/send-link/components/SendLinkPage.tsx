@@ -16,7 +16,7 @@ import { MESSAGES, SEND_CODE_LENGTH } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { CenteredCard } from '../../../components/CenteredCard';
 import { Loading } from '../../../components/Loading';
-import { linkErrorCode } from '../../link/api/link-public';
+import { linkErrorCode } from '../../link';
 import {
   sendLinkDownloadUrl,
   useRequestSendCode,

@@ -2,7 +2,7 @@ import { Tab, Tabs, Typography } from '@mui/material';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PagePanel } from '../../../components/PagePanel';
-import { useInbox } from '../../inbox/inbox-context';
+import { useInbox } from '../../../session/inbox-context';
 import { NotificationsTab } from './NotificationsTab';
 import { PasswordTab } from './PasswordTab';
 import { ProfileTab } from './ProfileTab';

@@ -1,16 +1,10 @@
-import { useState } from 'react';
-import { Box, Button, List, ListItem, ListItemText, Tab, Tabs, Typography } from '@mui/material';
+import { Box, Button, List, ListItem, ListItemText, Typography } from '@mui/material';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from 'react-i18next';
 import { formatPatientName } from '../../../lib/format';
 import { useDateDisplay } from '../../../lib/date-preferences';
-import type { InboxGroupType } from '../../inbox/lib/groups';
-import { examTabs, type ExamTab } from '../lib/exam-tabs';
-import { DeleteTab } from './DeleteTab';
-import { DownloadsTab } from './DownloadsTab';
-import { SendTab } from './SendTab';
-import { ShareTab } from './ShareTab';
-import { IMPLEMENTED_TABS } from './StudyDetailsPanel';
+import type { InboxGroupType } from '../../../session/groups';
+import { ExamTabStrip } from './ExamTabStrip';
 
 interface Props {
   studies: Study[];
@@ -28,10 +22,6 @@ interface Props {
 export function MultiSelectPanel({ studies, groupType, state, onClear, onRemoved }: Props) {
   const dates = useDateDisplay();
   const { t } = useTranslation();
-  const { tabs, defaultTab } = examTabs({ groupType, state, studies });
-  const shown = tabs.filter((tab) => IMPLEMENTED_TABS.includes(tab));
-  const [chosen, setChosen] = useState<ExamTab | null>(null);
-  const current = [chosen, defaultTab, shown[0]].find((tab) => tab && shown.includes(tab)) ?? null;
   return (
     <Box
       component="aside"
@@ -64,43 +54,19 @@ export function MultiSelectPanel({ studies, groupType, state, onClear, onRemoved
         </List>
         <Button onClick={onClear}>{t('Clear selection')}</Button>
       </Box>
-      {current ? (
-        <>
-          <Tabs
-            value={current}
-            onChange={(_e, tab: ExamTab) => setChosen(tab)}
-            variant="scrollable"
-            aria-label={t('Exam details tabs')}
-          >
-            {shown.map((tab) => (
-              <Tab
-                key={tab}
-                value={tab}
-                label={t(tab)}
-                id={`multi-tab-${tab}`}
-                aria-controls={`multi-tabpanel-${tab}`}
-              />
-            ))}
-          </Tabs>
-          <Box
-            role="tabpanel"
-            id={`multi-tabpanel-${current}`}
-            aria-labelledby={`multi-tab-${current}`}
-            sx={{ p: 2 }}
-          >
-            {current === 'Downloads' && <DownloadsTab studies={studies} />}
-            {current === 'Share' && <ShareTab studies={studies} />}
-            {current === 'Send exams' && <SendTab studies={studies} />}
-            {current === 'Delete exams' && (
-              <DeleteTab studies={studies} deleted={state === 'Deleted items'} onDone={onRemoved} />
-            )}
-          </Box>
-        </>
-      ) : (
-        <Typography sx={{ p: 2 }} color="text.secondary">
-          {t('No action is allowed on every selected exam.')}
-        </Typography>
-      )}
+      <ExamTabStrip
+        idPrefix="multi"
+        groupType={groupType}
+        state={state}
+        studies={studies}
+        onRemoved={onRemoved}
+        panelSx={{ p: 2 }}
+        empty={
+          <Typography sx={{ p: 2 }} color="text.secondary">
+            {t('No action is allowed on every selected exam.')}
+          </Typography>
+        }
+      />
     </Box>
   );
 }

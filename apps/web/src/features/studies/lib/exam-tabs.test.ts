@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { newStudy } from '../../../test/factories';
-import { examTabs } from './exam-tabs';
+import { EXAM_TABS } from '../exam-tab-registry';
+import { examTabs as select, type ExamTabContext } from './exam-tabs';
+
+/** The labels the registry shows for `ctx`, and the label of the tab that opens first. */
+const examTabs = (ctx: ExamTabContext) => {
+  const { tabs, defaultTab } = select(ctx, EXAM_TABS);
+  return { tabs: tabs.map((tab) => tab.label), defaultTab: defaultTab?.label };
+};
 
 const without = (...denied: string[]) => {
   const s = newStudy();
@@ -16,11 +23,47 @@ describe('examTabs', () => {
     expect(r.tabs).toContain('Share');
     expect(r.tabs).toContain('Send exams');
   });
-  it('gives gatekeeper groups their six tabs and opens Process', () => {
+  // Process (and its opening first) comes with the gatekeeper feature: a tab is listed only once it
+  // has a screen, so today's gatekeeper strip is the other five and opens on Summary.
+  it('gives gatekeeper groups Summary, Exchange, Viewer, Downloads, Attachments in that order', () => {
     expect(examTabs({ groupType: 'GATEKEEPER', state: 'Nominations', studies: [newStudy()] })).toEqual({
-      tabs: ['Summary', 'Exchange', 'Viewer', 'Downloads', 'Attachments', 'Process'],
-      defaultTab: 'Process',
+      tabs: ['Summary', 'Exchange', 'Viewer', 'Downloads', 'Attachments'],
+      defaultTab: 'Summary',
     });
+  });
+  it('lists the cloud tabs in registry order, Exchange only for Shared w/ group', () => {
+    expect(examTabs({ groupType: 'CLOUD', state: 'Inbox', studies: [newStudy()] }).tabs).toEqual([
+      'Summary',
+      'Viewer',
+      'Downloads',
+      'Share',
+      'Edit MRN',
+      'Send exams',
+      'Attachments',
+      'Delete exams',
+    ]);
+    expect(examTabs({ groupType: 'CLOUD', state: 'Shared w/ group', studies: [newStudy()] }).tabs).toContain(
+      'Exchange',
+    );
+  });
+  it('lists no tab without a screen (PACS, Process, Reports, Orders, Search Order)', () => {
+    for (const label of ['PACS', 'Process', 'Reports', 'Orders', 'Search Order']) {
+      expect(EXAM_TABS.map((tab) => tab.label)).not.toContain(label);
+    }
+  });
+  it('keeps Edit MRN from a study that came from a share', () => {
+    const shared = { ...newStudy(), source: 'share' };
+    expect(examTabs({ groupType: 'CLOUD', state: 'Shared', studies: [shared] }).tabs).not.toContain(
+      'Edit MRN',
+    );
+  });
+  it('gives a multi-selection only the bulk actions', () => {
+    expect(examTabs({ groupType: 'CLOUD', state: 'Inbox', studies: [newStudy(), newStudy()] }).tabs).toEqual([
+      'Downloads',
+      'Share',
+      'Send exams',
+      'Delete exams',
+    ]);
   });
   it('opens Exchange for Shared w/ group and Downloads for a multi-selection', () => {
     expect(examTabs({ groupType: 'CLOUD', state: 'Shared w/ group', studies: [newStudy()] }).defaultTab).toBe(

@@ -4,7 +4,7 @@ import {
   STUDY_SORTS,
   type StudySortLabel,
 } from '@imaging-inbox/contract';
-import type { InboxGroupType } from '../../inbox/lib/groups';
+import type { InboxGroupType } from '../../../session/groups';
 
 const ALL_SORT_LABELS = Object.keys(STUDY_SORTS) as StudySortLabel[];
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { GroupSummary } from '@imaging-inbox/contract';
-import { groupListQuery } from '../../inbox/api/list-groups';
-import { useInbox } from '../../inbox/inbox-context';
+import { groupListQuery } from '../../../session/api/list-groups';
+import { useInbox } from '../../../session/inbox-context';
 
 /** Upload destinations: cloud groups where the user has study_upload (SPEC.md section 6). */
 export function uploadDestinations(groups: readonly GroupSummary[]): GroupSummary[] {

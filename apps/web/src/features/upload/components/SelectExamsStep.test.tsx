@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { newGroup } from '../../../test/factories';
 import { renderWithRouter } from '../../../test/render';
-import { InboxContext, type InboxContextValue } from '../../inbox/inbox-context';
+import { InboxContext, type InboxContextValue } from '../../../session/inbox-context';
 import type { FoundStudy } from '../lib/studies';
 import { initialWizardState } from '../lib/wizard-state';
 import { EXISTS_CONCURRENCY } from '../api/study-exists';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Box, ToggleButton, ToggleButtonGroup } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { useInbox } from '../../inbox/inbox-context';
+import { useInbox } from '../../../session/inbox-context';
 import { NonDicomWizard } from '../wrap/NonDicomWizard';
 import { PagePanel } from '../../../components/PagePanel';
 import { useUploadRun } from '../upload-runtime';

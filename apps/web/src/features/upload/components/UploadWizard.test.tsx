@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { permissionFlags, newGroup } from '../../../test/factories';
 import { apiStub, renderWithRouter } from '../../../test/render';
-import { InboxContext, type InboxContextValue } from '../../inbox/inbox-context';
+import { InboxContext, type InboxContextValue } from '../../../session/inbox-context';
 import { buildTestDicom } from '../lib/test-dicom';
 import { inThreadScanWorker } from '../lib/test-scan-worker';
 import { zipWithInfoZip } from '../lib/test-zip';

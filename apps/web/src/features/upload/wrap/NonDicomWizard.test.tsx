@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { emptyPatientForm, MESSAGES } from '@imaging-inbox/contract';
 import { newGroup } from '../../../test/factories';
 import { apiStub, renderWithRouter } from '../../../test/render';
-import { InboxContext, type InboxContextValue } from '../../inbox/inbox-context';
+import { InboxContext, type InboxContextValue } from '../../../session/inbox-context';
 import { inThreadScanWorker } from '../lib/test-scan-worker';
 import { zipWithInfoZip } from '../lib/test-zip';
 import { initialWrapState, NonDicomWizard, type WrapWizardState } from './NonDicomWizard';

@@ -1,0 +1,32 @@
+import { useNavigate } from 'react-router';
+import { Button, Stack } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { useSearch } from '../../features/search';
+import { groupActions } from './group-actions';
+import type { InboxGroup } from '../../session/groups';
+
+/** Cloud-group action buttons the user's permissions allow; they clear the search first. */
+export function GroupActions({ group }: { group: InboxGroup }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { dispatch } = useSearch();
+  const actions = groupActions(group);
+  if (actions.length === 0) return null;
+  return (
+    <Stack direction="row" spacing={1} sx={{ px: 2, pt: 1, flexWrap: 'wrap' }}>
+      {actions.map((action) => (
+        <Button
+          key={action.route}
+          size="small"
+          variant="outlined"
+          onClick={() => {
+            dispatch({ type: 'clear' });
+            void navigate(action.route);
+          }}
+        >
+          {t(action.label)}
+        </Button>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,31 @@
+import { Link as RouterLink } from 'react-router';
+import { List, ListItemButton, ListItemText } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import type { InboxGroup } from '../../session/groups';
+import { statePath } from '../../session/group-route';
+import { useGroupRoute } from '../../session/use-group-route';
+
+/** A group's study states; the routed one is selected (on /group/list, the first of the first group). */
+export function StudyStateList({ group }: { group: InboxGroup }) {
+  const { t } = useTranslation();
+  const route = useGroupRoute();
+  return (
+    <List dense disablePadding aria-label={t('{{name}} states', { name: group.name })}>
+      {group.states.map((state) => {
+        const selected = route?.kind === 'show' && route.group.uuid === group.uuid && route.state === state;
+        return (
+          <ListItemButton
+            key={state}
+            component={RouterLink}
+            to={statePath(group, state)}
+            selected={selected}
+            aria-current={selected ? 'page' : undefined}
+            sx={{ pl: 3 }}
+          >
+            <ListItemText primary={t(state)} />
+          </ListItemButton>
+        );
+      })}
+    </List>
+  );
+}

@@ -1,0 +1,58 @@
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { Box, Button, LinearProgress, Typography } from '@mui/material';
+import CloudUpload from '@mui/icons-material/CloudUpload';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { onUploadFinished, uploadProgress, useUploadRun } from '../../features/upload';
+
+/**
+ * Goes to the upload wizard. While an upload runs it shows a progress bar with uploaded of total MB
+ * and does nothing when clicked (SPEC.md section 2).
+ */
+export function UploadButton() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const run = useUploadRun();
+  // New studies should appear in lists fetched before the upload ended.
+  useEffect(
+    () => onUploadFinished(() => void queryClient.invalidateQueries({ queryKey: ['study'] })),
+    [queryClient],
+  );
+
+  if (run?.status === 'uploading') {
+    const p = uploadProgress(run.uploadedBytes, run.totalBytes);
+    return (
+      <Button
+        variant="contained"
+        aria-label={t('Upload in progress')}
+        onClick={() => undefined}
+        sx={{ display: 'block', textAlign: 'left', cursor: 'default' }}
+      >
+        <Typography variant="body2" component="span" sx={{ display: 'block' }}>
+          {t('Uploading exams')}
+        </Typography>
+        <LinearProgress
+          variant="determinate"
+          value={p.percent}
+          color="inherit"
+          aria-label={t('Upload progress')}
+          sx={{ my: 0.5 }}
+        />
+        <Box component="span" role="status" sx={{ display: 'block', fontSize: 12 }}>
+          {t('{{uploaded}} MB of {{total}} MB ({{percent}}%)', {
+            uploaded: p.uploadedMb,
+            total: p.totalMb,
+            percent: p.percent,
+          })}
+        </Box>
+      </Button>
+    );
+  }
+  return (
+    <Button variant="contained" startIcon={<CloudUpload />} onClick={() => void navigate('/study/upload')}>
+      {t('Upload exams')}
+    </Button>
+  );
+}

@@ -1,0 +1,12 @@
+// The auth feature's public face: other features and the app import only from here.
+import { lazyPage } from '../../lib/lazy-page';
+
+export { SignInPage } from './components/SignInPage';
+export { useLogout } from './api/logout';
+export { useSessionUser } from './api/session-user';
+export { getSessionTtl } from './api/session-ttl';
+
+export const ResetPasswordPage = /* @__PURE__ */ lazyPage(
+  () => import('./components/ResetPasswordPage'),
+  (m) => m.ResetPasswordPage,
+);

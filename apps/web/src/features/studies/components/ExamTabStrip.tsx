@@ -1,0 +1,61 @@
+import { useCallback, useState, type ReactNode } from 'react';
+import { Box, Tab, Tabs } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { useInbox } from '../../../session/inbox-context';
+import { EXAM_TABS } from '../exam-tab-registry';
+import { examTabs, type ExamTabContext } from '../lib/exam-tabs';
+
+interface Props extends ExamTabContext {
+  /** Prefix of the tab and panel element ids, unique on the page. */
+  idPrefix: string;
+  onRemoved: (uuids: string[]) => void;
+  /** Shown instead of the strip when no tab applies. */
+  empty?: ReactNode;
+  /** Styles of the tab panel. */
+  panelSx?: object;
+}
+
+/** The tabs of the exam-details registry that apply to this selection, and the open tab's screen. */
+export function ExamTabStrip({ idPrefix, onRemoved, empty = null, panelSx, ...ctx }: Props) {
+  const { t } = useTranslation();
+  const { account } = useInbox();
+  const { tabs, defaultTab } = examTabs(ctx, EXAM_TABS);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const onLeave = useCallback(() => setChosen('summary'), []);
+  const current = tabs.find((tab) => tab.id === chosen) ?? defaultTab;
+  if (!current) return empty;
+  return (
+    <>
+      <Tabs
+        value={current.id}
+        onChange={(_e, id: string) => setChosen(id)}
+        variant="scrollable"
+        aria-label={t('Exam details tabs')}
+      >
+        {tabs.map((tab) => (
+          <Tab
+            key={tab.id}
+            value={tab.id}
+            label={t(tab.label)}
+            id={`${idPrefix}-tab-${tab.id}`}
+            aria-controls={`${idPrefix}-tabpanel-${tab.id}`}
+          />
+        ))}
+      </Tabs>
+      <Box
+        role="tabpanel"
+        id={`${idPrefix}-tabpanel-${current.id}`}
+        aria-labelledby={`${idPrefix}-tab-${current.id}`}
+        sx={panelSx}
+      >
+        {current.render({
+          studies: ctx.studies,
+          state: ctx.state,
+          accountId: account.uuid,
+          onRemoved,
+          onLeave,
+        })}
+      </Box>
+    </>
+  );
+}

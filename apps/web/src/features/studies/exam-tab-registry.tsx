@@ -1,0 +1,104 @@
+import { allGrant, canDownload, canSend, canShare, type ExamTabEntry } from './lib/exam-tabs';
+import { AttachmentsTab } from './components/AttachmentsTab';
+import { DeleteTab } from './components/DeleteTab';
+import { DownloadsTab } from './components/DownloadsTab';
+import { EditMrnTab } from './components/EditMrnTab';
+import { ExchangeTab } from './components/ExchangeTab';
+import { SendTab } from './components/SendTab';
+import { ShareTab } from './components/ShareTab';
+import { StudySummary } from './components/StudySummary';
+import { ViewerTab } from './components/ViewerTab';
+
+const EVERY_GROUP = ['CLOUD', 'LIBRARY', 'GATEKEEPER', 'ALL'] as const;
+/** Gatekeeper groups review and process nominations; they have no share, edit or delete tabs. */
+const NOT_GATEKEEPER = ['CLOUD', 'LIBRARY', 'ALL'] as const;
+
+/**
+ * Every exam-details tab (SPEC.md section 2), in strip order: the single and multi-select panels
+ * show exactly the entries whose rules hold. Adding a tab is adding one entry here, with its screen;
+ * PACS, Process, Reports, Orders and Search Order get theirs when their features land.
+ */
+export const EXAM_TABS: readonly ExamTabEntry[] = [
+  {
+    id: 'summary',
+    label: 'Summary',
+    groupTypes: EVERY_GROUP,
+    fromShare: true,
+    multiSelect: false,
+    render: ({ studies }) => <StudySummary study={studies[0]!} />,
+  },
+  {
+    id: 'viewer',
+    label: 'Viewer',
+    groupTypes: EVERY_GROUP,
+    fromShare: true,
+    multiSelect: false,
+    render: ({ studies, onLeave }) => <ViewerTab study={studies[0]!} onClose={onLeave} />,
+  },
+  {
+    id: 'downloads',
+    label: 'Downloads',
+    groupTypes: EVERY_GROUP,
+    fromShare: true,
+    multiSelect: true,
+    when: ({ studies }) => canDownload(studies),
+    opensFirst: ({ studies }) => studies.length > 1,
+    render: ({ studies }) => <DownloadsTab studies={studies} />,
+  },
+  {
+    id: 'share',
+    label: 'Share',
+    groupTypes: NOT_GATEKEEPER,
+    fromShare: true,
+    multiSelect: true,
+    when: ({ studies }) => canShare(studies),
+    render: ({ studies }) => <ShareTab studies={studies} />,
+  },
+  {
+    id: 'edit-mrn',
+    label: 'Edit MRN',
+    groupTypes: NOT_GATEKEEPER,
+    fromShare: false,
+    multiSelect: false,
+    when: ({ studies }) => allGrant(studies, 'study_edit'),
+    render: ({ studies }) => <EditMrnTab study={studies[0]!} />,
+  },
+  {
+    id: 'send',
+    label: 'Send exams',
+    groupTypes: NOT_GATEKEEPER,
+    fromShare: true,
+    multiSelect: true,
+    when: ({ studies }) => canSend(studies),
+    render: ({ studies }) => <SendTab studies={studies} />,
+  },
+  {
+    id: 'attachments',
+    label: 'Attachments',
+    groupTypes: EVERY_GROUP,
+    fromShare: true,
+    multiSelect: false,
+    render: ({ studies }) => <AttachmentsTab study={studies[0]!} />,
+  },
+  {
+    id: 'delete',
+    label: 'Delete exams',
+    groupTypes: NOT_GATEKEEPER,
+    fromShare: true,
+    multiSelect: true,
+    when: ({ studies }) => allGrant(studies, 'study_delete'),
+    render: ({ studies, state, onRemoved }) => (
+      <DeleteTab studies={studies} deleted={state === 'Deleted items'} onDone={onRemoved} />
+    ),
+  },
+  {
+    id: 'exchange',
+    label: 'Exchange',
+    groupTypes: EVERY_GROUP,
+    fromShare: true,
+    multiSelect: false,
+    when: ({ groupType, state }) => groupType === 'GATEKEEPER' || state === 'Shared w/ group',
+    opensFirst: ({ groupType, state }) => groupType === 'CLOUD' && state === 'Shared w/ group',
+    render: ({ studies, accountId }) => <ExchangeTab study={studies[0]!} accountId={accountId} />,
+  },
+];
