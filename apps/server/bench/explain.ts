@@ -10,7 +10,8 @@ import { openDatabase } from '../src/db/dialect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { StudiesRepository } from '../src/repositories/studies.repository.js';
 import { applyStudyFilters, applyStudySort } from '../src/repositories/study-search.sql.js';
-import { parseStudyQuery } from '../src/services/study-query.js';
+import { studySearchRequest } from '@imaging-inbox/contract';
+import { buildStudyQuery } from '../src/services/study-query.js';
 
 const { values } = parseArgs({
   options: {
@@ -77,7 +78,7 @@ async function time(fn: () => Promise<unknown>) {
 }
 
 for (const [name, params] of Object.entries(cases)) {
-  const q = parseStudyQuery({ 'page.rows': '50', ...params });
+  const q = buildStudyQuery(studySearchRequest.parse({ 'page.rows': '50', ...params }));
   // One arm of the merged list (one namespace); the list runs one such arm per namespace.
   const list = applyStudySort(
     applyStudyFilters(k, k.selectFrom('studies'), q, namespaces.slice(0, 1), 'exists'),

@@ -21,3 +21,6 @@ export * from './custom-fields.js';
 export * from './profile.js';
 export * from './exam-dates.js';
 export * from './destinations.js';
+export * from './api-params.js';
+export * from './study-search.js';
+export * from './study-requests.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Params } from '../http/params.js';
 import { collectParams } from '../http/params.js';
-import { parseStudyQuery } from '../services/study-query.js';
+import { buildStudyQuery } from '../services/study-query.js';
 import { dicomwebBase, dicomwebCaller, viewableNamespaces, visibleStudy } from './access.js';
 import type { DicomJson } from './dicom-json.js';
 import { instanceAttributes, seriesAttributes, studyAttributes } from './dicom-json.js';
@@ -31,8 +31,17 @@ export function qidoRoutes(ctx: AppContext, app: FastifyInstance): void {
       if (asked !== undefined && asked !== caller.studyScope) return send(reply, []);
       filters['filter.study_uid.equals'] = caller.studyScope;
     }
-    const q = parseStudyQuery(filters, caller.user.time_zone ?? 'UTC');
-    q.rows = paging.limit;
+    const q = buildStudyQuery(
+      {
+        filters,
+        sortBy: undefined,
+        timeZone: filters['filter.timezone'],
+        rows: paging.limit,
+        page: 1,
+        withCount: false,
+      },
+      caller.user.time_zone ?? 'UTC',
+    );
     q.offset = paging.offset;
     const { rows } = await ctx.repos.studies.search(q, viewableNamespaces(caller));
     await ctx.services.audit.record({

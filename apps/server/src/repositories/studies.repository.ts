@@ -1,7 +1,7 @@
 import type { StudyCustomFieldValue } from '@imaging-inbox/contract';
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, StudyTable } from '../db/schema.js';
-import type { StudyQuery } from '../services/study-query.js';
+import type { StudyQuery } from './study-query.types.js';
 import { applyStudyFilters, applyStudySort, studySortTerms } from './study-search.sql.js';
 
 /** Up to this many namespaces and rows per page window, study/list merges one stream per namespace. */

@@ -2,7 +2,7 @@ import type { ExpressionBuilder, Kysely, RawBuilder, SelectQueryBuilder } from '
 import { sql } from 'kysely';
 import { isKnownModality, modalityMask } from '@imaging-inbox/contract';
 import type { Database } from '../db/schema.js';
-import type { KeyedColumn, PlainColumn, StudyQuery } from '../services/study-query.js';
+import type { KeyedColumn, PlainColumn, StudyQuery } from './study-query.types.js';
 
 type StudiesQuery = SelectQueryBuilder<Database, 'studies', object>;
 type Eb = ExpressionBuilder<Database, 'studies'>;

@@ -2,20 +2,14 @@ import type {
   CustomField,
   CustomFieldObject,
   CustomFieldOption,
+  CustomFieldListRequest,
   CustomFieldType,
+  CustomFieldValueParam,
 } from '@imaging-inbox/contract';
-import { CUSTOM_FIELD_OBJECTS, customFieldProblem } from '@imaging-inbox/contract';
+import { customFieldProblem } from '@imaging-inbox/contract';
 import { DomainError, invalidField, notFound } from '../domain/errors.js';
-import type { Params } from '../http/params.js';
-import { stringList } from '../http/params.js';
 import type { Caller } from '../policies/access.js';
 import type { CustomFieldRow, CustomFieldsRepository } from '../repositories/custom-fields.repository.js';
-
-/** The filters customfield/list understands (SPEC.md section 7); any other is refused. */
-const LIST_FILTERS = new Set(['filter.object.equals', 'filter.uuid.in']);
-
-/** study/set parameters naming a custom field by its definition's uuid (Ambra's name). */
-const PARAM = /^customfield-(.+)$/;
 
 /** One validated change of a study's custom field value, with the names the history shows. */
 export interface CustomFieldChange {
@@ -33,19 +27,10 @@ export class CustomFieldService {
   constructor(private readonly deps: { fields: CustomFieldsRepository }) {}
 
   /** customfield/list: members of the account only; another account answers NOT_FOUND. */
-  async list(caller: Caller, accountId: string, params: Params): Promise<CustomField[]> {
-    for (const key of Object.keys(params)) {
-      if (key.startsWith('filter.') && !LIST_FILTERS.has(key)) throw invalidField(key, 'unknown filter');
-    }
-    if (!caller.accounts.has(accountId)) throw notFound('account');
-    const object = params['filter.object.equals']?.trim() || undefined;
-    if (object && !(CUSTOM_FIELD_OBJECTS as readonly string[]).includes(object)) {
-      throw invalidField('filter.object.equals', `must be one of ${CUSTOM_FIELD_OBJECTS.join(', ')}`);
-    }
-    const uuids = params['filter.uuid.in']?.trim()
-      ? stringList(params['filter.uuid.in'], 'filter.uuid.in')
-      : undefined;
-    return (await this.deps.fields.list(accountId, { object, uuids })).map(presentCustomField);
+  async list(caller: Caller, request: CustomFieldListRequest): Promise<CustomField[]> {
+    if (!caller.accounts.has(request.accountId)) throw notFound('account');
+    const { object, uuids } = request;
+    return (await this.deps.fields.list(request.accountId, { object, uuids })).map(presentCustomField);
   }
 
   /**
@@ -56,13 +41,9 @@ export class CustomFieldService {
    */
   async changes(
     accountId: string,
-    params: Params,
+    wanted: readonly CustomFieldValueParam[],
     current: ReadonlyMap<string, string | null>,
   ): Promise<CustomFieldChange[]> {
-    const wanted = Object.entries(params).flatMap(([key, value]) => {
-      const uuid = PARAM.exec(key)?.[1];
-      return uuid ? [{ key, uuid, value }] : [];
-    });
     if (!wanted.length) return [];
     const defined = new Map(
       (await this.deps.fields.list(accountId, { object: 'study', uuids: wanted.map((w) => w.uuid) })).map(

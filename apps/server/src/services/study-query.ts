@@ -1,66 +1,22 @@
 import {
   DEFAULT_STUDY_SORT,
-  MAX_PAGE_ROWS,
-  STUDY_PAGE_ROWS,
+  parseFlag,
+  parseStringList,
+  STUDY_FILTER_FIELDS,
   STUDY_SORT_FIELDS,
 } from '@imaging-inbox/contract';
+import type { StudySearchRequest, StudyTextFilterField } from '@imaging-inbox/contract';
 import { invalidField } from '../domain/errors.js';
-import type { Params } from '../http/params.js';
-import { flag, optionalInt, stringList } from '../http/params.js';
+import type {
+  CustomFieldCondition,
+  KeyedColumn,
+  PlainColumn,
+  StudyQuery,
+  StudySort,
+} from '../repositories/study-query.types.js';
 import { isValidTimeZone, parseZonedBound, toDicomDate } from './time.js';
 
-/** Text columns searched case-insensitively through their upper-cased `_key` twin. */
-export type KeyedColumn = 'patient_name' | 'patientid' | 'study_description' | 'referring_physician';
-export type PlainColumn =
-  | 'accession_number'
-  | 'study_uid'
-  | 'uuid'
-  | 'source_ae_title'
-  | 'destination_ae_title'
-  | 'patient_sex'
-  | 'patient_birth_date';
-
-export type TextCondition =
-  | { kind: 'like'; column: KeyedColumn | PlainColumn; pattern: string }
-  | { kind: 'equals'; column: KeyedColumn | PlainColumn; value: string };
-
-export interface CustomFieldCondition {
-  name: string;
-  op: 'equals' | 'like' | 'in' | 'is_null';
-  values: string[];
-}
-
-export interface StudySort {
-  field: string;
-  customField?: string;
-  direction: 'asc' | 'desc';
-}
-
-/** A validated study/list or study/count request, independent of SQL. */
-export interface StudyQuery {
-  text: TextCondition[];
-  smart?: string;
-  star?: 0 | 1;
-  thin?: 0 | 1;
-  modalities?: string[];
-  tags?: string[];
-  studyDate: { ge?: string; le?: string };
-  created: { ge?: number; le?: number };
-  phiNamespaces?: string[];
-  sharedOnly: boolean;
-  hasDirectShares: boolean;
-  deleted: boolean;
-  mustApprove?: 0 | 1;
-  pushStatus?: string[];
-  customFields: CustomFieldCondition[];
-  sort: StudySort[];
-  rows: number;
-  page: number;
-  /** Rows to skip; when unset, (page - 1) * rows. QIDO-RS pages by offset. */
-  offset?: number;
-}
-
-const TEXT_FILTERS: Record<string, KeyedColumn | PlainColumn> = {
+const TEXT_FILTERS: Record<StudyTextFilterField, KeyedColumn | PlainColumn> = {
   patient_name: 'patient_name',
   patientid: 'patientid',
   study_description: 'study_description',
@@ -74,31 +30,15 @@ const TEXT_FILTERS: Record<string, KeyedColumn | PlainColumn> = {
   patient_birth_date: 'patient_birth_date',
 };
 
-const KNOWN_FILTERS = new Set([
-  ...Object.keys(TEXT_FILTERS),
-  'star',
-  'thin',
-  'modality',
-  'tags',
-  'study_date',
-  'created',
-  'phi_namespace',
-  'storage_namespace',
-  'source',
-  'has_direct_shares',
-  'deleted',
-  'must_approve',
-  'study_push_status',
-  'timezone',
-]);
+const KNOWN_FILTERS = new Set<string>(STUDY_FILTER_FIELDS);
 
 /**
- * Reads the `filter.<field>.<condition>` keys, `sort_by` and `page.*` of study/list and
- * study/count. Unknown filter fields are refused rather than silently ignored: a typo must not
- * widen a search over patient data.
+ * Builds the study query of a study/list or study/count request from its `filter.<field>.<condition>`
+ * keys, `sort_by` and paging. Unknown filter fields are refused rather than silently ignored: a typo
+ * must not widen a search over patient data.
  */
-export function parseStudyQuery(params: Params, defaultTimeZone = 'UTC'): StudyQuery {
-  const timeZone = params['filter.timezone'] ?? params['timezone'] ?? defaultTimeZone;
+export function buildStudyQuery(request: StudySearchRequest, defaultTimeZone = 'UTC'): StudyQuery {
+  const timeZone = request.timeZone ?? defaultTimeZone;
   if (!isValidTimeZone(timeZone)) throw invalidField('timezone', 'unknown time zone');
   const query: StudyQuery = {
     text: [],
@@ -108,12 +48,12 @@ export function parseStudyQuery(params: Params, defaultTimeZone = 'UTC'): StudyQ
     hasDirectShares: false,
     deleted: false,
     customFields: [],
-    sort: parseSort(params['sort_by']),
-    rows: optionalInt(params, 'page.rows', STUDY_PAGE_ROWS, 1, MAX_PAGE_ROWS),
-    page: optionalInt(params, 'page.number', 1, 1, 1_000_000),
+    sort: parseSort(request.sortBy),
+    rows: request.rows,
+    page: request.page,
   };
 
-  for (const [key, rawValue] of Object.entries(params)) {
+  for (const [key, rawValue] of Object.entries(request.filters)) {
     if (!key.startsWith('filter.')) continue;
     const value = rawValue.trim();
     const rest = key.slice('filter.'.length);
@@ -143,7 +83,7 @@ function applyFilter(
   key: string,
   timeZone: string,
 ): void {
-  const textColumn = TEXT_FILTERS[field];
+  const textColumn = TEXT_FILTERS[field as StudyTextFilterField];
   if (textColumn) {
     if (condition === 'like') query.text.push({ kind: 'like', column: textColumn, pattern: value });
     else if (condition === 'equals') {
@@ -156,13 +96,13 @@ function applyFilter(
   switch (field) {
     case 'star':
     case 'thin':
-      query[field] = flag(value);
+      query[field] = flagOf(value);
       return;
     case 'modality':
-      query.modalities = stringList(value, key).map((m) => m.toUpperCase());
+      query.modalities = listOf(value, key).map((m) => m.toUpperCase());
       return;
     case 'tags':
-      query.tags = stringList(value, key);
+      query.tags = listOf(value, key);
       return;
     case 'study_date': {
       const date = toDicomDate(value);
@@ -182,23 +122,23 @@ function applyFilter(
     }
     case 'phi_namespace':
     case 'storage_namespace':
-      query.phiNamespaces = condition === 'in' ? stringList(value, key) : [value];
+      query.phiNamespaces = condition === 'in' ? listOf(value, key) : [value];
       return;
     case 'source':
       if (value !== 'share') throw invalidField(key, 'only share is supported');
       query.sharedOnly = true;
       return;
     case 'has_direct_shares':
-      query.hasDirectShares = flag(value) === 1;
+      query.hasDirectShares = flagOf(value) === 1;
       return;
     case 'deleted':
-      query.deleted = flag(value) === 1;
+      query.deleted = flagOf(value) === 1;
       return;
     case 'must_approve':
-      query.mustApprove = flag(value);
+      query.mustApprove = flagOf(value);
       return;
     case 'study_push_status':
-      query.pushStatus = condition === 'in' ? stringList(value, key) : [value];
+      query.pushStatus = condition === 'in' ? listOf(value, key) : [value];
       return;
   }
 }
@@ -209,7 +149,7 @@ function parseCustomField(rest: string, value: string, key: string): CustomField
   const op = dot === -1 ? 'equals' : rest.slice(dot + 1);
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw invalidField(key, 'bad custom field name');
   if (op === 'equals' || op === 'like') return { name, op, values: [value] };
-  if (op === 'in') return { name, op, values: stringList(value, key) };
+  if (op === 'in') return { name, op, values: listOf(value, key) };
   if (op === 'is_null') return { name, op, values: [] };
   throw invalidField(key, 'unknown condition');
 }
@@ -228,4 +168,17 @@ function parseSort(raw: string | undefined): StudySort[] {
       throw invalidField('sort_by', `cannot sort by ${field}`);
     return { field, direction };
   });
+}
+
+function listOf(raw: string, key: string): string[] {
+  const result = parseStringList(raw);
+  if (!result.ok) throw invalidField(key, result.why);
+  return result.list;
+}
+
+/** A 0/1 filter; a wrong value answers INVALID_FIELD `flag`, as api/v3 always has. */
+function flagOf(raw: string): 0 | 1 | undefined {
+  const value = parseFlag(raw);
+  if (value === 'invalid') throw invalidField('flag', 'must be 0 or 1');
+  return value;
 }

@@ -1,4 +1,4 @@
-import type { Study } from '@imaging-inbox/contract';
+import type { Study, StudySearchRequest, StudySetRequest } from '@imaging-inbox/contract';
 import {
   customFieldParam,
   dicomToIsoDate,
@@ -9,7 +9,6 @@ import {
 import type { Updateable } from 'kysely';
 import type { StudyTable } from '../db/schema.js';
 import { DomainError, invalidField, notFound, notPermitted } from '../domain/errors.js';
-import type { Params } from '../http/params.js';
 import type { Caller } from '../policies/access.js';
 import { hasGroupPermission } from '../policies/access.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
@@ -17,8 +16,8 @@ import type { AuditService } from './audit.service.js';
 import type { CustomFieldChange, CustomFieldService } from './custom-field.service.js';
 import type { StudyFileEditor } from './study-file-editor.js';
 import { presentStudy } from './study.presenter.js';
-import type { StudyQuery } from './study-query.js';
-import { parseStudyQuery } from './study-query.js';
+import type { StudyQuery } from '../repositories/study-query.types.js';
+import { buildStudyQuery } from './study-query.js';
 import { searchKey } from '../repositories/study-search.sql.js';
 import { toDicomDate } from './time.js';
 
@@ -65,13 +64,13 @@ export class StudyService {
   /** One page; with `with_count=1` the answer's page also carries the total, saving a study/count call. */
   async list(
     caller: Caller,
-    params: Params,
+    request: StudySearchRequest,
   ): Promise<{ studies: Study[]; page: { number: number; rows: number; more: 0 | 1; total?: number } }> {
-    const q = parseStudyQuery(params, caller.user.time_zone ?? 'UTC');
+    const q = buildStudyQuery(request, caller.user.time_zone ?? 'UTC');
     const namespaces = this.searchable(caller, q);
     const [{ rows, more }, total] = await Promise.all([
       this.deps.studies.search(q, namespaces),
-      params['with_count'] === '1' ? this.deps.studies.count(q, namespaces) : Promise.resolve(undefined),
+      request.withCount ? this.deps.studies.count(q, namespaces) : Promise.resolve(undefined),
     ]);
     const extras = await this.deps.studies.extras(rows.map((r) => r.uuid));
     await this.deps.audit.record({
@@ -79,7 +78,7 @@ export class StudyService {
       action: 'STUDY_SEARCH',
       objectType: 'study',
       detail: {
-        filters: Object.fromEntries(Object.entries(params).filter(([k]) => k.startsWith('filter.'))),
+        filters: request.filters,
         returned: rows.length,
       },
       ip: caller.ip,
@@ -97,8 +96,8 @@ export class StudyService {
     };
   }
 
-  async count(caller: Caller, params: Params): Promise<number> {
-    const q = parseStudyQuery(params, caller.user.time_zone ?? 'UTC');
+  async count(caller: Caller, request: StudySearchRequest): Promise<number> {
+    const q = buildStudyQuery(request, caller.user.time_zone ?? 'UTC');
     return this.deps.studies.count(q, this.searchable(caller, q));
   }
 
@@ -145,8 +144,8 @@ export class StudyService {
     return exists;
   }
 
-  async set(caller: Caller, params: Params): Promise<void> {
-    const uuid = params['uuid']?.trim() || params['study_id']?.trim();
+  async set(caller: Caller, request: StudySetRequest): Promise<void> {
+    const uuid = request.uuid;
     if (!uuid) throw new DomainError('STUDY_SET_PARAMS_EMPTY');
     const row = await this.deps.studies.findByUuid(uuid);
     if (!row || !hasGroupPermission(caller, row.namespace_id, 'study_view')) {
@@ -161,7 +160,7 @@ export class StudyService {
       keyof typeof EDITABLE_FIELDS,
       string | null,
     ][]) {
-      const raw = params[field];
+      const raw = request.fields[field];
       if (raw === undefined) continue;
       const value = normaliseField(field, raw);
       if (value === row[field]) continue;
@@ -174,7 +173,7 @@ export class StudyService {
     // written, so a bad value refuses the whole call and changes nothing.
     const fieldChanges = await this.deps.customFields.changes(
       row.account_id,
-      params,
+      request.customFields,
       await this.deps.studies.customFieldValues(uuid),
     );
     if (!Object.keys(changes).length && !fieldChanges.length) return;
