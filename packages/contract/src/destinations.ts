@@ -1,3 +1,5 @@
+import type { StudyPushStatus } from './study-search.js';
+
 /** The last C-ECHO of a destination: ok with its round trip, or the reason it failed. */
 export interface EchoResult {
   ok: boolean;
@@ -76,7 +78,7 @@ export interface DestinationSearch {
  * Push status codes: I queued, N sending, S every instance stored, P partial (some instances still
  * refused after the retries), F failed (nothing stored, or the destination could not be reached).
  */
-export type PushStatus = 'I' | 'N' | 'P' | 'S' | 'F';
+export type PushStatus = Exclude<StudyPushStatus, 'R'>;
 
 /** One attempt to push a study to a destination, as study_push_status lists it. */
 export interface StudyPushAttempt {

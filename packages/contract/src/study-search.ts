@@ -56,9 +56,12 @@ export type StudyFilterKey =
 /** The filters of one study/list request. */
 export type StudyFilters = Partial<Record<StudyFilterKey, string>>;
 
-/** Push status codes (SPEC.md section 4): I, N, P queued; S sent; F failed; R rejected. */
+/**
+ * A study's push status codes (SPEC.md section 4): I, N, P queued or under way; S sent; F failed;
+ * R rejected by the gatekeeper (a push attempt itself is never R: destinations.ts PushStatus).
+ */
 export const PUSH_STATUSES = ['I', 'N', 'P', 'S', 'F', 'R'] as const;
-export type PushStatus = (typeof PUSH_STATUSES)[number];
+export type StudyPushStatus = (typeof PUSH_STATUSES)[number];
 
 /** The gatekeeper workflow states of a nominated study. */
 export const NOMINATION_STATES = ['nominations', 'queued', 'rejected', 'completed', 'failed'] as const;
@@ -70,7 +73,7 @@ export const PUSH_STATUSES_OF_STATE = {
   completed: ['S'],
   failed: ['F'],
   rejected: ['R'],
-} as const satisfies Record<Exclude<NominationState, 'nominations'>, readonly PushStatus[]>;
+} as const satisfies Record<Exclude<NominationState, 'nominations'>, readonly StudyPushStatus[]>;
 
 /**
  * study/list and study/count parameters. The `filter.*` keys are kept as sent, for the server's
