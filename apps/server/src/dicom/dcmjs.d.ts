@@ -23,6 +23,8 @@ declare module 'dcmjs' {
     static denaturalizeDataset(dataset: NaturalizedDataset): DenaturalizedDataset;
     static naturalizeDataset(dataset: DenaturalizedDataset): NaturalizedDataset;
     static uid(): string;
+    /** The data dictionary by keyword, e.g. `PatientName` → tag `(0010,0010)`, VR `PN`. */
+    static nameMap: Record<string, { tag: string; vr: string; name: string }>;
   }
 
   export class DicomMessage {

@@ -57,7 +57,7 @@ function presentationContext(value: Buffer): ProposedContext {
 }
 
 /** Type (1), reserved (1), length (2, big endian), value: the item layout of every A-ASSOCIATE field. */
-function* items(buffer: Buffer, start: number): Generator<{ type: number; value: Buffer }> {
+export function* items(buffer: Buffer, start: number): Generator<{ type: number; value: Buffer }> {
   let offset = start;
   while (offset < buffer.length) {
     if (offset + 4 > buffer.length) throw new AssociationParseError('truncated item header');
@@ -70,11 +70,11 @@ function* items(buffer: Buffer, start: number): Generator<{ type: number; value:
   }
 }
 
-function aeTitle(field: Buffer): string {
+export function aeTitle(field: Buffer): string {
   return field.toString('latin1').trim();
 }
 
-function uid(value: Buffer): string {
+export function uid(value: Buffer): string {
   return value.toString('latin1').replace(/[\0 ]+$/, '');
 }
 
@@ -148,14 +148,14 @@ export function abortPdu(reason = 0): Buffer {
   return pdu(PDU.abort, Buffer.from([0, 0, 2, reason]));
 }
 
-function item(type: number, value: Buffer): Buffer {
+export function item(type: number, value: Buffer): Buffer {
   const head = Buffer.alloc(4);
   head.writeUInt8(type, 0);
   head.writeUInt16BE(value.length, 2);
   return Buffer.concat([head, value]);
 }
 
-function pdu(type: number, body: Buffer): Buffer {
+export function pdu(type: number, body: Buffer): Buffer {
   const head = Buffer.alloc(6);
   head.writeUInt8(type, 0);
   head.writeUInt32BE(body.length, 2);

@@ -1,13 +1,18 @@
 /**
  * DIMSE command sets (PS3.7 9.3, E.1): always Implicit VR Little Endian, group 0000 only. We read the
- * few fields a C-ECHO and a C-STORE need and encode their responses directly, without a general
+ * few fields the listener and the client need and encode commands directly, without a general
  * dataset library on the hot path.
  */
 export const COMMAND = {
   cStoreRq: 0x0001,
   cStoreRsp: 0x8001,
+  cFindRq: 0x0020,
+  cFindRsp: 0x8020,
+  cMoveRq: 0x0021,
+  cMoveRsp: 0x8021,
   cEchoRq: 0x0030,
   cEchoRsp: 0x8030,
+  cCancelRq: 0x0fff,
 } as const;
 
 /** Command Data Set Type (0000,0800): this value means "no dataset follows", any other that one does. */
@@ -19,17 +24,51 @@ export interface CommandSet {
   affectedSopClassUid: string;
   affectedSopInstanceUid: string;
   hasDataset: boolean;
+  /** Responses: Message ID Being Responded To (0000,0120), else -1. */
+  messageIdBeingRespondedTo: number;
+  /** Responses: Status (0000,0900), else -1. */
+  status: number;
+  /** Error Comment (0000,0902). */
+  errorComment?: string;
+  /** C-MOVE responses: Number of Remaining/Completed/Failed/Warning Sub-operations (0000,1020–1023). */
+  remaining?: number;
+  completed?: number;
+  failed?: number;
+  warning?: number;
+  /** C-STORE requests of a C-MOVE sub-operation: Move Originator AE Title and Message ID (0000,1030/1031). */
+  moveOriginatorAe?: string;
+  moveOriginatorMessageId?: number;
 }
 
 export class CommandParseError extends Error {}
 
+/** A request's command set (the listener's side): Command Field and Message ID required. */
 export function parseCommandSet(bytes: Buffer): CommandSet {
+  const command = readCommandSet(bytes);
+  if (command.commandField < 0 || command.messageId < 0) {
+    throw new CommandParseError('command set without Command Field or Message ID');
+  }
+  return command;
+}
+
+/** A response's command set (the client's side): Command Field, Message ID Being Responded To and Status required. */
+export function parseResponseCommandSet(bytes: Buffer): CommandSet {
+  const command = readCommandSet(bytes);
+  if (command.commandField < 0 || command.messageIdBeingRespondedTo < 0 || command.status < 0) {
+    throw new CommandParseError('response without Command Field, Message ID Being Responded To or Status');
+  }
+  return command;
+}
+
+function readCommandSet(bytes: Buffer): CommandSet {
   const command: CommandSet = {
     commandField: -1,
     messageId: -1,
     affectedSopClassUid: '',
     affectedSopInstanceUid: '',
     hasDataset: false,
+    messageIdBeingRespondedTo: -1,
+    status: -1,
   };
   let offset = 0;
   while (offset < bytes.length) {
@@ -60,13 +99,37 @@ export function parseCommandSet(bytes: Buffer): CommandSet {
       case 0x1000:
         command.affectedSopInstanceUid = text(value);
         break;
+      case 0x0120:
+        command.messageIdBeingRespondedTo = ushort(value);
+        break;
+      case 0x0900:
+        command.status = ushort(value);
+        break;
+      case 0x0902:
+        command.errorComment = text(value);
+        break;
+      case 0x1020:
+        command.remaining = ushort(value);
+        break;
+      case 0x1021:
+        command.completed = ushort(value);
+        break;
+      case 0x1022:
+        command.failed = ushort(value);
+        break;
+      case 0x1023:
+        command.warning = ushort(value);
+        break;
+      case 0x1030:
+        command.moveOriginatorAe = text(value);
+        break;
+      case 0x1031:
+        command.moveOriginatorMessageId = ushort(value);
+        break;
       default:
         break;
     }
     offset = end;
-  }
-  if (command.commandField < 0 || command.messageId < 0) {
-    throw new CommandParseError('command set without Command Field or Message ID');
   }
   return command;
 }
@@ -105,6 +168,11 @@ export function responsePdu(f: ResponseFields): Buffer {
     ...(f.errorComment ? [element(0x0902, printable(f.errorComment.slice(0, 64)))] : []),
     ...(f.affectedSopInstanceUid ? [element(0x1000, uid(f.affectedSopInstanceUid))] : []),
   ];
+  return commandPdu(f.presentationContextId, elements);
+}
+
+/** A command (its elements in tag order, without the group length) in one P-DATA-TF PDU. */
+export function commandPdu(presentationContextId: number, elements: Buffer[]): Buffer {
   const body = Buffer.concat(elements);
   const groupLength = Buffer.alloc(4);
   groupLength.writeUInt32LE(body.length);
@@ -114,13 +182,13 @@ export function responsePdu(f: ResponseFields): Buffer {
   pdu.writeUInt8(0x04, 0); // P-DATA-TF
   pdu.writeUInt32BE(6 + command.length, 2);
   pdu.writeUInt32BE(2 + command.length, 6); // PDV item length
-  pdu.writeUInt8(f.presentationContextId, 10);
+  pdu.writeUInt8(presentationContextId, 10);
   pdu.writeUInt8(0x03, 11); // command fragment, last fragment
   command.copy(pdu, 12);
   return pdu;
 }
 
-function element(elementNumber: number, value: Buffer): Buffer {
+export function element(elementNumber: number, value: Buffer): Buffer {
   const header = Buffer.alloc(8);
   header.writeUInt16LE(0x0000, 0);
   header.writeUInt16LE(elementNumber, 2);
@@ -128,18 +196,18 @@ function element(elementNumber: number, value: Buffer): Buffer {
   return Buffer.concat([header, value]);
 }
 
-function ushortValue(value: number): Buffer {
+export function ushortValue(value: number): Buffer {
   const b = Buffer.alloc(2);
   b.writeUInt16LE(value);
   return b;
 }
 
-function uid(value: string): Buffer {
+export function uid(value: string): Buffer {
   const clean = value.replace(/[\0 ]+$/, '');
   return Buffer.from(clean.length % 2 ? `${clean}\0` : clean, 'latin1');
 }
 
-function printable(value: string): Buffer {
+export function printable(value: string): Buffer {
   const clean = value.replace(/[^\x20-\x7e]/g, '?');
   return Buffer.from(clean.length % 2 ? `${clean} ` : clean, 'latin1');
 }

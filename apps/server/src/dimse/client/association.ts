@@ -1,0 +1,404 @@
+/**
+ * A client association and its DIMSE operations: C-ECHO, C-FIND (with C-CANCEL), C-MOVE and
+ * C-STORE. One operation at a time (asynchronous operations are not negotiated): calls queue on a
+ * lock. See README.md in this folder for the protocol notes.
+ */
+import { COMMAND, commandPdu, element, NO_DATA_SET, printable, uid, ushortValue } from '../command-set.js';
+import { VERIFICATION } from '../sop-classes.js';
+import { CONTEXT_RESULT } from './associate-pdu.js';
+import type { RequestedContext } from './associate-pdu.js';
+import { FIND_SOP_CLASS, MOVE_SOP_CLASS, uniqueProposals, VERIFICATION_CONTEXT } from './contexts.js';
+import { Connection } from './connection.js';
+import type { Message } from './connection.js';
+import { AssociationError, DimseError } from './errors.js';
+import { decodeIdentifier, encodeIdentifier } from './identifier.js';
+import { classifyStatus, STATUS } from './status.js';
+import { datasetPdus } from './pdv.js';
+import { sendStore } from './store.js';
+import type {
+  AcceptedContext,
+  AssociationOptions,
+  DicomAttributes,
+  FindOptions,
+  FindOutcome,
+  FindRequest,
+  FindStream,
+  MoveOptions,
+  MoveProgress,
+  MoveRequest,
+  MoveResult,
+  Peer,
+  QueryKeys,
+  ScuAssociation,
+  StoreOutcome,
+  StoreSource,
+  Timeouts,
+} from './types.js';
+import { DEFAULT_TIMEOUTS } from './types.js';
+
+export const DEFAULT_FIND_CAP = 500;
+/** Priority (0000,0700): MEDIUM. */
+const PRIORITY_MEDIUM = 0x0000;
+
+/** Opens an association: connect, A-ASSOCIATE-RQ, AC. Throws AssociationError (connect, rejected, timeout…). */
+export async function openAssociation(peer: Peer, options: AssociationOptions): Promise<ScuAssociation> {
+  const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const proposals = uniqueProposals(options.contexts ?? [VERIFICATION_CONTEXT]);
+  if (proposals.length === 0 || proposals.length > 128) {
+    throw new AssociationError(
+      'no-context',
+      `between 1 and 128 presentation contexts, not ${proposals.length}`,
+    );
+  }
+  const requested: RequestedContext[] = proposals.map((p, i) => ({ id: 2 * i + 1, ...p }));
+  const { connection, accept } = await Connection.open(peer, options.callingAe, requested, timeouts);
+  const contexts: AcceptedContext[] = [];
+  for (const context of requested) {
+    const answer = accept.contexts.get(context.id);
+    if (answer?.result !== CONTEXT_RESULT.acceptance) continue;
+    // An acceptor must choose one of the proposed syntaxes; one that does not is not trusted.
+    if (!context.transferSyntaxes.includes(answer.transferSyntax)) continue;
+    contexts.push({
+      id: context.id,
+      abstractSyntax: context.abstractSyntax,
+      transferSyntax: answer.transferSyntax,
+    });
+  }
+  return new Association(peer, options.callingAe, connection, contexts, accept.maxPduLength);
+}
+
+class Association implements ScuAssociation {
+  private nextMessageId = 1;
+  private lock: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly peer: Peer,
+    readonly callingAe: string,
+    private readonly connection: Connection,
+    readonly contexts: readonly AcceptedContext[],
+    readonly peerMaxPduLength: number,
+  ) {}
+
+  get usable(): boolean {
+    return this.connection.usable;
+  }
+
+  get closedReason(): string | undefined {
+    return this.connection.closedReason;
+  }
+
+  // --- C-ECHO -----------------------------------------------------------------------------------
+
+  echo(): Promise<number> {
+    return this.exclusive(async () => {
+      const context = this.contextFor(VERIFICATION, 'C-ECHO');
+      const messageId = this.messageId();
+      let status = -1;
+      let comment: string | undefined;
+      const answered = this.connection.expect(messageId, this.connection.timeouts.responseMs, (m) => {
+        status = m.command.status;
+        comment = m.command.errorComment;
+        return true;
+      });
+      await this.connection.write([
+        commandPdu(context.id, [
+          element(0x0002, uid(VERIFICATION)),
+          element(0x0100, ushortValue(COMMAND.cEchoRq)),
+          element(0x0110, ushortValue(messageId)),
+          element(0x0800, ushortValue(NO_DATA_SET)),
+        ]),
+      ]);
+      await answered;
+      if (classifyStatus(status) !== 'success') throw new DimseError(status, comment);
+      return status;
+    });
+  }
+
+  // --- C-FIND -----------------------------------------------------------------------------------
+
+  find(request: FindRequest, options: FindOptions = {}): FindStream {
+    let outcome: FindOutcome | undefined;
+    const run = (): AsyncGenerator<DicomAttributes> =>
+      this.findResults(request, options, (o) => {
+        outcome = o;
+      });
+    return {
+      get outcome() {
+        return outcome;
+      },
+      [Symbol.asyncIterator]: run,
+    };
+  }
+
+  private async *findResults(
+    request: FindRequest,
+    options: FindOptions,
+    setOutcome: (outcome: FindOutcome) => void,
+  ): AsyncGenerator<DicomAttributes> {
+    const cap = options.cap ?? 500;
+    const signal = options.signal;
+    signal?.throwIfAborted();
+    const unlock = await this.acquire();
+    const sopClass = FIND_SOP_CLASS[request.model];
+    let cancelSent = false;
+    let finished = false;
+    let onAbort: (() => void) | undefined;
+    let cancel = () => {};
+    let answered: Promise<void> = Promise.resolve();
+    try {
+      const context = this.contextFor(sopClass, 'C-FIND');
+      const keys: QueryKeys =
+        request.model === 'worklist' ? request.keys : { ...request.keys, QueryRetrieveLevel: request.level };
+      const identifier = encodeIdentifier(keys, context.transferSyntax);
+      const messageId = this.messageId();
+
+      const queue: DicomAttributes[] = [];
+      let final: Message | undefined;
+      let failure: Error | undefined;
+      let wake: (() => void) | undefined;
+      let count = 0;
+      let truncated = false;
+      cancel = () => {
+        if (cancelSent || finished || !this.connection.usable) return;
+        cancelSent = true;
+        void this.connection.write([cancelPdu(context.id, messageId)]).catch(() => undefined);
+      };
+      answered = this.connection.expect(messageId, this.connection.timeouts.responseMs, (m) => {
+        if (classifyStatus(m.command.status) === 'pending') {
+          // Past the cap (or once cancelled) results are dropped while the peer winds down.
+          if (count + queue.length >= cap) {
+            truncated = true;
+            cancel();
+          } else if (!cancelSent && m.dataset) {
+            queue.push(decodeIdentifier(m.dataset, context.transferSyntax));
+          }
+          wake?.();
+          return false;
+        }
+        final = m;
+        wake?.();
+        return true;
+      });
+      answered.catch((error: unknown) => {
+        // The connection rejects with AssociationError only.
+        failure = error as Error;
+        wake?.();
+      });
+      onAbort = () => {
+        cancel();
+        wake?.();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+
+      await this.connection.write([
+        commandPdu(context.id, [
+          element(0x0002, uid(sopClass)),
+          element(0x0100, ushortValue(COMMAND.cFindRq)),
+          element(0x0110, ushortValue(messageId)),
+          element(0x0700, ushortValue(PRIORITY_MEDIUM)),
+          element(0x0800, ushortValue(0x0000)),
+        ]),
+        ...datasetPdus(context.id, identifier, this.maxPdvData()),
+      ]);
+
+      for (;;) {
+        if (signal?.aborted) {
+          cancel();
+          // Wait for the peer's final answer so the association stays usable, then give up.
+          await answered.catch(() => undefined);
+          signal.throwIfAborted();
+        }
+        const next = queue.shift();
+        if (next) {
+          count++;
+          yield next;
+          continue;
+        }
+        if (failure) throw failure;
+        if (final) break;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
+      finished = true;
+      const status = final.command.status;
+      const category = classifyStatus(status);
+      if (category !== 'success' && category !== 'warning' && category !== 'cancel') {
+        throw new DimseError(status, final.command.errorComment);
+      }
+      setOutcome({ status, count, truncated: truncated || (cancelSent && category === 'cancel') });
+    } finally {
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      // A caller that stops iterating early (break, throw) leaves the peer still answering:
+      // cancel and wait for its final response before the association takes another request.
+      if (!finished) {
+        cancel();
+        await answered.catch(() => undefined);
+      }
+      unlock();
+    }
+  }
+
+  // --- C-MOVE -----------------------------------------------------------------------------------
+
+  move(request: MoveRequest, destinationAe: string, options: MoveOptions = {}): Promise<MoveResult> {
+    return this.exclusive(async () => {
+      const { signal, onProgress } = options;
+      signal?.throwIfAborted();
+      const sopClass = MOVE_SOP_CLASS[request.model];
+      const context = this.contextFor(sopClass, 'C-MOVE');
+      const identifier = encodeIdentifier(
+        { ...request.keys, QueryRetrieveLevel: request.level },
+        context.transferSyntax,
+      );
+      const messageId = this.messageId();
+      let final: Message | undefined;
+      const answered = this.connection.expect(messageId, this.connection.timeouts.moveResponseMs, (m) => {
+        const progress: MoveProgress = {
+          remaining: m.command.remaining,
+          completed: m.command.completed,
+          failed: m.command.failed,
+          warning: m.command.warning,
+        };
+        onProgress?.(progress);
+        if (classifyStatus(m.command.status) === 'pending') return false;
+        final = m;
+        return true;
+      });
+      let cancelSent = false;
+      const onAbort = () => {
+        if (cancelSent || !this.connection.usable) return;
+        cancelSent = true;
+        void this.connection.write([cancelPdu(context.id, messageId)]).catch(() => undefined);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        await this.connection.write([
+          commandPdu(context.id, [
+            element(0x0002, uid(sopClass)),
+            element(0x0100, ushortValue(COMMAND.cMoveRq)),
+            element(0x0110, ushortValue(messageId)),
+            element(0x0600, aeValue(destinationAe)),
+            element(0x0700, ushortValue(PRIORITY_MEDIUM)),
+            element(0x0800, ushortValue(0x0000)),
+          ]),
+          ...datasetPdus(context.id, identifier, this.maxPdvData()),
+        ]);
+        await answered;
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+      const response = final!;
+      const status = response.command.status;
+      let failedInstances: string[] = [];
+      if (response.dataset && response.dataset.length > 0) {
+        try {
+          const list = decodeIdentifier(response.dataset, context.transferSyntax)['FailedSOPInstanceUIDList'];
+          if (typeof list === 'string' && list) failedInstances = list.split('\\');
+        } catch {
+          // The counts and status say what matters; an unreadable list is left out.
+        }
+      }
+      return {
+        status,
+        category: classifyStatus(status),
+        errorComment: response.command.errorComment,
+        remaining: response.command.remaining,
+        completed: response.command.completed,
+        failed: response.command.failed,
+        warning: response.command.warning,
+        failedInstances,
+      };
+    });
+  }
+
+  // --- C-STORE ----------------------------------------------------------------------------------
+
+  store(source: StoreSource): Promise<StoreOutcome> {
+    return this.exclusive(() =>
+      sendStore(source, {
+        connection: this.connection,
+        contexts: this.contexts,
+        messageId: () => this.messageId(),
+        maxPdvData: this.maxPdvData(),
+      }),
+    ).catch((error: unknown): StoreOutcome => ({
+      sopInstanceUid: source.sopInstanceUid,
+      status: STATUS.none,
+      category: 'retry',
+      reason: error instanceof Error ? error.message : String(error),
+      transcoded: false,
+    }));
+  }
+
+  // --- release / abort --------------------------------------------------------------------------
+
+  release(): Promise<void> {
+    return this.exclusive(() => this.connection.release()).catch(() => undefined);
+  }
+
+  abort(reason = 'aborted by the caller'): void {
+    this.connection.fail(new AssociationError('aborted', reason));
+  }
+
+  // --- helpers ----------------------------------------------------------------------------------
+
+  private contextFor(abstractSyntax: string, operation: string): AcceptedContext {
+    const context = this.contexts.find((c) => c.abstractSyntax === abstractSyntax);
+    if (!context) {
+      throw new AssociationError(
+        'no-context',
+        `${operation}: the peer accepted no presentation context for ${abstractSyntax}`,
+      );
+    }
+    return context;
+  }
+
+  private messageId(): number {
+    const id = this.nextMessageId;
+    this.nextMessageId = id === 0xffff ? 1 : id + 1;
+    return id;
+  }
+
+  /** Payload bytes per PDV so that each P-DATA-TF stays within the peer's limit (6 = PDV item header). */
+  private maxPdvData(): number {
+    const limit = this.peerMaxPduLength > 0 ? Math.min(this.peerMaxPduLength, 1024 * 1024) : 1024 * 1024;
+    return limit - 6;
+  }
+
+  private async acquire(): Promise<() => void> {
+    const previous = this.lock;
+    let unlock!: () => void;
+    this.lock = new Promise<void>((resolve) => (unlock = resolve));
+    await previous;
+    if (!this.connection.usable) {
+      unlock();
+      throw this.connection.error ?? new AssociationError('closed', 'association is not open');
+    }
+    return unlock;
+  }
+
+  private async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const unlock = await this.acquire();
+    try {
+      return await work();
+    } finally {
+      unlock();
+    }
+  }
+}
+
+/** C-CANCEL-RQ for the request `messageId` (PS3.7 9.3.2.3). */
+function cancelPdu(contextId: number, messageId: number): Buffer {
+  return commandPdu(contextId, [
+    element(0x0100, ushortValue(COMMAND.cCancelRq)),
+    element(0x0120, ushortValue(messageId)),
+    element(0x0800, ushortValue(NO_DATA_SET)),
+  ]);
+}
+
+function aeValue(title: string): Buffer {
+  const clean = title.trim();
+  if (!/^[\x20-\x5b\x5d-\x7e]{1,16}$/.test(clean))
+    throw new AssociationError('protocol', `invalid AE title ${title}`);
+  return printable(clean);
+}

@@ -1,0 +1,208 @@
+/**
+ * The public shapes of the DICOM client (SCU). Everything a caller (destinations, Retrieve Study,
+ * push jobs) needs is here and in `index.ts`; the wire code stays behind them. See README.md.
+ */
+import type { Readable } from 'node:stream';
+import type { StatusCategory } from './status.js';
+
+/** A remote application entity: where to connect and which AE title to call. */
+export interface Peer {
+  host: string;
+  port: number;
+  /** Called AE title (the peer's own), at most 16 characters. */
+  aeTitle: string;
+}
+
+/** Every limit is in milliseconds; 0 means "no limit". */
+export interface Timeouts {
+  /** TCP connect. Default 10 s. */
+  connectMs: number;
+  /** From connect to the A-ASSOCIATE-AC (or RJ). Default 30 s. */
+  associateMs: number;
+  /** Each DIMSE response of C-ECHO, C-FIND (between two responses) and C-STORE. Default 60 s. */
+  responseMs: number;
+  /**
+   * Each C-MOVE response. A PACS that moves synchronously (Orthanc) answers only once every
+   * sub-operation is done, so this is long by default (0: none). Default 0.
+   */
+  moveResponseMs: number;
+  /** A write the peer does not read (no `drain`) for this long aborts the association. Default 30 s. */
+  writeStallMs: number;
+  /** A-RELEASE-RQ to A-RELEASE-RP; past it the association is aborted instead. Default 10 s. */
+  releaseMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = {
+  connectMs: 10_000,
+  associateMs: 30_000,
+  responseMs: 60_000,
+  moveResponseMs: 0,
+  writeStallMs: 30_000,
+  releaseMs: 10_000,
+};
+
+/** One presentation context to propose: an abstract syntax (SOP class) and transfer syntaxes in order of preference. */
+export interface ContextProposal {
+  abstractSyntax: string;
+  transferSyntaxes: string[];
+}
+
+export interface AssociationOptions {
+  /** Our AE title (calling AE). */
+  callingAe: string;
+  /**
+   * Contexts to propose. Default: Verification only. Use `findContexts`, `moveContexts` and
+   * `storageContexts` (index.ts) to build them; duplicates are merged.
+   */
+  contexts?: ContextProposal[];
+  timeouts?: Partial<Timeouts>;
+}
+
+/** A context the peer accepted, with the transfer syntax it chose. */
+export interface AcceptedContext {
+  id: number;
+  abstractSyntax: string;
+  transferSyntax: string;
+}
+
+/** The information models of C-FIND and C-MOVE. */
+export type InformationModel = 'patient-root' | 'study-root' | 'worklist';
+
+/** Query/Retrieve Level (0008,0052). */
+export type QueryLevel = 'PATIENT' | 'STUDY' | 'SERIES' | 'IMAGE';
+
+/**
+ * Query keys by DICOM keyword (`PatientName`) or tag (`00100010`). A string is a matching value
+ * (`''` asks for the attribute back: a return key; wildcards `*` `?`, ranges `20240101-`); an array
+ * holds the one item of a sequence match, e.g.
+ * `{ ScheduledProcedureStepSequence: [{ Modality: 'MR', ScheduledStationAETitle: '' }] }`.
+ * Non-ASCII values are sent in UTF-8 with Specific Character Set `ISO_IR 192`.
+ */
+export interface QueryKeys {
+  [keywordOrTag: string]: string | QueryKeys[];
+}
+
+export type FindRequest =
+  | { model: 'patient-root' | 'study-root'; level: QueryLevel; keys: QueryKeys }
+  | { model: 'worklist'; keys: QueryKeys };
+
+/**
+ * A decoded dataset: by keyword (tag `ggggeeee` for attributes the dictionary lacks). Text values are
+ * decoded in the response's Specific Character Set, trailing padding removed, several values kept
+ * joined by `\`; numbers (US, UL, SS, SL, FL, FD) as arrays; sequences as arrays of items. Bulk
+ * binary values (OB, OW, UN…) are left out.
+ */
+export interface DicomAttributes {
+  [keywordOrTag: string]: string | number[] | DicomAttributes[];
+}
+
+export interface FindOptions {
+  /** At most this many results; past it a C-CANCEL is sent and `truncated` set. Default 500. */
+  cap?: number;
+  /** Aborting sends C-CANCEL and ends the iteration with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** How a C-FIND ended, known once its iteration is over. */
+export interface FindOutcome {
+  /** The final status (0x0000 success, 0xFE00 cancelled, or a failure). */
+  status: number;
+  /** Results handed out. */
+  count: number;
+  /** The cap was reached and the rest cancelled. */
+  truncated: boolean;
+}
+
+/** A C-FIND in progress: iterate it for results (each one decoded as it arrives). */
+export interface FindStream extends AsyncIterable<DicomAttributes> {
+  /** Set when the iteration ended normally (not for an abort or an error, which throw). */
+  readonly outcome: FindOutcome | undefined;
+}
+
+/** What to move: the unique keys down to `level` (e.g. StudyInstanceUID for STUDY). */
+export interface MoveRequest {
+  model: 'patient-root' | 'study-root';
+  level: QueryLevel;
+  keys: QueryKeys;
+}
+
+/** Sub-operation counts of a C-MOVE response (absent fields: the peer did not send them). */
+export interface MoveProgress {
+  remaining?: number | undefined;
+  completed?: number | undefined;
+  failed?: number | undefined;
+  warning?: number | undefined;
+}
+
+export interface MoveOptions {
+  /** Called for each pending response (and the final one) with its counts. */
+  onProgress?: (progress: MoveProgress) => void;
+  /** Aborting sends C-CANCEL; the move then ends with status 0xFE00 (or whatever the peer answers). */
+  signal?: AbortSignal;
+}
+
+export interface MoveResult extends MoveProgress {
+  status: number;
+  category: StatusCategory;
+  /** Error Comment (0000,0902) of the final response, if any. */
+  errorComment?: string | undefined;
+  /** Failed SOP Instance UID List (0008,0058) of the final response's dataset, if any. */
+  failedInstances: string[];
+}
+
+/**
+ * One instance to send: its identity and transfer syntax (as stored) and how to read its Part-10
+ * file (preamble, meta header, dataset). The dataset bytes are sent as they are read when the peer
+ * accepted that transfer syntax; otherwise the whole file is read and transcoded to Explicit VR
+ * Little Endian. `fileStoreSource` (index.ts) builds one from a path.
+ */
+export interface StoreSource {
+  sopClassUid: string;
+  sopInstanceUid: string;
+  transferSyntax: string;
+  /** A fresh stream of the Part-10 file, each call from its start. */
+  open(): Readable;
+}
+
+export interface StoreOutcome {
+  sopInstanceUid: string;
+  /** The C-STORE-RSP status; -1 when none came (association lost, nothing to send on, transcoding failed). */
+  status: number;
+  /**
+   * success / warning (stored: B000, B006, B007…); retry: the instance was not stored but may be
+   * later (A7xx out of resources, association lost or timed out); failure: this instance will not
+   * be stored as it is (A9xx, Cxxx, no usable context, transcoding failed).
+   */
+  category: StatusCategory;
+  /** Why, when not success: the peer's Error Comment or our own reason. */
+  reason?: string | undefined;
+  /** The transfer syntax sent; undefined when nothing was sent. */
+  transferSyntax?: string | undefined;
+  /** The file was transcoded to Explicit VR Little Endian because its own syntax was refused. */
+  transcoded: boolean;
+}
+
+/** An established association. One operation runs at a time; calls made meanwhile wait their turn. */
+export interface ScuAssociation {
+  readonly peer: Peer;
+  readonly callingAe: string;
+  /** Accepted contexts (rejected ones are left out). */
+  readonly contexts: readonly AcceptedContext[];
+  /** The peer's receive limit for our P-DATA-TF PDUs (0: unlimited). */
+  readonly peerMaxPduLength: number;
+  /** False once released, aborted, timed out or dropped: such an association is never used again. */
+  readonly usable: boolean;
+  /** Why it is not usable any more. */
+  readonly closedReason: string | undefined;
+
+  /** C-ECHO; resolves with the status (0x0000), throws DimseError / AssociationError. */
+  echo(): Promise<number>;
+  find(request: FindRequest, options?: FindOptions): FindStream;
+  move(request: MoveRequest, destinationAe: string, options?: MoveOptions): Promise<MoveResult>;
+  /** Sends one instance; never throws: every failure is in the outcome. */
+  store(source: StoreSource): Promise<StoreOutcome>;
+  /** A-RELEASE after the current operation; aborts instead past `releaseMs`. */
+  release(): Promise<void>;
+  /** A-ABORT now; operations in progress fail with AssociationError. */
+  abort(reason?: string): void;
+}
