@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { notAcceptable, notFound } from '../domain/errors.js';
+import { DomainError, notAcceptable, notFound } from '../domain/errors.js';
 import { VIDEO_TRANSFER_SYNTAXES } from '../dicom/wrap-video.js';
 import { collectParams } from '../http/params.js';
 import type { RenderRequest } from '../imaging/render-image.js';
 import { renderImage } from '../imaging/render-image.js';
 import { chooseMediaType, parseQuality, parseViewport, parseWindow } from '../imaging/render-params.js';
+import { placeholderImage } from '../imaging/placeholder.js';
 import { ThumbnailCache } from '../imaging/thumbnail-cache.js';
 import type { InstanceRow } from '../repositories/dicomweb.repository.js';
 import { dicomwebCaller, visibleStudy } from './access.js';
@@ -104,7 +105,24 @@ export function renderedRoutes(ctx: AppContext, app: FastifyInstance): void {
         : undefined;
     if (cached) image = await cache.read(cached);
     if (!image) {
-      image = await renderImage(await ctx.services.blobs.read(instance.blob_key), options);
+      const file = await ctx.services.blobs.read(instance.blob_key);
+      try {
+        image = await renderImage(file, options);
+      } catch (error) {
+        // A thumbnail of an instance that cannot be rendered is a placeholder picture, still
+        // answered 406 so a client can tell; the full rendering answers the error itself.
+        if (!thumbnail || !(error instanceof DomainError) || error.kind !== 'not_acceptable') throw error;
+        const placeholder = await placeholderImage(
+          options.viewport ?? { width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE },
+          type,
+        );
+        return reply
+          .code(406)
+          .type(type)
+          .header('cache-control', 'no-store')
+          .header('x-rendering-error', error.subtype ?? error.errorType)
+          .send(placeholder);
+      }
       if (cached) await cache.write(cached, image);
     }
     return reply.type(type).header('cache-control', 'private, max-age=3600').send(image);

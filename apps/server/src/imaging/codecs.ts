@@ -1,7 +1,7 @@
-import dcmjsCodecs from 'dcmjs-codecs';
-import type { Context as CodecContext } from 'dcmjs-codecs';
+import { CodecError, CodecPool } from './codec-pool.js';
+import { codestreamSize } from './codestream-size.js';
 
-const { Context, NativeCodecs } = dcmjsCodecs;
+export { CodecError } from './codec-pool.js';
 
 /** Pixel layout of a frame, as the codecs need it. */
 export interface PixelLayout {
@@ -21,67 +21,72 @@ export interface DecodedPixels {
   planarConfiguration: number;
 }
 
-type Decoder = (context: CodecContext) => CodecContext;
+/** Encapsulated transfer syntaxes the WebAssembly codecs of dcmjs-codecs decode (`codec-worker-source.ts`). */
+const DECODABLE = new Set([
+  '1.2.840.10008.1.2.4.50',
+  '1.2.840.10008.1.2.4.51',
+  '1.2.840.10008.1.2.4.57',
+  '1.2.840.10008.1.2.4.70',
+  '1.2.840.10008.1.2.4.80',
+  '1.2.840.10008.1.2.4.81',
+  '1.2.840.10008.1.2.4.90',
+  '1.2.840.10008.1.2.4.91',
+  '1.2.840.10008.1.2.4.201',
+  '1.2.840.10008.1.2.4.202',
+  '1.2.840.10008.1.2.4.203',
+  '1.2.840.10008.1.2.5',
+]);
 
-/** Encapsulated transfer syntaxes the WebAssembly codecs of dcmjs-codecs decode. */
-const DECODERS: Record<string, Decoder> = {
-  '1.2.840.10008.1.2.4.50': (c) => NativeCodecs.decodeJpeg(c, { convertColorspaceToRgb: true }),
-  '1.2.840.10008.1.2.4.51': (c) => NativeCodecs.decodeJpeg(c, { convertColorspaceToRgb: true }),
-  '1.2.840.10008.1.2.4.57': (c) => NativeCodecs.decodeJpeg(c, { convertColorspaceToRgb: true }),
-  '1.2.840.10008.1.2.4.70': (c) => NativeCodecs.decodeJpeg(c, { convertColorspaceToRgb: true }),
-  '1.2.840.10008.1.2.4.80': (c) => NativeCodecs.decodeJpegLs(c),
-  '1.2.840.10008.1.2.4.81': (c) => NativeCodecs.decodeJpegLs(c),
-  '1.2.840.10008.1.2.4.90': (c) => NativeCodecs.decodeJpeg2000(c),
-  '1.2.840.10008.1.2.4.91': (c) => NativeCodecs.decodeJpeg2000(c),
-  '1.2.840.10008.1.2.4.201': (c) => NativeCodecs.decodeHtJpeg2000(c),
-  '1.2.840.10008.1.2.4.202': (c) => NativeCodecs.decodeHtJpeg2000(c),
-  '1.2.840.10008.1.2.4.203': (c) => NativeCodecs.decodeHtJpeg2000(c),
-  '1.2.840.10008.1.2.5': (c) => NativeCodecs.decodeRle(c),
-};
+/** The most one decoded frame may hold: far above any modality's frame (a 4096² RGB 16-bit is 96 MiB). */
+export const MAX_DECODED_BYTES = 256 * 1024 * 1024;
 
-let ready: Promise<void> | undefined;
+let pool: CodecPool | undefined;
 
-/** Loads the codecs' WebAssembly once per process (about 70 ms), on the first compressed frame. */
-export function codecsReady(): Promise<void> {
-  ready ??= NativeCodecs.isInitialized() ? Promise.resolve() : NativeCodecs.initializeAsync();
-  return ready;
+/** The process's codec workers, started on the first compressed frame. */
+export function codecPool(): CodecPool {
+  pool ??= new CodecPool();
+  return pool;
 }
 
 export function canDecode(transferSyntax: string): boolean {
-  return transferSyntax in DECODERS;
+  return DECODABLE.has(transferSyntax);
 }
 
-/** One encapsulated frame to native pixels; colour JPEG comes back as RGB. */
+/**
+ * One encapsulated frame to native pixels on a codec worker; colour JPEG comes back as RGB. Throws
+ * CodecError for a frame larger than MAX_DECODED_BYTES, one whose codestream declares a larger
+ * picture than the DICOM header, a decoder failure or trap, or a decode past the time limit.
+ */
 export async function decodeFrame(
   transferSyntax: string,
   encoded: Uint8Array,
   layout: PixelLayout,
 ): Promise<DecodedPixels> {
-  const decoder = DECODERS[transferSyntax];
-  if (!decoder) throw new Error(`no decoder for transfer syntax ${transferSyntax}`);
-  await codecsReady();
-  const context = new Context({
-    width: layout.width,
-    height: layout.height,
-    bitsAllocated: layout.bitsAllocated,
-    bitsStored: layout.bitsStored,
-    samplesPerPixel: layout.samplesPerPixel,
-    pixelRepresentation: layout.pixelRepresentation,
-    planarConfiguration: layout.planarConfiguration,
-    photometricInterpretation: layout.photometric,
-    encodedBuffer: encoded,
-  });
-  const decoded = decoder(context);
-  const data = decoded.getDecodedBuffer();
-  if (!data) throw new Error('the codec returned no pixels');
+  if (!canDecode(transferSyntax)) throw new Error(`no decoder for transfer syntax ${transferSyntax}`);
+  const expected =
+    layout.width * layout.height * layout.samplesPerPixel * Math.ceil(layout.bitsAllocated / 8);
+  if (!(expected > 0) || expected > MAX_DECODED_BYTES) {
+    throw new CodecError(`a frame of ${layout.width} × ${layout.height} is not decoded here`);
+  }
+  const declared = codestreamSize(encoded);
+  if (declared && (declared.width > layout.width || declared.height > layout.height)) {
+    throw new CodecError(
+      `the frame's codestream declares ${declared.width} × ${declared.height}, the image ${layout.width} × ${layout.height}`,
+    );
+  }
+  const copy = encoded.slice(); // its own buffer, moved to the worker
+  const answer = await codecPool().run(
+    { op: 'decode', syntax: transferSyntax, layout, encoded: copy, maxBytes: expected * 2 },
+    [copy.buffer],
+  );
   return {
-    data,
-    photometric: decoded.getPhotometricInterpretation() ?? layout.photometric,
-    planarConfiguration: decoded.getPlanarConfiguration() ?? layout.planarConfiguration,
+    data: answer.data,
+    photometric: answer.photometric ?? layout.photometric,
+    planarConfiguration: answer.planarConfiguration ?? layout.planarConfiguration,
   };
 }
 
-/** 8-bit grey or interleaved RGB pixels to a baseline JPEG. */
+/** 8-bit grey or interleaved RGB pixels to a baseline JPEG, on a codec worker. */
 export async function encodeJpeg(
   pixels: Uint8Array,
   width: number,
@@ -89,19 +94,10 @@ export async function encodeJpeg(
   channels: 1 | 3,
   quality = 85,
 ): Promise<Buffer> {
-  await codecsReady();
-  const context = new Context({
-    width,
-    height,
-    bitsAllocated: 8,
-    bitsStored: 8,
-    samplesPerPixel: channels,
-    pixelRepresentation: 0,
-    planarConfiguration: 0,
-    photometricInterpretation: channels === 3 ? 'RGB' : 'MONOCHROME2',
-    decodedBuffer: pixels,
-  });
-  const encoded = NativeCodecs.encodeJpeg(context, { lossy: true, quality }).getEncodedBuffer();
-  if (!encoded) throw new Error('the JPEG encoder returned nothing');
-  return Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
+  const copy = pixels.slice();
+  const answer = await codecPool().run({ op: 'encodeJpeg', pixels: copy, width, height, channels, quality }, [
+    copy.buffer,
+  ]);
+  const data = answer.data;
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }

@@ -1,6 +1,6 @@
 import { DomainError, notAcceptable } from '../domain/errors.js';
 import { encodeJpeg } from './codecs.js';
-import { frameCount, readFrame, UnsupportedImageError } from './frame-reader.js';
+import { frameCount, readFrame } from './frame-reader.js';
 import { encodePng } from './png.js';
 import type { Window } from './render.js';
 import { renderFrame } from './render.js';
@@ -16,7 +16,12 @@ export interface RenderRequest {
   quality?: number;
 }
 
-/** A stored DICOM file to a PNG or JPEG image; 404 for a missing frame, 406 for what cannot be rendered. */
+/**
+ * A stored DICOM file to a PNG or JPEG image; 404 for a missing frame, 406 for what cannot be
+ * rendered. The file was accepted when it came in, so whatever else fails here (an unreadable
+ * dataset, a corrupt frame, a codec that traps or times out on its worker) is this instance's
+ * problem: 406 with the reason, never a 500, and no other request is affected.
+ */
 export async function renderImage(file: Buffer, request: RenderRequest): Promise<Buffer> {
   try {
     const frameNumber = request.frame === 'middle' ? Math.ceil(frameCount(file) / 2) : request.frame;
@@ -29,10 +34,14 @@ export async function renderImage(file: Buffer, request: RenderRequest): Promise
     return encodePng(raster);
   } catch (error) {
     if (error instanceof DomainError) throw error;
-    if (error instanceof UnsupportedImageError) throw notAcceptable('INVALID_DICOM', error.message);
-    if (error instanceof Error && /is not rendered|no decoder/.test(error.message)) {
-      throw notAcceptable('INVALID_DICOM', error.message);
-    }
-    throw error;
+    throw notAcceptable('INVALID_DICOM', describe(error));
   }
+}
+
+/** dicom-parser throws strings and `{ exception }` objects as well as Errors. */
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  if (error && typeof error === 'object' && 'exception' in error) return describe(error.exception);
+  return 'the image cannot be rendered';
 }
