@@ -114,5 +114,18 @@ export const choiceParam = <const T extends readonly [string, ...string[]]>(choi
       return (choices as readonly string[]).includes(text) ? text : refuse(ctx, raw, why);
     });
 
+/** In a request schema's transform: these parameters are all absent (MISSING_FIELDS naming them). */
+export function reportMissing(ctx: Ctx, ...names: string[]): typeof z.NEVER {
+  for (const name of names)
+    ctx.issues.push({ code: 'custom', message: PARAM_MISSING, path: [name], input: undefined });
+  return z.NEVER;
+}
+
+/** In a request schema's transform: this parameter's value is refused (INVALID_FIELD). */
+export function reportInvalid(ctx: Ctx, name: string, why: string): typeof z.NEVER {
+  ctx.issues.push({ code: 'custom', message: why, path: [name], input: undefined });
+  return z.NEVER;
+}
+
 /** A request with no parameters besides the session. */
 export const noParams = z.object({});

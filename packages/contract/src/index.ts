@@ -24,3 +24,5 @@ export * from './destinations.js';
 export * from './api-params.js';
 export * from './study-search.js';
 export * from './study-requests.js';
+export * from './share-requests.js';
+export * from './account-requests.js';

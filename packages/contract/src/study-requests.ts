@@ -1,6 +1,15 @@
 import { z } from 'zod';
-import { listParam, optionalText, requiredText } from './api-params.js';
+import {
+  intParam,
+  listParam,
+  optionalText,
+  parseFlag,
+  reportInvalid,
+  reportMissing,
+  requiredText,
+} from './api-params.js';
 import { CUSTOM_FIELD_OBJECTS } from './custom-fields.js';
+import { TAG_LOOKUP_ROWS } from './limits.js';
 
 /** Request schemas of the study calls the web sends (api-params.ts explains the codecs). */
 
@@ -84,3 +93,57 @@ export const customFieldListRequest = z
     uuids: params['filter.uuid.in'],
   }));
 export type CustomFieldListRequest = z.output<typeof customFieldListRequest>;
+
+/**
+ * study/delete and study/restore: a uuid, or the storage-style pair of a namespace
+ * (phi_namespace or storage_namespace) and a study_uid.
+ */
+export const studyRefRequest = z
+  .object({
+    uuid: optionalText(),
+    phi_namespace: optionalText(),
+    storage_namespace: optionalText(),
+    study_uid: optionalText(),
+  })
+  .transform((p, ctx): { uuid: string } | { namespace: string; studyUid: string } => {
+    if (p.uuid) return { uuid: p.uuid };
+    const namespace = p.phi_namespace ?? p.storage_namespace;
+    if (namespace && p.study_uid) return { namespace, studyUid: p.study_uid };
+    return reportMissing(ctx, 'uuid');
+  });
+export type StudyRef = z.output<typeof studyRefRequest>;
+
+/** tag/add and tag/delete: only studies carry tags. */
+export const tagChangeRequest = z
+  .object({ object: requiredText(), object_id: requiredText(), tag: requiredText() })
+  .transform((p, ctx) =>
+    p.object === 'study'
+      ? { studyUuid: p.object_id, tag: p.tag }
+      : reportInvalid(ctx, 'object', 'must be study'),
+  );
+
+/** study/star: star is 0 or 1. */
+export const studyStarRequest = z
+  .object({ uuid: requiredText(), star: requiredText() })
+  .transform((p, ctx) => {
+    const star = parseFlag(p.star);
+    return star === 0 || star === 1 ? { uuid: p.uuid, star } : reportInvalid(ctx, 'star', 'must be 0 or 1');
+  });
+
+/** tag/list: the caller's tags that match, for the tag field's suggestions. */
+export const tagListRequest = z.object({
+  'page.rows': intParam(TAG_LOOKUP_ROWS, 1, 100),
+  'filter.tag.like': optionalText(),
+});
+
+/** audit/object: a study's history, a page at a time, optionally of some actions only. */
+export const auditObjectRequest = z.object({
+  uuid: requiredText(),
+  rows: intParam(50, 1, 500),
+  number: intParam(1, 1, 100_000),
+  'filter.action.in': listParam(),
+  reverse: z
+    .string()
+    .optional()
+    .transform((raw) => raw === '1'),
+});

@@ -5,7 +5,7 @@ import { invalidField, missingFields } from '../domain/errors.js';
 import type { Params } from './params.js';
 
 /** A route's parameter schema: an object of contract param codecs (packages/contract api-params.ts). */
-export type RequestSchema = z.ZodType<unknown, Params>;
+export type RequestSchema = z.ZodType;
 
 /**
  * Parses a request's parameters with its schema. Absent or blank required parameters answer

@@ -1,7 +1,6 @@
-import type { SendAnswer, SendStatus } from '@imaging-inbox/contract';
+import type { SendAnswer, SendStatus, SendTargetParam } from '@imaging-inbox/contract';
 import { DELAYED_SEND_MS, MAX_SHARE_MESSAGE, SEND_LINK_TTL_MS, emailSchema } from '@imaging-inbox/contract';
 import { DomainError, invalidField, missingFields, notFound, notPermitted } from '../domain/errors.js';
-import type { Params } from '../http/params.js';
 import { SEND_JOB } from '../jobs/job-kinds.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { PermanentJobError } from '../jobs/job-runner.js';
@@ -16,10 +15,8 @@ import type { AuditService } from './audit.service.js';
 import { hashToken, newSecretToken, newUuid } from './tokens.js';
 
 /** Whom a send goes to, as study/share names it: account_id, share_code or email. */
-export type SendRequest =
-  | { method: 'account'; connection: string }
-  | { method: 'share_code'; code: string }
-  | { method: 'email'; email: string };
+/** The send named by study/share's account_id, share_code or email (parsed by the contract's schema). */
+export type SendRequest = SendTargetParam;
 
 const PERMISSION = {
   account: 'study_share_account',
@@ -101,17 +98,17 @@ export class SendService {
     caller: Caller,
     row: StudyRow,
     request: SendRequest,
-    params: Params,
+    options: { message: string | undefined; delayed: boolean },
   ): Promise<Omit<SendAnswer, 'status'>> {
     const flags = studyPermissions(caller, row);
     if (!flags.study_share) throw notPermitted('study_share');
     if (!flags[PERMISSION[request.method]]) throw notPermitted(PERMISSION[request.method]);
     if (row.is_locked === 1 && row.locked_by !== caller.user.uuid) throw new DomainError('LOCKED');
-    const message = params['message']?.trim() || null;
+    const message = options.message?.trim() || null;
     if (message && message.length > MAX_SHARE_MESSAGE) {
       throw invalidField('message', `at most ${MAX_SHARE_MESSAGE} characters`);
     }
-    const delayed = params['delay'] === '1' || params['delay'] === 'true';
+    const delayed = options.delayed;
     const now = this.now();
 
     let targetNamespace: string | null = null;
@@ -307,17 +304,4 @@ export class SendService {
       },
     });
   }
-}
-
-/** The send named by study/share's account_id, share_code or email; undefined for a user/group share. */
-export function sendRequest(params: Params): SendRequest | undefined {
-  const present = (['account_id', 'share_code', 'email'] as const).filter((k) => params[k] !== undefined);
-  if (!present.length) return undefined;
-  if (present.length > 1) throw invalidField(present[1]!, 'name one of account_id, share_code or email');
-  const key = present[0]!;
-  const value = params[key]!.trim();
-  if (!value) throw missingFields([key]);
-  if (key === 'account_id') return { method: 'account', connection: value };
-  if (key === 'share_code') return { method: 'share_code', code: value };
-  return { method: 'email', email: value };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_SHARE_MESSAGE, PERSONAL_GROUP_NAME } from '@imaging-inbox/contract';
-import { invalidField, missingFields, notFound, notPermitted } from '../domain/errors.js';
+import { invalidField, notFound, notPermitted } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
 import type { ShareTarget, SharesRepository } from '../repositories/shares.repository.js';
@@ -148,14 +148,4 @@ export class ShareService {
       ip: caller.ip,
     });
   }
-}
-
-/** The one recipient named by user_id or group_id; both or neither is a client error. */
-export function shareTarget(params: Record<string, string>): ShareTarget {
-  const user = params['user_id']?.trim();
-  const group = params['group_id']?.trim();
-  if (user && group) throw invalidField('user_id', 'name either user_id or group_id');
-  if (user) return { type: 'user', id: user };
-  if (group) return { type: 'group', id: group };
-  throw missingFields(['user_id', 'group_id']);
 }

@@ -1,10 +1,15 @@
-import { MESSAGES, GROUP_TYPE_ORDER } from '@imaging-inbox/contract';
+import {
+  GROUP_TYPE_ORDER,
+  MESSAGES,
+  noParams,
+  optionalAccountRequest,
+  uuidRequest,
+} from '@imaging-inbox/contract';
 import type { GroupType } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 import { DomainError, notFound } from '../../domain/errors.js';
-import { required } from '../params.js';
 import { permissionFlags } from '../../policies/access.js';
 import type { Caller, GroupAccess } from '../../policies/access.js';
 
@@ -32,7 +37,7 @@ function groupsOf(caller: Caller, accountId?: string) {
 }
 
 export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
-  authedRoute(ctx, app, 'account/list', async ({ caller }) => {
+  authedRoute(ctx, app, 'account/list', noParams, async ({ caller }) => {
     const rows = await ctx.repos.accounts.accountsByIds([...caller.accounts.keys()]);
     const accounts = [];
     for (const row of rows) {
@@ -44,8 +49,8 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
     return { accounts, page: { number: 1, rows: accounts.length, more: 0 } };
   });
 
-  authedRoute(ctx, app, 'account/get', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
+  authedRoute(ctx, app, 'account/get', uuidRequest, async ({ caller, input }) => {
+    const { uuid } = input;
     const access = caller.accounts.get(uuid);
     const row = access ? await ctx.repos.accounts.findAccount(uuid) : undefined;
     if (!access || !row) throw notFound(MESSAGES.accountNotFound);
@@ -61,16 +66,15 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
     };
   });
 
-  authedRoute(ctx, app, 'group/list', ({ caller, params }) => {
-    const accountId = params['account_id']?.trim();
+  authedRoute(ctx, app, 'group/list', optionalAccountRequest, ({ caller, input }) => {
+    const accountId = input.account_id;
     if (accountId && !caller.accounts.has(accountId)) throw notFound(MESSAGES.accountNotFound);
     const groups = groupsOf(caller, accountId).map(presentGroup);
     return { groups, page: { number: 1, rows: groups.length, more: 0 } };
   });
 
-  authedRoute(ctx, app, 'group/get', ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
-    const group = [...caller.groups.values()].find((g) => g.groupId === uuid);
+  authedRoute(ctx, app, 'group/get', uuidRequest, ({ caller, input }) => {
+    const group = [...caller.groups.values()].find((g) => g.groupId === input.uuid);
     if (!group) throw notFound('group');
     return presentGroup(group);
   });

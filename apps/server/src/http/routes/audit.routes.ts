@@ -1,21 +1,16 @@
+import { auditObjectRequest } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
-import { optionalInt, required, stringList } from '../params.js';
 
 /** A study's history (Summary tab): its audit events, for callers who may view the study. */
 export function auditRoutes(ctx: AppContext, app: FastifyInstance): void {
-  authedRoute(ctx, app, 'audit/object', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
+  authedRoute(ctx, app, 'audit/object', auditObjectRequest, async ({ caller, input }) => {
+    const { uuid, rows, number } = input;
     await ctx.services.studies.requireVisible(caller, uuid);
-    const rows = optionalInt(params, 'rows', 50, 1, 500);
-    const number = optionalInt(params, 'number', 1, 1, 100_000);
-    const actions = params['filter.action.in']
-      ? stringList(params['filter.action.in'], 'filter.action.in')
-      : undefined;
     const events = await ctx.repos.audit.forObject(uuid, {
-      actions,
-      newestFirst: params['reverse'] === '1',
+      actions: input['filter.action.in'],
+      newestFirst: input.reverse,
       limit: rows + 1,
       offset: (number - 1) * rows,
     });

@@ -1,9 +1,9 @@
+import { shareCodeRequest } from '@imaging-inbox/contract';
 import type { ShareCodeSettingsAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 import { notFound } from '../../domain/errors.js';
-import { required } from '../params.js';
 
 /** Namespace (group) calls that are not about studies. */
 export function namespaceRoutes(ctx: AppContext, app: FastifyInstance): void {
@@ -14,9 +14,9 @@ export function namespaceRoutes(ctx: AppContext, app: FastifyInstance): void {
    * - namespace_id: the namespace's share code (its own, else its account's) and share-code
    *   settings, which the upload wizard reads to offer the non-DICOM upload. Members only.
    */
-  authedRoute(ctx, app, 'namespace/share_code', async ({ caller, params }) => {
-    if (params['share_code'] !== undefined) return ctx.services.sends.lookup(params['share_code']);
-    const [namespaceId] = required(params, 'namespace_id');
+  authedRoute(ctx, app, 'namespace/share_code', shareCodeRequest, async ({ caller, input }) => {
+    if (input.by === 'code') return ctx.services.sends.lookup(input.code);
+    const { namespaceId } = input;
     const group = caller.groups.get(namespaceId);
     const account = group ? await ctx.repos.accounts.findAccount(group.accountId) : undefined;
     if (!group || !account) throw notFound('namespace');

@@ -1,14 +1,13 @@
+import { loginRequest, noParams, sessionPermissionsRequest } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute, authedRoute, sidOf } from '../api.js';
 import { DomainError } from '../../domain/errors.js';
-import { required } from '../params.js';
 import { permissionFlags } from '../../policies/access.js';
 
 export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
-  apiRoute(app, 'session/login', async ({ params, request }) => {
-    const [login, password] = required(params, 'login', 'password');
-    const { sid, user } = await ctx.services.sessions.login(login, password, request.ip);
+  apiRoute(app, 'session/login', loginRequest, async ({ input, request }) => {
+    const { sid, user } = await ctx.services.sessions.login(input.login, input.password, request.ip);
     return {
       sid,
       uuid: user.uuid,
@@ -22,7 +21,7 @@ export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
     };
   });
 
-  authedRoute(ctx, app, 'session/user', async ({ caller }) => {
+  authedRoute(ctx, app, 'session/user', noParams, async ({ caller }) => {
     const session = await ctx.repos.sessions.find(caller.sidHash);
     const primary = [...caller.accounts.values()][0];
     const account = primary ? await ctx.repos.accounts.findAccount(primary.accountId) : undefined;
@@ -43,8 +42,8 @@ export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
     };
   });
 
-  authedRoute(ctx, app, 'session/permissions', async ({ caller, params }) => {
-    const namespaceId = params['namespace_id']?.trim() || params['account_id']?.trim();
+  authedRoute(ctx, app, 'session/permissions', sessionPermissionsRequest, async ({ caller, input }) => {
+    const { namespaceId } = input;
     if (!namespaceId) {
       const primary = [...caller.accounts.values()][0];
       return permissionFlags(primary?.permissions ?? new Set());
@@ -59,12 +58,13 @@ export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
     throw new DomainError('NOT_MEMBER', 'You are not a member of this namespace');
   });
 
-  authedRoute(ctx, app, 'session/logout', async ({ caller, request }) => {
+  authedRoute(ctx, app, 'session/logout', noParams, async ({ caller, request }) => {
     await ctx.services.sessions.logout(caller.sidHash, caller.user.uuid, request.ip);
   });
 
   // ttl answers EXPIRED (412) rather than 401, so a polling client can log out cleanly.
-  apiRoute(app, 'session/ttl', async ({ params, request }) => {
+  // The sid is the only parameter, read as every call reads it (header, body or query).
+  apiRoute(app, 'session/ttl', noParams, async ({ params, request }) => {
     const sid = sidOf(request, params);
     if (!sid) throw new DomainError('EXPIRED');
     return { ttl: await ctx.services.sessions.ttlSeconds(sid) };

@@ -1,7 +1,7 @@
+import { connectionListRequest, studyUuidRequest } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
-import { required } from '../params.js';
 
 /**
  * Send exams, besides study/share itself: the sends of a study and cancelling a delayed one, and
@@ -10,24 +10,20 @@ import { required } from '../params.js';
 export function studySendRoutes(ctx: AppContext, app: FastifyInstance): void {
   const sends = ctx.services.sends;
 
-  authedRoute(ctx, app, 'study/send/list', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
-    return sends.list(await ctx.services.studies.requireVisible(caller, uuid));
+  authedRoute(ctx, app, 'study/send/list', studyUuidRequest, async ({ caller, input }) => {
+    return sends.list(await ctx.services.studies.requireVisible(caller, input.uuid));
   });
 
-  authedRoute(ctx, app, 'study/send/cancel', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
-    return sends.cancel(caller, uuid);
+  authedRoute(ctx, app, 'study/send/cancel', studyUuidRequest, async ({ caller, input }) => {
+    return sends.cancel(caller, input.uuid);
   });
 
   // By account_id, or by a study's uuid: the connections of the account that holds it.
-  authedRoute(ctx, app, 'connection/list', async ({ caller, params }) => {
-    const study = params['uuid']?.trim();
-    if (study) {
-      const row = await ctx.services.studies.requireVisible(caller, study);
+  authedRoute(ctx, app, 'connection/list', connectionListRequest, async ({ caller, input }) => {
+    if (input.by === 'study') {
+      const row = await ctx.services.studies.requireVisible(caller, input.uuid);
       return sends.connections(caller, row.account_id);
     }
-    const [accountId] = required(params, 'account_id');
-    return sends.connections(caller, accountId);
+    return sends.connections(caller, input.accountId);
   });
 }

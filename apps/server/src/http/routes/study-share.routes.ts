@@ -1,9 +1,12 @@
+import {
+  studyShareRequest,
+  studyShareStopRequest,
+  studyShareWhoRequest,
+  studyUuidRequest,
+} from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { sendRequest } from '../../services/send.service.js';
-import { shareTarget } from '../../services/share.service.js';
 import { authedRoute } from '../api.js';
-import { required } from '../params.js';
 
 /**
  * Shares inside the account: study/share, study/share/who, study/share/list, study/share/stop.
@@ -13,28 +16,23 @@ export function studyShareRoutes(ctx: AppContext, app: FastifyInstance): void {
   const shares = ctx.services.shares;
   const studies = ctx.services.studies;
 
-  authedRoute(ctx, app, 'study/share/who', async ({ caller, params }) => {
-    const [uuid, type] = required(params, 'uuid', 'type');
-    return shares.who(caller, await studies.requireVisible(caller, uuid), type);
+  authedRoute(ctx, app, 'study/share/who', studyShareWhoRequest, async ({ caller, input }) => {
+    return shares.who(caller, await studies.requireVisible(caller, input.uuid), input.type);
   });
 
-  authedRoute(ctx, app, 'study/share', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
-    const row = await studies.requireVisible(caller, uuid);
+  authedRoute(ctx, app, 'study/share', studyShareRequest, async ({ caller, input }) => {
+    const row = await studies.requireVisible(caller, input.uuid);
     // account_id, share_code or email make it a send (SPEC "Send exams"); else a share in the account.
-    const send = sendRequest(params);
-    if (send) return ctx.services.sends.send(caller, row, send, params);
-    await shares.share(caller, row, shareTarget(params), params['message']);
+    if (input.send) return ctx.services.sends.send(caller, row, input.send, input);
+    await shares.share(caller, row, input.target, input.message);
   });
 
-  authedRoute(ctx, app, 'study/share/list', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
-    return shares.list(await studies.requireVisible(caller, uuid));
+  authedRoute(ctx, app, 'study/share/list', studyUuidRequest, async ({ caller, input }) => {
+    return shares.list(await studies.requireVisible(caller, input.uuid));
   });
 
-  authedRoute(ctx, app, 'study/share/stop', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
-    const row = await studies.requireVisible(caller, uuid);
-    await shares.stop(caller, row, shareTarget(params));
+  authedRoute(ctx, app, 'study/share/stop', studyShareStopRequest, async ({ caller, input }) => {
+    const row = await studies.requireVisible(caller, input.uuid);
+    await shares.stop(caller, row, input.target);
   });
 }

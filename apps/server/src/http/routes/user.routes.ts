@@ -1,48 +1,50 @@
-import { MESSAGES, PROFILE_FIELD_NAMES, type ProfileFields } from '@imaging-inbox/contract';
+import {
+  MESSAGES,
+  noParams,
+  optionalAccountRequest,
+  passwordChangeRequest,
+  passwordLostRequest,
+  passwordResetRequest,
+  userSetRequest,
+} from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute, authedRoute } from '../api.js';
 import { invalidField } from '../../domain/errors.js';
-import { required } from '../params.js';
 
 export function userRoutes(ctx: AppContext, app: FastifyInstance): void {
-  apiRoute(app, 'user/password/lost', async ({ params, request }) => {
-    const [email] = required(params, 'email');
-    await ctx.services.passwordReset.requestReset(email, request.ip);
+  apiRoute(app, 'user/password/lost', passwordLostRequest, async ({ input, request }) => {
+    await ctx.services.passwordReset.requestReset(input.email, request.ip);
     return { message: MESSAGES.passwordLostSent };
   });
 
-  apiRoute(app, 'user/password/reset', async ({ params, request }) => {
-    const [token, password] = required(params, 'token', 'password');
-    if (params['password_confirm'] !== undefined && params['password_confirm'] !== password) {
+  apiRoute(app, 'user/password/reset', passwordResetRequest, async ({ input, request }) => {
+    const { token, password } = input;
+    if (input.password_confirm !== undefined && input.password_confirm !== password) {
       throw invalidField('password_confirm', MESSAGES.passwordsDoNotMatch);
     }
     await ctx.services.passwordReset.reset(token, password, request.ip);
   });
 
-  authedRoute(ctx, app, 'user/get', async ({ caller }) => ctx.services.profile.get(caller));
+  authedRoute(ctx, app, 'user/get', noParams, async ({ caller }) => ctx.services.profile.get(caller));
 
   // Ambra's user/set changes only the fields it is given; an empty value clears an optional field.
-  authedRoute(ctx, app, 'user/set', async ({ caller, params }) => {
-    const given: Partial<ProfileFields> = {};
-    for (const field of PROFILE_FIELD_NAMES) {
-      if (params[field] !== undefined) given[field] = params[field];
-    }
-    const profile = await ctx.services.profile.set(caller, given);
+  authedRoute(ctx, app, 'user/set', userSetRequest, async ({ caller, input }) => {
+    const profile = await ctx.services.profile.set(caller, input);
     return { message: MESSAGES.profileSaved, ...profile };
   });
 
-  authedRoute(ctx, app, 'user/password/change', async ({ caller, params }) => {
-    const [oldPassword, password] = required(params, 'old_password', 'password');
-    if (params['password_confirm'] !== password) {
+  authedRoute(ctx, app, 'user/password/change', passwordChangeRequest, async ({ caller, input }) => {
+    const { old_password: oldPassword, password } = input;
+    if (input.password_confirm !== password) {
       throw invalidField('password_confirm', MESSAGES.passwordsDoNotMatch);
     }
     await ctx.services.profile.changePassword(caller, oldPassword, password);
     return { message: MESSAGES.passwordChanged };
   });
 
-  authedRoute(ctx, app, 'user/namespace/list', async ({ caller, params }) => {
-    const accountId = params['account_id']?.trim();
+  authedRoute(ctx, app, 'user/namespace/list', optionalAccountRequest, async ({ caller, input }) => {
+    const accountId = input.account_id;
     const namespaces = [];
     for (const account of caller.accounts.values()) {
       if (accountId && account.accountId !== accountId) continue;

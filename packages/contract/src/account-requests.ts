@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { optionalText, rawText, reportMissing, requiredText } from './api-params.js';
+import { EVENT_FLAGS } from './notifications.js';
+import type { EventFlagName } from './notifications.js';
+import { PROFILE_FIELD_NAMES } from './profile.js';
+import type { ProfileFields } from './profile.js';
+
+/** Request schemas of sessions, users, accounts, groups and settings (api-params.ts explains the codecs). */
+
+/** Any call that names one object by `uuid`. */
+export const uuidRequest = z.object({ uuid: requiredText() });
+
+/** Calls about one account. */
+export const accountIdRequest = z.object({ account_id: requiredText() });
+
+/** Lists that may be narrowed to one account. */
+export const optionalAccountRequest = z.object({ account_id: optionalText() });
+
+export const loginRequest = z.object({ login: requiredText(), password: requiredText() });
+
+/** session/permissions: of a group or account namespace (or an account uuid); the first account's when absent. */
+export const sessionPermissionsRequest = z
+  .object({ namespace_id: optionalText(), account_id: optionalText() })
+  .transform((p) => ({ namespaceId: p.namespace_id ?? p.account_id }));
+
+export const passwordLostRequest = z.object({ email: requiredText() });
+
+export const passwordResetRequest = z.object({
+  token: requiredText(),
+  password: requiredText(),
+  password_confirm: rawText(),
+});
+
+export const passwordChangeRequest = z.object({
+  old_password: requiredText(),
+  password: requiredText(),
+  password_confirm: rawText(),
+});
+
+/** user/set changes only the profile fields it is given; an empty value clears an optional one. */
+export const userSetRequest = z
+  .object(Object.fromEntries(PROFILE_FIELD_NAMES.map((f) => [f, rawText()])))
+  .transform((p) => {
+    const given: Partial<ProfileFields> = {};
+    for (const field of PROFILE_FIELD_NAMES) {
+      const value = p[field];
+      if (value !== undefined) given[field] = value;
+    }
+    return given;
+  });
+
+export const settingGetRequest = z.object({ key: requiredText() });
+/** setting/set: value is kept as sent (it may be JSON); the server checks key and length. */
+export const settingSetRequest = z.object({ key: requiredText(), value: rawText() });
+
+/**
+ * namespace/share_code: with share_code, whom a code reaches (Send exams); else the share code and
+ * settings of namespace_id.
+ */
+export const shareCodeRequest = z
+  .object({ share_code: rawText(), namespace_id: optionalText() })
+  .transform((p, ctx) => {
+    if (p.share_code !== undefined) return { by: 'code' as const, code: p.share_code };
+    if (p.namespace_id) return { by: 'namespace' as const, namespaceId: p.namespace_id };
+    return reportMissing(ctx, 'namespace_id');
+  });
+
+/** user/event: a group's notification preferences, the caller's own or (admins) another user's. */
+export const userEventRequest = z.object({ namespace_id: requiredText(), user_id: optionalText() });
+
+/** user/event/set: event_share and/or event_harvest, each 0 or 1; at least one must be given. */
+export const userEventSetRequest = z
+  .object({
+    namespace_id: requiredText(),
+    user_id: optionalText(),
+    ...(Object.fromEntries(EVENT_FLAGS.map((f) => [f, optionalText()])) as Record<
+      EventFlagName,
+      ReturnType<typeof optionalText>
+    >),
+  })
+  .transform((p, ctx) => {
+    const changes: Partial<Record<EventFlagName, number>> = {};
+    for (const flag of EVENT_FLAGS) {
+      const raw = p[flag];
+      if (raw === undefined) continue;
+      if (raw !== '0' && raw !== '1') {
+        ctx.issues.push({ code: 'custom', message: 'must be 0 or 1', path: [flag], input: raw });
+        return z.NEVER;
+      }
+      changes[flag] = Number(raw);
+    }
+    if (Object.keys(changes).length === 0) return reportMissing(ctx, ...EVENT_FLAGS);
+    return { namespaceId: p.namespace_id, userId: p.user_id, changes };
+  });
