@@ -201,6 +201,7 @@ export function createContext(
     }),
     studies: new StudyService({
       studies: repos.studies,
+      users: repos.users,
       audit,
       fileEditor: new StudyFileEditor({ files: new StudyFilesRepository(k), blobs, collector }),
       customFields,

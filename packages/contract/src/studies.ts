@@ -25,7 +25,10 @@ export interface Study {
   star: 0 | 1;
   thin: 0 | 1;
   tags: string[];
+  /** 1 while someone holds a live lock (one lapses 15 minutes after it was taken or renewed). */
   is_locked: 0 | 1;
+  /** Who holds the live lock and since when; null when the study is not locked. */
+  lock: StudyLock | null;
   is_frozen: 0 | 1;
   must_approve: 0 | 1;
   study_status: string;
@@ -45,6 +48,16 @@ export interface Study {
   customfields: StudyCustomFieldValue[];
   permissions: StudyPermissionFlags;
   viewer_link: string;
+}
+
+export interface StudyLock {
+  /** The holder's name (their e-mail when they have none). */
+  user_name: string;
+  user_email: string;
+  /** When the lock was taken or last renewed, ISO 8601. */
+  since: string;
+  /** When it lapses unless renewed, ISO 8601. */
+  expires: string;
 }
 
 export interface StudyCustomFieldValue {

@@ -136,6 +136,8 @@ export interface StudyTable {
   thin: Generated<number>;
   is_locked: Generated<number>;
   locked_by: string | null;
+  /** When the holder took or last renewed the lock (ms); it lapses LOCK_TTL_MS later. */
+  locked_at: number | null;
   must_approve: Generated<number>;
   study_status: string;
   push_status: string | null;

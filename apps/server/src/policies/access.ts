@@ -6,6 +6,8 @@ import type {
 } from '@imaging-inbox/contract';
 import { ALL_PERMISSIONS, STUDY_PERMISSIONS, isPermission } from '@imaging-inbox/contract';
 import type { UserRow } from '../repositories/users.repository.js';
+import type { LockedStudy } from './study-lock.js';
+import { isLockedByOther } from './study-lock.js';
 
 export interface GroupAccess {
   groupId: string;
@@ -83,20 +85,18 @@ export function isAccountAdmin(caller: Caller, accountId: string): boolean {
   return caller.accounts.get(accountId)?.admin ?? false;
 }
 
-interface StudyForPolicy {
+interface StudyForPolicy extends LockedStudy {
   namespace_id: string;
-  is_locked: number;
-  locked_by: string | null;
   deleted: number | null;
 }
 
 /**
  * The study's own permissions object: the flags of its group, narrowed by the study's state. A
- * study locked by someone else cannot be edited, and a deleted one can only be viewed or restored.
+ * study locked by someone else (a live lock) cannot be edited, and a deleted one can only be viewed or restored.
  */
 export function studyPermissions(caller: Caller, study: StudyForPolicy): StudyPermissionFlags {
   const granted = caller.groups.get(study.namespace_id)?.permissions ?? new Set<Permission>();
-  const lockedByOther = study.is_locked === 1 && study.locked_by !== caller.user.uuid;
+  const lockedByOther = isLockedByOther(study, caller.user.uuid);
   const flags = {} as StudyPermissionFlags;
   for (const p of STUDY_PERMISSIONS) {
     let allowed = granted.has(p);

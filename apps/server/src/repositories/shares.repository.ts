@@ -226,6 +226,7 @@ export async function copyStudy(
       star: 0,
       is_locked: 0,
       locked_by: null,
+      locked_at: null,
       deleted: null,
       created: now,
       updated: now,

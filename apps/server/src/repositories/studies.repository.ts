@@ -1,5 +1,5 @@
 import type { StudyCustomFieldValue } from '@imaging-inbox/contract';
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
 import { applyStudyFilters, applyStudySort, studySortTerms } from './study-search.sql.js';
@@ -153,25 +153,61 @@ export class StudiesRepository {
     await this.db.updateTable('studies').set(changes).where('uuid', '=', uuid).execute();
   }
 
-  /** Takes the lock only when free or already ours; false when someone else holds it. */
-  async lock(uuid: string, userId: string, at: number): Promise<boolean> {
+  /**
+   * Takes (or, for its holder, renews) the lock when it is free, ours, or lapsed (taken at or
+   * before `lapsedAt`); false when someone else holds a live lock. One compare-and-set, so two
+   * users racing for a free lock cannot both get it.
+   */
+  async lock(uuid: string, userId: string, at: number, lapsedAt: number): Promise<boolean> {
     const result = await this.db
       .updateTable('studies')
-      .set({ is_locked: 1, locked_by: userId, updated: at })
+      .set({ is_locked: 1, locked_by: userId, locked_at: at, updated: at })
       .where('uuid', '=', uuid)
-      .where((eb) => eb.or([eb('is_locked', '=', 0), eb('locked_by', '=', userId)]))
+      .where((eb) => this.freeOrOurs(eb, userId, lapsedAt))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async unlock(uuid: string, userId: string, at: number): Promise<boolean> {
+  /** Releases the lock when it is ours, free or lapsed; false when someone else holds a live lock. */
+  async unlock(uuid: string, userId: string, at: number, lapsedAt: number): Promise<boolean> {
     const result = await this.db
       .updateTable('studies')
-      .set({ is_locked: 0, locked_by: null, updated: at })
+      .set({ is_locked: 0, locked_by: null, locked_at: null, updated: at })
       .where('uuid', '=', uuid)
-      .where((eb) => eb.or([eb('is_locked', '=', 0), eb('locked_by', '=', userId)]))
+      .where((eb) => this.freeOrOurs(eb, userId, lapsedAt))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Releases the lock whoever holds it (an admin breaking it); the lock as it was, if there was one. */
+  async breakLock(
+    uuid: string,
+    at: number,
+  ): Promise<{ locked_by: string | null; locked_at: number | null } | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom('studies')
+        .select(['locked_by', 'locked_at'])
+        .where('uuid', '=', uuid)
+        .where('is_locked', '=', 1)
+        .executeTakeFirst();
+      if (!before) return undefined;
+      await trx
+        .updateTable('studies')
+        .set({ is_locked: 0, locked_by: null, locked_at: null, updated: at })
+        .where('uuid', '=', uuid)
+        .execute();
+      return before;
+    });
+  }
+
+  private freeOrOurs(eb: ExpressionBuilder<Database, 'studies'>, userId: string, lapsedAt: number) {
+    return eb.or([
+      eb('is_locked', '=', 0),
+      eb('locked_by', '=', userId),
+      eb('locked_at', 'is', null),
+      eb('locked_at', '<=', lapsedAt),
+    ]);
   }
 
   /** The study's custom field values by key (a definition's uuid, or a workflow field's name). */

@@ -18,6 +18,19 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('uuid', '=', uuid).executeTakeFirst();
   }
 
+  /** Names and addresses of these users (to say who holds a lock), by uuid. */
+  async namesOf(
+    uuids: string[],
+  ): Promise<Map<string, { first_name: string; last_name: string; email: string }>> {
+    if (!uuids.length) return new Map();
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['uuid', 'first_name', 'last_name', 'email'])
+      .where('uuid', 'in', [...new Set(uuids)])
+      .execute();
+    return new Map(rows.map(({ uuid, ...names }) => [uuid, names]));
+  }
+
   async insert(user: Insertable<UserTable>): Promise<void> {
     await this.db
       .insertInto('users')

@@ -7,6 +7,7 @@ import type { AttachmentTable } from '../db/schema.js';
 import { DomainError, notFound, notPermitted } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import { hasGroupPermission } from '../policies/access.js';
+import { isLockedByOther } from '../policies/study-lock.js';
 import type { AttachmentRow, AttachmentsRepository } from '../repositories/attachments.repository.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
@@ -48,7 +49,7 @@ export class AttachmentService {
     if (!hasGroupPermission(caller, row.namespace_id, 'study_edit') || row.deleted !== null) {
       throw notPermitted('study_edit');
     }
-    if (row.is_locked && row.locked_by !== caller.user.uuid) throw new DomainError('LOCKED');
+    if (isLockedByOther(row, caller.user.uuid)) throw new DomainError('LOCKED');
   }
 
   /** Stores an uploaded file (already streamed to `temp`) as a new attachment or version. */

@@ -8,6 +8,7 @@ import type { JobHandler } from '../jobs/job-runner.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
+import { isLockedByOther } from '../policies/study-lock.js';
 import type { SendRow, SendsRepository } from '../repositories/sends.repository.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
@@ -103,7 +104,7 @@ export class SendService {
     const flags = studyPermissions(caller, row);
     if (!flags.study_share) throw notPermitted('study_share');
     if (!flags[PERMISSION[request.method]]) throw notPermitted(PERMISSION[request.method]);
-    if (row.is_locked === 1 && row.locked_by !== caller.user.uuid) throw new DomainError('LOCKED');
+    if (isLockedByOther(row, caller.user.uuid)) throw new DomainError('LOCKED');
     const message = options.message?.trim() || null;
     if (message && message.length > MAX_SHARE_MESSAGE) {
       throw invalidField('message', `at most ${MAX_SHARE_MESSAGE} characters`);

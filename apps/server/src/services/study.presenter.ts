@@ -1,6 +1,7 @@
-import type { Study, StudyCustomFieldValue } from '@imaging-inbox/contract';
+import type { Study, StudyCustomFieldValue, StudyLock } from '@imaging-inbox/contract';
 import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
+import { LOCK_TTL_MS, lockHolder } from '../policies/study-lock.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
 
 /**
@@ -10,7 +11,12 @@ import type { StudyRow } from '../repositories/studies.repository.js';
 export function presentStudy(
   caller: Caller,
   row: StudyRow,
-  extras: { tags?: string[]; customFields?: StudyCustomFieldValue[] },
+  extras: {
+    tags?: string[];
+    customFields?: StudyCustomFieldValue[];
+    /** Names of lock holders by user uuid (lockHoldersOf). */
+    holders?: LockHolderNames;
+  },
   engineFqdn: string,
 ): Study {
   const group = caller.groups.get(row.namespace_id);
@@ -37,7 +43,7 @@ export function presentStudy(
     star: row.star ? 1 : 0,
     thin: row.thin ? 1 : 0,
     tags: extras.tags ?? [],
-    is_locked: row.is_locked ? 1 : 0,
+    ...presentLock(row, extras.holders),
     is_frozen: 0,
     must_approve: row.must_approve ? 1 : 0,
     study_status: row.study_status,
@@ -55,5 +61,32 @@ export function presentStudy(
     customfields: extras.customFields ?? [],
     permissions: studyPermissions(caller, row),
     viewer_link: `/viewer/#study/${row.namespace_id}/${row.study_uid}/${row.namespace_id}`,
+  };
+}
+
+export type LockHolderNames = ReadonlyMap<string, { first_name: string; last_name: string; email: string }>;
+
+/** The users holding a live lock on any of these studies: whose names the answers need. */
+export function lockHoldersOf(rows: StudyRow[], now: number = Date.now()): string[] {
+  return rows.map((row) => lockHolder(row, now)).filter((id): id is string => id !== null);
+}
+
+/** A lapsed lock answers as no lock at all. */
+function presentLock(
+  row: StudyRow,
+  holders: LockHolderNames | undefined,
+): { is_locked: 0 | 1; lock: StudyLock | null } {
+  const holder = lockHolder(row);
+  if (holder === null || row.locked_at === null) return { is_locked: 0, lock: null };
+  const names = holders?.get(holder);
+  const name = names ? `${names.first_name} ${names.last_name}`.trim() : '';
+  return {
+    is_locked: 1,
+    lock: {
+      user_name: name || names?.email || '',
+      user_email: names?.email ?? '',
+      since: new Date(row.locked_at).toISOString(),
+      expires: new Date(row.locked_at + LOCK_TTL_MS).toISOString(),
+    },
   };
 }

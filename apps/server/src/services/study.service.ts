@@ -10,12 +10,14 @@ import type { Updateable } from 'kysely';
 import type { StudyTable } from '../db/schema.js';
 import { DomainError, invalidField, notFound, notPermitted } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
-import { hasGroupPermission } from '../policies/access.js';
+import { hasGroupPermission, isAccountAdmin } from '../policies/access.js';
+import { isLockedByOther, LOCK_TTL_MS } from '../policies/study-lock.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AuditService } from './audit.service.js';
 import type { CustomFieldChange, CustomFieldService } from './custom-field.service.js';
 import type { StudyFileEditor } from './study-file-editor.js';
-import { presentStudy } from './study.presenter.js';
+import { lockHoldersOf, presentStudy } from './study.presenter.js';
 import type { StudyQuery } from '../repositories/study-query.types.js';
 import { buildStudyQuery } from './study-query.js';
 import { searchKey } from '../repositories/study-search.sql.js';
@@ -23,6 +25,8 @@ import { toDicomDate } from './time.js';
 
 export interface StudyServiceDeps {
   studies: StudiesRepository;
+  /** Names of lock holders, for the answers. */
+  users: Pick<UsersRepository, 'namesOf'>;
   audit: AuditService;
   /** Writes edited patient and study attributes into the stored files with the index change. */
   fileEditor: StudyFileEditor;
@@ -72,7 +76,10 @@ export class StudyService {
       this.deps.studies.search(q, namespaces),
       request.withCount ? this.deps.studies.count(q, namespaces) : Promise.resolve(undefined),
     ]);
-    const extras = await this.deps.studies.extras(rows.map((r) => r.uuid));
+    const [extras, holders] = await Promise.all([
+      this.deps.studies.extras(rows.map((r) => r.uuid)),
+      this.deps.users.namesOf(lockHoldersOf(rows, this.now())),
+    ]);
     await this.deps.audit.record({
       userId: caller.user.uuid,
       action: 'STUDY_SEARCH',
@@ -88,7 +95,7 @@ export class StudyService {
         presentStudy(
           caller,
           row,
-          { tags: extras.tags.get(row.uuid), customFields: extras.customFields.get(row.uuid) },
+          { tags: extras.tags.get(row.uuid), customFields: extras.customFields.get(row.uuid), holders },
           this.deps.engineFqdn,
         ),
       ),
@@ -113,7 +120,10 @@ export class StudyService {
 
   async get(caller: Caller, uuid: string): Promise<Study> {
     const row = await this.requireVisible(caller, uuid);
-    const extras = await this.deps.studies.extras([uuid]);
+    const [extras, holders] = await Promise.all([
+      this.deps.studies.extras([uuid]),
+      this.deps.users.namesOf(lockHoldersOf([row], this.now())),
+    ]);
     await this.deps.audit.record({
       userId: caller.user.uuid,
       accountId: row.account_id,
@@ -125,7 +135,7 @@ export class StudyService {
     return presentStudy(
       caller,
       row,
-      { tags: extras.tags.get(uuid), customFields: extras.customFields.get(uuid) },
+      { tags: extras.tags.get(uuid), customFields: extras.customFields.get(uuid), holders },
       this.deps.engineFqdn,
     );
   }
@@ -152,7 +162,7 @@ export class StudyService {
       throw new DomainError('STUDY_SET_PARAMS_UUID_NOT_FOUND');
     }
     if (!hasGroupPermission(caller, row.namespace_id, 'study_edit')) throw notPermitted('study_edit');
-    if (row.is_locked && row.locked_by !== caller.user.uuid) throw new DomainError('LOCKED');
+    if (isLockedByOther(row, caller.user.uuid, this.now())) throw new DomainError('LOCKED');
 
     const changes: Updateable<StudyTable> = {};
     const before: Record<string, string> = {};
@@ -202,12 +212,18 @@ export class StudyService {
     });
   }
 
+  /**
+   * Takes, renews (a lock by its holder) or releases the lock. A lock that lapsed (LOCK_TTL_MS
+   * after it was taken or renewed) is free to take.
+   */
   async setLock(caller: Caller, uuid: string, locked: boolean): Promise<void> {
     const row = await this.requireVisible(caller, uuid);
     if (!hasGroupPermission(caller, row.namespace_id, 'study_edit')) throw notPermitted('study_edit');
+    const now = this.now();
+    const lapsedAt = now - LOCK_TTL_MS;
     const ok = locked
-      ? await this.deps.studies.lock(uuid, caller.user.uuid, this.now())
-      : await this.deps.studies.unlock(uuid, caller.user.uuid, this.now());
+      ? await this.deps.studies.lock(uuid, caller.user.uuid, now, lapsedAt)
+      : await this.deps.studies.unlock(uuid, caller.user.uuid, now, lapsedAt);
     if (!ok) throw new DomainError('LOCKED');
     await this.deps.audit.record({
       userId: caller.user.uuid,
@@ -215,6 +231,29 @@ export class StudyService {
       action: locked ? 'LOCK' : 'UNLOCK',
       objectType: 'study',
       objectId: uuid,
+      ip: caller.ip,
+    });
+  }
+
+  /**
+   * An account admin releases whoever's lock (a browser that died mid-edit, a colleague gone
+   * home); audited with the holder and since when. A study that is not locked answers OK.
+   */
+  async breakLock(caller: Caller, uuid: string): Promise<void> {
+    const row = await this.requireVisible(caller, uuid);
+    if (!isAccountAdmin(caller, row.account_id)) throw notPermitted('account admin');
+    const before = await this.deps.studies.breakLock(uuid, this.now());
+    if (!before) return;
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: row.account_id,
+      action: 'LOCK_BREAK',
+      objectType: 'study',
+      objectId: uuid,
+      detail: {
+        holder: before.locked_by,
+        since: before.locked_at === null ? null : new Date(before.locked_at).toISOString(),
+      },
       ip: caller.ip,
     });
   }

@@ -511,6 +511,12 @@ const ROUTES: Record<string, RouteCase> = {
     accepts: ['LOCKED'],
     phase: 'write',
   },
+  [api('study/lock/break')]: {
+    rule: { kind: 'study', accountAdmin: true },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/lock/break', { uuid: o(x).uuid }),
+    phase: 'write',
+  },
   [api('study/delete')]: {
     rule: needs('study_delete'),
     objects: STUDY_OBJECTS,

@@ -80,11 +80,13 @@ export type Rule =
   /**
    * A study by uuid or storage path: NOT_FOUND (or `denied`) unless the caller views its group;
    * `deleted: 'hidden'` makes a deleted study NOT_FOUND too; `needs` a permission of the study's
-   * permissions object (narrowed on a deleted study) or, with `groupFlag`, of its group.
+   * permissions object (narrowed on a deleted study) or, with `groupFlag`, of its group;
+   * `accountAdmin`: NOT_PERMITTED unless the caller is an admin of the study's account.
    */
   | {
       kind: 'study';
       needs?: Permission[];
+      accountAdmin?: boolean;
       groupFlag?: boolean;
       deleted?: 'visible' | 'hidden' | 'refused';
       denied?: Outcome;
@@ -150,6 +152,7 @@ export function expected(rule: Rule, p: Principal, object: MatrixObject | undefi
       const granted = holds(p, o.ns);
       if (!granted?.includes('study_view')) return rule.denied ?? 'NOT_FOUND';
       if (o.deleted && rule.deleted === 'hidden') return 'NOT_FOUND';
+      if (rule.accountAdmin && ACCOUNT_ROLE[p][NS_ACCOUNT[o.ns]] !== 'admin') return 'NOT_PERMITTED';
       for (const permission of rule.needs ?? []) {
         const narrowed = o.deleted && !rule.groupFlag && !KEPT_WHEN_DELETED.includes(permission);
         if (!granted.includes(permission) || narrowed) return 'NOT_PERMITTED';

@@ -54,6 +54,7 @@ export function newStudy(overrides: Partial<Study> = {}): Study {
     thin: 0,
     tags: [],
     is_locked: 0,
+    lock: null,
     is_frozen: 0,
     must_approve: 0,
     study_status: '',

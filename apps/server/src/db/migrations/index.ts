@@ -30,6 +30,7 @@ import { uploadSessionHead } from './20261124T0401-upload-session-head.js';
 import { destinations } from './20261124T1100-destinations.js';
 import { dicomNodeDestination } from './20261124T1101-dicom-node-destination.js';
 import { jobConcurrencyKeys } from './20261124T1130-job-concurrency-keys.js';
+import { studyLockSince } from './20261124T1200-study-lock-since.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '20261124T1100-destinations': destinations,
   '20261124T1101-dicom-node-destination': dicomNodeDestination,
   '20261124T1130-job-concurrency-keys': jobConcurrencyKeys,
+  '20261124T1200-study-lock-since': studyLockSince,
 };

@@ -35,4 +35,8 @@ export function studyRoutes(ctx: AppContext, app: FastifyInstance): void {
   authedRoute(ctx, app, 'study/unlock', studyUuidRequest, async ({ caller, input }) => {
     await studies.setLock(caller, input.uuid, false);
   });
+
+  authedRoute(ctx, app, 'study/lock/break', studyUuidRequest, async ({ caller, input }) => {
+    await studies.breakLock(caller, input.uuid);
+  });
 }

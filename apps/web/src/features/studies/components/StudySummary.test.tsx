@@ -31,4 +31,21 @@ describe('StudySummary', () => {
     renderWithRouter(<StudySummary study={newStudy({ share_message: null })} />);
     expect(screen.queryByRole('alert', { name: 'Share message' })).toBeNull();
   });
+
+  it('says who holds the lock and since when', () => {
+    const lock = {
+      user_name: 'Claire Clinician',
+      user_email: 'clinician@demo.local',
+      since: '2026-11-24T10:00:00.000Z',
+      expires: '2026-11-24T10:15:00.000Z',
+    };
+    renderWithRouter(<StudySummary study={newStudy({ is_locked: 1, lock })} />);
+    const note = screen.getByRole('alert', { name: 'Exam lock' });
+    expect(note.textContent).toContain('Being edited by Claire Clinician since');
+  });
+
+  it('shows no lock note for a study nobody holds', () => {
+    renderWithRouter(<StudySummary study={newStudy({ lock: null })} />);
+    expect(screen.queryByRole('alert', { name: 'Exam lock' })).toBeNull();
+  });
 });

@@ -71,6 +71,16 @@ export function StudySummary({ study }: { study: Study }) {
           </Typography>
         </Alert>
       )}
+      {study.lock && (
+        // Whoever holds the lock is editing; others can edit again once it is released or lapses.
+        <Alert severity="warning" aria-label={t('Exam lock')}>
+          {t('Being edited by {{name}} since {{since}} (the lock lapses at {{expires}} unless renewed).', {
+            name: study.lock.user_name,
+            since: dates.timestamp(study.lock.since),
+            expires: dates.timestamp(study.lock.expires),
+          })}
+        </Alert>
+      )}
       <StudyMarks study={study} />
       <Section title="Patient demographics" open>
         <Rows
