@@ -259,7 +259,7 @@ describe.each(DIALECTS)('send exams on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     await db()
       .updateTable('studies')
-      .set({ is_locked: 1, locked_by: other.uuid })
+      .set({ is_locked: 1, locked_by: other.uuid, locked_at: Date.now() }) // a live lock: one lapses 15 minutes after it was taken
       .where('uuid', '=', study.uuid)
       .execute();
     const locked = await send(study.uuid, { share_code: 'PARTNER-REFERRALS' });
