@@ -32,6 +32,7 @@ import { loadConfig } from '../src/config.js';
 import { buildInstance, newUid } from '../src/dicom/index.js';
 import type { InstanceSpec } from '../src/dicom/index.js';
 import { startServer } from '../src/main.js';
+import { fileSyncPersistsItsName } from '../src/storage/new-name-durability.js';
 import { startOrthancPeer } from './orthanc-peer.js';
 
 const { values: args } = parseArgs({
@@ -222,7 +223,7 @@ try {
     console.log(
       `\n${set.name}: ${set.count} files, ${(bytes / set.count / 1000).toFixed(1)} KB each, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-    const syncsDirectories = server.ctx.services.blobs.syncsDirectories;
+    const syncsDirectories = !fileSyncPersistsItsName(server.ctx.config.blobDir);
     const probe = diskProbe(path.join(root, 'probe'), Math.round(bytes / set.count), syncsDirectories);
     console.log(
       `  disk alone (create, write, fdatasync${syncsDirectories ? ', directory fsync' : ''}; median of ${PROBE_FILES}): ${probe.toFixed(2)} ms per file, a ceiling of ${(1000 / probe).toFixed(0)} instances/s`,

@@ -12,6 +12,15 @@ const envSchema = z.object({
   PORT: portSchema.default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** Stored files, shared by every server process (default DATA_DIR/blobs); the rest of DATA_DIR is this process's. */
+  BLOB_DIR: z.string().min(1).optional(),
+  /** An unreferenced stored file is removed only once nothing wrote it for this long. */
+  BLOB_GRACE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .default(600),
   DATABASE_URL: z
     .string()
     .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must start with postgres:// (leave it unset for SQLite)')
@@ -101,6 +110,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  blobDir: string;
+  blobGraceMs: number;
   databaseUrl: string | undefined;
   dicomPort: number;
   dicomAet: string;
@@ -139,6 +150,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    blobDir: path.resolve(e.BLOB_DIR ?? path.join(e.DATA_DIR, 'blobs')),
+    blobGraceMs: e.BLOB_GRACE_SECONDS * 1000,
     databaseUrl: e.DATABASE_URL,
     dicomPort: e.DICOM_PORT,
     dicomAet: e.DICOM_AET,

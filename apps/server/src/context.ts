@@ -22,6 +22,7 @@ import { SessionService } from './services/session.service.js';
 import { StudyService } from './services/study.service.js';
 import { BlobCollector } from './storage/blob-collector.js';
 import { BlobReferencesRepository } from './repositories/blob-references.repository.js';
+import type { BlobStore } from './storage/blob-store.js';
 import { FileBlobStore } from './storage/file-blob-store.js';
 import { DicomNodeService } from './services/dicom-node.service.js';
 import { DestinationsRepository } from './repositories/destinations.repository.js';
@@ -115,8 +116,8 @@ export function createContext(
     host: new URL(config.publicUrl).hostname,
   });
   jobRunner.register(mailer.handler());
-  const blobs = new FileBlobStore(config.dataDir);
-  const collector = new BlobCollector(blobs, new BlobReferencesRepository(k));
+  const blobs: BlobStore = new FileBlobStore(config.dataDir, config.blobDir);
+  const collector = new BlobCollector(blobs, new BlobReferencesRepository(k), config.blobGraceMs);
   const engineFqdn = new URL(config.publicUrl).host;
   const access = new AccessService(repos.memberships, repos.accounts);
   const harvestNotifier = new HarvestNotifier({

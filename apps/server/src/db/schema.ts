@@ -236,6 +236,12 @@ export interface OutboxTable {
   last_error: string | null;
 }
 
+/** A stored file to remove once its grace period is over (BlobCollector). */
+export interface BlobRemovalTable {
+  blob_key: string;
+  due: number;
+}
+
 export interface JobTable {
   id: Generated<number>;
   kind: string;
@@ -473,6 +479,7 @@ export interface Database {
   audit_events: AuditEventTable;
   outbox: OutboxTable;
   jobs: JobTable;
+  blob_removals: BlobRemovalTable;
   dicom_nodes: DicomNodeTable;
   destinations: DestinationTable;
   study_shares: StudyShareTable;

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import { Readable } from 'node:stream';
 
 export interface Part {
   contentType: string;
-  /** A file to stream, or bytes already in memory. */
-  path?: string;
+  /** A stored blob to stream (read only when the client is ready for it), or bytes already in memory. */
+  open?: () => AsyncIterable<Uint8Array>;
   bytes?: Buffer;
   location?: string;
 }
@@ -25,7 +24,7 @@ export function multipartStream(parts: Iterable<Part> | AsyncIterable<Part>, bou
       if (part.location) headers.push(`Content-Location: ${part.location}`);
       yield Buffer.from(`${headers.join('\r\n')}\r\n\r\n`);
       if (part.bytes) yield part.bytes;
-      else if (part.path) for await (const chunk of fs.createReadStream(part.path)) yield chunk as Buffer;
+      else if (part.open) yield* part.open();
       yield Buffer.from('\r\n');
     }
     yield Buffer.from(`--${boundary}--\r\n`);

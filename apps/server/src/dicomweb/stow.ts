@@ -7,8 +7,8 @@ import { authenticate } from '../http/api.js';
 import { DomainError, isRefusal } from '../domain/errors.js';
 import { collectParams } from '../http/params.js';
 import type { GroupAccess } from '../policies/access.js';
-import { BodyTooLargeError } from '../storage/file-blob-store.js';
-import type { TempFile } from '../storage/file-blob-store.js';
+import { BodyTooLargeError } from '../storage/blob-store.js';
+import type { TempFile } from '../storage/blob-store.js';
 import { MultipartError, parseMediaType, readMultipartRelated } from './multipart.js';
 import type { RelatedPart } from './multipart.js';
 

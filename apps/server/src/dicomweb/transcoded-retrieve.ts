@@ -51,7 +51,7 @@ export async function transcodedParts<T extends InstanceRow>(
         if (!(error instanceof UnsupportedImageError)) throw error;
         yield {
           contentType: 'application/dicom',
-          path: ctx.services.blobs.pathOf(instance.blob_key),
+          open: () => ctx.services.blobs.readStream(instance.blob_key),
           location: location(instance),
         };
       }

@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { notAcceptable } from '../domain/errors.js';
 import type { InstanceRow } from '../repositories/dicomweb.repository.js';
+import type { BlobStore } from '../storage/blob-store.js';
 import { locateVideoStream, parseRange, rangeSegments, type Segment } from './video-stream.js';
 
 /**
@@ -31,8 +31,8 @@ export async function sendVideo(
   reply: FastifyReply,
   instance: InstanceRow,
 ): Promise<FastifyReply> {
-  const filePath = ctx.services.blobs.pathOf(instance.blob_key);
-  const stream = await locateVideoStream(filePath);
+  const { blobs } = ctx.services;
+  const stream = await locateVideoStream(blobs, instance.blob_key);
   if (!stream?.mp4) {
     // An MPEG-2 transport stream or a bare H.264 stream from elsewhere: browsers play neither.
     throw notAcceptable('INVALID_DICOM', 'the video is not stored in an MP4 container');
@@ -51,17 +51,12 @@ export async function sendVideo(
   if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${stream.size}`);
   reply.header('content-length', String(end - start + 1));
   if (request.method === 'HEAD') return reply.send();
-  return reply.send(Readable.from(readSegments(filePath, rangeSegments(stream, start, end))));
+  return reply.send(Readable.from(readSegments(blobs, instance.blob_key, rangeSegments(stream, start, end))));
 }
 
-async function* readSegments(filePath: string, segments: Segment[]): AsyncGenerator<Buffer> {
+async function* readSegments(blobs: BlobStore, key: string, segments: Segment[]): AsyncGenerator<Uint8Array> {
   for (const s of segments) {
     if (s.length === 0) continue;
-    for await (const chunk of fs.createReadStream(filePath, {
-      start: s.offset,
-      end: s.offset + s.length - 1,
-    })) {
-      yield chunk as Buffer;
-    }
+    yield* blobs.readStream(key, { start: s.offset, end: s.offset + s.length - 1 });
   }
 }

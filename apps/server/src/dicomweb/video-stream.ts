@@ -4,8 +4,7 @@
  * the MP4 file (docs/architecture.md "Video wrapping"). Reads item headers only: a video of any
  * size is located with a handful of small reads, and served in ranges from the file itself.
  */
-import type { FileHandle } from 'node:fs/promises';
-import fsp from 'node:fs/promises';
+import type { BlobHandle, BlobStore } from '../storage/blob-store.js';
 import { ENCAPSULATED_PIXEL_DATA_HEADER, ITEM_HEADER_BYTES, readItemHeader } from '../dicom/encapsulated.js';
 
 /** A run of the stream's bytes inside the DICOM file. */
@@ -25,26 +24,26 @@ export interface VideoStream {
 /** Where to look for it: a video's DICOM header is a few kB. */
 const HEAD_BYTES = 1024 * 1024;
 
-/** Streams located lately, by file: a player asks for many ranges of one video while it seeks. */
+/** Streams located lately, by blob key: a player asks for many ranges of one video while it seeks. */
 const located = new Map<string, VideoStream | null>();
 const LOCATED_KEPT = 256;
 
 /**
- * The video stream of the DICOM file at `filePath`, or null when none is found. Stored files are
- * named by their content and never change, so an answer stays true for the file's path.
+ * The video stream of the stored DICOM file `key`, or null when none is found. Blobs are named by
+ * their content and never change, so an answer stays true for the key.
  */
-export async function locateVideoStream(filePath: string): Promise<VideoStream | null> {
-  if (located.has(filePath)) return located.get(filePath)!;
-  const stream = await findVideoStream(filePath);
+export async function locateVideoStream(blobs: BlobStore, key: string): Promise<VideoStream | null> {
+  if (located.has(key)) return located.get(key)!;
+  const stream = await findVideoStream(blobs, key);
   if (located.size >= LOCATED_KEPT) located.delete(located.keys().next().value!);
-  located.set(filePath, stream);
+  located.set(key, stream);
   return stream;
 }
 
-async function findVideoStream(filePath: string): Promise<VideoStream | null> {
-  const file = await fsp.open(filePath, 'r');
+async function findVideoStream(blobs: BlobStore, key: string): Promise<VideoStream | null> {
+  const file = await blobs.open(key);
   try {
-    const { size: fileSize } = await file.stat();
+    const fileSize = file.size;
     const head = Buffer.alloc(Math.min(HEAD_BYTES, fileSize));
     await file.read(head, 0, head.length, 0);
     // The same bytes could appear inside an earlier value; a candidate counts only if its items
@@ -64,7 +63,7 @@ async function findVideoStream(filePath: string): Promise<VideoStream | null> {
 }
 
 /** The fragments after the Basic Offset Table, or null if the items do not end in a delimiter. */
-async function walkFragments(file: FileHandle, start: number, fileSize: number): Promise<Segment[] | null> {
+async function walkFragments(file: BlobHandle, start: number, fileSize: number): Promise<Segment[] | null> {
   const header = Buffer.alloc(ITEM_HEADER_BYTES);
   const items: Segment[] = [];
   let position = start;
@@ -82,7 +81,7 @@ async function walkFragments(file: FileHandle, start: number, fileSize: number):
 }
 
 /** Total size, trimmed to the MP4's own end (its top-level boxes) when that is one pad byte short. */
-async function describe(file: FileHandle, segments: Segment[]): Promise<VideoStream> {
+async function describe(file: BlobHandle, segments: Segment[]): Promise<VideoStream> {
   const total = segments.reduce((sum, s) => sum + s.length, 0);
   const first = segments[0];
   const head = Buffer.alloc(8);

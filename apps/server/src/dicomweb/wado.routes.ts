@@ -60,7 +60,7 @@ export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
     }
     const parts = instances.map((i) => ({
       contentType: 'application/dicom',
-      path: ctx.services.blobs.pathOf(i.blob_key),
+      open: () => ctx.services.blobs.readStream(i.blob_key),
       location: instanceUrl(base, study, i),
     }));
     return reply

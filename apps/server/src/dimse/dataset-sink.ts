@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { StreamingDigest } from '../storage/durable-writer.js';
-import type { FileBlobStore, TempFile } from '../storage/file-blob-store.js';
+import type { BlobStore, TempFile } from '../storage/blob-store.js';
 import { SharedBufferPool } from './shared-buffer-pool.js';
 
 /** Above this many bytes a dataset is streamed to a temp file instead of being held in memory. */
@@ -19,7 +19,7 @@ export type ReceivedDataset =
       sha256: Promise<string>;
       /**
        * With end({ storeAhead: true }) for a large dataset: the file already being written under its
-       * content key (FileBlobStore.storeDigested), settling with that key.
+       * content key (BlobStore.storeDigested), settling with that key.
        */
       stored?: Promise<string>;
       /** The store is over and nothing reads `bytes` any more: its memory may serve another dataset. */
@@ -58,7 +58,7 @@ export class DatasetSink {
   private temp: Promise<TempFile> | undefined;
 
   constructor(
-    private readonly blobs: FileBlobStore,
+    private readonly blobs: BlobStore,
     header: Buffer,
     private readonly flow: { pause(): void; resume(): void },
     /** The size of the association's previous dataset: a series' images are usually alike. */

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { IngestService, IngestSource } from '../ingest/ingest.service.js';
 import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
 import type { IndexTarget } from '../repositories/ingest.repository.js';
-import type { FileBlobStore } from '../storage/file-blob-store.js';
+import type { BlobStore } from '../storage/blob-store.js';
 import {
   abortPdu,
   APPLICATION_CONTEXT,
@@ -35,7 +35,7 @@ export interface ScpDeps {
   aeTitle: string;
   nodes: DicomNodesRepository;
   ingest: IngestService;
-  blobs: FileBlobStore;
+  blobs: BlobStore;
   log: (line: string) => void;
   /** Registers a C-STORE in progress so a shutdown can wait for it. */
   track: (work: Promise<unknown>) => void;

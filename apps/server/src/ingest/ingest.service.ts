@@ -6,8 +6,9 @@ import { DomainError } from '../domain/errors.js';
 import type { IndexResult, IndexTarget, IngestRepository } from '../repositories/ingest.repository.js';
 import type { AuditService } from '../services/audit.service.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
-import { FileBlobStore } from '../storage/file-blob-store.js';
-import type { TempFile } from '../storage/file-blob-store.js';
+import { blobKey } from '../storage/blob-store.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import type { TempFile } from '../storage/blob-store.js';
 import type { StoredInstance } from '../notifications/harvest-notifier.js';
 
 export interface IngestSource {
@@ -42,7 +43,7 @@ export interface IngestResult {
 
 export interface IngestDeps {
   repo: IngestRepository;
-  blobs: FileBlobStore;
+  blobs: BlobStore;
   collector: BlobCollector;
   audit: AuditService;
   /** Told about every newly stored instance (notifications); must not throw. */
@@ -80,7 +81,7 @@ export class IngestService {
   /**
    * A whole Part-10 file held in memory (a received C-STORE dataset behind its header). An instance
    * already indexed under its study is answered as a duplicate before any byte is written; otherwise
-   * the file goes straight under its content key (FileBlobStore.storeBytes), then the index.
+   * the file goes straight under its content key (BlobStore.storeBytes), then the index.
    * `sha256`, when given, is the bytes' digest, possibly still being computed on another thread: the
    * header is parsed and the duplicate looked up meanwhile. `storedAhead` is the file already being
    * written (mayStoreAhead said yes): should the complete file fail to parse or turn out a
@@ -123,7 +124,7 @@ export class IngestService {
     const stored = options.storedAhead ?? this.deps.blobs.storeBytes(bytes, sha256);
     // Observed by the index; a rejection that comes before the index awaits it is not unhandled.
     stored.catch(() => undefined);
-    const key = FileBlobStore.keyFor(sha256);
+    const key = blobKey(sha256);
     return this.index(parsed, target, source, { key, sha256, size: bytes.byteLength }, stored);
   }
 
@@ -217,7 +218,7 @@ export class IngestService {
   }
 
   private async removeIfUnreferenced(key: string): Promise<void> {
-    await this.deps.collector.removeUnreferenced([key]);
+    await this.deps.collector.discardWritten(key);
   }
 }
 

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { IMPLEMENTATION_CLASS_UID } from '../dicom/write.js';
 import { isRefusal } from '../domain/errors.js';
 import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
 import type { IngestRepository } from '../repositories/ingest.repository.js';
-import type { FileBlobStore } from '../storage/file-blob-store.js';
+import type { BlobStore } from '../storage/blob-store.js';
 import type { IngestService } from './ingest.service.js';
 
 /**
@@ -44,7 +43,7 @@ export interface RecoveryReport {
 export interface RecoveryDeps {
   repo: IngestRepository;
   nodes: DicomNodesRepository;
-  blobs: FileBlobStore;
+  blobs: BlobStore;
   ingest: IngestService;
   /** Our AE title, the destination AE of the recovered studies. */
   aeTitle: string;
@@ -84,7 +83,10 @@ export class IngestRecovery {
       missingFiles: 0,
       ms: 0,
     };
-    const candidates = this.recentFiles(since, report);
+    // The blob store finds them through what changed since (for files: the directories' times).
+    const { keys: candidates, examined } = await this.deps.blobs.writtenSince(since);
+    report.directories = examined;
+    report.files = candidates.length;
     for (let i = 0; i < candidates.length; i += LOOKUP_BATCH) {
       const batch = candidates.slice(i, i + LOOKUP_BATCH);
       const referenced = await this.deps.repo.referencedKeys(batch);
@@ -93,38 +95,13 @@ export class IngestRecovery {
       }
     }
     for (const key of await this.deps.repo.keysCreatedSince(since)) {
-      if (!fs.existsSync(this.deps.blobs.pathOf(key))) {
+      if (!(await this.deps.blobs.exists(key))) {
         report.missingFiles += 1;
         this.deps.log(`recovery scan: index row points at missing file ${key}`);
       }
     }
     report.ms = Date.now() - started;
     return report;
-  }
-
-  /**
-   * Keys of `.dcm` blobs written at or after `since`, found through the directories changed since.
-   * Synchronous calls: nothing else runs yet, and up to 65,536 directory stats cost a fraction of a
-   * second this way instead of a thread-pool round trip each.
-   */
-  private recentFiles(since: number, report: RecoveryReport): string[] {
-    const root = this.deps.blobs.root;
-    const keys: string[] = [];
-    for (const top of hexEntries(root)) {
-      for (const sub of hexEntries(path.join(root, top))) {
-        const dir = path.join(root, top, sub);
-        if (fs.statSync(dir).mtimeMs < since) continue;
-        report.directories += 1;
-        for (const name of fs.readdirSync(dir)) {
-          if (!name.endsWith('.dcm')) continue;
-          const stat = fs.statSync(path.join(dir, name), { throwIfNoEntry: false });
-          if (!stat?.isFile() || stat.mtimeMs < since) continue;
-          report.files += 1;
-          keys.push(`${top}/${sub}/${name}`);
-        }
-      }
-    }
-    return keys;
   }
 
   private async recover(key: string, report: RecoveryReport): Promise<void> {
@@ -169,7 +146,7 @@ export class IngestRecovery {
     } catch (error) {
       if (isRefusal(error)) {
         report.refused += 1;
-        await this.deps.blobs.remove(key);
+        await this.deps.blobs.delete(key);
         this.deps.log(`recovery scan: removed ${key}, refused by the ingest: ${error.errorType}`);
         return;
       }
@@ -177,16 +154,6 @@ export class IngestRecovery {
       this.deps.log(`recovery scan: could not index ${key}: ${String(error)}`);
     }
   }
-}
-
-function hexEntries(dir: string): string[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names.filter((name) => /^[0-9a-f]{2}$/.test(name)).sort();
 }
 
 /** The two meta header values the scan needs, read from the explicit VR LE group 0002. */

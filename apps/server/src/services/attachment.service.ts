@@ -11,14 +11,14 @@ import { isLockedByOther } from '../policies/study-lock.js';
 import type { AttachmentRow, AttachmentsRepository } from '../repositories/attachments.repository.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
-import type { FileBlobStore, TempFile } from '../storage/file-blob-store.js';
+import type { BlobStore, TempFile } from '../storage/blob-store.js';
 import { attachmentType, cleanFilename } from './attachment-types.js';
 import type { AuditService } from './audit.service.js';
 
 export interface AttachmentServiceDeps {
   attachments: AttachmentsRepository;
   studies: StudiesRepository;
-  blobs: FileBlobStore;
+  blobs: BlobStore;
   collector: BlobCollector;
   audit: AuditService;
   now?: () => number;
@@ -120,7 +120,11 @@ export class AttachmentService {
     id: string,
     version: number,
     disposition: 'inline' | 'attachment',
-  ): Promise<{ attachment: Selectable<AttachmentTable>; path: string; inline: boolean }> {
+  ): Promise<{
+    attachment: Selectable<AttachmentTable>;
+    content: AsyncIterable<Uint8Array>;
+    inline: boolean;
+  }> {
     const attachment = await this.deps.attachments.find(row.uuid, id, version);
     if (!attachment) throw notFound('attachment');
     const inline = disposition === 'inline' && isInline(attachment.filename);
@@ -133,7 +137,7 @@ export class AttachmentService {
       detail: { id, version, filename: attachment.filename, disposition: inline ? 'inline' : 'attachment' },
       ip: caller.ip,
     });
-    return { attachment, path: this.deps.blobs.pathOf(attachment.blob_key), inline };
+    return { attachment, content: this.deps.blobs.readStream(attachment.blob_key), inline };
   }
 
   /** Deletes an attachment with all its versions, or one version when `version` is given. */

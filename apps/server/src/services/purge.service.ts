@@ -61,6 +61,9 @@ export class PurgeService {
         });
       }
     }
+    // Files left unreferenced inside their grace period (by this or an earlier run, a stopped
+    // share, an edit) whose period has ended.
+    result.files += await this.deps.collector.sweep();
     return result;
   }
 }

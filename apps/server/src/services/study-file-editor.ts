@@ -5,7 +5,7 @@ import { modifyAttributes } from '../dicom/modify.js';
 import { DomainError } from '../domain/errors.js';
 import type { ReplacedFile, StudyFilesRepository } from '../repositories/study-files.repository.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
-import type { FileBlobStore } from '../storage/file-blob-store.js';
+import type { BlobStore } from '../storage/blob-store.js';
 
 /** The index fields study/set may change that are also attributes of every file of the study. */
 export const FILE_ATTRIBUTES: Record<string, EditableAttribute> = {
@@ -22,7 +22,7 @@ export const FILE_ATTRIBUTES: Record<string, EditableAttribute> = {
 
 export interface StudyFileEditorDeps {
   files: StudyFilesRepository;
-  blobs: FileBlobStore;
+  blobs: BlobStore;
   collector: BlobCollector;
 }
 

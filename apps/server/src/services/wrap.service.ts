@@ -26,7 +26,7 @@ import { LINK_SOURCE_KIND, linkIndexTarget } from '../ingest/link-source.js';
 import type { GroupAccess } from '../policies/access.js';
 import type { SettingsRepository } from '../repositories/settings.repository.js';
 import type { StudiesRepository } from '../repositories/studies.repository.js';
-import type { FileBlobStore, TempFile } from '../storage/file-blob-store.js';
+import type { BlobStore, TempFile } from '../storage/blob-store.js';
 
 /** The account's share-code setting that turns the non-DICOM upload on (SPEC.md section 3). */
 export const WRAPPING_SETTING = 'enable_dicom_wrapping';
@@ -60,7 +60,7 @@ export interface WrapDeps {
   settings: SettingsRepository;
   studies: StudiesRepository;
   ingest: IngestService;
-  blobs: FileBlobStore;
+  blobs: BlobStore;
   now?: () => number;
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ATTACHMENT_BYTES } from '@imaging-inbox/contract';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { storedFile, tempRoot } from '../support/blob-files.js';
 
 interface StudyRef {
   uuid: string;
@@ -128,7 +129,7 @@ describe.each(DIALECTS)('study attachments on %s', (dialect) => {
       .where('id', '=', first.body.id)
       .execute();
     expect((await del(clinician, first.body.id)).status).toBe(200);
-    expect(blobRows.every((r) => !fs.existsSync(server.ctx.services.blobs.pathOf(r.blob_key)))).toBe(true);
+    expect(blobRows.every((r) => !fs.existsSync(storedFile(server, r.blob_key)))).toBe(true);
     expect(await count()).toBe(1);
     expect(((await (await del(clinician, first.body.id)).json()) as any).error_type).toBe('NOT_FOUND');
 
@@ -186,6 +187,6 @@ describe.each(DIALECTS)('study attachments on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     // No temp files left behind.
-    expect(fs.readdirSync(server.ctx.services.blobs.tmpDir)).toEqual([]);
+    expect(fs.readdirSync(tempRoot(server))).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { storedFile, blobRoot } from '../support/blob-files.js';
 
 /** Edit MRN (lock, study/set, unlock) changes the stored DICOM files, not only the index. */
 describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) => {
@@ -44,7 +45,7 @@ describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) =
   it('writes the new MRN into every file, keeps the old one in Original Attributes, collects old blobs', async () => {
     const before = await instances();
     expect(before.length).toBeGreaterThan(0);
-    const oldPaths = before.map((i) => server.ctx.services.blobs.pathOf(i.blob_key));
+    const oldPaths = before.map((i) => storedFile(server, i.blob_key));
 
     expect((await server.api.call('study/lock', { uuid: study.uuid }, clinician)).status).toBe(200);
     const set = await server.api.call(
@@ -59,7 +60,7 @@ describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) =
     expect(after).toHaveLength(before.length);
     for (const [i, row] of after.entries()) {
       expect(row.blob_key).not.toBe(before[i]!.blob_key);
-      const file = server.ctx.services.blobs.pathOf(row.blob_key);
+      const file = storedFile(server, row.blob_key);
       // The index describes the new file exactly.
       const bytes = fs.readFileSync(file);
       expect(bytes.length).toBe(Number(row.size));
@@ -112,7 +113,7 @@ describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) =
       (await server.api.call('study/set', { uuid: study.uuid, patientid: 'MRN-EDITED-2' }, clinician)).status,
     ).toBe(200);
     const [row] = await instances();
-    const file = server.ctx.services.blobs.pathOf(row!.blob_key);
+    const file = storedFile(server, row!.blob_key);
     expect(dump(file, '0010,0020')).toMatch(/LO \[MRN-EDITED-2\]/);
     const items = dump(file, '0400,0561').match(/\(fffe,e000\) na \(Item/g) ?? [];
     // Two outer items, each with one Modified Attributes item.
@@ -121,7 +122,7 @@ describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) =
 
   it('changes no file and no index row when a stored file is unreadable', async () => {
     const before = await instances();
-    const broken = server.ctx.services.blobs.pathOf(before[0]!.blob_key);
+    const broken = storedFile(server, before[0]!.blob_key);
     const saved = fs.readFileSync(broken);
     fs.writeFileSync(broken, Buffer.from('not dicom'));
     try {
@@ -138,10 +139,10 @@ describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) =
       // No stray blobs: every file under blobs/ is one an instance references.
       const referenced = new Set(
         (await server.ctx.db.kysely.selectFrom('instances').select('blob_key').execute()).map((r) =>
-          server.ctx.services.blobs.pathOf(r.blob_key),
+          storedFile(server, r.blob_key),
         ),
       );
-      const root = server.ctx.services.blobs.root;
+      const root = blobRoot(server);
       const onDisk = (fs.readdirSync(root, { recursive: true }) as string[])
         .map((f) => path.join(root, f))
         .filter((f) => fs.statSync(f).isFile() && f.endsWith('.dcm'));

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { locateVideoStream, parseRange } from '../../src/dicomweb/video-stream.js';
+import { FileBlobStore } from '../../src/storage/file-blob-store.js';
 
 describe('parseRange', () => {
   it('answers one range, the whole body for what it does not understand, and refuses what lies outside', () => {
@@ -22,8 +23,13 @@ describe('parseRange', () => {
 });
 
 describe('locateVideoStream', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-video-stream-'));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-video-stream-'));
+  const dir = path.join(dataDir, 'blobs');
+  const blobs = new FileBlobStore(dataDir, dir);
+  afterAll(async () => {
+    await blobs.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   /** A Part-10-shaped file whose Pixel Data holds an empty offset table and one MP4 fragment. */
   function storedVideo(name: string): { file: string; mp4: Buffer } {
@@ -51,14 +57,14 @@ describe('locateVideoStream', () => {
 
   it('finds the MP4 fragment, and remembers it for the next range of the same stored file', async () => {
     const { file, mp4 } = storedVideo('a.dcm');
-    const stream = await locateVideoStream(file);
+    const stream = await locateVideoStream(blobs, 'a.dcm');
     expect(stream).toMatchObject({ mp4: true, size: mp4.length });
     const bytes = fs.readFileSync(file);
     const segment = stream!.segments[0]!;
     expect(bytes.subarray(segment.offset, segment.offset + segment.length)).toEqual(mp4);
     // Stored files never change under their name: the second request reads nothing again.
     fs.rmSync(file);
-    expect(await locateVideoStream(file)).toEqual(stream);
+    expect(await locateVideoStream(blobs, 'a.dcm')).toEqual(stream);
   });
 
   it('finds nothing in a file without encapsulated Pixel Data', async () => {
@@ -67,6 +73,6 @@ describe('locateVideoStream', () => {
       file,
       Buffer.concat([Buffer.alloc(128), Buffer.from('DICM', 'latin1'), Buffer.alloc(64)]),
     );
-    expect(await locateVideoStream(file)).toBeNull();
+    expect(await locateVideoStream(blobs, 'plain.dcm')).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ import type { Db } from '../../src/db/dialect.js';
 import { buildInstance, newUid } from '../../src/dicom/index.js';
 import type { IngestSource } from '../../src/ingest/ingest.service.js';
 import type { IndexTarget } from '../../src/repositories/ingest.repository.js';
-import { FileBlobStore } from '../../src/storage/file-blob-store.js';
+import { blobKey } from '../../src/storage/blob-store.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -125,7 +125,7 @@ describe.each(DIALECTS)('a C-STORE index commit waits for its file on %s', (dial
       .where('study_uid', '=', studyUid)
       .execute();
     expect(studies).toEqual([]);
-    const key = FileBlobStore.keyFor(createHash('sha256').update(bytes).digest('hex'));
+    const key = blobKey(createHash('sha256').update(bytes).digest('hex'));
     expect(fs.existsSync(path.join(server.dataDir, 'blobs', key))).toBe(false);
     // The connection is usable afterwards: the next instance goes in.
     const next = newInstance();

@@ -12,7 +12,7 @@ import type { Database } from '../../src/db/schema.js';
 import { transactionWithoutSync } from '../../src/db/index-durability.js';
 import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
 import { readFileMeta } from '../../src/ingest/recovery-scan.js';
-import { FileBlobStore } from '../../src/storage/file-blob-store.js';
+import { blobKey } from '../../src/storage/blob-store.js';
 import type { RunningServer } from '../../src/main.js';
 import { startServer } from '../../src/main.js';
 import { createPgDatabase, DEMO_PASSWORD, DIALECTS } from '../support/test-server.js';
@@ -161,7 +161,7 @@ describe.each(DIALECTS)('recovery scan after an unclean stop on %s', (dialect) =
     const whole = fs.readFileSync(path.join(dataDir, 'blobs', lost.blob_key));
     const refused = whole.subarray(0, whole.length - 1000);
     const refusedSha = createHash('sha256').update(refused).digest('hex');
-    const refusedFile = path.join(dataDir, 'blobs', FileBlobStore.keyFor(refusedSha));
+    const refusedFile = path.join(dataDir, 'blobs', blobKey(refusedSha));
     fs.mkdirSync(path.dirname(refusedFile), { recursive: true });
     fs.writeFileSync(refusedFile, refused);
     fs.writeFileSync(marker(), 'left by a run that did not stop cleanly\n');

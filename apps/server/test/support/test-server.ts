@@ -44,6 +44,9 @@ export async function startTestServer(
     DEMO_PASSWORD,
     SEED_STUDIES: '16',
     LOG_LEVEL: 'warn',
+    // Tests of removal (purge, edits, stopped shares) see an unreferenced file go at once; the grace
+    // period that protects a racing identical ingest has its own tests (test/storage/blob-collector.test.ts).
+    BLOB_GRACE_SECONDS: '0',
     ...(dialect === 'postgres' ? { DATABASE_URL: await createPgDatabase() } : {}),
     ...env,
   });

@@ -31,6 +31,7 @@ import { destinations } from './20261124T1100-destinations.js';
 import { dicomNodeDestination } from './20261124T1101-dicom-node-destination.js';
 import { jobConcurrencyKeys } from './20261124T1130-job-concurrency-keys.js';
 import { studyLockSince } from './20261124T1200-study-lock-since.js';
+import { blobRemovals } from './20261124T1205-blob-removals.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '20261124T1101-dicom-node-destination': dicomNodeDestination,
   '20261124T1130-job-concurrency-keys': jobConcurrencyKeys,
   '20261124T1200-study-lock-since': studyLockSince,
+  '20261124T1205-blob-removals': blobRemovals,
 };

@@ -1,9 +1,9 @@
-import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ATTACHMENT_PAGE_ROWS, MAX_ATTACHMENT_BYTES } from '@imaging-inbox/contract';
 import type { AppContext } from '../../context.js';
-import { BodyTooLargeError } from '../../storage/file-blob-store.js';
-import type { TempFile } from '../../storage/file-blob-store.js';
+import { BodyTooLargeError } from '../../storage/blob-store.js';
+import type { TempFile } from '../../storage/blob-store.js';
 import { authedRoute, authenticate } from '../api.js';
 import { DomainError, invalidField } from '../../domain/errors.js';
 import { collectParams, optionalInt, required, type Params } from '../params.js';
@@ -43,7 +43,7 @@ export function attachmentRoutes(ctx: AppContext, app: FastifyInstance): void {
       if (!Number.isInteger(version) || version < 1)
         throw invalidField('version', 'must be a positive integer');
       const disposition = params['disposition'] === 'inline' ? 'inline' : 'attachment';
-      const { attachment, path, inline } = await attachments.open(
+      const { attachment, content, inline } = await attachments.open(
         caller,
         row,
         request.params.id,
@@ -65,7 +65,7 @@ export function attachmentRoutes(ctx: AppContext, app: FastifyInstance): void {
             "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; object-src 'self'; frame-ancestors 'self'",
           )
           .header('cache-control', 'private, no-store')
-          .send(fs.createReadStream(path))
+          .send(Readable.from(content))
       );
     },
   );

@@ -5,8 +5,8 @@ import { uploadAnswer } from '../../ingest/upload-answer.js';
 import { authenticate } from '../api.js';
 import { DomainError, notFound, notPermitted } from '../../domain/errors.js';
 import { collectParams } from '../params.js';
-import { BodyTooLargeError } from '../../storage/file-blob-store.js';
-import type { TempFile } from '../../storage/file-blob-store.js';
+import { BodyTooLargeError } from '../../storage/blob-store.js';
+import type { TempFile } from '../../storage/blob-store.js';
 
 export { uploadAnswer };
 

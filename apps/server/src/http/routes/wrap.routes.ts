@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { WrapUploadAnswer } from '@imaging-inbox/contract';
 import type { ReceivedFile, WrapRequest } from '../../services/wrap.service.js';
 import { WRAPPING_SETTING } from '../../services/wrap.service.js';
-import { BodyTooLargeError } from '../../storage/file-blob-store.js';
+import { BodyTooLargeError } from '../../storage/blob-store.js';
 import { authenticate } from '../api.js';
 import { DomainError, invalidField, notFound, notPermitted } from '../../domain/errors.js';
 import { collectParams } from '../params.js';

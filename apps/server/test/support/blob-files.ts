@@ -1,0 +1,20 @@
+import path from 'node:path';
+import type { TestServer } from './test-server.js';
+
+/**
+ * The file of a stored blob of a test server (the file blob store under BLOB_DIR), for tests that
+ * inspect or damage stored files; the product itself names blobs by key only.
+ */
+export function storedFile(server: TestServer, key: string): string {
+  return path.join(server.ctx.config.blobDir, key);
+}
+
+/** Where the test server's file blob store keeps its blobs. */
+export function blobRoot(server: TestServer): string {
+  return server.ctx.config.blobDir;
+}
+
+/** This server process's own temp area (bodies staged before they are stored). */
+export function tempRoot(server: TestServer): string {
+  return path.join(server.ctx.config.dataDir, 'tmp');
+}
