@@ -46,7 +46,7 @@ parentPort.on('message', (message) => {
     const sha256 = digest.hash.digest('hex');
     parentPort.postMessage({ id: message.id, value: sha256 });
     const then = message.thenWrite;
-    // The same path as FileBlobStore.keyFor(sha256, suffix) under the blob root.
+    // The same path as blobKey(sha256, suffix) (blob-store.ts) under the blob root.
     if (then) write({ id: then.id, root: then.root, knownDirectory: false,
       file: path.join(then.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256 + then.suffix),
       bytes: new Uint8Array(message.memory, 0, message.upTo) });
@@ -141,7 +141,7 @@ export class StreamingDigest {
 
   /**
    * Bytes [0, upTo) are the whole dataset: its SHA-256, and with `write`, the thread goes on at once
-   * to create the file `write.root/ab/cd/<sha256><suffix>` (FileBlobStore.keyFor) with those bytes,
+   * to create the file `write.root/ab/cd/<sha256><suffix>` (blobKey in blob-store.ts) with those bytes,
    * as DurableWriter.write does (`written` settles like its promise).
    */
   finishThenWrite(
