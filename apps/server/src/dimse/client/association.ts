@@ -12,9 +12,10 @@ import { Connection } from './connection.js';
 import type { Message } from './connection.js';
 import { AssociationError, DimseError } from './errors.js';
 import { decodeIdentifier, encodeIdentifier } from './identifier.js';
-import { classifyStatus, STATUS } from './status.js';
+import { classifyStatus } from './status.js';
 import { datasetPdus } from './pdv.js';
-import { sendStore } from './store.js';
+import { discardPrepared, isOutcome, ownFailure, prepareStore, sendPrepared, sendStore } from './store.js';
+import type { PreparedStore, StoreDeps } from './store.js';
 import type {
   AcceptedContext,
   AssociationOptions,
@@ -314,20 +315,66 @@ class Association implements ScuAssociation {
   // --- C-STORE ----------------------------------------------------------------------------------
 
   store(source: StoreSource): Promise<StoreOutcome> {
-    return this.exclusive(() =>
-      sendStore(source, {
-        connection: this.connection,
-        contexts: this.contexts,
-        messageId: () => this.messageId(),
-        maxPdvData: this.maxPdvData(),
-      }),
-    ).catch((error: unknown): StoreOutcome => ({
-      sopInstanceUid: source.sopInstanceUid,
-      status: STATUS.none,
-      category: 'retry',
-      reason: error instanceof Error ? error.message : String(error),
-      transcoded: false,
-    }));
+    return this.exclusive(() => sendStore(source, this.storeDeps())).catch((error: unknown): StoreOutcome =>
+      ownFailure(source, message(error), 'retry'),
+    );
+  }
+
+  async storeAll(
+    sources: readonly StoreSource[],
+    options: { onOutcome?: (outcome: StoreOutcome, index: number) => void } = {},
+  ): Promise<StoreOutcome[]> {
+    const outcomes: StoreOutcome[] = [];
+    const report = (outcome: StoreOutcome) => {
+      options.onOutcome?.(outcome, outcomes.length);
+      outcomes.push(outcome);
+    };
+    let unlock: () => void;
+    try {
+      unlock = await this.acquire();
+    } catch (error) {
+      for (const source of sources) report(ownFailure(source, message(error), 'retry'));
+      return outcomes;
+    }
+    try {
+      const deps = this.storeDeps();
+      let next: Promise<PreparedStore | StoreOutcome> | undefined =
+        sources.length > 0 ? prepareStore(sources[0]!, this.contexts) : undefined;
+      for (let i = 0; i < sources.length; i++) {
+        const lost = () =>
+          ownFailure(sources[i]!, this.connection.closedReason ?? 'association closed', 'retry');
+        const current = next ? await next : lost();
+        next = undefined;
+        // The next file is read while the peer stores this one; none once the association is gone.
+        const prefetch = () => {
+          if (!next && i + 1 < sources.length && this.connection.usable) {
+            next = prepareStore(sources[i + 1]!, this.contexts);
+          }
+        };
+        if (isOutcome(current)) {
+          prefetch();
+          report(current);
+        } else if (!this.connection.usable) {
+          discardPrepared(current);
+          report(lost());
+        } else {
+          report(await sendPrepared(current, deps, prefetch));
+          prefetch();
+        }
+      }
+    } finally {
+      unlock();
+    }
+    return outcomes;
+  }
+
+  private storeDeps(): StoreDeps {
+    return {
+      connection: this.connection,
+      contexts: this.contexts,
+      messageId: () => this.messageId(),
+      maxPdvData: this.maxPdvData(),
+    };
   }
 
   // --- release / abort --------------------------------------------------------------------------
@@ -385,6 +432,10 @@ class Association implements ScuAssociation {
       unlock();
     }
   }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** C-CANCEL-RQ for the request `messageId` (PS3.7 9.3.2.3). */

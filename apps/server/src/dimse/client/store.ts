@@ -25,53 +25,92 @@ export interface StoreDeps {
   maxPdvData: number;
 }
 
-export async function sendStore(source: StoreSource, deps: StoreDeps): Promise<StoreOutcome> {
-  const failed = (reason: string, category: 'failure' | 'retry' = 'failure'): StoreOutcome => ({
-    sopInstanceUid: source.sopInstanceUid,
-    status: STATUS.none,
-    category,
-    reason,
-    transcoded: false,
-  });
-  const forClass = deps.contexts.filter((c) => c.abstractSyntax === source.sopClassUid);
+/** An instance ready to go: its context chosen and its dataset's first bytes read. */
+export interface PreparedStore {
+  source: StoreSource;
+  context: AcceptedContext;
+  transcoded: boolean;
+  dataset: AsyncIterable<Buffer>;
+  /** The file's stream, to close when the instance is not sent after all. */
+  stream?: Readable | undefined;
+}
+
+export function isOutcome(value: PreparedStore | StoreOutcome): value is StoreOutcome {
+  return 'category' in value;
+}
+
+/** A failure outcome of our own making (nothing sent, or no answer came). */
+export function ownFailure(
+  source: StoreSource,
+  reason: string,
+  category: 'failure' | 'retry' = 'failure',
+): StoreOutcome {
+  return { sopInstanceUid: source.sopInstanceUid, status: STATUS.none, category, reason, transcoded: false };
+}
+
+/**
+ * Chooses the context (the file's own syntax, else Explicit VR LE through the transcoder) and reads
+ * the file up to its dataset. Never rejects: a source that cannot be sent answers its outcome.
+ */
+export async function prepareStore(
+  source: StoreSource,
+  contexts: readonly AcceptedContext[],
+): Promise<PreparedStore | StoreOutcome> {
+  const forClass = contexts.filter((c) => c.abstractSyntax === source.sopClassUid);
   const exact = forClass.find((c) => c.transferSyntax === source.transferSyntax);
   const fallback = forClass.find((c) => c.transferSyntax === EXPLICIT_LE);
   if (!exact && !fallback) {
-    return failed(
+    return ownFailure(
+      source,
       forClass.length === 0
         ? `the peer accepted no presentation context for SOP class ${source.sopClassUid}`
         : `the peer accepts SOP class ${source.sopClassUid} only in ${forClass.map((c) => c.transferSyntax).join(', ')}`,
     );
   }
-
-  let context: AcceptedContext;
-  let dataset: AsyncIterable<Buffer>;
-  let transcoded = false;
   let stream: Readable | undefined;
   try {
     if (exact) {
-      context = exact;
       stream = source.open();
-      dataset = await splitPart10(stream);
-    } else {
-      context = fallback!;
-      const file = await readAll(source.open());
-      let converted: Buffer;
-      try {
-        converted = await toExplicitLittleEndian(file);
-      } catch (error) {
-        return failed(
-          `the peer refused ${source.transferSyntax} and the file could not be transcoded to Explicit VR Little Endian: ${message(error)}`,
-        );
-      }
-      transcoded = true;
-      dataset = await splitPart10(toAsync(arrayStream(converted)));
+      return { source, context: exact, transcoded: false, dataset: await splitPart10(stream), stream };
     }
+    const file = await readAll(source.open());
+    let converted: Buffer;
+    try {
+      converted = await toExplicitLittleEndian(file);
+    } catch (error) {
+      return ownFailure(
+        source,
+        `the peer refused ${source.transferSyntax} and the file could not be transcoded to Explicit VR Little Endian: ${message(error)}`,
+      );
+    }
+    const dataset = await splitPart10(toAsync(arrayStream(converted)));
+    return { source, context: fallback!, transcoded: true, dataset };
   } catch (error) {
     stream?.destroy();
-    return failed(`could not read the instance's file: ${message(error)}`);
+    return ownFailure(source, `could not read the instance's file: ${message(error)}`);
   }
+}
 
+/** Drops a prepared instance that will not be sent. */
+export function discardPrepared(prepared: PreparedStore | StoreOutcome): void {
+  if (!isOutcome(prepared)) prepared.stream?.destroy();
+}
+
+export async function sendStore(source: StoreSource, deps: StoreDeps): Promise<StoreOutcome> {
+  const prepared = await prepareStore(source, deps.contexts);
+  return isOutcome(prepared) ? prepared : sendPrepared(prepared, deps);
+}
+
+/**
+ * C-STORE-RQ, the dataset, the response. `onSent` runs once the last byte is written, while the
+ * peer stores: the moment to read the next file.
+ */
+export async function sendPrepared(
+  prepared: PreparedStore,
+  deps: StoreDeps,
+  onSent?: () => void,
+): Promise<StoreOutcome> {
+  const { source, context, transcoded, dataset, stream } = prepared;
   const messageId = deps.messageId();
   let response: Message | undefined;
   const answered = deps.connection.expect(messageId, deps.connection.timeouts.responseMs, (m) => {
@@ -91,19 +130,20 @@ export async function sendStore(source: StoreSource, deps: StoreDeps): Promise<S
       ]),
     ]);
     await streamDataset(deps.connection, context.id, dataset, deps.maxPdvData);
+    onSent?.();
     await answered;
   } catch (error) {
     stream?.destroy();
     if (error instanceof AssociationError) {
       return {
-        ...failed(`association lost while sending: ${error.message}`, 'retry'),
+        ...ownFailure(source, `association lost while sending: ${error.message}`, 'retry'),
         transferSyntax: context.transferSyntax,
         transcoded,
       };
     }
     // The file failed mid-way: the peer holds half a dataset, so the association cannot go on.
     deps.connection.fail(new AssociationError('aborted', `reading the instance failed: ${message(error)}`));
-    return failed(`could not read the instance's file: ${message(error)}`, 'retry');
+    return ownFailure(source, `could not read the instance's file: ${message(error)}`, 'retry');
   }
   const status = response!.command.status;
   const category = classifyStatus(status);
@@ -121,8 +161,10 @@ export async function sendStore(source: StoreSource, deps: StoreDeps): Promise<S
 }
 
 /**
- * Sends the dataset as P-DATA-TF PDUs of up to `maxData` payload bytes. One chunk is held back so
- * the last PDV can carry the last-fragment bit; slices of the read chunks are written as they are.
+ * Sends the dataset as P-DATA-TF PDUs of up to `maxData` payload bytes. Slices of the read chunks
+ * are written as they are, every PDU a chunk completes going out in one batch (one `writev`), and
+ * the bytes of an unfinished PDU wait for the next chunk. The last PDU, flagged last-fragment, is
+ * the one written when the stream ends (so a dataset that ends on a PDU boundary still has one).
  */
 async function streamDataset(
   connection: Connection,
@@ -130,10 +172,11 @@ async function streamDataset(
   chunks: AsyncIterable<Buffer>,
   maxData: number,
 ): Promise<void> {
-  let pending: Buffer[] = [];
+  const pending: Buffer[] = [];
   let pendingLength = 0;
-  const flush = async (length: number, last: boolean) => {
-    const parts: Buffer[] = [pdvHeader(contextId, length, false, last)];
+  /** Moves `length` bytes of `pending` into `parts` behind their PDU header. */
+  const take = (parts: Buffer[], length: number, last: boolean) => {
+    parts.push(pdvHeader(contextId, length, false, last));
     let needed = length;
     while (needed > 0) {
       const head = pending[0]!;
@@ -148,17 +191,20 @@ async function streamDataset(
       }
     }
     pendingLength -= length;
-    await connection.write(parts);
   };
   for await (const chunk of chunks) {
     if (chunk.length === 0) continue;
     pending.push(chunk);
     pendingLength += chunk.length;
     // Strictly more than one PDU's worth: the remainder may be the end, which must be flagged last.
-    while (pendingLength > maxData) await flush(maxData, false);
+    if (pendingLength <= maxData) continue;
+    const parts: Buffer[] = [];
+    while (pendingLength > maxData) take(parts, maxData, false);
+    await connection.write(parts);
   }
-  await flush(pendingLength, true);
-  pending = [];
+  const parts: Buffer[] = [];
+  take(parts, pendingLength, true);
+  await connection.write(parts);
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {

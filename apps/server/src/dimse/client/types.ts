@@ -201,6 +201,15 @@ export interface ScuAssociation {
   move(request: MoveRequest, destinationAe: string, options?: MoveOptions): Promise<MoveResult>;
   /** Sends one instance; never throws: every failure is in the outcome. */
   store(source: StoreSource): Promise<StoreOutcome>;
+  /**
+   * Sends instances in order, reading each next file while the peer stores the current one (the
+   * faster way for a study). Never throws: one outcome per source, in order, each also reported
+   * to `onOutcome` as it comes; once the association is lost the rest are `retry`.
+   */
+  storeAll(
+    sources: readonly StoreSource[],
+    options?: { onOutcome?: (outcome: StoreOutcome, index: number) => void },
+  ): Promise<StoreOutcome[]>;
   /** A-RELEASE after the current operation; aborts instead past `releaseMs`. */
   release(): Promise<void>;
   /** A-ABORT now; operations in progress fail with AssociationError. */

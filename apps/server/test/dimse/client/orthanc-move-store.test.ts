@@ -91,8 +91,9 @@ describe('DICOM client C-MOVE and C-STORE against Orthanc', () => {
       contexts: storageContexts(sources),
     });
     try {
-      for (const source of sources) {
-        const outcome = await association.store(source);
+      const outcomes = await association.storeAll(sources);
+      expect(outcomes.map((o) => o.sopInstanceUid)).toEqual(sources.map((source) => source.sopInstanceUid));
+      for (const outcome of outcomes) {
         expect(outcome).toMatchObject({
           category: 'success',
           status: 0,
@@ -220,12 +221,16 @@ describe('DICOM client C-MOVE and C-STORE against Orthanc', () => {
       timeouts: { responseMs: 10_000, writeStallMs: 10_000 },
     });
     const started = Date.now();
-    const outcomes = [];
-    for (const source of sources) {
-      const outcome = await association.store(source);
-      outcomes.push(outcome);
-      if (outcomes.length === 2) orthanc.process.kill('SIGKILL');
-    }
+    // One by one, then the rest in one go: Orthanc is killed once the second is stored.
+    const outcomes = [await association.store(sources[0]!)];
+    outcomes.push(
+      ...(await association.storeAll(sources.slice(1), {
+        onOutcome: (_, index) => {
+          if (index === 0) orthanc.process.kill('SIGKILL');
+        },
+      })),
+    );
+    expect(outcomes).toHaveLength(sources.length);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(outcomes[0]).toMatchObject({ category: 'success' });
     const lost = outcomes.filter((o) => o.category !== 'success');
