@@ -32,9 +32,10 @@ export async function forwardIntoNamespace(ns: NetworkNamespace, targetPort: num
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-fwd-'));
   const socketPath = path.join(dir, 'fwd.sock');
   const inside = ns.start('node', ['-e', INSIDE, socketPath, String(targetPort)]);
+  // Node's start takes a while on a loaded machine: up to 30 s.
   for (let i = 0; !fs.existsSync(socketPath); i++) {
-    if (i === 200) throw new Error('the namespace forwarder did not start');
-    await new Promise((r) => setTimeout(r, 25));
+    if (i === 600) throw new Error('the namespace forwarder did not start within 30 s');
+    await new Promise((r) => setTimeout(r, 50));
   }
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {

@@ -102,8 +102,8 @@ describe('Modality Worklist C-FIND against wlmscpfs', () => {
         .then(() => true)
         .catch(() => false);
       if (ok) break;
-      if (i === 100) throw new Error('wlmscpfs did not answer C-ECHO');
-      await new Promise((r) => setTimeout(r, 100));
+      if (i === 150) throw new Error('wlmscpfs did not answer C-ECHO within 30 s');
+      await new Promise((r) => setTimeout(r, 200));
     }
   }, 60_000);
 
