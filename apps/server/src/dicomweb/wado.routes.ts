@@ -6,6 +6,7 @@ import type { InstanceRow } from '../repositories/dicomweb.repository.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
 import { dicomwebBase, dicomwebCaller, visibleStudy } from './access.js';
 import { extractFrame, frameContentType, parseFrameList } from './frames.js';
+import { instanceAttributes } from './dicom-json.js';
 import { instanceMetadata } from './metadata.js';
 import { multipartStream, newBoundary } from './multipart-writer.js';
 import { auditStudy } from './qido.routes.js';
@@ -75,7 +76,13 @@ export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
     const base = dicomwebBase(request);
     const answer = [];
     for (const i of instances) {
-      answer.push(instanceMetadata(await ctx.services.blobs.read(i.blob_key), instanceUrl(base, study, i)));
+      answer.push(
+        instanceMetadata(
+          await ctx.services.blobs.read(i.blob_key),
+          instanceUrl(base, study, i),
+          instanceAttributes(study, i, base),
+        ),
+      );
     }
     return reply.type('application/dicom+json').send(answer);
   }
