@@ -27,6 +27,12 @@ import { FileBlobStore } from './storage/file-blob-store.js';
 import { DicomNodeService } from './services/dicom-node.service.js';
 import { DestinationsRepository } from './repositories/destinations.repository.js';
 import { DestinationService } from './services/destination.service.js';
+import { DestinationSearchesRepository } from './repositories/destination-searches.repository.js';
+import { DestinationSearchService } from './services/destination-search.service.js';
+import { dicomPacsClient } from './pacs/pacs-client.js';
+import { destinationSearchJob } from './pacs/search-job.js';
+import { destinationRetrieveJob } from './pacs/retrieve-job.js';
+import { DeliveryRouter } from './pacs/delivery-router.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { IngestRecovery } from './ingest/recovery-scan.js';
 import { WrapService } from './services/wrap.service.js';
@@ -93,6 +99,7 @@ export function createContext(
     outbox: new OutboxRepository(k),
     dicomNodes: new DicomNodesRepository(k),
     destinations: new DestinationsRepository(k),
+    destinationSearches: new DestinationSearchesRepository(k),
     links: new LinksRepository(k),
     uploadSessions: new UploadSessionsRepository(k),
     viewerTokens: new ViewerTokensRepository(k),
@@ -164,6 +171,23 @@ export function createContext(
     audit,
     publicUrl: config.publicUrl,
   });
+  /** Every DICOM operation toward a PACS calls as our AE title, on an association of its own. */
+  const pacs = dicomPacsClient(config.dicomAet);
+  const destinations = new DestinationService({
+    destinations: repos.destinations,
+    nodes: repos.dicomNodes,
+    audit,
+    echo: (peer) => pacs.echo(peer),
+    ourAeTitle: config.dicomAet,
+  });
+  const pacsJobs = {
+    searches: repos.destinationSearches,
+    destinations: repos.destinations,
+    pacs,
+    audit,
+  };
+  jobRunner.register(destinationSearchJob(pacsJobs));
+  jobRunner.register(destinationRetrieveJob({ ...pacsJobs, ourAeTitle: config.dicomAet }));
   const services = {
     jobRunner,
     audit,
@@ -216,13 +240,14 @@ export function createContext(
       audit,
       ourAeTitle: config.dicomAet,
     }),
-    destinations: new DestinationService({
-      destinations: repos.destinations,
-      nodes: repos.dicomNodes,
+    destinations,
+    destinationSearches: new DestinationSearchService({
+      destinations,
+      searches: repos.destinationSearches,
+      jobs: jobQueue,
       audit,
-      echo: () => Promise.reject(new Error('C-ECHO is not available yet')),
-      ourAeTitle: config.dicomAet,
     }),
+    deliveries: new DeliveryRouter({ searches: repos.destinationSearches, ourAeTitle: config.dicomAet }),
     uploadSessions: new UploadSessionService({
       repo: repos.uploadSessions,
       chunks: new UploadChunkStore(config.dataDir),

@@ -73,6 +73,7 @@ export async function startServer(
     nodes: ctx.repos.dicomNodes,
     ingest: ctx.services.ingest,
     blobs: ctx.services.blobs,
+    deliveries: ctx.services.deliveries,
     log,
   });
   let dicomPort: number;

@@ -26,3 +26,4 @@ export * from './study-search.js';
 export * from './study-requests.js';
 export * from './share-requests.js';
 export * from './account-requests.js';
+export * from './destination-search.js';

@@ -275,6 +275,56 @@ export interface DicomNodeTable {
   destination_id: string | null;
 }
 
+/** A C-FIND of a destination run as a job (see the destination-searches migration). */
+export interface DestinationSearchTable {
+  uuid: string;
+  destination_id: string;
+  account_id: string;
+  namespace_id: string;
+  user_id: string;
+  query: string;
+  state: string;
+  reason: string | null;
+  truncated: Generated<number>;
+  created: number;
+  updated: number;
+}
+
+export interface DestinationSearchResultTable {
+  search_id: string;
+  seq: number;
+  study_uid: string;
+  patient_name: string;
+  patient_birth_date: string;
+  patient_sex: string;
+  patientid: string;
+  accession_number: string;
+  study_date: string;
+  study_description: string;
+  modality: string;
+  source_ae: string;
+}
+
+/** A C-MOVE of one found study into the search's group (see the destination-retrieves migration). */
+export interface DestinationRetrieveTable {
+  uuid: string;
+  search_id: string;
+  destination_id: string;
+  account_id: string;
+  namespace_id: string;
+  user_id: string;
+  study_uid: string;
+  state: string;
+  reason: string | null;
+  move_message_id: number | null;
+  completed: number | null;
+  failed: number | null;
+  remaining: number | null;
+  received: Generated<number>;
+  created: number;
+  updated: number;
+}
+
 /** A PACS-like destination (see the destinations migration). */
 export interface DestinationTable {
   uuid: string;
@@ -482,6 +532,9 @@ export interface Database {
   blob_removals: BlobRemovalTable;
   dicom_nodes: DicomNodeTable;
   destinations: DestinationTable;
+  destination_searches: DestinationSearchTable;
+  destination_search_results: DestinationSearchResultTable;
+  destination_retrieves: DestinationRetrieveTable;
   study_shares: StudyShareTable;
   attachments: AttachmentTable;
   links: LinkTable;

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import fsp from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import type { IngestService, IngestSource } from '../ingest/ingest.service.js';
 import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
 import type { IndexTarget } from '../repositories/ingest.repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { parseDicomHeader } from '../dicom/parse.js';
+import type { DeliveryRouter } from '../pacs/delivery-router.js';
 import {
   abortPdu,
   APPLICATION_CONTEXT,
@@ -18,6 +21,7 @@ import type { AssociateRequest, ContextAnswer } from './association-pdu.js';
 import { COMMAND, parseCommandSet, responsePdu } from './command-set.js';
 import type { CommandSet } from './command-set.js';
 import { DatasetSink } from './dataset-sink.js';
+import type { ReceivedDataset } from './dataset-sink.js';
 import { part10Header } from './part10.js';
 import { PDU, PduReader } from './pdu-reader.js';
 import type { PduHandler } from './pdu-reader.js';
@@ -39,6 +43,8 @@ export interface ScpDeps {
   log: (line: string) => void;
   /** Registers a C-STORE in progress so a shutdown can wait for it. */
   track: (work: Promise<unknown>) => void;
+  /** Finds the retrieve an instance from a destination's PACS belongs to (C-MOVE deliveries). */
+  deliveries: DeliveryRouter;
 }
 
 interface Accepted {
@@ -72,6 +78,11 @@ export class StoreScpConnection implements PduHandler {
   private readonly inFlight = new Set<Promise<void>>();
   private target: IndexTarget | undefined;
   private source: IngestSource | undefined;
+  private callingAe = '';
+  /** A destination's PACS (a sender without a group): each instance goes where its C-MOVE asked. */
+  private delivery: { destinationId: string; association: string } | undefined;
+  /** Per retrieve delivered on this association: its ingest source (studies already audited). */
+  private readonly retrieveSources = new Map<string, IngestSource>();
   private readonly ip: string;
   private releaseRequested = false;
   /** The size of the last dataset received: the next one is sized for it (a series' images are alike). */
@@ -173,20 +184,26 @@ export class StoreScpConnection implements PduHandler {
       this.deps.log(`DICOM association refused: called AE ${request.calledAe} is not ${this.deps.aeTitle}`);
       return this.reject(REJECT.permanent, REJECT.sourceServiceUser, REJECT.reasonCalledAeNotRecognized);
     }
-    const node = await this.deps.nodes.findByAeTitle(request.callingAe);
-    if (!node || !hostMatches(node.host, this.ip)) {
+    const node = await this.deps.nodes.findAnyByAeTitle(request.callingAe);
+    const deliversTo = node?.namespace_id ?? (node?.destination_id ? null : undefined);
+    if (!node || deliversTo === undefined || !hostMatches(node.host, this.ip)) {
       this.deps.log(
         `DICOM association refused: calling AE ${request.callingAe} from ${this.ip} is not registered`,
       );
       return this.reject(REJECT.permanent, REJECT.sourceServiceUser, REJECT.reasonCallingAeNotRecognized);
     }
     if (this.phase !== 'negotiating') return;
-    this.target = {
-      accountId: node.account_id,
-      namespaceId: node.namespace_id,
-      sourceAeTitle: request.callingAe,
-      destinationAeTitle: this.deps.aeTitle,
-    };
+    this.callingAe = request.callingAe;
+    if (deliversTo === null) {
+      this.delivery = { destinationId: node.destination_id!, association: randomUUID() };
+    } else {
+      this.target = {
+        accountId: node.account_id,
+        namespaceId: deliversTo,
+        sourceAeTitle: request.callingAe,
+        destinationAeTitle: this.deps.aeTitle,
+      };
+    }
     this.source = {
       kind: 'cstore',
       userId: null,
@@ -283,7 +300,7 @@ export class StoreScpConnection implements PduHandler {
           sopClassUid: command.affectedSopClassUid || context.abstractSyntax,
           sopInstanceUid: command.affectedSopInstanceUid,
           transferSyntaxUid: context.transferSyntax,
-          sourceAeTitle: this.target?.sourceAeTitle ?? '',
+          sourceAeTitle: this.callingAe,
         }),
         { pause: () => this.socket.pause(), resume: () => this.socket.resume() },
         this.lastDatasetSize,
@@ -313,32 +330,70 @@ export class StoreScpConnection implements PduHandler {
     sink: DatasetSink,
     storeAhead: Promise<boolean> | undefined,
   ): Promise<void> {
-    let status: number = STORE_STATUS.success;
-    let errorComment: string | undefined;
+    let answer: { status: number; errorComment?: string | undefined };
     try {
-      if (!this.target || !this.source) throw new Error('C-STORE outside an accepted association');
-      const received = await sink.end({ storeAhead: (await storeAhead) === true });
-      if (received.kind === 'memory') {
-        this.lastDatasetSize = received.bytes.byteLength;
-        try {
-          await this.deps.ingest.ingestBytes(received.bytes, this.target, this.source, {
-            sha256: received.sha256,
-            storedAhead: received.stored,
-          });
-        } finally {
-          // ingestBytes settles only after the file's write has (IngestService.index).
-          received.release();
-        }
-      } else {
-        await this.deps.ingest.ingestTemp(received.temp, this.target, this.source);
-      }
+      answer = await this.ingest(command, await sink.end({ storeAhead: (await storeAhead) === true }));
     } catch (error) {
       const failure = storeFailureOf(error);
       if (failure.status === STORE_STATUS.outOfResources) {
         this.deps.log(`C-STORE of ${command.affectedSopInstanceUid} failed: ${String(error)}`);
       }
-      ({ status, errorComment } = failure);
+      answer = failure;
     }
+    this.answerStore(contextId, command, answer.status, answer.errorComment);
+  }
+
+  /**
+   * Ingests a received dataset into the association's group, or, from a destination's PACS, into
+   * the group of the retrieve it belongs to; one that belongs to none is refused and dropped.
+   */
+  private async ingest(
+    command: CommandSet,
+    received: ReceivedDataset,
+  ): Promise<{ status: number; errorComment?: string }> {
+    if (!this.source) throw new Error('C-STORE outside an accepted association');
+    let target = this.target;
+    let source = this.source;
+    let retrieveId: string | undefined;
+    if (!target) {
+      const retrieve = await this.deliveryOf(command, received);
+      if (!retrieve) {
+        if (received.kind === 'memory') received.release();
+        else await this.deps.blobs.discard(received.temp);
+        const errorComment = 'no retrieve of ours asked for this instance';
+        this.deps.log(
+          `C-STORE of ${command.affectedSopInstanceUid} from ${this.callingAe} refused: ${errorComment}`,
+        );
+        return { status: STORE_STATUS.notAuthorized, errorComment };
+      }
+      retrieveId = retrieve.uuid;
+      target = {
+        accountId: retrieve.account_id,
+        namespaceId: retrieve.namespace_id,
+        sourceAeTitle: this.callingAe,
+        destinationAeTitle: this.deps.aeTitle,
+      };
+      source = this.retrieveSource(retrieve.uuid, retrieve.user_id);
+    }
+    if (received.kind === 'memory') {
+      this.lastDatasetSize = received.bytes.byteLength;
+      try {
+        await this.deps.ingest.ingestBytes(received.bytes, target, source, {
+          sha256: received.sha256,
+          storedAhead: received.stored,
+        });
+      } finally {
+        // ingestBytes settles only after the file's write has (IngestService.index).
+        received.release();
+      }
+    } else {
+      await this.deps.ingest.ingestTemp(received.temp, target, source);
+    }
+    if (retrieveId) await this.deps.deliveries.stored(retrieveId).catch(() => undefined);
+    return { status: STORE_STATUS.success };
+  }
+
+  private answerStore(contextId: number, command: CommandSet, status: number, errorComment?: string): void {
     this.send(
       responsePdu({
         presentationContextId: contextId,
@@ -350,6 +405,52 @@ export class StoreScpConnection implements PduHandler {
         errorComment,
       }),
     );
+  }
+
+  /**
+   * The running retrieve an instance from a destination's PACS belongs to: by the C-STORE's Move
+   * Originator AE Title and Message ID, else by the instance's Study Instance UID (read from the
+   * received dataset only then).
+   */
+  private deliveryOf(command: CommandSet, received: ReceivedDataset) {
+    return this.deps.deliveries.retrieveFor({
+      destinationId: this.delivery!.destinationId,
+      originatorAe: command.moveOriginatorAe || undefined,
+      originatorMessageId: command.moveOriginatorMessageId,
+      studyUid: async () => {
+        try {
+          const bytes =
+            received.kind === 'memory'
+              ? received.bytes
+              : (received.temp.bytes ?? (await fsp.readFile(received.temp.path)));
+          return parseDicomHeader(bytes).studyInstanceUid;
+        } catch {
+          return undefined;
+        }
+      },
+    });
+  }
+
+  /** The ingest source of one retrieve's deliveries: its requester, audited once per study. */
+  private retrieveSource(retrieveId: string, userId: string): IngestSource {
+    let source = this.retrieveSources.get(retrieveId);
+    if (!source) {
+      source = {
+        kind: 'retrieve',
+        userId,
+        ip: this.ip,
+        auditedStudies: new Set(),
+        session: {
+          association: this.delivery!.association,
+          calling_ae: this.callingAe,
+          retrieve: retrieveId,
+        },
+        // The row is committed synced: the recovery scan could not tell which group the file was for.
+        fileIsRecord: false,
+      };
+      this.retrieveSources.set(retrieveId, source);
+    }
+    return source;
   }
 
   private run(work: Promise<void>): void {

@@ -7,6 +7,8 @@ export const STORE_STATUS = {
   outOfResources: 0xa700,
   /** Error: cannot understand — the dataset does not parse or lacks a required attribute. */
   cannotUnderstand: 0xc000,
+  /** Refused: not authorized — a destination's PACS sent an instance no retrieve of ours asked for. */
+  notAuthorized: 0x0124,
   /** The command is not one this SCP performs (C-FIND, C-MOVE… on a storage context). */
   unrecognizedOperation: 0x0211,
 } as const;

@@ -15,7 +15,7 @@ import { bundleRoutes } from './routes/bundle.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
 import { settingRoutes } from './routes/setting.routes.js';
 import { dicomNodeRoutes } from './routes/dicom-node.routes.js';
-import { destinationRoutes } from './routes/destination.routes.js';
+import { destinationRoutes, destinationSearchRoutes } from './routes/destination.routes.js';
 import { storageRoutes } from './routes/storage.routes.js';
 import { wrapRoutes } from './routes/wrap.routes.js';
 import { namespaceRoutes } from './routes/namespace.routes.js';
@@ -115,6 +115,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   settingRoutes(ctx, app);
   dicomNodeRoutes(ctx, app);
   destinationRoutes(ctx, app);
+  destinationSearchRoutes(ctx, app);
   accountRoutes(ctx, app);
   studyRoutes(ctx, app);
   customFieldRoutes(ctx, app);

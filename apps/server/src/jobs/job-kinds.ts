@@ -12,3 +12,21 @@ export const MAIL_JOB = defineJob('mail.deliver', z.object({ mail: z.number().in
 
 /** Delivers one study send: copy to a connection or share code, or the recipient's link mail (SendService). */
 export const SEND_JOB = defineJob('study.send', z.object({ send: z.uuid() }).strict());
+
+/** Runs one destination search (C-FIND) and stores what it finds (DestinationSearchJob). */
+export const DESTINATION_SEARCH_JOB = defineJob(
+  'destination.search',
+  z.object({ search: z.uuid() }).strict(),
+  (p) => ({ key: `search:${p.search}`, cap: 1 }),
+);
+
+/**
+ * Retrieves one study from a destination (C-MOVE to our AE) into the search's group
+ * (DestinationRetrieveJob). At most two moves per destination at once, across every process, so
+ * one user's retrieves do not occupy a PACS's move slots alone.
+ */
+export const DESTINATION_RETRIEVE_JOB = defineJob(
+  'destination.retrieve',
+  z.object({ retrieve: z.uuid(), destination: z.uuid() }).strict(),
+  (p) => ({ key: `retrieve:${p.destination}`, cap: 2 }),
+);

@@ -248,6 +248,28 @@ const ROUTES: Record<string, RouteCase> = {
     objects: ACCOUNT_OBJECTS,
     request: (_w, x) => post('destination/echo', { uuid: o(x).destinationId! }),
   },
+  // Retrieve Study: destination_search in the group studies are copied to (copy_to).
+  [api('destination/search')]: {
+    rule: { kind: 'group', needs: 'destination_search', lacking: 'NOT_FOUND' },
+    objects: GROUP_OBJECTS,
+    request: (_w, x) =>
+      post('destination/search', {
+        uuid: o(x).destinationId!,
+        copy_to: o(x).namespaceId,
+        patient_name: 'MATRIX',
+      }),
+  },
+  [api('destination/search/get')]: {
+    rule: { kind: 'group', needs: 'destination_search', lacking: 'NOT_FOUND' },
+    objects: MANAGED_OBJECTS,
+    request: (_w, x) => post('destination/search/get', { uuid: o(x).searchId! }),
+  },
+  [api('destination/retrieve')]: {
+    rule: { kind: 'group', needs: 'destination_search', lacking: 'NOT_FOUND' },
+    objects: MANAGED_OBJECTS,
+    request: (_w, x) =>
+      post('destination/retrieve', { destination_search_id: o(x).searchId!, study_uid: o(x).studyUid }),
+  },
   [api('destination/delete')]: {
     rule: { kind: 'account', needs: 'admin' },
     objects: ACCOUNT_OBJECTS,

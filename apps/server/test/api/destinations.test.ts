@@ -244,4 +244,102 @@ describe.each(DIALECTS)('destinations (destination/*) on %s', (dialect) => {
     expect((await server.api.call('destination/get', { uuid }, admin)).body).toEqual(stored);
     await server.api.call('destination/delete', { uuid }, admin);
   });
+
+  it('refuses bad searches and retrieves with a clear error, starting nothing', async () => {
+    const uuid = (await server.api.call('destination/add', { ...valid(), aetitle: 'SEARCH_PACS' }, admin))
+      .body.uuid as string;
+    const noSearch = (
+      await server.api.call('destination/add', { ...valid(), aetitle: 'PUSH_ONLY', can_search: '0' }, admin)
+    ).body.uuid as string;
+    const cardiology = await server.api.namespaceOf(admin, 'Cardiology');
+    const partner = await server.api.login('partner@demo.local');
+    const referrals = (await server.api.groups(partner))[0]!.namespace_id;
+    const clinician = await server.api.login('clinician@demo.local');
+    const db = server.ctx.db.kysely;
+    const searches = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('destination_searches')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const jobs = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('jobs')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = [await searches(), await jobs()];
+    const error = async (params: Record<string, string>, sid = admin) => {
+      const answer = await server.api.call('destination/search', params, sid);
+      expect(answer.status).toBe(412);
+      return [answer.body.error_type, answer.body.error_subtype, answer.body.error_data];
+    };
+    const base = { uuid, copy_to: cardiology };
+    expect(await error({ uuid })).toEqual(['MISSING_FIELDS', 'copy_to', ['copy_to']]);
+    // No criterion at all (an All modality is none).
+    expect(await error({ ...base, modality: 'All' })).toEqual([
+      'MISSING_FIELDS',
+      'criterion',
+      'Please enter a value to perform search.',
+    ]);
+    expect((await error({ ...base, patient_name: 'DOE', start_datetime: '2999-01-01' }))[1]).toBe(
+      'start_datetime',
+    );
+    expect((await error({ ...base, patient_name: 'DOE', end_datetime: '2024-02-30' }))[1]).toBe(
+      'end_datetime',
+    );
+    expect(
+      (
+        await error({
+          ...base,
+          patient_name: 'DOE',
+          start_datetime: '2024-03-01',
+          end_datetime: '2024-02-01',
+        })
+      )[1],
+    ).toBe('start_datetime');
+    expect((await error({ ...base, patient_name: 'A\\B' }))[1]).toBe('patient_name');
+    expect((await error({ ...base, modality: 'C T' }))[1]).toBe('modality');
+    expect((await error({ ...base, query_fields: '{"00100010":"X"}' }))[1]).toBe('query_fields');
+    expect((await error({ ...base, query_fields: 'not json' }))[1]).toBe('query_fields');
+    expect(await error({ uuid: noSearch, copy_to: cardiology, patient_name: 'DOE' })).toEqual([
+      'INVALID_FIELD',
+      'uuid',
+      'this destination cannot be searched',
+    ]);
+    // Another account's group, a made-up destination, or no destination_search in the group: not found.
+    expect((await error({ ...base, copy_to: referrals, patient_name: 'DOE' }))[0]).toBe('NOT_FOUND');
+    expect((await error({ ...base, uuid: 'no-such', patient_name: 'DOE' }))[0]).toBe('NOT_FOUND');
+    expect((await error({ ...base, patient_name: 'DOE' }, clinician))[0]).toBe('NOT_FOUND');
+    expect([await searches(), await jobs()]).toEqual(before);
+
+    // A valid search starts; its poll and retrieve are refused to those who may not retrieve there.
+    const started = await server.api.call('destination/search', { ...base, patient_name: 'DOE' }, admin);
+    expect(started.body).toMatchObject({ status: 'OK', uuid: expect.any(String) });
+    const poll = await server.api.call('destination/search/get', { uuid: started.body.uuid }, clinician);
+    expect(poll.body.error_type).toBe('NOT_FOUND');
+    const retrieve = (params: Record<string, string>, sid = admin) =>
+      server.api
+        .call('destination/retrieve', params, sid)
+        .then((a) => [a.body.error_type, a.body.error_subtype]);
+    expect(await retrieve({ destination_search_id: started.body.uuid })).toEqual([
+      'MISSING_FIELDS',
+      'study_uid',
+    ]);
+    expect(await retrieve({ destination_search_id: started.body.uuid, study_uid: '1.2.3' })).toEqual([
+      'NOT_FOUND',
+      'study',
+    ]);
+    expect(
+      await retrieve({ destination_search_id: started.body.uuid, study_uid: '1.2.3' }, clinician),
+    ).toEqual(['NOT_FOUND', 'destination_search']);
+    await server.api.call('destination/delete', { uuid }, admin);
+    await server.api.call('destination/delete', { uuid: noSearch }, admin);
+  });
 });

@@ -76,6 +76,8 @@ export interface MatrixObject {
   nodeId?: string;
   /** A PACS destination of the study's account. */
   destinationId?: string;
+  /** A destination search into the study's group, which found the study (retrieves may start). */
+  searchId?: string;
 }
 
 export interface World {
@@ -319,6 +321,43 @@ export async function buildWorld(server: TestServer): Promise<World> {
   };
   await addDestination(objects.emergency, 'DEMO_PACS', sids.admin);
   await addDestination(objects.partner, 'PARTNER_PACS', sids.partnerAdmin);
+  for (const key of ['intake', 'deleted', 'shared'] as const) {
+    objects[key].destinationId = objects.emergency.destinationId;
+  }
+  // A destination search into each group, with the group's study among its results (written here:
+  // nothing answers at the destination's port, so the search itself finds nothing).
+  for (const [key, sid] of [
+    ['emergency', sids.admin],
+    ['intake', sids.admin],
+    ['partner', sids.partnerAdmin],
+  ] as const) {
+    const object = objects[key];
+    object.searchId = (
+      await ok(
+        server,
+        'destination/search',
+        { uuid: object.destinationId!, copy_to: object.namespaceId, patient_name: 'MATRIX' },
+        sid,
+      )
+    ).uuid as string;
+    await db
+      .insertInto('destination_search_results')
+      .values({
+        search_id: object.searchId,
+        seq: 0,
+        study_uid: object.studyUid,
+        patient_name: 'MATRIX^TEST',
+        patient_birth_date: '',
+        patient_sex: '',
+        patientid: 'MATRIX',
+        accession_number: '',
+        study_date: '',
+        study_description: '',
+        modality: '',
+        source_ae: 'DEMO_PACS',
+      })
+      .execute();
+  }
 
   const viewerToken = (
     await ok(server, 'study/viewer/token', { uuid: objects.emergency.uuid }, sids.clinician)

@@ -32,6 +32,8 @@ import { dicomNodeDestination } from './20261124T1101-dicom-node-destination.js'
 import { jobConcurrencyKeys } from './20261124T1130-job-concurrency-keys.js';
 import { studyLockSince } from './20261124T1200-study-lock-since.js';
 import { blobRemovals } from './20261124T1205-blob-removals.js';
+import { destinationSearches } from './20261124T1210-destination-searches.js';
+import { destinationRetrieves } from './20261124T1211-destination-retrieves.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +70,6 @@ export const migrations: Record<string, Migration> = {
   '20261124T1130-job-concurrency-keys': jobConcurrencyKeys,
   '20261124T1200-study-lock-since': studyLockSince,
   '20261124T1205-blob-removals': blobRemovals,
+  '20261124T1210-destination-searches': destinationSearches,
+  '20261124T1211-destination-retrieves': destinationRetrieves,
 };

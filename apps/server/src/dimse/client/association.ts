@@ -252,6 +252,7 @@ class Association implements ScuAssociation {
         context.transferSyntax,
       );
       const messageId = this.messageId();
+      options.onRequest?.(messageId);
       let final: Message | undefined;
       const answered = this.connection.expect(messageId, this.connection.timeouts.moveResponseMs, (m) => {
         const progress: MoveProgress = {

@@ -135,6 +135,11 @@ export interface MoveProgress {
 }
 
 export interface MoveOptions {
+  /**
+   * Called with the C-MOVE-RQ's Message ID just before it is sent: the sub-operations' C-STOREs carry
+   * it as Move Originator Message ID (0000,1031), which tells a receiver which move they belong to.
+   */
+  onRequest?: (messageId: number) => void;
   /** Called for each pending response (and the final one) with its counts. */
   onProgress?: (progress: MoveProgress) => void;
   /** Aborting sends C-CANCEL; the move then ends with status 0xFE00 (or whatever the peer answers). */

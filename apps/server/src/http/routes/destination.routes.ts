@@ -51,3 +51,31 @@ export function destinationRoutes(ctx: AppContext, app: FastifyInstance): void {
     return destinations.echo(caller, uuid);
   });
 }
+
+/** Retrieve Study: a destination search (C-FIND job), its poll, and the retrieve of a found study. */
+export function destinationSearchRoutes(ctx: AppContext, app: FastifyInstance): void {
+  const searches = ctx.services.destinationSearches;
+
+  authedRoute(ctx, app, 'destination/search', async ({ caller, params }) => {
+    const [uuid, copyTo] = required(params, 'uuid', 'copy_to');
+    return searches.search(caller, uuid, copyTo, {
+      patient_name: params['patient_name'],
+      patientid: params['patientid'],
+      accession_number: params['accession_number'],
+      modality: params['modality'],
+      query_fields: params['query_fields'],
+      start_datetime: params['start_datetime'],
+      end_datetime: params['end_datetime'],
+    });
+  });
+
+  authedRoute(ctx, app, 'destination/search/get', async ({ caller, params }) => {
+    const [uuid] = required(params, 'uuid');
+    return searches.get(caller, uuid);
+  });
+
+  authedRoute(ctx, app, 'destination/retrieve', async ({ caller, params }) => {
+    const [searchId, studyUid] = required(params, 'destination_search_id', 'study_uid');
+    return searches.retrieve(caller, searchId, studyUid);
+  });
+}

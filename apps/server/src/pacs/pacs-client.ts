@@ -1,0 +1,70 @@
+import {
+  echo,
+  findContexts,
+  moveContexts,
+  openAssociation,
+  type DicomAttributes,
+  type FindOutcome,
+  type MoveProgress,
+  type MoveResult,
+  type Peer,
+  type QueryKeys,
+} from '../dimse/client/index.js';
+
+/**
+ * What destinations, Retrieve Study and push ask of a PACS, on the DICOM client (dimse/client) with
+ * our AE title as the calling AE. Services and jobs take this narrow interface, so each opens its
+ * own association for its own operation and never shares one.
+ */
+export interface PacsClient {
+  /** C-ECHO; resolves on success, rejects with the reason. */
+  echo(peer: Peer): Promise<void>;
+  /** Study Root C-FIND at STUDY level; each result is handed to `onResult` as it arrives. */
+  findStudies(
+    peer: Peer,
+    keys: QueryKeys,
+    onResult: (result: DicomAttributes) => Promise<void>,
+    options: { cap: number; signal?: AbortSignal },
+  ): Promise<FindOutcome>;
+  /** Study Root C-MOVE of one study to `destinationAe`. */
+  moveStudy(
+    peer: Peer,
+    studyUid: string,
+    destinationAe: string,
+    options: {
+      onRequest?: (messageId: number) => void;
+      onProgress?: (progress: MoveProgress) => void;
+      signal?: AbortSignal;
+    },
+  ): Promise<MoveResult>;
+}
+
+export function dicomPacsClient(callingAe: string): PacsClient {
+  return {
+    async echo(peer) {
+      await echo(peer, { callingAe });
+    },
+    async findStudies(peer, keys, onResult, options) {
+      const association = await openAssociation(peer, { callingAe, contexts: findContexts('study-root') });
+      try {
+        const stream = association.find({ model: 'study-root', level: 'STUDY', keys }, options);
+        for await (const result of stream) await onResult(result);
+        return stream.outcome!;
+      } finally {
+        if (association.usable) await association.release();
+      }
+    },
+    async moveStudy(peer, studyUid, destinationAe, options) {
+      const association = await openAssociation(peer, { callingAe, contexts: moveContexts('study-root') });
+      try {
+        return await association.move(
+          { model: 'study-root', level: 'STUDY', keys: { StudyInstanceUID: studyUid } },
+          destinationAe,
+          options,
+        );
+      } finally {
+        if (association.usable) await association.release();
+      }
+    },
+  };
+}

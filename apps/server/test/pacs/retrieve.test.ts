@@ -1,0 +1,248 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateStudySpecs, instanceCount, writeStudyFiles } from '../../src/dicom/index.js';
+import type { StudySpec } from '../../src/dicom/index.js';
+import type { NetworkNamespace } from '../support/netns.js';
+import { createNetworkNamespace } from '../support/netns.js';
+import type { Exposed } from '../support/netns-expose.js';
+import { exposeToNamespace } from '../support/netns-expose.js';
+import type { Forward } from '../support/netns-forward.js';
+import { forwardIntoNamespace } from '../support/netns-forward.js';
+import type { Orthanc } from '../support/orthanc.js';
+import { startOrthanc, storeWithStorescu } from '../support/orthanc.js';
+import type { TestServer } from '../support/test-server.js';
+import { DIALECTS, startTestServer } from '../support/test-server.js';
+
+/** Our listener's port as Orthanc (inside the namespace) reaches it. */
+const INBOX_INSIDE_PORT = 11112;
+
+/** A generated study of at least two series, written as Part-10 files under `dir`. */
+function multiSeriesStudy(dir: string): StudySpec {
+  for (let seed = 1500; ; seed++) {
+    const [spec] = generateStudySpecs(1, seed, { now: new Date('2026-05-01T00:00:00Z') });
+    if (spec!.series.length < 2) continue;
+    fs.mkdirSync(dir, { recursive: true });
+    for (const file of writeStudyFiles(spec!)) {
+      fs.writeFileSync(path.join(dir, `${file.sopInstanceUid}.dcm`), file.bytes);
+    }
+    return spec!;
+  }
+}
+
+/** The dataset of a Part-10 file: everything after its File Meta Information group. */
+function datasetOf(file: Buffer): Buffer {
+  const groupLength = file.readUInt32LE(132 + 8);
+  return file.subarray(132 + 12 + groupLength);
+}
+
+async function until<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await what();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
+  let server: TestServer;
+  let ns: NetworkNamespace;
+  let orthanc: Orthanc;
+  let toOrthanc: Forward;
+  let toUs: Exposed;
+  let workDir: string;
+  let admin: string;
+  let account: string;
+  let cardiology: string;
+  let destination: string;
+  let study: StudySpec;
+
+  beforeAll(async () => {
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-retrieve-'));
+    server = await startTestServer(dialect);
+    ns = await createNetworkNamespace();
+    toUs = await exposeToNamespace(ns, server.dicomPort, INBOX_INSIDE_PORT);
+    orthanc = await startOrthanc(ns, workDir, {
+      modalities: { INBOX: ['INBOX', '127.0.0.1', INBOX_INSIDE_PORT] },
+    });
+    toOrthanc = await forwardIntoNamespace(ns, orthanc.dicomPort);
+    study = multiSeriesStudy(path.join(workDir, 'study'));
+    await storeWithStorescu(ns, orthanc, 'INBOX', path.join(workDir, 'study'));
+
+    admin = await server.api.login('admin@demo.local');
+    account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
+    cardiology = await server.api.namespaceOf(admin, 'Cardiology');
+    const added = await server.api.call(
+      'destination/add',
+      {
+        account_id: account,
+        name: 'Orthanc',
+        aetitle: 'ORTHANC',
+        address: '127.0.0.1',
+        port: toOrthanc.port,
+        can_search: 1,
+        can_push: 1,
+      },
+      admin,
+    );
+    destination = added.body.uuid;
+  }, 120_000);
+
+  afterAll(async () => {
+    await toOrthanc?.close();
+    await toUs?.close();
+    await ns?.stop();
+    await server?.stop();
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('echoes the destination and keeps the outcome as its last echo', async () => {
+    const echo = await server.api.call('destination/echo', { uuid: destination }, admin);
+    expect(echo.body).toMatchObject({ status: 'OK', ok: true, reason: null });
+    expect(echo.body.ms).toBeGreaterThan(0);
+    const listed = await server.api.call('destination/get', { uuid: destination }, admin);
+    expect(listed.body.last_echo).toMatchObject({ ok: true, ms: echo.body.ms });
+  });
+
+  it('finds the study with a C-FIND job and retrieves every series into the chosen group, byte for byte', async () => {
+    const search = await server.api.call(
+      'destination/search',
+      { uuid: destination, copy_to: cardiology, patientid: study.patientId },
+      admin,
+    );
+    expect(search.body).toMatchObject({ status: 'OK' });
+    const found = await until(
+      () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
+      (a) => a.body.state !== 'running',
+    );
+    expect(found.body.state).toBe('done');
+    expect(found.body.results).toEqual([
+      expect.objectContaining({
+        study_uid: study.studyInstanceUid,
+        patientid: study.patientId,
+        patient_name: study.patientName,
+        study_date: study.studyDate,
+        source_ae: 'ORTHANC',
+      }),
+    ]);
+
+    const started = await server.api.call(
+      'destination/retrieve',
+      { destination_search_id: search.body.uuid, study_uid: study.studyInstanceUid },
+      admin,
+    );
+    expect(started.body).toMatchObject({ status: 'OK', state: 'running', study_uid: study.studyInstanceUid });
+    const ended = await until(
+      () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
+      (a) => a.body.retrieves[0].state !== 'running',
+    );
+    const instances = instanceCount(study);
+    expect(ended.body.retrieves[0]).toMatchObject({
+      state: 'done',
+      reason: null,
+      completed: instances,
+      failed: 0,
+    });
+
+    // Every instance is in Cardiology, its dataset exactly what Orthanc holds.
+    const db = server.ctx.db.kysely;
+    const stored = await db
+      .selectFrom('instances')
+      .innerJoin('studies', 'studies.uuid', 'instances.study_uuid')
+      .select([
+        'instances.sop_instance_uid',
+        'instances.blob_key',
+        'studies.namespace_id',
+        'studies.source_ae_title',
+      ])
+      .where('studies.study_uid', '=', study.studyInstanceUid)
+      .execute();
+    expect(stored).toHaveLength(instances);
+    expect(new Set(stored.map((s) => s.namespace_id))).toEqual(new Set([cardiology]));
+    expect(stored[0]!.source_ae_title).toBe('ORTHANC');
+    const theirs = await orthanc.rest<string[]>('GET', '/instances');
+    expect(theirs).toHaveLength(instances);
+    for (const id of theirs) {
+      const file = await orthanc.restBytes(`/instances/${id}/file`);
+      const tags = await orthanc.rest<{ SOPInstanceUID: string }>('GET', `/instances/${id}/simplified-tags`);
+      const ours = stored.find((s) => s.sop_instance_uid === tags.SOPInstanceUID)!;
+      const mine = await server.ctx.services.blobs.read(ours.blob_key);
+      expect(datasetOf(Buffer.from(mine)).equals(datasetOf(file))).toBe(true);
+    }
+
+    // Listed like any other study of the group.
+    const listed = await server.api.call('study/list', { 'filter.phi_namespace.equals': cardiology }, admin);
+    expect(listed.body.studies.map((s: { study_uid: string }) => s.study_uid)).toContain(
+      study.studyInstanceUid,
+    );
+
+    // Audited: the search, the retrieve, their outcomes, and the ingest by the requester.
+    const events = await db
+      .selectFrom('audit_events')
+      .select(['action', 'outcome', 'user_id'])
+      .where('action', 'in', ['DESTINATION_SEARCH', 'DESTINATION_SEARCH_END', 'RETRIEVE', 'RETRIEVE_END'])
+      .orderBy('id')
+      .execute();
+    expect(events.map((e) => [e.action, e.outcome])).toEqual([
+      ['DESTINATION_SEARCH', 'SUCCESS'],
+      ['DESTINATION_SEARCH_END', 'SUCCESS'],
+      ['RETRIEVE', 'SUCCESS'],
+      ['RETRIEVE_END', 'SUCCESS'],
+    ]);
+  }, 120_000);
+
+  it('refuses instances its PACS sends without a retrieve of ours asking, and fails a retrieve Orthanc refuses', async () => {
+    const before = await server.ctx.db.kysely.selectFrom('instances').select('uuid').execute();
+    // Orthanc sends on its own (a C-STORE, not a C-MOVE of ours): refused, nothing stored.
+    const ids = await orthanc.rest<string[]>('GET', '/studies');
+    const pushed = await orthanc
+      .rest('POST', '/modalities/INBOX/store', JSON.stringify({ Resources: ids, Synchronous: true }))
+      .catch((error: unknown) => error);
+    expect(pushed).toBeInstanceOf(Error);
+    expect(await server.ctx.db.kysely.selectFrom('instances').select('uuid').execute()).toHaveLength(
+      before.length,
+    );
+
+    // A study Orthanc does not have: its C-MOVE fails, and the retrieve says why.
+    const search = await server.api.call(
+      'destination/search',
+      { uuid: destination, copy_to: cardiology, patient_name: study.patientName.split('^')[0]! },
+      admin,
+    );
+    await until(
+      () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
+      (a) => a.body.state !== 'running',
+    );
+    await server.ctx.db.kysely
+      .insertInto('destination_search_results')
+      .values({
+        search_id: search.body.uuid,
+        seq: 99,
+        study_uid: '1.2.3.4.5.6.7.8.9',
+        patient_name: 'GONE^STUDY',
+        patient_birth_date: '',
+        patient_sex: '',
+        patientid: 'GONE',
+        accession_number: '',
+        study_date: '',
+        study_description: '',
+        modality: '',
+        source_ae: 'ORTHANC',
+      })
+      .execute();
+    await server.api.call(
+      'destination/retrieve',
+      { destination_search_id: search.body.uuid, study_uid: '1.2.3.4.5.6.7.8.9' },
+      admin,
+    );
+    const ended = await until(
+      () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
+      (a) => a.body.retrieves[0]?.state !== 'running',
+    );
+    expect(ended.body.retrieves[0].state).toBe('failed');
+    expect(ended.body.retrieves[0].reason).toMatch(/status|refused|could not/);
+  }, 120_000);
+});
