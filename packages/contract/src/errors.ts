@@ -19,6 +19,11 @@ export const ERROR_TYPES = [
   /** 413: a compressed (deflated) file that inflates past the server's ceiling; nothing is stored. */
   'DECOMPRESSION_LIMIT',
   'INVALID_DICOM',
+  /**
+   * A Study, Series or SOP Instance UID that is not a PS3.5 UID (digits and dots, no zero-led
+   * component, at most 64 characters); sub-type: the attribute's keyword. Nothing is stored.
+   */
+  'INVALID_UID',
   'INVALID_FILE_TYPE',
   'INVALID_FILE_CONTENT',
   /** A video the non-DICOM upload cannot store: not H.264, or a profile/level DICOM does not define. */

@@ -9,7 +9,9 @@ export type DicomParseErrorCode =
   | 'INVALID_DICOM'
   | 'TAG_NOT_FOUND'
   /** A deflated dataset that inflates past the ceiling (dicom/inflate.ts). */
-  | 'DECOMPRESSION_LIMIT';
+  | 'DECOMPRESSION_LIMIT'
+  /** A Study, Series or SOP Instance UID that breaks PS3.5 9.1 (detail: its keyword). */
+  | 'INVALID_UID';
 
 export class DicomParseError extends Error {
   override readonly name = 'DicomParseError';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
-import { DicomParseError, parseArrivingHeader, readDicomHeader } from '../dicom/index.js';
+import { DicomParseError, isValidUid, parseArrivingHeader, readDicomHeader } from '../dicom/index.js';
 import type { ParsedInstance } from '../dicom/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { IndexResult, IndexTarget, IngestRepository } from '../repositories/ingest.repository.js';
@@ -136,7 +136,7 @@ export class IngestService {
    */
   async mayStoreAhead(prefix: Uint8Array, target: IndexTarget): Promise<boolean> {
     const uids = parseArrivingHeader(prefix);
-    if (!uids) return false;
+    if (!uids || invalidUidOf(uids) !== undefined) return false;
     const existing = await this.deps.repo.findInstance(
       target.namespaceId,
       uids.studyInstanceUid,
@@ -145,9 +145,15 @@ export class IngestService {
     return existing === undefined;
   }
 
-  /** The header; a deflated dataset is inflated off the main thread, within the ceiling. */
-  private parse(bytes: Uint8Array): Promise<ParsedInstance> {
-    return readDicomHeader(bytes, this.deps.maxInflatedBytes ?? Number.MAX_SAFE_INTEGER);
+  /**
+   * The header; a deflated dataset is inflated off the main thread, within the ceiling. Its UIDs
+   * must be PS3.5 UIDs: they become DICOMweb paths and file-set IDs, and one like `../x`, `1.2/3`
+   * or 10,000 characters would be stored but never reached again.
+   */
+  private async parse(bytes: Uint8Array): Promise<ParsedInstance> {
+    const parsed = await readDicomHeader(bytes, this.deps.maxInflatedBytes ?? Number.MAX_SAFE_INTEGER);
+    refuseInvalidUids(parsed);
+    return parsed;
   }
 
   private async discardAhead(storedAhead: Promise<string> | undefined): Promise<void> {
@@ -220,6 +226,24 @@ export class IngestService {
   private async removeIfUnreferenced(key: string): Promise<void> {
     await this.deps.collector.discardWritten(key);
   }
+}
+
+const INSTANCE_UIDS = [
+  ['studyInstanceUid', 'StudyInstanceUID'],
+  ['seriesInstanceUid', 'SeriesInstanceUID'],
+  ['sopInstanceUid', 'SOPInstanceUID'],
+] as const;
+
+type InstanceUids = Partial<Record<(typeof INSTANCE_UIDS)[number][0], string>>;
+
+/** The keyword of the first UID present that is not a PS3.5 UID, if any. */
+function invalidUidOf(uids: InstanceUids): string | undefined {
+  return INSTANCE_UIDS.find(([field]) => uids[field] !== undefined && !isValidUid(uids[field]))?.[1];
+}
+
+function refuseInvalidUids(parsed: InstanceUids): void {
+  const keyword = invalidUidOf(parsed);
+  if (keyword !== undefined) throw new DicomParseError('INVALID_UID', keyword);
 }
 
 function asDomainError(error: unknown): unknown {
