@@ -8,6 +8,7 @@ import { makeIndexDurable } from './db/index-durability.js';
 import type { RecoveryReport } from './ingest/recovery-scan.js';
 import { RunMarker } from './storage/run-marker.js';
 import { migrateToLatest } from './db/migrate.js';
+import { withStartupLock } from './db/startup-lock.js';
 import { DicomListener } from './dimse/listener.js';
 import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
@@ -27,7 +28,8 @@ export interface RunningServer {
 }
 
 /**
- * Boot order: config → database (migrated) → demo seed on a new data dir → recovery scan after an
+ * Boot order: config → database (migrated, and the demo seed on a new database, both under the
+ * start-up lock: db/startup-lock.ts) → recovery scan after an
  * unclean stop → run marker → HTTP → DICOM listener → purge timer and job runner. Stopping reverses
  * it, waiting for a job in progress, and records the clean stop only once every index commit is
  * durable.
@@ -37,16 +39,19 @@ export async function startServer(
   log: (line: string) => void = console.log,
 ): Promise<RunningServer> {
   const db = openDatabase(config, { checkpoints: true, log });
-  await migrateToLatest(db);
-  const ctx = createContext(config, db, { log });
-  if (config.seedDemo && !(await hasAnyAccount(ctx))) {
-    const { password, generated } = await seedDemo(ctx, {
-      password: config.demoPassword,
-      studies: config.seedStudies,
-      log,
-    });
-    if (generated) log(`Demo password (shown once): ${password}`);
-  }
+  const ctx = await withStartupLock(db, async () => {
+    await migrateToLatest(db);
+    const ctx = createContext(config, db, { log });
+    if (config.seedDemo && !(await hasAnyAccount(ctx))) {
+      const { password, generated } = await seedDemo(ctx, {
+        password: config.demoPassword,
+        studies: config.seedStudies,
+        log,
+      });
+      if (generated) log(`Demo password (shown once): ${password}`);
+    }
+    return ctx;
+  });
   const marker = new RunMarker(config.dataDir);
   const uncleanStart = marker.previousUncleanStart();
   let recovery: RecoveryReport | undefined;
