@@ -27,3 +27,4 @@ export * from './study-requests.js';
 export * from './share-requests.js';
 export * from './account-requests.js';
 export * from './destination-search.js';
+export * from './history.js';

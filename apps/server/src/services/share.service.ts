@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_SHARE_MESSAGE, PERSONAL_GROUP_NAME } from '@imaging-inbox/contract';
+import type { ShareListAnswer, StudyShare } from '@imaging-inbox/contract';
 import { invalidField, notFound, notPermitted } from '../domain/errors.js';
 import type { Caller } from '../policies/access.js';
 import { studyPermissions } from '../policies/access.js';
@@ -117,12 +118,12 @@ export class ShareService {
     });
   }
 
-  async list(row: StudyRow) {
+  async list(row: StudyRow): Promise<Omit<ShareListAnswer, 'status'>> {
     const rows = await this.deps.shares.list(row.uuid);
     return {
       shares: rows.map((r) => ({
         uuid: r.target_id,
-        type: r.target_type,
+        type: r.target_type as StudyShare['type'],
         name: (r.target_type === 'user' ? r.user_name : r.group_name) ?? '',
         ...(r.user_email ? { user_email: r.user_email } : {}),
         message: r.message,

@@ -1,14 +1,9 @@
+import { PUSH_STATUSES_OF_STATE } from '@imaging-inbox/contract';
+import type { StudyFilters } from '@imaging-inbox/contract';
 import type { InboxGroup } from './groups';
 
-export type StudyFilterParams = Record<string, string>;
-
-/** Push status codes (SPEC.md section 4): I, N, P queued; S completed; F failed; R rejected. */
-export const PUSH_STATUS = {
-  queued: ['I', 'N', 'P'],
-  completed: ['S'],
-  failed: ['F'],
-  rejected: ['R'],
-} as const;
+/** The study/list filters of one state, keyed by the contract's filter vocabulary. */
+export type StudyFilterParams = StudyFilters;
 
 /**
  * The study/list filters that make up one study state of one group. Cloud states are scoped to the
@@ -43,14 +38,14 @@ export function stateFilters(group: InboxGroup, state: string): StudyFilterParam
           return {
             ...ns,
             'filter.must_approve.equals': '0',
-            'filter.study_push_status.in': JSON.stringify(PUSH_STATUS.queued),
+            'filter.study_push_status.in': JSON.stringify(PUSH_STATUSES_OF_STATE.queued),
           };
         case 'Rejected':
-          return { ...ns, 'filter.study_push_status.in': JSON.stringify(PUSH_STATUS.rejected) };
+          return { ...ns, 'filter.study_push_status.in': JSON.stringify(PUSH_STATUSES_OF_STATE.rejected) };
         case 'Completed':
-          return { ...ns, 'filter.study_push_status.in': JSON.stringify(PUSH_STATUS.completed) };
+          return { ...ns, 'filter.study_push_status.in': JSON.stringify(PUSH_STATUSES_OF_STATE.completed) };
         case 'Failed':
-          return { ...ns, 'filter.study_push_status.in': JSON.stringify(PUSH_STATUS.failed) };
+          return { ...ns, 'filter.study_push_status.in': JSON.stringify(PUSH_STATUSES_OF_STATE.failed) };
         default:
           return null;
       }

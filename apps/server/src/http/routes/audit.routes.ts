@@ -1,45 +1,52 @@
 import { auditObjectRequest } from '@imaging-inbox/contract';
+import type { AuditObjectAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 
 /** A study's history (Summary tab): its audit events, for callers who may view the study. */
 export function auditRoutes(ctx: AppContext, app: FastifyInstance): void {
-  authedRoute(ctx, app, 'audit/object', auditObjectRequest, async ({ caller, input }) => {
-    const { uuid, rows, number } = input;
-    await ctx.services.studies.requireVisible(caller, uuid);
-    const events = await ctx.repos.audit.forObject(uuid, {
-      actions: input['filter.action.in'],
-      newestFirst: input.reverse,
-      limit: rows + 1,
-      offset: (number - 1) * rows,
-    });
-    const more = events.length > rows;
-    const page = events.slice(0, rows).map((e) => ({
-      ...e,
-      parsed: e.detail ? (JSON.parse(e.detail) as Record<string, unknown>) : null,
-    }));
-    // Share events name their recipient by uuid; the history shows the name.
-    const recipients = await ctx.repos.audit.recipientNames([
-      ...new Set(
-        page.flatMap((e) => (typeof e.parsed?.['target_id'] === 'string' ? [e.parsed['target_id']] : [])),
-      ),
-    ]);
-    return {
-      events: page.map((e) => ({
-        id: e.id,
-        action: e.action,
-        type: e.object_type,
-        who: e.user_name ?? 'System',
-        user_name: e.user_name,
-        when: new Date(e.at).toISOString(),
-        outcome: e.outcome,
-        detail:
-          e.parsed && typeof e.parsed['target_id'] === 'string'
-            ? { ...e.parsed, target_name: recipients.get(e.parsed['target_id']) ?? null }
-            : e.parsed,
-      })),
-      page: { number, rows, more: more ? 1 : 0 },
-    };
-  });
+  authedRoute(
+    ctx,
+    app,
+    'audit/object',
+    auditObjectRequest,
+    async ({ caller, input }): Promise<Omit<AuditObjectAnswer, 'status'>> => {
+      const { uuid, rows, number } = input;
+      await ctx.services.studies.requireVisible(caller, uuid);
+      const events = await ctx.repos.audit.forObject(uuid, {
+        actions: input['filter.action.in'],
+        newestFirst: input.reverse,
+        limit: rows + 1,
+        offset: (number - 1) * rows,
+      });
+      const more = events.length > rows;
+      const page = events.slice(0, rows).map((e) => ({
+        ...e,
+        parsed: e.detail ? (JSON.parse(e.detail) as Record<string, unknown>) : null,
+      }));
+      // Share events name their recipient by uuid; the history shows the name.
+      const recipients = await ctx.repos.audit.recipientNames([
+        ...new Set(
+          page.flatMap((e) => (typeof e.parsed?.['target_id'] === 'string' ? [e.parsed['target_id']] : [])),
+        ),
+      ]);
+      return {
+        events: page.map((e) => ({
+          id: e.id,
+          action: e.action,
+          type: e.object_type,
+          who: e.user_name ?? 'System',
+          user_name: e.user_name,
+          when: new Date(e.at).toISOString(),
+          outcome: e.outcome,
+          detail:
+            e.parsed && typeof e.parsed['target_id'] === 'string'
+              ? { ...e.parsed, target_name: recipients.get(e.parsed['target_id']) ?? null }
+              : e.parsed,
+        })),
+        page: { number, rows, more: more ? 1 : 0 },
+      };
+    },
+  );
 }

@@ -1,3 +1,4 @@
+import type { StudyFilters } from '@imaging-inbox/contract';
 import { parseTypedDay, rangeBounds, toDicomDay, type DateRangeValue } from '../../../lib/dates';
 import type { AdvancedFilters } from './advanced-filters';
 import { modalityFilter } from './modality-selection';
@@ -14,7 +15,7 @@ export function likeValue(text: string): string {
 }
 
 function addDateRange(
-  out: Record<string, string>,
+  out: StudyFilters,
   field: 'study_date' | 'created',
   value: DateRangeValue,
   today: Date,
@@ -35,9 +36,9 @@ function addDateRange(
  * advanced panel when set there, else from the search-bar box. Uploaded dates are local days
  * interpreted in the browser's time zone.
  */
-export function searchFilters(search: AppliedSearch, today: Date, timeZone: string): Record<string, string> {
+export function searchFilters(search: AppliedSearch, today: Date, timeZone: string): StudyFilters {
   const a = search.advanced;
-  const out: Record<string, string> = {};
+  const out: StudyFilters = {};
   const patientName = a.patientName.trim() || search.patientName.trim();
   if (patientName) out['filter.patient_name.like'] = likeValue(patientName);
   if (a.mrn.trim()) out['filter.patientid.like'] = likeValue(a.mrn);

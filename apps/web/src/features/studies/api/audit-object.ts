@@ -1,21 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { AuditObjectAnswer } from '@imaging-inbox/contract';
 import { apiGet } from '../../../lib/api-client';
 import { SHOWN_AUDIT_ACTIONS } from '../lib/history';
-
-export interface AuditEvent {
-  action: string;
-  type?: string | null;
-  who?: string | null;
-  user_name?: string | null;
-  when?: string | null;
-  created?: string | null;
-  detail?: unknown;
-}
-
-export interface AuditObjectAnswer {
-  status: 'OK';
-  events: AuditEvent[];
-}
 
 /** A study's history, newest first, limited to the action kinds the Summary shows. */
 export const auditObjectQuery = (uuid: string) =>

@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { StudyCountAnswer, StudyListAnswer } from '@imaging-inbox/contract';
+import type { StudyCountAnswer, StudyFilters, StudyListAnswer } from '@imaging-inbox/contract';
 import { apiPost } from '../../../lib/api-client';
 
 export interface StudyListParams {
-  filters: Record<string, string>;
+  filters: StudyFilters;
   sort: string;
   page: number;
   rows: number;
@@ -25,7 +25,7 @@ export const studyListQuery = (params: StudyListParams) =>
     placeholderData: keepPreviousData,
   });
 
-export const studyCountQuery = (filters: Record<string, string>) =>
+export const studyCountQuery = (filters: StudyFilters) =>
   queryOptions({
     queryKey: ['study', 'count', filters],
     queryFn: ({ signal }) => apiPost<StudyCountAnswer>('study/count', filters, { signal }),

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
-import type { StudyShare } from './share-list';
+import type { StudyShare } from '@imaging-inbox/contract';
 import { refreshStudies } from './study-cache';
 
 /** study/share/stop for one recipient of the share list. */

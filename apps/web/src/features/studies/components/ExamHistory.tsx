@@ -23,11 +23,7 @@ export function ExamHistory({ uuid }: { uuid: string }) {
         <ListItem key={index} disableGutters>
           <ListItemText
             primary={t(kind ?? '')}
-            secondary={[
-              historyDetail(kind!, event.detail),
-              event.who ?? event.user_name,
-              dates.timestamp(event.when ?? event.created),
-            ]
+            secondary={[historyDetail(kind!, event.detail), event.who, dates.timestamp(event.when)]
               .filter(Boolean)
               .join(' · ')}
           />
