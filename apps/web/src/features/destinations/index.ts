@@ -5,3 +5,4 @@ export const DestinationsAdminPage = /* @__PURE__ */ lazyPage(
   () => import('./components/DestinationsAdminPage'),
   (m) => m.DestinationsAdminPage,
 );
+export { useDestinations } from './api/destinations';
