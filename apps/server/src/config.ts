@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { MAX_UPLOAD_BYTES } from '@imaging-inbox/contract';
 import { z } from 'zod';
@@ -93,6 +94,13 @@ const envSchema = z.object({
       ),
     )
     .optional(),
+  /** Names this process in /healthz, /readyz, /metrics and logs (default: host name and pid). */
+  PROCESS_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 letters, digits or _ . : -')
+    .optional(),
+  /** After SIGTERM, how long /readyz answers 503 while requests are still served, before the stop. */
+  DRAIN_SECONDS: z.coerce.number().int().min(0).max(600).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   /**
@@ -130,6 +138,8 @@ export interface Config {
   mailRetryMs: number;
   mailMaxAttempts: number;
   jobConcurrency: Record<string, number>;
+  processId: string;
+  drainMs: number;
   logLevel: string;
   webDist: string | undefined;
   trustProxy: string | undefined;
@@ -170,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailRetryMs: e.MAIL_RETRY_MS,
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
     jobConcurrency: e.JOB_CONCURRENCY ?? {},
+    processId: e.PROCESS_ID ?? `${os.hostname()}-${process.pid}`,
+    drainMs: e.DRAIN_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,

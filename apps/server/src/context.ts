@@ -66,6 +66,8 @@ import { HarvestNotifier } from './notifications/harvest-notifier.js';
 import { ShareNotifier } from './notifications/share-notifier.js';
 import { JobsRepository } from './repositories/jobs.repository.js';
 import { JobQueue } from './jobs/job-queue.js';
+import { HealthRepository } from './repositories/health.repository.js';
+import { Readiness } from './services/readiness.service.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { SendsRepository } from './repositories/sends.repository.js';
 import { SendService } from './services/send.service.js';
@@ -190,6 +192,7 @@ export function createContext(
   jobRunner.register(destinationRetrieveJob({ ...pacsJobs, ourAeTitle: config.dicomAet }));
   const services = {
     jobRunner,
+    readiness: new Readiness({ health: new HealthRepository(k), blobs, processId: config.processId }),
     audit,
     mailer,
     blobs,

@@ -72,7 +72,7 @@ export async function startServer(
     trustProxy: config.trustProxy,
   });
   const url = await http.listen({ port: config.port, host: config.host });
-  log(`Imaging Inbox listening on ${url}`);
+  log(`Imaging Inbox (process ${config.processId}) listening on ${url}`);
   const dicom = new DicomListener({
     aeTitle: config.dicomAet,
     nodes: ctx.repos.dicomNodes,
@@ -106,6 +106,7 @@ export async function startServer(
     dicomPort,
     recovery,
     async stop() {
+      ctx.services.readiness.drain();
       await purgeTimer.stop();
       await uploadSweep.stop();
       await harvestMailTimer.stop();
@@ -137,11 +138,18 @@ async function main() {
     throw error;
   }
   const server = await startServer(config);
+  let stopping = false;
   const shutdown = () => {
-    server.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    if (stopping) return;
+    stopping = true;
+    // Not ready from now on, so a load balancer sends new work elsewhere while this still serves.
+    server.ctx.services.readiness.drain();
+    setTimeout(() => {
+      server.stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    }, config.drainMs);
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

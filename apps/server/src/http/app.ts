@@ -33,6 +33,7 @@ import { qidoRoutes } from '../dicomweb/qido.routes.js';
 import { wadoRoutes } from '../dicomweb/wado.routes.js';
 import { renderedRoutes } from '../dicomweb/rendered.routes.js';
 import { studyThumbnailRoutes } from './routes/study-thumbnails.routes.js';
+import { healthRoutes } from './routes/health.routes.js';
 import { devRoutes } from './routes/dev.routes.js';
 import { stowRoutes } from '../dicomweb/stow.js';
 import { linkRoutes } from './routes/link.routes.js';
@@ -109,6 +110,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   });
 
   app.get('/api/v3/health', () => ({ status: 'OK' }));
+  healthRoutes(ctx, app);
   sessionRoutes(ctx, app);
   userRoutes(ctx, app);
   userEventRoutes(ctx, app);

@@ -80,6 +80,8 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Keys of `.dcm` blobs written at or after `since` (the recovery scan after an unclean stop). */
   writtenSince(since: number): Promise<{ keys: string[]; examined: number }>;
+  /** Resolves when the store can be written (readiness probe); rejects saying why not. */
+  check(): Promise<void>;
   /** Stops background writers (tests and shutdown; a later write starts them again). */
   close(): Promise<void>;
 }

@@ -237,6 +237,10 @@ export class FileBlobStore implements BlobStore {
     return stat?.isFile() ? { size: stat.size, writtenAt: stat.mtimeMs } : undefined;
   }
 
+  async check(): Promise<void> {
+    await fsp.access(this.root, fs.constants.W_OK);
+  }
+
   async exists(key: string): Promise<boolean> {
     return (await this.stat(key)) !== undefined;
   }

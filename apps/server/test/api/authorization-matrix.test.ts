@@ -88,9 +88,15 @@ const session: Rule = { kind: 'session' };
 const grant: Rule = { kind: 'grant' };
 const dicomwebRead: Rule = { kind: 'dicomweb' };
 
+/** Routes outside api/v3 and DICOMweb that the matrix covers too. */
+const PROBES = ['/healthz', '/readyz'];
+
 const ROUTES: Record<string, RouteCase> = {
   // Public: the same answer whoever asks.
   'GET /api/v3/health': { rule: { kind: 'public', expect: 'OK' }, request: () => get('/api/v3/health') },
+  // Probes for load balancers and operators: no session, nothing about the data.
+  'GET /healthz': { rule: { kind: 'public', expect: 'OK' }, request: () => get('/healthz') },
+  'GET /readyz': { rule: { kind: 'public', expect: 'OK' }, request: () => get('/readyz') },
   [api('session/login')]: {
     rule: { kind: 'public', expect: 'OK' },
     request: () => post('session/login', { login: 'viewer@demo.local', password: 'Demo-pass-2024' }),
@@ -740,9 +746,9 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
   });
   afterAll(() => server?.stop());
 
-  it('has a row for every registered api/v3 and DICOMweb route, and no row for a route that is gone', () => {
+  it('has a row for every registered api/v3, DICOMweb and probe route, and no row for a route that is gone', () => {
     const registered = registeredRoutes(server.http)
-      .filter((r) => r.url.startsWith('/api/v3/') || r.url.startsWith('/dicomweb/'))
+      .filter((r) => r.url.startsWith('/api/v3/') || r.url.startsWith('/dicomweb/') || PROBES.includes(r.url))
       .map((r) => `${r.methods.join(',')} ${r.url}`);
     const missing = registered.filter((key) => !(key in ROUTES));
     expect(missing, 'routes registered without a row in ROUTES (add one, with its rule)').toEqual([]);

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+
+/**
+ * Probes for a load balancer and an operator, outside api/v3 and without a session: /healthz
+ * answers while the process runs, /readyz says whether it should get traffic (503 while draining
+ * or when the database or blob store does not answer). Neither tells anything about the data.
+ */
+export function healthRoutes(ctx: AppContext, app: FastifyInstance): void {
+  app.get('/healthz', (_request, reply) =>
+    reply.header('cache-control', 'no-store').send({ status: 'OK', process: ctx.config.processId }),
+  );
+
+  app.get('/readyz', async (_request, reply) => {
+    const answer = await ctx.services.readiness.check();
+    return reply
+      .code(answer.ready ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send({ status: answer.ready ? 'OK' : 'NOT_READY', ...answer });
+  });
+}
