@@ -13,7 +13,7 @@ import { SettingsRepository } from './repositories/settings.repository.js';
 import { StudiesRepository } from './repositories/studies.repository.js';
 import { TagsRepository } from './repositories/tags.repository.js';
 import { UsersRepository } from './repositories/users.repository.js';
-import { AccessService } from './services/access.service.js';
+import { AccessService, StudyAccess } from './policies/index.js';
 import { AuditService } from './services/audit.service.js';
 import { PasswordResetService } from './services/password-reset.service.js';
 import { ProfileService } from './services/profile.service.js';
@@ -129,6 +129,8 @@ export function createContext(
   const collector = new BlobCollector(blobs, new BlobReferencesRepository(k), config.blobGraceMs);
   const engineFqdn = new URL(config.publicUrl).host;
   const access = new AccessService(repos.memberships, repos.accounts);
+  /** The access policy's study lookups: every route and service finds a requested study through it. */
+  const studyAccess = new StudyAccess({ studies: repos.studies, dicomweb: repos.dicomweb });
   const harvestNotifier = new HarvestNotifier({
     notices: repos.harvestNotices,
     studies: repos.studies,
@@ -227,9 +229,11 @@ export function createContext(
       audit,
       rateLimits: options.rateLimits,
     }),
+    studyAccess,
     studies: new StudyService({
       studies: repos.studies,
       users: repos.users,
+      access: studyAccess,
       audit,
       fileEditor: new StudyFileEditor({ files: new StudyFilesRepository(k), blobs, collector }),
       customFields,
@@ -273,7 +277,7 @@ export function createContext(
       collector,
       audit,
     }),
-    trash: new StudyTrashService({ studies: repos.studies, audit }),
+    trash: new StudyTrashService({ studies: repos.studies, access: studyAccess, audit }),
     marks: new StudyMarksService({ studies: repos.studies, tags: repos.tags, audit }),
     shares: new ShareService({
       shares: repos.shares,

@@ -1,16 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { authenticate } from '../http/api.js';
-import { notFound } from '../domain/errors.js';
 import { collectParams } from '../http/params.js';
-import type { Caller } from '../policies/access.js';
-import type { StudyRow } from '../repositories/studies.repository.js';
+import type { Caller } from '../policies/index.js';
+import { scopedToStudy } from '../policies/index.js';
 import { ViewerTokenService } from '../services/viewer-token.service.js';
-
-/** Namespaces whose studies the caller may read over DICOMweb (those with study_view). */
-export function viewableNamespaces(caller: Caller): string[] {
-  return [...caller.groups.values()].filter((g) => g.permissions.has('study_view')).map((g) => g.namespaceId);
-}
 
 /** A viewer token from `Authorization: Bearer vt_…` or a `token` query parameter. */
 function viewerTokenOf(request: FastifyRequest): string | undefined {
@@ -33,21 +27,7 @@ export async function dicomwebCaller(ctx: AppContext, request: FastifyRequest): 
   if (!token) return authenticate(ctx, request, collectParams(request));
   const { row, scope } = await ctx.services.viewerTokens.resolve(token);
   const user = await ctx.services.viewerTokens.userOf(row);
-  const full = await ctx.services.access.load(user, row.sid_hash, request.ip);
-  const group = full.groups.get(scope.namespaceId);
-  return {
-    ...full,
-    groups: new Map(group ? [[scope.namespaceId, group]] : []),
-    studyScope: scope.studyUid,
-  };
-}
-
-/** The study by UID if the caller may view it; otherwise the same not-found as an unknown UID. */
-export async function visibleStudy(ctx: AppContext, caller: Caller, studyUid: string): Promise<StudyRow> {
-  if (caller.studyScope !== undefined && caller.studyScope !== studyUid) throw notFound('study');
-  const study = await ctx.repos.dicomweb.studyByUid(studyUid, viewableNamespaces(caller));
-  if (!study) throw notFound('study');
-  return study;
+  return scopedToStudy(await ctx.services.access.load(user, row.sid_hash, request.ip), scope);
 }
 
 /** The URL prefix of DICOMweb links in answers, as the client reached us. */

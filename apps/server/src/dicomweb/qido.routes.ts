@@ -3,7 +3,8 @@ import type { AppContext } from '../context.js';
 import type { Params } from '../http/params.js';
 import { collectParams } from '../http/params.js';
 import { buildStudyQuery } from '../services/study-query.js';
-import { dicomwebBase, dicomwebCaller, viewableNamespaces, visibleStudy } from './access.js';
+import { searchableStudyUid, viewableNamespaces } from '../policies/index.js';
+import { dicomwebBase, dicomwebCaller } from './access.js';
 import type { DicomJson } from './dicom-json.js';
 import { instanceAttributes, seriesAttributes, studyAttributes } from './dicom-json.js';
 import { qidoPaging, qidoStudyFilters } from './qido-params.js';
@@ -25,12 +26,10 @@ export function qidoRoutes(ctx: AppContext, app: FastifyInstance): void {
     const query = collectParams(request);
     const paging = qidoPaging(query);
     const filters = qidoStudyFilters(query);
-    if (caller.studyScope !== undefined) {
-      // A viewer token finds its own study and nothing else.
-      const asked = filters['filter.study_uid.equals'];
-      if (asked !== undefined && asked !== caller.studyScope) return send(reply, []);
-      filters['filter.study_uid.equals'] = caller.studyScope;
-    }
+    // A viewer token finds its own study and nothing else.
+    const studyUid = searchableStudyUid(caller, filters['filter.study_uid.equals']);
+    if (studyUid === null) return send(reply, []);
+    if (studyUid !== undefined) filters['filter.study_uid.equals'] = studyUid;
     const q = buildStudyQuery(
       {
         filters,
@@ -62,7 +61,7 @@ export function qidoRoutes(ctx: AppContext, app: FastifyInstance): void {
     const caller = await dicomwebCaller(ctx, request);
     const query = collectParams(request);
     const paging = qidoPaging(query);
-    const study = await visibleStudy(ctx, caller, request.params.study);
+    const study = await ctx.services.studyAccess.byUid(caller, request.params.study);
     const series = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, {
       seriesUid: query['SeriesInstanceUID'] ?? query['0020000E'],
       modality: query['Modality'] ?? query['00080060'],
@@ -84,7 +83,7 @@ export function qidoRoutes(ctx: AppContext, app: FastifyInstance): void {
     const caller = await dicomwebCaller(ctx, request);
     const query = collectParams(request);
     const paging = qidoPaging(query);
-    const study = await visibleStudy(ctx, caller, params.study);
+    const study = await ctx.services.studyAccess.byUid(caller, params.study);
     let seriesUuid: string | undefined;
     if (params.series) {
       const [series] = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, { seriesUid: params.series });

@@ -9,7 +9,7 @@ import { chooseMediaType, parseQuality, parseViewport, parseWindow } from '../im
 import { placeholderImage } from '../imaging/placeholder.js';
 import { ThumbnailCache } from '../imaging/thumbnail-cache.js';
 import type { InstanceRow } from '../repositories/dicomweb.repository.js';
-import { dicomwebCaller, visibleStudy } from './access.js';
+import { dicomwebCaller } from './access.js';
 import { parseFrameList } from './frames.js';
 import { auditStudy } from './qido.routes.js';
 import { acceptsMp4, sendVideo } from './video-retrieve.js';
@@ -64,7 +64,7 @@ export function renderedRoutes(ctx: AppContext, app: FastifyInstance): void {
   async function answer(request: FastifyRequest, reply: FastifyReply, target: Target, thumbnail: boolean) {
     const caller = await dicomwebCaller(ctx, request);
     const query = collectParams(request);
-    const study = await visibleStudy(ctx, caller, target.study);
+    const study = await ctx.services.studyAccess.byUid(caller, target.study);
     const [series] = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, { seriesUid: target.series });
     if (!series) throw notFound('series');
     const instances = await ctx.repos.dicomweb.instances(study.uuid, {

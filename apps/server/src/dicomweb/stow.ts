@@ -6,7 +6,8 @@ import { DicomParseError, readDicomHeader } from '../dicom/index.js';
 import { authenticate } from '../http/api.js';
 import { DomainError, isRefusal } from '../domain/errors.js';
 import { collectParams } from '../http/params.js';
-import type { GroupAccess } from '../policies/access.js';
+import type { GroupAccess } from '../policies/index.js';
+import { requireUploadGroup } from '../policies/index.js';
 import { BodyTooLargeError } from '../storage/blob-store.js';
 import type { TempFile } from '../storage/blob-store.js';
 import { MultipartError, parseMediaType, readMultipartRelated } from './multipart.js';
@@ -59,9 +60,7 @@ async function store(
   const caller = await authenticate(ctx, request, params);
   const namespaceId = params['namespace']?.trim();
   if (!namespaceId) throw new DomainError('MISSING_FIELDS', 'namespace', ['namespace']);
-  const group = caller.groups.get(namespaceId);
-  if (!group) throw new DomainError('NOT_FOUND', 'namespace');
-  if (!group.permissions.has('study_upload')) throw new DomainError('NOT_PERMITTED', 'study_upload');
+  const group = requireUploadGroup(caller, namespaceId);
 
   const media = parseMediaType(request.headers['content-type']);
   const partType = media.params['type']?.toLowerCase();

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { notFound } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
+import type { Caller } from '../policies/index.js';
 import type { InstanceRow } from '../repositories/dicomweb.repository.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
-import { dicomwebBase, dicomwebCaller, visibleStudy } from './access.js';
+import { dicomwebBase, dicomwebCaller } from './access.js';
 import { extractFrame, frameContentType, parseFrameList } from './frames.js';
 import { instanceAttributes } from './dicom-json.js';
 import { instanceMetadata } from './metadata.js';
@@ -27,7 +27,7 @@ export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
     caller: Caller,
     target: Target,
   ): Promise<{ study: StudyRow; instances: Instance[] }> {
-    const study = await visibleStudy(ctx, caller, target.study);
+    const study = await ctx.services.studyAccess.byUid(caller, target.study);
     let seriesUuid: string | undefined;
     if (target.series) {
       const [series] = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, { seriesUid: target.series });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
-import type { Caller } from '../policies/access.js';
+import type { Caller } from '../policies/index.js';
 import { sessionExpired } from '../domain/errors.js';
 import type { Params } from './params.js';
 import { collectParams } from './params.js';

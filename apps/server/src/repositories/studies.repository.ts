@@ -128,12 +128,14 @@ export class StudiesRepository {
       .execute();
   }
 
-  async existsInAccount(studyUid: string, accountId: string): Promise<boolean> {
+  /** Is there a live (not deleted) copy of the study in one of these namespaces? */
+  async existsIn(studyUid: string, namespaces: string[]): Promise<boolean> {
+    if (!namespaces.length) return false;
     const row = await this.db
       .selectFrom('studies')
       .select('uuid')
       .where('study_uid', '=', studyUid)
-      .where('account_id', '=', accountId)
+      .where('namespace_id', 'in', namespaces)
       .where('deleted', 'is', null)
       .executeTakeFirst();
     return row !== undefined;

@@ -4,10 +4,9 @@ import type { Attachment, AttachmentListAnswer, AttachmentVersion } from '@imagi
 import { ATTACHMENT_TYPES } from '@imaging-inbox/contract';
 import type { Selectable } from 'kysely';
 import type { AttachmentTable } from '../db/schema.js';
-import { DomainError, notFound, notPermitted } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
-import { hasGroupPermission } from '../policies/access.js';
-import { isLockedByOther } from '../policies/study-lock.js';
+import { DomainError, notFound } from '../domain/errors.js';
+import type { Caller } from '../policies/index.js';
+import { requireStudy } from '../policies/index.js';
 import type { AttachmentRow, AttachmentsRepository } from '../repositories/attachments.repository.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
@@ -36,20 +35,14 @@ export class AttachmentService {
     this.now = deps.now ?? Date.now;
   }
 
-  /** The study of a storage URL, if the caller may view it; the phi namespace must match. */
-  async byStorage(caller: Caller, storage: string, studyUid: string, phi?: string): Promise<StudyRow> {
-    if (phi && phi !== storage) throw notFound('study');
-    if (!hasGroupPermission(caller, storage, 'study_view')) throw notFound('study');
-    const [row] = await this.deps.studies.findByUid(studyUid, [storage]);
-    if (!row) throw notFound('study');
-    return row;
-  }
-
+  /** Adding and deleting: study_edit of the group, on a study not deleted and not locked by someone else. */
   private requireEdit(caller: Caller, row: StudyRow): void {
-    if (!hasGroupPermission(caller, row.namespace_id, 'study_edit') || row.deleted !== null) {
-      throw notPermitted('study_edit');
-    }
-    if (isLockedByOther(row, caller.user.uuid)) throw new DomainError('LOCKED');
+    requireStudy(caller, row, {
+      permissions: ['study_edit'],
+      on: 'group',
+      deleted: 'refused',
+      unlocked: true,
+    });
   }
 
   /** Stores an uploaded file (already streamed to `temp`) as a new attachment or version. */

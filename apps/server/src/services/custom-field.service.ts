@@ -7,8 +7,9 @@ import type {
   CustomFieldValueParam,
 } from '@imaging-inbox/contract';
 import { customFieldProblem } from '@imaging-inbox/contract';
-import { DomainError, invalidField, notFound } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
+import { DomainError, invalidField } from '../domain/errors.js';
+import type { Caller } from '../policies/index.js';
+import { requireAccountMember } from '../policies/index.js';
 import type { CustomFieldRow, CustomFieldsRepository } from '../repositories/custom-fields.repository.js';
 
 /** One validated change of a study's custom field value, with the names the history shows. */
@@ -28,7 +29,7 @@ export class CustomFieldService {
 
   /** customfield/list: members of the account only; another account answers NOT_FOUND. */
   async list(caller: Caller, request: CustomFieldListRequest): Promise<CustomField[]> {
-    if (!caller.accounts.has(request.accountId)) throw notFound('account');
+    requireAccountMember(caller, request.accountId);
     const { object, uuids } = request;
     return (await this.deps.fields.list(request.accountId, { object, uuids })).map(presentCustomField);
   }

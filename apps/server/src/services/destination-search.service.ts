@@ -4,8 +4,8 @@ import { DESTINATION_RETRIEVE_JOB, DESTINATION_SEARCH_JOB } from '../jobs/job-ki
 import type { JobQueue } from '../jobs/job-queue.js';
 import { parseSearchQuery } from '../pacs/search-query.js';
 import type { SearchParams } from '../pacs/search-query.js';
-import type { Caller } from '../policies/access.js';
-import { hasGroupPermission } from '../policies/access.js';
+import type { Caller } from '../policies/index.js';
+import { hasGroupPermission } from '../policies/index.js';
 import type {
   DestinationRetrieveRow,
   DestinationSearchesRepository,

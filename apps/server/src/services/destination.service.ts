@@ -7,9 +7,9 @@ import {
   isAeTitle,
 } from '@imaging-inbox/contract';
 import type { Destination, EchoResult } from '@imaging-inbox/contract';
-import { invalidField, missingFields, notFound } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
-import { isAccountAdmin, mayListDestinations } from '../policies/access.js';
+import { invalidField, missingFields } from '../domain/errors.js';
+import type { Caller } from '../policies/index.js';
+import { requireDestination, requireDestinationAccount } from '../policies/index.js';
 import type { DestinationRow, DestinationsRepository } from '../repositories/destinations.repository.js';
 import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
 import type { AuditService } from './audit.service.js';
@@ -78,25 +78,21 @@ export class DestinationService {
   }
 
   async list(caller: Caller, accountId: string, uuids?: string[]): Promise<Destination[]> {
-    if (!mayListDestinations(caller, accountId)) throw notFound('account');
+    requireDestinationAccount(caller, accountId, 'list');
     return (await this.deps.destinations.listOfAccount(accountId, uuids)).map(present);
   }
 
   async get(caller: Caller, uuid: string): Promise<Destination> {
-    const row = await this.deps.destinations.find(uuid);
-    if (!row || !mayListDestinations(caller, row.account_id)) throw notFound('destination');
-    return present(row);
+    return present(requireDestination(caller, await this.deps.destinations.find(uuid), 'list'));
   }
 
   /** A destination the caller may use (search or push with), or NOT_FOUND. */
   async usable(caller: Caller, uuid: string): Promise<DestinationRow> {
-    const row = await this.deps.destinations.find(uuid);
-    if (!row || !mayListDestinations(caller, row.account_id)) throw notFound('destination');
-    return row;
+    return requireDestination(caller, await this.deps.destinations.find(uuid), 'list');
   }
 
   async add(caller: Caller, accountId: string, fields: DestinationFields): Promise<Destination> {
-    if (!isAccountAdmin(caller, accountId)) throw notFound('account');
+    requireDestinationAccount(caller, accountId, 'manage');
     const missing = REQUIRED.filter((f) => !fields[f]?.trim());
     if (missing.length) throw missingFields(missing);
     const valid = await this.validate(fields, undefined);
@@ -187,9 +183,7 @@ export class DestinationService {
   }
 
   private async managed(caller: Caller, uuid: string): Promise<DestinationRow> {
-    const row = await this.deps.destinations.find(uuid);
-    if (!row || !isAccountAdmin(caller, row.account_id)) throw notFound('destination');
-    return row;
+    return requireDestination(caller, await this.deps.destinations.find(uuid), 'manage');
   }
 
   /** Trims and checks the fields given; answers them cleaned. `self`: the destination being edited. */

@@ -2,8 +2,8 @@ import net from 'node:net';
 import { DICOM_NODE_NAME_MAX_LENGTH, isAeTitle } from '@imaging-inbox/contract';
 import type { DicomNode } from '@imaging-inbox/contract';
 import { invalidField, notFound } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
-import { isAccountAdmin } from '../policies/access.js';
+import type { Caller } from '../policies/index.js';
+import { requireAccountAdmin, requireAdministered } from '../policies/index.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { DicomNodeListed, DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
 import type { AuditService } from './audit.service.js';
@@ -94,13 +94,11 @@ export class DicomNodeService {
   }
 
   private assertAdmin(caller: Caller, accountId: string): void {
-    if (!isAccountAdmin(caller, accountId)) throw notFound('account');
+    requireAccountAdmin(caller, accountId);
   }
 
   private async visible(caller: Caller, uuid: string): Promise<DicomNodeListed> {
-    const node = await this.deps.nodes.find(uuid);
-    if (!node || !isAccountAdmin(caller, node.account_id)) throw notFound('dicom_node');
-    return node;
+    return requireAdministered(caller, await this.deps.nodes.find(uuid), 'dicom_node');
   }
 
   /** Trims and checks the fields given; answers them cleaned. `self`: the node being edited. */

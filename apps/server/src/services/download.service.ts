@@ -1,8 +1,8 @@
 import { buildDicomdir } from '../dicom/dicomdir.js';
 import type { DicomdirStudy } from '../dicom/dicomdir.js';
-import { DomainError, notFound, notPermitted } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
-import { hasGroupPermission, studyPermissions } from '../policies/access.js';
+import { DomainError, notFound } from '../domain/errors.js';
+import type { Caller } from '../policies/index.js';
+import { requireStudy } from '../policies/index.js';
 import type { DicomwebRepository } from '../repositories/dicomweb.repository.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
@@ -34,6 +34,9 @@ export interface DownloadDeps {
   audit: AuditService;
 }
 
+const DOWNLOAD = ['study_download'] as const;
+const DOWNLOAD_ISO = ['study_download', 'study_download_iso'] as const;
+
 /** At most this many studies in one multi-select archive (the bundle limit of the inbox). */
 export const MAX_DOWNLOAD_STUDIES = 500;
 
@@ -45,26 +48,9 @@ export const MAX_DOWNLOAD_STUDIES = 500;
 export class DownloadService {
   constructor(private readonly deps: DownloadDeps) {}
 
-  /** The study of a storage URL: its namespace must be one the caller can view. */
-  async byStorage(caller: Caller, storageNamespace: string, studyUid: string): Promise<StudyRow> {
-    if (!hasGroupPermission(caller, storageNamespace, 'study_view')) throw notFound('study');
-    const [row] = await this.deps.studies.findByUid(studyUid, [storageNamespace]);
-    if (!row) throw notFound('study');
-    return row;
-  }
-
-  async byUuid(caller: Caller, uuid: string): Promise<StudyRow> {
-    const row = await this.deps.studies.findByUuid(uuid);
-    if (!row || !hasGroupPermission(caller, row.namespace_id, 'study_view')) throw notFound('study');
-    return row;
-  }
-
   async plan(caller: Caller, targets: DownloadTarget[], bundle: DownloadBundle): Promise<DownloadPlan> {
-    for (const { row } of targets) {
-      const flags = studyPermissions(caller, row);
-      if (!flags.study_download) throw notPermitted('study_download');
-      if (bundle === 'iso' && !flags.study_download_iso) throw notPermitted('study_download_iso');
-    }
+    const permissions = bundle === 'iso' ? DOWNLOAD_ISO : DOWNLOAD;
+    for (const { row } of targets) requireStudy(caller, row, { permissions });
     return this.build(targets, bundle, { userId: caller.user.uuid, ip: caller.ip });
   }
 

@@ -1,8 +1,7 @@
 import type { LinkSort, PendingRequest } from '@imaging-inbox/contract';
-import { notFound, notPermitted } from '../domain/errors.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
-import type { Caller } from '../policies/access.js';
-import { hasGroupPermission } from '../policies/access.js';
+import type { Caller } from '../policies/index.js';
+import { linkNamespaces, requireLinkGroup, requireManagedLink } from '../policies/index.js';
 import type { LinksRepository } from '../repositories/links.repository.js';
 import type { AuditService } from './audit.service.js';
 import { hashPassword } from './passwords.js';
@@ -34,9 +33,7 @@ export class LinkService {
   }
 
   async create(caller: Caller, input: NewLink): Promise<{ uuid: string; url: string }> {
-    const group = caller.groups.get(input.namespaceId);
-    if (!group) throw notFound('namespace');
-    if (!group.permissions.has('link_edit')) throw notPermitted('link_edit');
+    const group = requireLinkGroup(caller, input.namespaceId);
     const token = newSecretToken();
     const uuid = newUuid();
     const now = this.now();
@@ -89,10 +86,9 @@ export class LinkService {
 
   /** Pending (live) links of the groups where the caller holds link_edit; the token never comes back. */
   async list(caller: Caller, namespaceFilter: string | undefined, sort: LinkSort): Promise<PendingRequest[]> {
-    const namespaces = [...caller.groups.values()]
-      .filter((g) => g.permissions.has('link_edit'))
-      .map((g) => g.namespaceId)
-      .filter((id) => namespaceFilter === undefined || id === namespaceFilter);
+    const namespaces = linkNamespaces(caller).filter(
+      (id) => namespaceFilter === undefined || id === namespaceFilter,
+    );
     const [field, direction] = sort.split('-') as ['created' | 'email', 'asc' | 'desc'];
     const rows = await this.deps.links.list(namespaces, this.now(), { field, direction });
     return rows.map((r) => ({
@@ -112,8 +108,7 @@ export class LinkService {
 
   /** Revokes a link; a link the caller cannot edit answers like a missing one. */
   async revoke(caller: Caller, uuid: string): Promise<void> {
-    const link = await this.deps.links.findByUuid(uuid);
-    if (!link || !hasGroupPermission(caller, link.namespace_id, 'link_edit')) throw notFound('link');
+    const link = requireManagedLink(caller, await this.deps.links.findByUuid(uuid));
     if (link.revoked === null) await this.deps.links.revoke(uuid, this.now());
     await this.deps.audit.record({
       userId: caller.user.uuid,

@@ -1,12 +1,12 @@
 import type { NotificationPreference } from '@imaging-inbox/contract';
 import { DomainError, notFound, notPermitted } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
-import { hasAccountPermission, hasGroupPermission } from '../policies/access.js';
+import type { Caller } from '../policies/index.js';
+import { hasAccountPermission, hasGroupPermission, isNamespaceMember } from '../policies/index.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { MembershipsRepository } from '../repositories/memberships.repository.js';
 import type { UserEventFlags, UserEventsRepository } from '../repositories/user-events.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
-import type { AccessService } from './access.service.js';
+import type { AccessService } from '../policies/index.js';
 import type { AuditService } from './audit.service.js';
 
 export interface NotificationPreferencesDeps {
@@ -125,13 +125,9 @@ export class NotificationPreferencesService {
       if (!user) throw notFound('user');
       target = await this.deps.access.load(user, '', caller.ip);
     }
-    if (!isMember(target, ns)) throw new DomainError('NOT_MEMBER', 'namespace');
+    if (!isNamespaceMember(target, ns)) throw new DomainError('NOT_MEMBER', 'namespace');
     return target;
   }
-}
-
-function isMember(caller: Caller, ns: NamespaceRow): boolean {
-  return ns.kind === 'ACCOUNT' ? caller.accounts.has(ns.account_id) : caller.groups.has(ns.id);
 }
 
 function canModify(caller: Caller, ns: NamespaceRow): boolean {

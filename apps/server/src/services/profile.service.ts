@@ -11,7 +11,7 @@ import {
   type UserProfile,
 } from '@imaging-inbox/contract';
 import { DomainError, invalidField } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
+import type { Caller } from '../policies/index.js';
 import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 import type { SendsRepository } from '../repositories/sends.repository.js';
 import type { SessionsRepository } from '../repositories/sessions.repository.js';

@@ -1,14 +1,13 @@
 import type { SendAnswer, SendStatus, SendTargetParam } from '@imaging-inbox/contract';
 import { DELAYED_SEND_MS, MAX_SHARE_MESSAGE, SEND_LINK_TTL_MS, emailSchema } from '@imaging-inbox/contract';
-import { DomainError, invalidField, missingFields, notFound, notPermitted } from '../domain/errors.js';
+import { DomainError, invalidField, missingFields, notFound } from '../domain/errors.js';
 import { SEND_JOB } from '../jobs/job-kinds.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { PermanentJobError } from '../jobs/job-runner.js';
 import type { JobHandler } from '../jobs/job-runner.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
-import type { Caller } from '../policies/access.js';
-import { studyPermissions } from '../policies/access.js';
-import { isLockedByOther } from '../policies/study-lock.js';
+import type { Caller } from '../policies/index.js';
+import { requireAccountMember, requireStudy } from '../policies/index.js';
 import type { SendRow, SendsRepository } from '../repositories/sends.repository.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
@@ -68,7 +67,7 @@ export class SendService {
   }
 
   async connections(caller: Caller, accountId: string) {
-    if (!caller.accounts.has(accountId)) throw notFound('account');
+    requireAccountMember(caller, accountId);
     const rows = await this.deps.sends.connections(accountId);
     return {
       connections: rows.map((r) => ({
@@ -101,10 +100,7 @@ export class SendService {
     request: SendRequest,
     options: { message: string | undefined; delayed: boolean },
   ): Promise<Omit<SendAnswer, 'status'>> {
-    const flags = studyPermissions(caller, row);
-    if (!flags.study_share) throw notPermitted('study_share');
-    if (!flags[PERMISSION[request.method]]) throw notPermitted(PERMISSION[request.method]);
-    if (isLockedByOther(row, caller.user.uuid)) throw new DomainError('LOCKED');
+    requireStudy(caller, row, { permissions: ['study_share', PERMISSION[request.method]], unlocked: true });
     const message = options.message?.trim() || null;
     if (message && message.length > MAX_SHARE_MESSAGE) {
       throw invalidField('message', `at most ${MAX_SHARE_MESSAGE} characters`);
@@ -187,9 +183,8 @@ export class SendService {
   private async manageable(caller: Caller, sendUuid: string): Promise<SendRow> {
     const send = await this.deps.sends.find(sendUuid);
     const study = send ? await this.deps.studies.findByUuid(send.study_uuid) : undefined;
-    if (!send || !study || !studyPermissions(caller, study).study_view) throw notFound('send');
-    if (!studyPermissions(caller, study).study_share) throw notPermitted('study_share');
-    return send;
+    requireStudy(caller, study, { permissions: ['study_share'], unseen: () => notFound('send') });
+    return send!;
   }
 
   async cancel(caller: Caller, sendUuid: string): Promise<{ send_status: SendStatus }> {

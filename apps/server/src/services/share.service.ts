@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_SHARE_MESSAGE, PERSONAL_GROUP_NAME } from '@imaging-inbox/contract';
 import type { ShareListAnswer, StudyShare } from '@imaging-inbox/contract';
-import { invalidField, notFound, notPermitted } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
-import { studyPermissions } from '../policies/access.js';
+import { invalidField, notFound } from '../domain/errors.js';
+import type { Caller } from '../policies/index.js';
+import { requireStudy } from '../policies/index.js';
 import type { ShareTarget, SharesRepository } from '../repositories/shares.repository.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
@@ -36,10 +36,8 @@ export class ShareService {
   }
 
   private require(caller: Caller, row: StudyRow, type: 'user' | 'group'): void {
-    const flags = studyPermissions(caller, row);
-    if (!flags.study_share) throw notPermitted('study_share');
-    if (type === 'user' && !flags.study_share_user) throw notPermitted('study_share_user');
-    if (type === 'group' && !flags.study_share_group) throw notPermitted('study_share_group');
+    const byType = type === 'user' ? 'study_share_user' : 'study_share_group';
+    requireStudy(caller, row, { permissions: ['study_share', byType] });
   }
 
   async who(caller: Caller, row: StudyRow, type: string) {

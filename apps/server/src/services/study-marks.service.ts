@@ -1,6 +1,6 @@
-import { invalidField, notPermitted } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
-import { studyPermissions } from '../policies/access.js';
+import { invalidField } from '../domain/errors.js';
+import type { Caller } from '../policies/index.js';
+import { requireStudy } from '../policies/index.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { TagsRepository } from '../repositories/tags.repository.js';
 import type { AuditService } from './audit.service.js';
@@ -25,7 +25,7 @@ export class StudyMarksService {
   }
 
   async tag(caller: Caller, row: StudyRow, rawTag: string, add: boolean): Promise<void> {
-    if (!studyPermissions(caller, row).study_tag) throw notPermitted('study_tag');
+    requireStudy(caller, row, { permissions: ['study_tag'] });
     const tag = rawTag.trim();
     if (tag.length < 1 || tag.length > MAX_TAG_LENGTH) {
       throw invalidField('tag', `must be 1 to ${MAX_TAG_LENGTH} characters`);
@@ -46,7 +46,7 @@ export class StudyMarksService {
   }
 
   async star(caller: Caller, row: StudyRow, star: 0 | 1): Promise<void> {
-    if (!studyPermissions(caller, row).study_star) throw notPermitted('study_star');
+    requireStudy(caller, row, { permissions: ['study_star'] });
     if (row.star === star) return;
     await this.deps.studies.update(row.uuid, { star, updated: this.now() });
     await this.deps.audit.record({

@@ -1,11 +1,13 @@
-import { notFound, notPermitted } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
-import { hasGroupPermission, studyPermissions } from '../policies/access.js';
+import type { Caller, StudyAccess } from '../policies/index.js';
+import { requireStudy } from '../policies/index.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { AuditService } from './audit.service.js';
 
+const DELETE = { permissions: ['study_delete'] } as const;
+
 export interface StudyTrashDeps {
   studies: StudiesRepository;
+  access: StudyAccess;
   audit: AuditService;
   now?: () => number;
 }
@@ -26,17 +28,14 @@ export class StudyTrashService {
     caller: Caller,
     by: { uuid: string } | { namespace: string; studyUid: string },
   ): Promise<StudyRow> {
-    const row =
-      'uuid' in by
-        ? await this.deps.studies.findByUuid(by.uuid)
-        : (await this.deps.studies.findByUid(by.studyUid, [by.namespace]))[0];
-    if (!row || !hasGroupPermission(caller, row.namespace_id, 'study_view')) throw notFound('study');
-    return row;
+    return 'uuid' in by
+      ? this.deps.access.byUuid(caller, by.uuid)
+      : this.deps.access.byStorage(caller, by.namespace, by.studyUid);
   }
 
   async delete(caller: Caller, row: StudyRow): Promise<void> {
-    // studyPermissions also refuses a study locked by someone else.
-    if (!studyPermissions(caller, row).study_delete) throw notPermitted('study_delete');
+    // The study's permissions object also refuses a study locked by someone else.
+    requireStudy(caller, row, DELETE);
     if (row.deleted !== null) return;
     const at = this.now();
     await this.deps.studies.update(row.uuid, { deleted: at, updated: at });
@@ -51,7 +50,7 @@ export class StudyTrashService {
   }
 
   async restore(caller: Caller, row: StudyRow): Promise<void> {
-    if (!studyPermissions(caller, row).study_delete) throw notPermitted('study_delete');
+    requireStudy(caller, row, DELETE);
     if (row.deleted === null) return;
     await this.deps.studies.update(row.uuid, { deleted: null, updated: this.now() });
     // History shows EDIT events; a restore is an edit of the deleted state.

@@ -1,7 +1,7 @@
 import type { Study, StudyCustomFieldValue, StudyLock } from '@imaging-inbox/contract';
-import type { Caller } from '../policies/access.js';
-import { studyPermissions } from '../policies/access.js';
-import { LOCK_TTL_MS, lockHolder } from '../policies/study-lock.js';
+import type { Caller } from '../policies/index.js';
+import { studyPermissions } from '../policies/index.js';
+import { LOCK_TTL_MS, lockHolder } from '../policies/index.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
 
 /**

@@ -8,10 +8,9 @@ import {
 } from '@imaging-inbox/contract';
 import type { Updateable } from 'kysely';
 import type { StudyTable } from '../db/schema.js';
-import { DomainError, invalidField, notFound, notPermitted } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
-import { hasGroupPermission, isAccountAdmin } from '../policies/access.js';
-import { isLockedByOther, LOCK_TTL_MS } from '../policies/study-lock.js';
+import { DomainError, invalidField } from '../domain/errors.js';
+import type { Caller, StudyAccess } from '../policies/index.js';
+import { LOCK_TTL_MS, requireAccountMember, viewableNamespaces } from '../policies/index.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AuditService } from './audit.service.js';
@@ -25,6 +24,8 @@ import { toDicomDate } from './time.js';
 
 export interface StudyServiceDeps {
   studies: StudiesRepository;
+  /** The access policy's study lookups. */
+  access: StudyAccess;
   /** Names of lock holders, for the answers. */
   users: Pick<UsersRepository, 'namesOf'>;
   audit: AuditService;
@@ -57,9 +58,7 @@ export class StudyService {
 
   /** Namespaces the query may read: those the caller can view, narrowed by phi_namespace. */
   private searchable(caller: Caller, q: StudyQuery): string[] {
-    const viewable = [...caller.groups.values()]
-      .filter((g) => g.permissions.has('study_view'))
-      .map((g) => g.namespaceId);
+    const viewable = viewableNamespaces(caller);
     if (!q.phiNamespaces) return viewable;
     const wanted = new Set(q.phiNamespaces);
     return viewable.filter((ns) => wanted.has(ns));
@@ -108,18 +107,8 @@ export class StudyService {
     return this.deps.studies.count(q, this.searchable(caller, q));
   }
 
-  /**
-   * The study if the caller may view it. Another group's or account's study answers NOT_FOUND,
-   * exactly as a made-up uuid does.
-   */
-  async requireVisible(caller: Caller, uuid: string): Promise<StudyRow> {
-    const row = await this.deps.studies.findByUuid(uuid);
-    if (!row || !hasGroupPermission(caller, row.namespace_id, 'study_view')) throw notFound('study');
-    return row;
-  }
-
   async get(caller: Caller, uuid: string): Promise<Study> {
-    const row = await this.requireVisible(caller, uuid);
+    const row = await this.deps.access.byUuid(caller, uuid);
     const [extras, holders] = await Promise.all([
       this.deps.studies.extras([uuid]),
       this.deps.users.namesOf(lockHoldersOf([row], this.now())),
@@ -141,8 +130,9 @@ export class StudyService {
   }
 
   async exists(caller: Caller, studyUid: string, accountId: string): Promise<boolean> {
-    if (!caller.accounts.has(accountId)) throw notFound('account');
-    const exists = await this.deps.studies.existsInAccount(studyUid, accountId);
+    requireAccountMember(caller, accountId);
+    // Only where the caller can look: a study in another group of the account is not theirs to know of.
+    const exists = await this.deps.studies.existsIn(studyUid, viewableNamespaces(caller, accountId));
     await this.deps.audit.record({
       userId: caller.user.uuid,
       accountId,
@@ -157,12 +147,14 @@ export class StudyService {
   async set(caller: Caller, request: StudySetRequest): Promise<void> {
     const uuid = request.uuid;
     if (!uuid) throw new DomainError('STUDY_SET_PARAMS_EMPTY');
-    const row = await this.deps.studies.findByUuid(uuid);
-    if (!row || !hasGroupPermission(caller, row.namespace_id, 'study_view')) {
-      throw new DomainError('STUDY_SET_PARAMS_UUID_NOT_FOUND');
-    }
-    if (!hasGroupPermission(caller, row.namespace_id, 'study_edit')) throw notPermitted('study_edit');
-    if (isLockedByOther(row, caller.user.uuid, this.now())) throw new DomainError('LOCKED');
+    // The lock answers LOCKED rather than NOT_PERMITTED, so the edit is judged on the group's flag.
+    const row = await this.deps.access.byUuid(caller, uuid, {
+      permissions: ['study_edit'],
+      on: 'group',
+      unlocked: true,
+      now: this.now(),
+      unseen: () => new DomainError('STUDY_SET_PARAMS_UUID_NOT_FOUND'),
+    });
 
     const changes: Updateable<StudyTable> = {};
     const before: Record<string, string> = {};
@@ -217,8 +209,8 @@ export class StudyService {
    * after it was taken or renewed) is free to take.
    */
   async setLock(caller: Caller, uuid: string, locked: boolean): Promise<void> {
-    const row = await this.requireVisible(caller, uuid);
-    if (!hasGroupPermission(caller, row.namespace_id, 'study_edit')) throw notPermitted('study_edit');
+    // Whether someone else holds the lock is the lock call's own answer (LOCKED).
+    const row = await this.deps.access.byUuid(caller, uuid, { permissions: ['study_edit'], on: 'group' });
     const now = this.now();
     const lapsedAt = now - LOCK_TTL_MS;
     const ok = locked
@@ -240,8 +232,7 @@ export class StudyService {
    * home); audited with the holder and since when. A study that is not locked answers OK.
    */
   async breakLock(caller: Caller, uuid: string): Promise<void> {
-    const row = await this.requireVisible(caller, uuid);
-    if (!isAccountAdmin(caller, row.account_id)) throw notPermitted('account admin');
+    const row = await this.deps.access.byUuid(caller, uuid, { accountAdmin: true });
     const before = await this.deps.studies.breakLock(uuid, this.now());
     if (!before) return;
     await this.deps.audit.record({

@@ -1,7 +1,7 @@
 import { VIEWER_TOKEN_PREFIX, VIEWER_TOKEN_TTL_MS } from '@imaging-inbox/contract';
-import { notFound, sessionExpired } from '../domain/errors.js';
-import type { Caller } from '../policies/access.js';
-import { hasGroupPermission } from '../policies/access.js';
+import { sessionExpired } from '../domain/errors.js';
+import type { Caller } from '../policies/index.js';
+import { requireStudy } from '../policies/index.js';
 import type { SessionsRepository } from '../repositories/sessions.repository.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
@@ -43,9 +43,8 @@ export class ViewerTokenService {
 
   /** A token for a study the caller may view; anything else is NOT_FOUND, as for api/v3. */
   async issue(caller: Caller, study: StudyRow): Promise<{ token: string; expires: number }> {
-    if (!hasGroupPermission(caller, study.namespace_id, 'study_view') || study.deleted !== null) {
-      throw notFound('study');
-    }
+    // A deleted study opens in no viewer: the token would reach nothing over DICOMweb.
+    requireStudy(caller, study, { deleted: 'hidden' });
     const now = this.now();
     await this.deps.tokens.deleteExpired(now);
     const token = `${VIEWER_TOKEN_PREFIX}${newSecretToken()}`;

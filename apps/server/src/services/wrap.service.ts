@@ -23,7 +23,7 @@ import { wrapImage, wrapPdf, type WrapStudy } from '../dicom/wrap.js';
 import { DomainError, invalidField, notPermitted } from '../domain/errors.js';
 import type { IngestService } from '../ingest/ingest.service.js';
 import { LINK_SOURCE_KIND, linkIndexTarget } from '../ingest/link-source.js';
-import type { GroupAccess } from '../policies/access.js';
+import type { GroupAccess } from '../policies/index.js';
 import type { SettingsRepository } from '../repositories/settings.repository.js';
 import type { StudiesRepository } from '../repositories/studies.repository.js';
 import type { BlobStore, TempFile } from '../storage/blob-store.js';

@@ -8,7 +8,7 @@ describe.each(DIALECTS)('study get, exists, set and lock on %s', (dialect) => {
   let clinician: string;
   let viewer: string;
   let emergencyStudy: { uuid: string; study_uid: string; account_id: string; patientid: string };
-  let intakeStudy: { uuid: string };
+  let intakeStudy: { uuid: string; study_uid: string };
   let partnerAccount: string;
 
   beforeAll(async () => {
@@ -25,7 +25,7 @@ describe.each(DIALECTS)('study get, exists, set and lock on %s', (dialect) => {
     intakeStudy = await db
       .selectFrom('studies')
       .innerJoin('groups', 'groups.namespace_id', 'studies.namespace_id')
-      .select(['studies.uuid'])
+      .select(['studies.uuid', 'studies.study_uid'])
       .where('groups.name', '=', 'PACS Intake')
       .executeTakeFirstOrThrow();
     partnerAccount = (
@@ -81,6 +81,20 @@ describe.each(DIALECTS)('study get, exists, set and lock on %s', (dialect) => {
     );
     expect(foreign.body.error_type).toBe('NOT_FOUND');
     expect((await server.api.call('study/exists', {}, clinician)).body.error_type).toBe('MISSING_FIELDS');
+  });
+
+  it('does not tell a member whether a study exists in a group they cannot see', async () => {
+    const exists = async (sid: string, studyUID: string) =>
+      (await server.api.call('study/exists', { studyUID, accountUuid: emergencyStudy.account_id }, sid)).body;
+    // PACS Intake is not the clinician's: its study answers exactly as a made-up uid does.
+    expect(await exists(clinician, intakeStudy.study_uid)).toEqual(await exists(clinician, '1.2.3.4.5'));
+    expect((await exists(clinician, intakeStudy.study_uid)).exists).toBe(0);
+    // The gatekeeper works in PACS Intake, the admin sees every group of the account.
+    const gatekeeper = await server.api.login('gatekeeper@demo.local');
+    const admin = await server.api.login('admin@demo.local');
+    expect((await exists(gatekeeper, intakeStudy.study_uid)).exists).toBe(1);
+    expect((await exists(admin, intakeStudy.study_uid)).exists).toBe(1);
+    expect((await exists(gatekeeper, emergencyStudy.study_uid)).exists).toBe(0);
   });
 
   it('edits patient fields with study/set, keeps search keys in step and audits before/after', async () => {

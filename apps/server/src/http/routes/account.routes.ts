@@ -10,8 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 import { DomainError, notFound } from '../../domain/errors.js';
-import { permissionFlags } from '../../policies/access.js';
-import type { Caller, GroupAccess } from '../../policies/access.js';
+import { permissionFlags, requireAccountMember, requireGroupByUuid } from '../../policies/index.js';
+import type { Caller, GroupAccess } from '../../policies/index.js';
 
 const accountOwner = (uuid: string) => `account:${uuid}`;
 
@@ -51,9 +51,9 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'account/get', uuidRequest, async ({ caller, input }) => {
     const { uuid } = input;
-    const access = caller.accounts.get(uuid);
-    const row = access ? await ctx.repos.accounts.findAccount(uuid) : undefined;
-    if (!access || !row) throw notFound(MESSAGES.accountNotFound);
+    const access = requireAccountMember(caller, uuid, MESSAGES.accountNotFound);
+    const row = await ctx.repos.accounts.findAccount(uuid);
+    if (!row) throw notFound(MESSAGES.accountNotFound);
     return {
       uuid: row.uuid,
       name: row.name,
@@ -68,14 +68,12 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'group/list', optionalAccountRequest, ({ caller, input }) => {
     const accountId = input.account_id;
-    if (accountId && !caller.accounts.has(accountId)) throw notFound(MESSAGES.accountNotFound);
+    if (accountId) requireAccountMember(caller, accountId, MESSAGES.accountNotFound);
     const groups = groupsOf(caller, accountId).map(presentGroup);
     return { groups, page: { number: 1, rows: groups.length, more: 0 } };
   });
 
   authedRoute(ctx, app, 'group/get', uuidRequest, ({ caller, input }) => {
-    const group = [...caller.groups.values()].find((g) => g.groupId === input.uuid);
-    if (!group) throw notFound('group');
-    return presentGroup(group);
+    return presentGroup(requireGroupByUuid(caller, input.uuid));
   });
 }

@@ -7,7 +7,7 @@ import type { TempFile } from '../../storage/blob-store.js';
 import { authedRoute, authenticate } from '../api.js';
 import { DomainError, invalidField } from '../../domain/errors.js';
 import { collectParams, optionalInt, required, type Params } from '../params.js';
-import type { Caller } from '../../policies/access.js';
+import type { Caller } from '../../policies/index.js';
 
 interface StudyParams {
   storage_namespace: string;
@@ -23,7 +23,13 @@ export function attachmentRoutes(ctx: AppContext, app: FastifyInstance): void {
   const base = '/api/v3/storage/study/:storage_namespace/:study_uid/attachment';
   /** The study the path names, as the caller may see it (phi_namespace from the query or body). */
   const studyAt = (caller: Caller, path: StudyParams, params: Params) =>
-    attachments.byStorage(caller, path.storage_namespace, path.study_uid, params['phi_namespace']?.trim());
+    ctx.services.studyAccess.byStorage(
+      caller,
+      path.storage_namespace,
+      path.study_uid,
+      {},
+      params['phi_namespace']?.trim(),
+    );
 
   app.post<{ Params: StudyParams }>(base, async (request, reply) => {
     const params = collectParams(request);
@@ -81,7 +87,7 @@ export function attachmentRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'study/attachment/list', async ({ caller, params }) => {
     const [uuid] = required(params, 'uuid');
-    const row = await ctx.services.studies.requireVisible(caller, uuid);
+    const row = await ctx.services.studyAccess.byUuid(caller, uuid);
     const page = optionalInt(params, 'page.number', 1, 1, 100_000);
     const rows = optionalInt(params, 'page.rows', ATTACHMENT_PAGE_ROWS, 1, 100);
     return attachments.list(caller, row, page, rows);

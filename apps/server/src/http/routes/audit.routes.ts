@@ -13,7 +13,7 @@ export function auditRoutes(ctx: AppContext, app: FastifyInstance): void {
     auditObjectRequest,
     async ({ caller, input }): Promise<Omit<AuditObjectAnswer, 'status'>> => {
       const { uuid, rows, number } = input;
-      await ctx.services.studies.requireVisible(caller, uuid);
+      await ctx.services.studyAccess.byUuid(caller, uuid);
       const events = await ctx.repos.audit.forObject(uuid, {
         actions: input['filter.action.in'],
         newestFirst: input.reverse,

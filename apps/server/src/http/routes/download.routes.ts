@@ -7,7 +7,7 @@ import { MAX_DOWNLOAD_STUDIES } from '../../services/download.service.js';
 import { isoStream } from '../../storage/iso-stream.js';
 import { zipStream } from '../../storage/zip-stream.js';
 import { authenticate } from '../api.js';
-import { invalidField, missingFields, notFound } from '../../domain/errors.js';
+import { invalidField, missingFields } from '../../domain/errors.js';
 import type { Params } from '../params.js';
 import { collectParams, required, stringList } from '../params.js';
 
@@ -25,10 +25,13 @@ export function downloadRoutes(ctx: AppContext, app: FastifyInstance): void {
       const params = collectParams(request);
       const caller = await authenticate(ctx, request, params);
       const { storage_namespace: storage, study_uid: studyUid } = request.params;
-      const phi = params['phi_namespace']?.trim();
-      // The phi namespace of a study is its storage namespace; a different one names no study.
-      if (phi && phi !== storage) throw notFound('study');
-      const row = await downloads.byStorage(caller, storage, studyUid);
+      const row = await ctx.services.studyAccess.byStorage(
+        caller,
+        storage,
+        studyUid,
+        {},
+        params['phi_namespace']?.trim(),
+      );
       const plan = await downloads.plan(
         caller,
         [{ row, seriesUids: seriesFilter(params) }],
@@ -51,7 +54,7 @@ export function downloadRoutes(ctx: AppContext, app: FastifyInstance): void {
         throw invalidField('uuids', `at most ${MAX_DOWNLOAD_STUDIES} studies`);
       }
       const targets: DownloadTarget[] = [];
-      for (const uuid of uuids) targets.push({ row: await downloads.byUuid(caller, uuid) });
+      for (const uuid of uuids) targets.push({ row: await ctx.services.studyAccess.byUuid(caller, uuid) });
       const plan = await downloads.plan(caller, targets, bundleOf(params));
       return sendArchive(reply, plan);
     },

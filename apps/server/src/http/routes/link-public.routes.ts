@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { WRAPPING_SETTING } from '../../services/wrap.service.js';
 import { apiRoute } from '../api.js';
 import { DomainError, notPermitted } from '../../domain/errors.js';
+import { grantMayUploadTo } from '../../policies/index.js';
 import { collectParams, required } from '../params.js';
 import { hashToken } from '../../services/tokens.js';
 import { LINK_SOURCE_KIND, linkIndexTarget } from '../../ingest/link-source.js';
@@ -85,7 +86,7 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
     return {
       owner: {
         key: `grant:${hashToken(grant)}`,
-        mayUploadTo: (namespaceId) => namespaceId === link.namespace_id,
+        mayUploadTo: (namespaceId) => grantMayUploadTo(link, namespaceId),
       },
       targetOf: () => ({
         target: { accountId: link.account_id, namespaceId: link.namespace_id },

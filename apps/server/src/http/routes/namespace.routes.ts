@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 import { notFound } from '../../domain/errors.js';
+import { requireGroup } from '../../policies/index.js';
 
 /** Namespace (group) calls that are not about studies. */
 export function namespaceRoutes(ctx: AppContext, app: FastifyInstance): void {
@@ -17,9 +18,9 @@ export function namespaceRoutes(ctx: AppContext, app: FastifyInstance): void {
   authedRoute(ctx, app, 'namespace/share_code', shareCodeRequest, async ({ caller, input }) => {
     if (input.by === 'code') return ctx.services.sends.lookup(input.code);
     const { namespaceId } = input;
-    const group = caller.groups.get(namespaceId);
-    const account = group ? await ctx.repos.accounts.findAccount(group.accountId) : undefined;
-    if (!group || !account) throw notFound('namespace');
+    const group = requireGroup(caller, namespaceId);
+    const account = await ctx.repos.accounts.findAccount(group.accountId);
+    if (!account) throw notFound('namespace');
     const target = await ctx.repos.sends.byNamespace(namespaceId);
     const answer: Omit<ShareCodeSettingsAnswer, 'status'> = {
       namespace_id: namespaceId,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute, authedRoute, sidOf } from '../api.js';
 import { DomainError } from '../../domain/errors.js';
-import { permissionFlags } from '../../policies/access.js';
+import { permissionFlags } from '../../policies/index.js';
 
 export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
   apiRoute(app, 'session/login', loginRequest, async ({ input, request }) => {

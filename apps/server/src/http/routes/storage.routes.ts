@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { uploadAnswer } from '../../ingest/upload-answer.js';
 import { authenticate } from '../api.js';
-import { DomainError, notFound, notPermitted } from '../../domain/errors.js';
+import { DomainError } from '../../domain/errors.js';
+import { requireUploadGroup } from '../../policies/index.js';
 import { collectParams } from '../params.js';
 import { BodyTooLargeError } from '../../storage/blob-store.js';
 import type { TempFile } from '../../storage/blob-store.js';
@@ -20,9 +21,7 @@ export function storageRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBy
     '/api/v3/storage/namespace/:namespace_id/image',
     async (request, reply) => {
       const caller = await authenticate(ctx, request, collectParams(request));
-      const group = caller.groups.get(request.params.namespace_id);
-      if (!group) throw notFound('namespace');
-      if (!group.permissions.has('study_upload')) throw notPermitted('study_upload');
+      const group = requireUploadGroup(caller, request.params.namespace_id);
 
       const temp = await receiveBody(ctx, request, maxUploadBytes);
       const result = await ctx.services.ingest.ingestTemp(

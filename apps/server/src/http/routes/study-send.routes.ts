@@ -11,7 +11,7 @@ export function studySendRoutes(ctx: AppContext, app: FastifyInstance): void {
   const sends = ctx.services.sends;
 
   authedRoute(ctx, app, 'study/send/list', studyUuidRequest, async ({ caller, input }) => {
-    return sends.list(await ctx.services.studies.requireVisible(caller, input.uuid));
+    return sends.list(await ctx.services.studyAccess.byUuid(caller, input.uuid));
   });
 
   authedRoute(ctx, app, 'study/send/cancel', studyUuidRequest, async ({ caller, input }) => {
@@ -21,7 +21,7 @@ export function studySendRoutes(ctx: AppContext, app: FastifyInstance): void {
   // By account_id, or by a study's uuid: the connections of the account that holds it.
   authedRoute(ctx, app, 'connection/list', connectionListRequest, async ({ caller, input }) => {
     if (input.by === 'study') {
-      const row = await ctx.services.studies.requireVisible(caller, input.uuid);
+      const row = await ctx.services.studyAccess.byUuid(caller, input.uuid);
       return sends.connections(caller, row.account_id);
     }
     return sends.connections(caller, input.accountId);

@@ -14,25 +14,24 @@ import { authedRoute } from '../api.js';
  */
 export function studyShareRoutes(ctx: AppContext, app: FastifyInstance): void {
   const shares = ctx.services.shares;
-  const studies = ctx.services.studies;
 
   authedRoute(ctx, app, 'study/share/who', studyShareWhoRequest, async ({ caller, input }) => {
-    return shares.who(caller, await studies.requireVisible(caller, input.uuid), input.type);
+    return shares.who(caller, await ctx.services.studyAccess.byUuid(caller, input.uuid), input.type);
   });
 
   authedRoute(ctx, app, 'study/share', studyShareRequest, async ({ caller, input }) => {
-    const row = await studies.requireVisible(caller, input.uuid);
+    const row = await ctx.services.studyAccess.byUuid(caller, input.uuid);
     // account_id, share_code or email make it a send (SPEC "Send exams"); else a share in the account.
     if (input.send) return ctx.services.sends.send(caller, row, input.send, input);
     await shares.share(caller, row, input.target, input.message);
   });
 
   authedRoute(ctx, app, 'study/share/list', studyUuidRequest, async ({ caller, input }) => {
-    return shares.list(await studies.requireVisible(caller, input.uuid));
+    return shares.list(await ctx.services.studyAccess.byUuid(caller, input.uuid));
   });
 
   authedRoute(ctx, app, 'study/share/stop', studyShareStopRequest, async ({ caller, input }) => {
-    const row = await studies.requireVisible(caller, input.uuid);
+    const row = await ctx.services.studyAccess.byUuid(caller, input.uuid);
     await shares.stop(caller, row, input.target);
   });
 }

@@ -13,7 +13,7 @@ import { required } from '../params.js';
 export function studyThumbnailRoutes(ctx: AppContext, app: FastifyInstance): void {
   authedRoute(ctx, app, 'study/thumbnails', async ({ caller, params, request }) => {
     const [uuid] = required(params, 'uuid');
-    const study = await ctx.services.studies.requireVisible(caller, uuid);
+    const study = await ctx.services.studyAccess.byUuid(caller, uuid);
     const series = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, {});
     const videos = await ctx.repos.dicomweb.firstInstanceBySeries(study.uuid, [...VIDEO_TRANSFER_SYNTAXES]);
     await auditStudy(

@@ -1,24 +1,20 @@
 import type { ViewerTokenAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { viewableNamespaces } from '../../dicomweb/access.js';
-import type { Caller } from '../../policies/access.js';
+import type { Caller } from '../../policies/index.js';
 import type { StudyRow } from '../../repositories/studies.repository.js';
 import { authedRoute } from '../api.js';
-import { missingFields, notFound } from '../../domain/errors.js';
+import { missingFields } from '../../domain/errors.js';
 import type { Params } from '../params.js';
 import { required } from '../params.js';
 
 /** The study a viewer-token call names: by `uuid`, or by `storage_namespace` (or `phi_namespace`) and `study_uid`. */
 async function namedStudy(ctx: AppContext, caller: Caller, params: Params): Promise<StudyRow> {
-  if (params['uuid']?.trim()) return ctx.services.studies.requireVisible(caller, params['uuid'].trim());
+  if (params['uuid']?.trim()) return ctx.services.studyAccess.byUuid(caller, params['uuid'].trim());
   const namespace = params['storage_namespace']?.trim() || params['phi_namespace']?.trim();
   const [studyUid] = required(params, 'study_uid');
   if (!namespace) throw missingFields(['storage_namespace']);
-  const namespaces = viewableNamespaces(caller).filter((ns) => ns === namespace);
-  const study = await ctx.repos.dicomweb.studyByUid(studyUid, namespaces);
-  if (!study) throw notFound('study');
-  return study;
+  return ctx.services.studyAccess.byStorage(caller, namespace, studyUid, { deleted: 'hidden' });
 }
 
 /**

@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import type { UploadOwner, UploadTarget } from '../../ingest/upload-session.service.js';
 import { apiRoute, authenticate } from '../api.js';
-import { DomainError, notFound, notPermitted } from '../../domain/errors.js';
+import { DomainError } from '../../domain/errors.js';
+import { mayUploadTo, requireUploadGroup } from '../../policies/index.js';
 import type { Params } from '../params.js';
 import { collectParams, required } from '../params.js';
 
@@ -85,13 +86,11 @@ export function uploadSessionRoutes(ctx: AppContext, app: FastifyInstance): void
     return {
       owner: {
         key: `session:${user.sidHash}`,
-        mayUploadTo: (namespaceId) => user.groups.get(namespaceId)?.permissions.has('study_upload') ?? false,
+        mayUploadTo: (namespaceId) => mayUploadTo(user, namespaceId),
       },
       targetOf: (p) => {
         const [namespaceId] = required(p, 'namespace_id');
-        const group = user.groups.get(namespaceId);
-        if (!group) throw notFound('namespace');
-        if (!group.permissions.has('study_upload')) throw notPermitted('study_upload');
+        const group = requireUploadGroup(user, namespaceId);
         return {
           target: { accountId: group.accountId, namespaceId: group.namespaceId },
           source: { kind: 'upload', userId: user.user.uuid },

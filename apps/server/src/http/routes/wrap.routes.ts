@@ -6,7 +6,8 @@ import type { ReceivedFile, WrapRequest } from '../../services/wrap.service.js';
 import { WRAPPING_SETTING } from '../../services/wrap.service.js';
 import { BodyTooLargeError } from '../../storage/blob-store.js';
 import { authenticate } from '../api.js';
-import { DomainError, invalidField, notFound, notPermitted } from '../../domain/errors.js';
+import { DomainError, invalidField, notPermitted } from '../../domain/errors.js';
+import { requireUploadGroup } from '../../policies/index.js';
 import { collectParams } from '../params.js';
 
 /** The size limit of one wrapped file: the upload limit, at most the contract's WRAP_MAX_FILE_BYTES. */
@@ -26,9 +27,7 @@ export function wrapRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBytes
     '/api/v3/storage/namespace/:namespace_id/wrap',
     async (request, reply) => {
       const caller = await authenticate(ctx, request, collectParams(request));
-      const group = caller.groups.get(request.params.namespace_id);
-      if (!group) throw notFound('namespace');
-      if (!group.permissions.has('study_upload')) throw notPermitted('study_upload');
+      const group = requireUploadGroup(caller, request.params.namespace_id);
       // Asked before the body is read, so a refused call costs no disk.
       if (!(await ctx.services.wrap.isEnabled(group.accountId))) throw notPermitted(WRAPPING_SETTING);
 

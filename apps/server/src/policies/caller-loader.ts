@@ -1,10 +1,14 @@
-import type { AccountAccess, Caller, GroupAccess } from '../policies/access.js';
-import { ALL_PERMISSION_SET, PERSONAL_NAMESPACE_PERMISSIONS, toPermissionSet } from '../policies/access.js';
+import type { AccountAccess, Caller, GroupAccess } from './access.js';
+import { ALL_PERMISSION_SET, PERSONAL_NAMESPACE_PERMISSIONS, toPermissionSet } from './access.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { MembershipsRepository } from '../repositories/memberships.repository.js';
 import type { UserRow } from '../repositories/users.repository.js';
 
-/** Builds the Caller for a signed-in user from their memberships. */
+/**
+ * Builds the Caller for a signed-in user from their memberships, once per request: what each group
+ * grants, every permission in every group of an account they administer, and the personal
+ * 'Shared with me' namespace of studies shared with them.
+ */
 export class AccessService {
   constructor(
     private readonly memberships: MembershipsRepository,
