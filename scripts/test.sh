@@ -16,6 +16,8 @@ npx tsc -p apps/web/tsconfig.json --noEmit
 [ -f e2e/tsconfig.json ] && npx tsc -p e2e/tsconfig.json --noEmit
 echo "== lint and format"
 npx eslint . --max-warnings 0
+node scripts/check-imports.mjs
+node --test scripts/check-imports.test.mjs
 npx prettier --check . >/dev/null || { npx prettier --check . | tail -20; exit 1; }
 echo "== server: unit and integration (SQLite and PostgreSQL)"
 (cd apps/server && npx vitest run)

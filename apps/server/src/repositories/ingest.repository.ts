@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { modalityMask } from '@imaging-inbox/contract';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
@@ -6,7 +7,6 @@ import type { DialectName } from '../db/dialect.js';
 import { transactionWithoutSync } from '../db/index-durability.js';
 import { QueryTemplate } from '../db/query-template.js';
 import type { AuditEventTable, Database, InstanceTable } from '../db/schema.js';
-import { newUuid } from '../services/tokens.js';
 import { searchKey } from './study-search.sql.js';
 
 export interface IndexTarget {
@@ -209,7 +209,7 @@ export class IngestRepository {
     } = await this.ensureStudy(trx, p, target, now);
     const { uuid: seriesUuid, created: seriesCreated } = await this.ensureSeries(trx, p, studyUuid);
     const inserted = await this.insertInstance.execute(trx, {
-      uuid: newUuid(),
+      uuid: randomUUID(),
       study_uuid: studyUuid,
       series_uuid: seriesUuid,
       sop_instance_uid: p.sopInstanceUid,
@@ -274,7 +274,7 @@ export class IngestRepository {
       await this.studyByUid.execute(trx, { namespaceId: target.namespaceId, studyUid: p.studyInstanceUid })
     ).rows[0];
     if (existing) return { uuid: existing.uuid, created: false, modality: existing.modality };
-    const uuid = newUuid();
+    const uuid = randomUUID();
     const inserted = await trx
       .insertInto('studies')
       .values({
@@ -321,7 +321,7 @@ export class IngestRepository {
     const existing = (await this.seriesByUid.execute(trx, { studyUuid, seriesUid: p.seriesInstanceUid }))
       .rows[0];
     if (existing) return { uuid: existing.uuid, created: false };
-    const uuid = newUuid();
+    const uuid = randomUUID();
     await trx
       .insertInto('series')
       .values({
