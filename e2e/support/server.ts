@@ -70,6 +70,8 @@ export async function startServer(
       SEED_DEMO: '1',
       PUBLIC_URL: baseUrl,
       LOG_LEVEL: 'warn',
+      // The browser tests read the mails they cause at /dev/outbox.
+      DEV_OUTBOX: '1',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -107,6 +107,8 @@ const envSchema = z.object({
    * Addresses (comma-separated IPs or CIDRs, or `loopback`) of reverse proxies whose
    * X-Forwarded-For and X-Forwarded-Proto are believed; unset: none.
    */
+  /** 1 serves the outbox page /dev/outbox (to loopback clients, without SMTP_URL); npm start sets it. */
+  DEV_OUTBOX: z.enum(['0', '1']).default('0'),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -143,6 +145,7 @@ export interface Config {
   logLevel: string;
   webDist: string | undefined;
   trustProxy: string | undefined;
+  devOutbox: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -185,5 +188,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,
+    devOutbox: e.DEV_OUTBOX === '1',
   };
 }

@@ -17,7 +17,7 @@ import { AccessService, StudyAccess } from './policies/index.js';
 import { AuditService } from './services/audit.service.js';
 import { PasswordResetService } from './services/password-reset.service.js';
 import { ProfileService } from './services/profile.service.js';
-import type { RateLimits } from './services/session.service.js';
+import type { RateLimits } from './services/login-throttle.js';
 import { SessionService } from './services/session.service.js';
 import { StudyService } from './services/study.service.js';
 import { BlobCollector } from './storage/blob-collector.js';

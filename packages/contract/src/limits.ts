@@ -12,6 +12,12 @@ export const SEARCH_POLL_MS = 1500;
 export const DELAYED_SEND_MS = 3 * 60 * 1000;
 /** Longest message a share or a send may carry (after trimming). */
 export const MAX_SHARE_MESSAGE = 1024;
+/** Longest value of one study search filter (`filter.*`): a name, an ID, a list of modalities or tags. */
+export const MAX_FILTER_LENGTH = 1024;
+/** Longest password a request-study link may be given. */
+export const MAX_LINK_PASSWORD = 128;
+/** Longest e-mail address (RFC 5321's path limit). */
+export const MAX_EMAIL_LENGTH = 254;
 export const DEBOUNCE_MS = 250;
 export const LONG_DEBOUNCE_MS = 500;
 export const SUCCESS_BANNER_MS = 5000;

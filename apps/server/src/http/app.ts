@@ -9,6 +9,7 @@ import type { AppContext } from '../context.js';
 import { DomainError } from '../domain/errors.js';
 import { errorBody, httpStatusOf } from './errors.js';
 import { addSecurityHeaders } from './security-headers.js';
+import { limitJsonDepth } from './json-body.js';
 import { auditRoutes } from './routes/audit.routes.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { bundleRoutes } from './routes/bundle.routes.js';
@@ -86,6 +87,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     trustProxy: options.trustProxy ?? false,
   });
   addSecurityHeaders(app);
+  limitJsonDepth(app);
 
   const routes: RegisteredRoute[] = [];
   registered.set(app, routes);

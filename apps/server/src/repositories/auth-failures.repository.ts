@@ -22,6 +22,17 @@ export class AuthFailuresRepository {
     return Number(row.n);
   }
 
+  /** How many failures `key` holds since `since`, and when the latest was (0 when none). */
+  async recentOf(key: string, since: number): Promise<{ count: number; latest: number }> {
+    const row = await this.db
+      .selectFrom('auth_failures')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('at').as('latest')])
+      .where('key', '=', key)
+      .where('at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.n), latest: Number(row.latest ?? 0) };
+  }
+
   async clear(key: string): Promise<void> {
     await this.db.deleteFrom('auth_failures').where('key', '=', key).execute();
   }

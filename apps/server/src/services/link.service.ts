@@ -1,4 +1,6 @@
 import type { LinkSort, PendingRequest } from '@imaging-inbox/contract';
+import { MAX_EMAIL_LENGTH, MAX_LINK_PASSWORD, MAX_SHARE_MESSAGE } from '@imaging-inbox/contract';
+import { invalidField } from '../domain/errors.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import type { Caller } from '../policies/index.js';
 import { linkNamespaces, requireLinkGroup, requireManagedLink } from '../policies/index.js';
@@ -34,6 +36,7 @@ export class LinkService {
 
   async create(caller: Caller, input: NewLink): Promise<{ uuid: string; url: string }> {
     const group = requireLinkGroup(caller, input.namespaceId);
+    refuseOversized(input);
     const token = newSecretToken();
     const uuid = newUuid();
     const now = this.now();
@@ -118,5 +121,21 @@ export class LinkService {
       objectId: uuid,
       ip: caller.ip,
     });
+  }
+}
+
+/**
+ * The message goes into a mail and onto the public page, the password through scrypt: the same
+ * limits as a share's message, and no megabyte of either.
+ */
+function refuseOversized(input: NewLink): void {
+  if (input.message !== undefined && input.message.length > MAX_SHARE_MESSAGE) {
+    throw invalidField('message', `at most ${MAX_SHARE_MESSAGE} characters`);
+  }
+  if (input.password !== undefined && input.password.length > MAX_LINK_PASSWORD) {
+    throw invalidField('password', `at most ${MAX_LINK_PASSWORD} characters`);
+  }
+  if (input.email.length > MAX_EMAIL_LENGTH) {
+    throw invalidField('email', `at most ${MAX_EMAIL_LENGTH} characters`);
   }
 }

@@ -18,11 +18,10 @@ import type { SessionsRepository } from '../repositories/sessions.repository.js'
 import type { SettingsRepository } from '../repositories/settings.repository.js';
 import type { SharesRepository } from '../repositories/shares.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
-import { AttemptLimiter } from './attempt-limiter.js';
 import type { AuditService } from './audit.service.js';
 import type { PasswordResetService } from './password-reset.service.js';
 import { verifyPassword } from './passwords.js';
-import { DEFAULT_RATE_LIMITS, type RateLimits } from './session.service.js';
+import { LoginThrottle, type RateLimits } from './login-throttle.js';
 
 export interface ProfileDeps {
   users: UsersRepository;
@@ -46,13 +45,11 @@ const settingsOwner = (userId: string) => `user:${userId}`;
  */
 export class ProfileService {
   private readonly now: () => number;
-  private readonly attempts: AttemptLimiter;
-  private readonly limits: RateLimits;
+  private readonly throttle: LoginThrottle;
 
   constructor(private readonly deps: ProfileDeps) {
     this.now = deps.now ?? Date.now;
-    this.limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
-    this.attempts = new AttemptLimiter(deps.failures, this.limits.windowMs);
+    this.throttle = new LoginThrottle(deps.failures, deps.rateLimits);
   }
 
   async get(caller: Caller): Promise<UserProfile> {
@@ -144,17 +141,17 @@ export class ProfileService {
   }
 
   /**
-   * The current password must be right (INVALID_PASSWORD); wrong guesses count against the same
-   * limit as sign-in, so a borrowed session cannot try passwords faster than the login page allows.
+   * The current password must be right (INVALID_PASSWORD); wrong guesses count with the sign-in
+   * failures of that login from that address (LoginThrottle), so a borrowed session cannot try
+   * passwords faster than the login page allows.
    * The new one follows the password and reuse rules (BAD_PASSWORD). Other sessions end.
    */
   async changePassword(caller: Caller, oldPassword: string, password: string): Promise<void> {
     const user = caller.user;
     const now = this.now();
-    const key = `login:${user.email}`;
-    await this.attempts.refuseIfOver(key, this.limits.perLogin, now);
+    await this.throttle.refuseIfThrottled(user.email, caller.ip, now);
     if (!(await verifyPassword(oldPassword, user.password_hash))) {
-      await this.attempts.record([key], now);
+      await this.throttle.recordFailure(user.email, caller.ip, now);
       await this.deps.audit.record({
         userId: user.uuid,
         action: 'PASSWORD_CHANGE',

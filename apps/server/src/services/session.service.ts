@@ -3,19 +3,22 @@ import type { AuthFailuresRepository } from '../repositories/auth-failures.repos
 import type { SessionRow, SessionsRepository } from '../repositories/sessions.repository.js';
 import type { UserRow, UsersRepository } from '../repositories/users.repository.js';
 import type { AuditService } from './audit.service.js';
+import type { RateLimits } from './login-throttle.js';
+import { LoginThrottle } from './login-throttle.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 import { hashToken, newSecretToken } from './tokens.js';
 
-export interface RateLimits {
-  windowMs: number;
-  perLogin: number;
-  perAddress: number;
+export type { RateLimits } from './login-throttle.js';
+
+/**
+ * Refreshing last_seen on every call would turn each read into a write, so the idle expiry slides
+ * at most this often: once a minute, or a sixtieth of the idle time when that is shorter. A session
+ * in use then expires at most that much early (one second at SESSION_IDLE_MINUTES=1, where a
+ * fixed minute would let a session in use expire).
+ */
+export function touchIntervalMs(idleSeconds: number): number {
+  return Math.min(60_000, (idleSeconds * 1000) / 60);
 }
-
-export const DEFAULT_RATE_LIMITS: RateLimits = { windowMs: 15 * 60_000, perLogin: 5, perAddress: 30 };
-
-/** Refreshing last_seen on every call would turn each read into a write; once a minute is enough. */
-const TOUCH_INTERVAL_MS = 60_000;
 
 export interface SessionDeps {
   users: UsersRepository;
@@ -30,24 +33,19 @@ export interface SessionDeps {
 /** Sign-in, session validation with idle expiry, sign-out. */
 export class SessionService {
   private readonly now: () => number;
-  private readonly limits: RateLimits;
+  private readonly throttle: LoginThrottle;
 
   constructor(private readonly deps: SessionDeps) {
     this.now = deps.now ?? Date.now;
-    this.limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
+    this.throttle = new LoginThrottle(deps.failures, deps.rateLimits);
   }
 
   async login(login: string, password: string, ip: string): Promise<{ sid: string; user: UserRow }> {
     const email = login.trim().toLowerCase();
     const now = this.now();
-    const since = now - this.limits.windowMs;
-    const loginKey = `login:${email}`;
-    const addressKey = `ip:${ip}`;
-    const [byLogin, byAddress] = await Promise.all([
-      this.deps.failures.countSince(loginKey, since),
-      this.deps.failures.countSince(addressKey, since),
-    ]);
-    if (byLogin >= this.limits.perLogin || byAddress >= this.limits.perAddress) {
+    try {
+      await this.throttle.refuseIfThrottled(email, ip, now);
+    } catch (error) {
       await this.deps.audit.record({
         userId: null,
         action: 'LOGIN',
@@ -56,13 +54,13 @@ export class SessionService {
         detail: { login: email, reason: 'rate_limited' },
         ip,
       });
-      throw new DomainError('RATE_LIMITED', 'Too many failed sign-in attempts; try again later.');
+      throw error;
     }
     const user = await this.deps.users.findByEmail(email);
     // Hash even for an unknown login so both paths take the same time.
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
     if (!user || !ok || user.status !== 'ACTIVE') {
-      await this.deps.failures.record([loginKey, addressKey], now);
+      await this.throttle.recordFailure(email, ip, now);
       await this.deps.audit.record({
         userId: user?.uuid ?? null,
         action: 'LOGIN',
@@ -73,7 +71,7 @@ export class SessionService {
       });
       throw new DomainError('BAD_PASSWORD');
     }
-    await this.deps.failures.clear(loginKey);
+    await this.throttle.clear(email, ip);
     const sid = newSecretToken();
     await this.deps.sessions.insert({
       sid_hash: hashToken(sid),
@@ -100,7 +98,7 @@ export class SessionService {
     }
     const user = await this.deps.users.findByUuid(session.user_id);
     if (!user || user.status !== 'ACTIVE') return undefined;
-    if (now - session.last_seen >= TOUCH_INTERVAL_MS) {
+    if (now - session.last_seen >= touchIntervalMs(this.deps.idleSeconds)) {
       const expires = now + this.deps.idleSeconds * 1000;
       await this.deps.sessions.touch(sidHash, now, expires);
       session.last_seen = now;

@@ -1,5 +1,6 @@
 import {
   DEFAULT_STUDY_SORT,
+  MAX_FILTER_LENGTH,
   parseFlag,
   parseStringList,
   STUDY_FILTER_FIELDS,
@@ -56,6 +57,10 @@ export function buildStudyQuery(request: StudySearchRequest, defaultTimeZone = '
   for (const [key, rawValue] of Object.entries(request.filters)) {
     if (!key.startsWith('filter.')) continue;
     const value = rawValue.trim();
+    // A 50,000-character `like` pattern costs the database far more than any search needs.
+    if (value.length > MAX_FILTER_LENGTH) {
+      throw invalidField(key, `at most ${MAX_FILTER_LENGTH} characters`);
+    }
     const rest = key.slice('filter.'.length);
     if (rest.startsWith('SMART_SEARCH')) {
       if (value) query.smart = value;

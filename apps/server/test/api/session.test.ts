@@ -6,9 +6,37 @@ import { DEMO_PASSWORD, DIALECTS, startTestServer } from '../support/test-server
 describe.each(DIALECTS)('sessions on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(dialect, { SESSION_IDLE_MINUTES: '1' });
+    // The test client is the trusted proxy, so X-Forwarded-For can play other client addresses.
+    server = await startTestServer(dialect, { SESSION_IDLE_MINUTES: '1', TRUST_PROXY: '127.0.0.1' });
   });
   afterAll(() => server?.stop());
+
+  /** session/login as sent from `address`. */
+  async function loginFrom(address: string, login: string, password: string) {
+    const response = await fetch(`${server.url}/api/v3/session/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': address },
+      body: new URLSearchParams({ login, password }),
+    });
+    return { status: response.status, body: (await response.json()) as { error_type?: string } };
+  }
+
+  /** Moves the recorded failures of `login` back in time, as if they were `ms` older. */
+  async function ageFailures(login: string, ms: number): Promise<void> {
+    const rows = await server.ctx.db.kysely
+      .selectFrom('auth_failures')
+      .select(['key', 'at'])
+      .where('key', 'like', `login:${login}|%`)
+      .execute();
+    for (const row of rows) {
+      await server.ctx.db.kysely
+        .updateTable('auth_failures')
+        .set({ at: Number(row.at) - ms })
+        .where('key', '=', row.key)
+        .where('at', '=', row.at)
+        .execute();
+    }
+  }
 
   it('logs in with the demo password and answers the spec fields with a long random sid', async () => {
     const { status, body } = await server.api.call('session/login', {
@@ -109,6 +137,51 @@ describe.each(DIALECTS)('sessions on %s', (dialect) => {
     const ttl = await server.api.get('session/ttl', { sid });
     expect(ttl.status).toBe(412);
     expect(ttl.body.error_type).toBe('EXPIRED');
+  });
+
+  it("counts wrong passwords per login and address: a stranger's guesses do not lock the user out", async () => {
+    for (let i = 0; i < 5; i++) {
+      expect((await loginFrom('10.9.0.1', 'clinician@demo.local', `wrong-${i}-xx`)).body.error_type).toBe(
+        'BAD_PASSWORD',
+      );
+    }
+    const stranger = await loginFrom('10.9.0.1', 'clinician@demo.local', DEMO_PASSWORD);
+    expect(stranger).toMatchObject({ status: 429, body: { error_type: 'RATE_LIMITED' } });
+    const owner = await loginFrom('10.9.0.2', 'clinician@demo.local', DEMO_PASSWORD);
+    expect(owner.status).toBe(200);
+  });
+
+  it('backs off 30 s after five failures, doubling with each further one', async () => {
+    const login = 'gatekeeper@demo.local';
+    for (let i = 0; i < 5; i++) await loginFrom('10.9.0.3', login, `wrong-${i}-xx`);
+    expect((await loginFrom('10.9.0.3', login, 'wrong-5-xx')).status).toBe(429);
+    await ageFailures(login, 31_000);
+    expect((await loginFrom('10.9.0.3', login, 'wrong-6-xx')).body.error_type).toBe('BAD_PASSWORD');
+    // Six failures: the next try waits a minute after the latest.
+    await ageFailures(login, 31_000);
+    expect((await loginFrom('10.9.0.3', login, DEMO_PASSWORD)).status).toBe(429);
+    await ageFailures(login, 30_000);
+    expect((await loginFrom('10.9.0.3', login, DEMO_PASSWORD)).status).toBe(200);
+  });
+
+  it('slides the idle expiry of a session in use, even at SESSION_IDLE_MINUTES=1', async () => {
+    const sid = await server.api.login('viewer@demo.local');
+    // Last used 50 s ago, so 10 s left: a request now must give it a full minute again.
+    const lastSeen = Date.now() - 50_000;
+    await server.ctx.db.kysely
+      .updateTable('sessions')
+      .set({ last_seen: lastSeen, expires: lastSeen + 60_000 })
+      .where('sid_hash', '=', hashToken(sid))
+      .execute();
+    const before = Date.now();
+    expect((await server.api.get('session/user', { sid })).status).toBe(200);
+    const row = await server.ctx.db.kysely
+      .selectFrom('sessions')
+      .select('expires')
+      .where('sid_hash', '=', hashToken(sid))
+      .executeTakeFirstOrThrow();
+    expect(Number(row.expires)).toBeGreaterThanOrEqual(before + 59_000);
+    expect((await server.api.get('session/ttl', { sid })).body.ttl).toBeGreaterThanOrEqual(58);
   });
 
   it('expires an idle session', async () => {

@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 
 /**
- * Without an SMTP server, mail stays in the outbox table; this page shows it on the embedded
- * default only, so a first-time user can follow a password-reset link.
+ * Without an SMTP server, mail stays in the outbox table; this page shows it to a first-time user
+ * of the demo (`npm start` sets DEV_OUTBOX=1), so they can follow a password-reset link. Off unless
+ * asked for: "from 127.0.0.1" alone is every client of a reverse proxy on the same host (unless
+ * TRUST_PROXY names it), and the page holds every reset and request link.
  */
 export function devRoutes(ctx: AppContext, app: FastifyInstance): void {
-  if (ctx.config.smtpUrl) return;
+  if (ctx.config.smtpUrl || !ctx.config.devOutbox) return;
   app.get('/dev/outbox', async (request, reply) => {
     if (!['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(request.ip)) return reply.code(404).send();
     const mails = await ctx.repos.outbox.latest(50);
