@@ -6,6 +6,7 @@
 export * from './access.js';
 export * from './accounts.js';
 export * from './caller-loader.js';
+export * from './destinations.js';
 export * from './groups.js';
 export * from './links.js';
 export * from './study.js';

@@ -5,7 +5,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { parseSearchQuery } from '../pacs/search-query.js';
 import type { SearchParams } from '../pacs/search-query.js';
 import type { Caller } from '../policies/index.js';
-import { hasGroupPermission } from '../policies/index.js';
+import { requireSearchTarget, requireVisibleSearch } from '../policies/index.js';
 import type {
   DestinationRetrieveRow,
   DestinationSearchesRepository,
@@ -43,10 +43,8 @@ export class DestinationSearchService {
     params: SearchParams,
   ): Promise<{ uuid: string }> {
     const destination = await this.deps.destinations.usable(caller, destinationId);
-    const group = caller.groups.get(copyTo);
     // Unauthorised looks like missing: no such group, another account's, or no destination_search in it.
-    if (!group || group.accountId !== destination.account_id) throw notFound('namespace');
-    if (!hasGroupPermission(caller, copyTo, 'destination_search')) throw notFound('namespace');
+    requireSearchTarget(caller, copyTo, destination.account_id);
     if (Number(destination.can_search) !== 1)
       throw invalidField('uuid', 'this destination cannot be searched');
     // A date the user picked as today may already be tomorrow in UTC: allow one day ahead.
@@ -142,11 +140,7 @@ export class DestinationSearchService {
 
   /** A search whose copy_to group the caller may retrieve into, or NOT_FOUND. */
   private async visible(caller: Caller, uuid: string): Promise<DestinationSearchRow> {
-    const search = await this.deps.searches.findSearch(uuid);
-    if (!search || !hasGroupPermission(caller, search.namespace_id, 'destination_search')) {
-      throw notFound('destination_search');
-    }
-    return search;
+    return requireVisibleSearch(caller, await this.deps.searches.findSearch(uuid));
   }
 }
 
