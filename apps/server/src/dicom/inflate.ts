@@ -22,7 +22,7 @@ export const DEFLATED_EXPLICIT_LE = '1.2.840.10008.1.2.1.99';
 /** Largest inflated/deflated size ratio accepted beyond the floor. */
 export const MAX_INFLATE_RATIO = 100;
 /** Inflated datasets up to this size pass whatever their ratio. */
-export const INFLATE_FLOOR = 64 * 1024 * 1024;
+export const INFLATE_FLOOR = 16 * 1024 * 1024;
 /** What the streaming inflater hands back per step: fewer, larger steps on the main thread. */
 const CHUNK = 1024 * 1024;
 

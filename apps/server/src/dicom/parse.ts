@@ -334,7 +334,12 @@ function reader(dataSet: DataSet): (tag: string, trimStart?: boolean) => string 
     const element = dataSet.elements[tag];
     if (!element || element.length === 0 || element.length === UNDEFINED_LENGTH) return '';
     const raw = dataSet.byteArray.subarray(element.dataOffset, element.dataOffset + element.length);
-    const value = decoder.decode(raw).replace(/[\s\0]+$/, '');
+    // A NUL inside a value (never valid DICOM text) becomes U+FFFD: PostgreSQL text cannot hold
+    // U+0000, and a file carrying one was refused with a server error instead of indexed.
+    const value = decoder
+      .decode(raw)
+      .replace(/[\s\0]+$/, '')
+      .replace(/\0/g, '\uFFFD');
     return trimStart ? value.trimStart() : value;
   };
 }

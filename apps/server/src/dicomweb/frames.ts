@@ -1,5 +1,5 @@
 import dicomParser from 'dicom-parser';
-import { inflateSync } from '../dicom/inflate.js';
+import { inflaterFor } from '../dicom/inflate.js';
 import { invalidField, notFound } from '../domain/errors.js';
 
 const EXPLICIT_LITTLE_ENDIAN = '1.2.840.10008.1.2.1';
@@ -49,10 +49,12 @@ export function parseFrameList(raw: string): number[] {
 /**
  * The bytes of one frame: the fragments of an encapsulated frame as stored, or a slice of native
  * pixel data in little-endian byte order (big-endian words swapped; a deflated dataset inflated).
+ * `expanded` is the file with its deflated dataset already inflated off the main thread
+ * (`expandDeflated`), else it is inflated here within the ratio ceiling.
  */
-export function extractFrame(file: Buffer, frameNumber: number): Buffer {
+export function extractFrame(file: Buffer, frameNumber: number, expanded?: Uint8Array): Buffer {
   const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
-  const dataSet = dicomParser.parseDicom(bytes, { inflater: inflateSync });
+  const dataSet = dicomParser.parseDicom(bytes, { inflater: inflaterFor(expanded) });
   const pixelData = dataSet.elements['x7fe00010'];
   if (!pixelData) throw notFound('pixel data');
   const frames = Number(dataSet.string('x00280008') ?? '1') || 1;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { notFound } from '../domain/errors.js';
+import { DomainError, notAcceptable, notFound } from '../domain/errors.js';
+import { expandDeflated } from '../dicom/inflate.js';
 import type { Caller } from '../policies/index.js';
 import type { InstanceRow } from '../repositories/dicomweb.repository.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
@@ -18,6 +19,20 @@ interface Target {
   study: string;
   series?: string;
   instance?: string;
+}
+
+/**
+ * The frames of a stored file (a deflated dataset inflated off the main thread). The file was
+ * accepted when it came in, so one whose frames cannot be read is this instance's 406.
+ */
+async function framesOf(file: Buffer, frames: number[], contentType: string) {
+  try {
+    const expanded = await expandDeflated(file, Number.MAX_SAFE_INTEGER);
+    return frames.map((n) => ({ contentType, bytes: extractFrame(file, n, expanded) }));
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw notAcceptable('INVALID_DICOM', 'the frames of this instance cannot be read');
+  }
 }
 
 /** WADO-RS: retrieve studies, series, instances, their metadata and frames (PS3.18 section 10.4). */
@@ -121,7 +136,7 @@ export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
       const file = await ctx.services.blobs.read(instance.blob_key);
       const contentType = frameContentType(instance.transfer_syntax);
       const boundary = newBoundary();
-      const parts = frames.map((n) => ({ contentType, bytes: extractFrame(file, n) }));
+      const parts = await framesOf(file, frames, contentType);
       const partType = contentType.split(';')[0] ?? 'application/octet-stream';
       return reply
         .type(`multipart/related; type="${partType}"; boundary=${boundary}`)

@@ -1,6 +1,6 @@
 import dicomParser from 'dicom-parser';
 import type { DataSet } from 'dicom-parser';
-import { inflateSync } from '../dicom/inflate.js';
+import { inflaterFor } from '../dicom/inflate.js';
 import { extractFrame, NATIVE_SYNTAXES } from '../dicomweb/frames.js';
 import { canDecode, decodeFrame, type PixelLayout } from './codecs.js';
 
@@ -26,10 +26,10 @@ function firstNumber(dataSet: DataSet, tag: string): number | undefined {
 }
 
 /** The number of frames in a DICOM file (1 when the attribute is absent). */
-export function frameCount(file: Uint8Array): number {
+export function frameCount(file: Uint8Array, expanded?: Uint8Array): number {
   let dataSet: DataSet;
   try {
-    dataSet = dicomParser.parseDicom(file, { untilTag: 'x7fe00010', inflater: inflateSync });
+    dataSet = dicomParser.parseDicom(file, { untilTag: 'x7fe00010', inflater: inflaterFor(expanded) });
   } catch (error) {
     throw new UnsupportedImageError(`the file cannot be read: ${String(error)}`);
   }
@@ -37,11 +37,16 @@ export function frameCount(file: Uint8Array): number {
 }
 
 /** Reads frame `frameNumber` (1-based) of a DICOM file and decodes it to native pixels. */
-export async function readFrame(file: Buffer, frameNumber: number): Promise<ImageFrame> {
+export async function readFrame(
+  file: Buffer,
+  frameNumber: number,
+  /** The file with its deflated dataset already inflated (`expandDeflated`), if it is deflated. */
+  expanded?: Uint8Array,
+): Promise<ImageFrame> {
   const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
   let dataSet: DataSet;
   try {
-    dataSet = dicomParser.parseDicom(bytes, { untilTag: 'x7fe00010', inflater: inflateSync });
+    dataSet = dicomParser.parseDicom(bytes, { untilTag: 'x7fe00010', inflater: inflaterFor(expanded) });
   } catch (error) {
     throw new UnsupportedImageError(`the file cannot be read: ${String(error)}`);
   }
@@ -64,7 +69,7 @@ export async function readFrame(file: Buffer, frameNumber: number): Promise<Imag
   if (!native && !canDecode(transferSyntax)) {
     throw new UnsupportedImageError(`transfer syntax ${transferSyntax} is not rendered`);
   }
-  const raw = extractFrame(file, frameNumber);
+  const raw = extractFrame(file, frameNumber, expanded);
   let data: Uint8Array = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
   let { photometric, planarConfiguration } = layout;
   // extractFrame already answers native frames little endian (and inflated).

@@ -1,4 +1,5 @@
 import { DomainError, notAcceptable } from '../domain/errors.js';
+import { expandDeflated } from '../dicom/inflate.js';
 import { encodeJpeg } from './codecs.js';
 import { frameCount, readFrame } from './frame-reader.js';
 import { encodePng } from './png.js';
@@ -24,8 +25,11 @@ export interface RenderRequest {
  */
 export async function renderImage(file: Buffer, request: RenderRequest): Promise<Buffer> {
   try {
-    const frameNumber = request.frame === 'middle' ? Math.ceil(frameCount(file) / 2) : request.frame;
-    const frame = await readFrame(file, frameNumber);
+    // A deflated dataset is inflated once, off the main thread, for all that follows.
+    const expanded = await expandDeflated(file, Number.MAX_SAFE_INTEGER);
+    const frameNumber =
+      request.frame === 'middle' ? Math.ceil(frameCount(file, expanded) / 2) : request.frame;
+    const frame = await readFrame(file, frameNumber, expanded);
     let raster = renderFrame(frame, { window: request.window });
     if (request.viewport) raster = fitToViewport(raster, request.viewport);
     if (request.type === 'image/jpeg') {

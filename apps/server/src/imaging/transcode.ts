@@ -1,5 +1,6 @@
 import dcmjs from 'dcmjs';
 import dicomParser from 'dicom-parser';
+import { expandDeflated } from '../dicom/inflate.js';
 import { frameCount, readFrame } from './frame-reader.js';
 
 /** Explicit VR Little Endian: the uncompressed syntax every DICOM reader (and the viewer) decodes. */
@@ -20,11 +21,12 @@ function storedSyntax(file: Buffer): string {
  */
 export async function toExplicitLittleEndian(file: Buffer): Promise<Buffer> {
   if (storedSyntax(file) === EXPLICIT_LE) return file;
-  const frames = frameCount(file);
+  const expanded = await expandDeflated(file, Number.MAX_SAFE_INTEGER);
+  const frames = frameCount(file, expanded);
   const decoded: Uint8Array[] = [];
   let first: Awaited<ReturnType<typeof readFrame>> | undefined;
   for (let n = 1; n <= frames; n++) {
-    const frame = await readFrame(file, n);
+    const frame = await readFrame(file, n, expanded);
     first ??= frame;
     decoded.push(frame.data);
   }

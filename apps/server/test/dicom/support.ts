@@ -120,12 +120,12 @@ function deflatedMeta(bytes: Uint8Array): { meta: Buffer; datasetStart: number }
 /**
  * A decompression bomb: a valid instance (Explicit VR Little Endian, 2x2 pixels) re-encoded as
  * Deflated Explicit VR Little Endian whose Pixel Data claims `inflatedBytes` of zeros. Made without
- * ever holding them: one self-contained deflate block of 16 MiB of zeros (ended by a full flush, so
- * it depends on nothing before it) is repeated; about 16 KB per 16 MiB.
+ * ever holding them: one self-contained deflate block of 4 MiB of zeros (ended by a full flush, so
+ * it depends on nothing before it) is repeated; about 4 KB per 4 MiB.
  */
 export function deflateBomb(instance: Uint8Array, inflatedBytes: number): Uint8Array {
-  const BLOCK = 16 * 1024 * 1024;
-  if (inflatedBytes % BLOCK !== 0) throw new Error('inflatedBytes: a multiple of 16 MiB');
+  const BLOCK = 4 * 1024 * 1024;
+  if (inflatedBytes % BLOCK !== 0) throw new Error('inflatedBytes: a multiple of 4 MiB');
   const file = Buffer.from(instance);
   const { meta, datasetStart } = deflatedMeta(file);
   const pixelTag = Buffer.from([0xe0, 0x7f, 0x10, 0x00]);

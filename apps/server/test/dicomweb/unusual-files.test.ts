@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import dicomParser from 'dicom-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDicomHeader } from '../../src/dicom/index.js';
-import { PYDICOM_DIR } from '../dicom/support.js';
+import { buildInstance, parseDicomHeader } from '../../src/dicom/index.js';
+import { baseSpec, PYDICOM_DIR } from '../dicom/support.js';
 import { IngestWays } from '../support/ingest-ways.js';
 import { withSopInstanceUid } from '../support/mutate.js';
 import type { TestServer } from '../support/test-server.js';
@@ -132,6 +132,18 @@ describe.each(DIALECTS)('unusual files on %s', (dialect) => {
     const uids = parseDicomHeader(FILES.hugeMetaLength);
     expect(meta.body[0]!['00080018']).toEqual({ vr: 'UI', Value: [uids.sopInstanceUid] });
     expect(meta.body[0]!['00100010'].Value[0].Alphabetic).toBe(uids.patientName);
+  });
+
+  it('indexes a text value with a NUL inside (found by the fuzz tier: PostgreSQL refused it with a 500)', async () => {
+    const file = buildInstance(
+      baseSpec({
+        studyDescription: 'CT\u0000HEAD',
+        studyInstanceUid: '2.25.4242',
+        sopInstanceUid: '2.25.4242.1.1',
+      }),
+    );
+    expect((await ways.send('upload', file)).status).toBe(202);
+    expect(parseDicomHeader(file).studyDescription).toBe('CT\uFFFDHEAD');
   });
 
   it.each(Object.keys(CORRUPT) as (keyof typeof CORRUPT)[])(
