@@ -28,6 +28,12 @@ const envSchema = z.object({
     .optional(),
   /** 0 picks a free port (tests); the bound port is reported by startServer. */
   DICOM_PORT: portSchema.default(11112),
+  /** ARTIM: a DICOM connection must send its association request within this time. */
+  DICOM_ARTIM_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /** An established DICOM association that sends nothing for this long is aborted. */
+  DICOM_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** DICOM connections held at once; more are closed as they arrive. */
+  DICOM_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(200),
   /** The called AE title of our SCP: 1–16 characters of the DICOM AE repertoire, no backslash. */
   DICOM_AET: z
     .string()
@@ -125,6 +131,8 @@ export interface Config {
   databaseUrl: string | undefined;
   dicomPort: number;
   dicomAet: string;
+  dicomTimeouts: { artimMs: number; idleMs: number };
+  dicomMaxConnections: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   publicUrl: string;
@@ -168,6 +176,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dicomPort: e.DICOM_PORT,
     dicomAet: e.DICOM_AET,
+    dicomTimeouts: { artimMs: e.DICOM_ARTIM_MS, idleMs: e.DICOM_IDLE_MS },
+    dicomMaxConnections: e.DICOM_MAX_CONNECTIONS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),

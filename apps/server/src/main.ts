@@ -79,6 +79,8 @@ export async function startServer(
     ingest: ctx.services.ingest,
     blobs: ctx.services.blobs,
     deliveries: ctx.services.deliveries,
+    timeouts: config.dicomTimeouts,
+    maxConnections: config.dicomMaxConnections,
     log,
   });
   let dicomPort: number;

@@ -3,20 +3,26 @@ import type { AddressInfo } from 'node:net';
 import { StoreScpConnection } from './scp.js';
 import type { ScpDeps } from './scp.js';
 
+/** Open connections the listener holds at most; more are closed as they arrive. */
+export const DEFAULT_MAX_CONNECTIONS = 200;
+
 /**
  * The DICOM listener: a plain net.Server bound to our host that runs one StoreScpConnection per
- * connection, with Nagle off so each C-STORE answer leaves at once.
+ * connection, with Nagle off so each C-STORE answer leaves at once. Each connection has ARTIM and
+ * an idle limit (scp.ts); the listener holds at most `maxConnections`, so connections opened and
+ * left half-open cannot pile up without bound.
  */
 export class DicomListener {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(private readonly deps: Omit<ScpDeps, 'track'>) {}
+  constructor(private readonly deps: Omit<ScpDeps, 'track'> & { maxConnections?: number }) {}
 
   /** Binds host:port (0 picks a free port) and answers the bound port. */
   async start(port: number, host: string): Promise<number> {
     const server = net.createServer((socket) => this.accept(socket));
+    server.maxConnections = this.deps.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen({ port, host }, () => {

@@ -30,10 +30,18 @@ import { STORE_STATUS, storeFailureOf } from './store-status.js';
 
 /** Our receive limit for P-DATA-TF PDUs (A-ASSOCIATE-AC): larger PDUs mean fewer per instance. */
 export const MAX_PDU_LENGTH = 256 * 1024;
-/** ARTIM: a peer that connects must ask for an association within this time. */
-const ASSOCIATION_TIMEOUT_MS = 30_000;
-/** An established association that sends nothing for this long is aborted. */
-const IDLE_TIMEOUT_MS = 60_000;
+/** How long a connection may take to ask for an association, and how long an association may idle. */
+export interface AssociationTimeouts {
+  /**
+   * ARTIM (PS3.8 9.1.5): from the connection to a complete A-ASSOCIATE-RQ. A fixed deadline, not
+   * reset by bytes: a peer trickling a byte now and then does not hold the connection open.
+   */
+  artimMs: number;
+  /** An established association with no PDU from the peer (and no store of ours under way) for this long is aborted. */
+  idleMs: number;
+}
+
+export const DEFAULT_ASSOCIATION_TIMEOUTS: AssociationTimeouts = { artimMs: 30_000, idleMs: 60_000 };
 
 export interface ScpDeps {
   aeTitle: string;
@@ -45,6 +53,7 @@ export interface ScpDeps {
   track: (work: Promise<unknown>) => void;
   /** Finds the retrieve an instance from a destination's PACS belongs to (C-MOVE deliveries). */
   deliveries: DeliveryRouter;
+  timeouts?: AssociationTimeouts;
 }
 
 interface Accepted {
@@ -87,6 +96,9 @@ export class StoreScpConnection implements PduHandler {
   private releaseRequested = false;
   /** The size of the last dataset received: the next one is sized for it (a series' images are alike). */
   private lastDatasetSize = 0;
+  private readonly timeouts: AssociationTimeouts;
+  private artim: NodeJS.Timeout | undefined;
+  private idle: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -94,7 +106,8 @@ export class StoreScpConnection implements PduHandler {
   ) {
     this.ip = normalizeIp(socket.remoteAddress ?? '');
     socket.setNoDelay(true);
-    socket.setTimeout(ASSOCIATION_TIMEOUT_MS, () => this.abort('timed out'));
+    this.timeouts = deps.timeouts ?? DEFAULT_ASSOCIATION_TIMEOUTS;
+    this.artim = setTimeout(() => this.abort('no association request within ARTIM'), this.timeouts.artimMs);
     socket.on('data', (chunk: Buffer) => this.reader.push(chunk));
     socket.on('error', () => this.closed());
     socket.on('close', () => this.closed());
@@ -103,7 +116,9 @@ export class StoreScpConnection implements PduHandler {
   // --- PduHandler -------------------------------------------------------------------------------
 
   controlPdu(type: number, body: Buffer): void {
+    this.heardFromPeer();
     if (type === PDU.associateRq && this.phase === 'idle') {
+      clearTimeout(this.artim);
       this.phase = 'negotiating';
       this.negotiate(body).catch((error: unknown) => {
         this.deps.log(`DICOM association from ${this.ip} failed: ${String(error)}`);
@@ -125,6 +140,7 @@ export class StoreScpConnection implements PduHandler {
   }
 
   pdvData(contextId: number, isCommand: boolean, slice: Buffer): void {
+    this.heardFromPeer();
     const message = this.message(contextId);
     if (!message) return;
     if (isCommand) {
@@ -216,7 +232,24 @@ export class StoreScpConnection implements PduHandler {
     const answers = request.contexts.map((context) => this.answer(context));
     this.socket.write(associateAcceptPdu(request, answers, MAX_PDU_LENGTH));
     this.phase = 'established';
-    this.socket.setTimeout(IDLE_TIMEOUT_MS);
+    this.heardFromPeer();
+  }
+
+  /** Restarts the idle limit of an established association. */
+  private heardFromPeer(): void {
+    if (this.phase !== 'established') return;
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.idleExpired(), this.timeouts.idleMs);
+  }
+
+  /** A peer waiting for our answers is not idle; one that went quiet otherwise is dropped. */
+  private idleExpired(): void {
+    if (this.phase !== 'established') return;
+    if (this.inFlight.size > 0) {
+      this.idle = setTimeout(() => this.idleExpired(), this.timeouts.idleMs);
+      return;
+    }
+    this.abort(`idle for ${this.timeouts.idleMs} ms`);
   }
 
   /** Every transfer syntax we know is accepted as proposed: the sender's first choice that we know. */
@@ -252,6 +285,8 @@ export class StoreScpConnection implements PduHandler {
     if (this.socket.destroyed) return;
     this.phase = 'released';
     this.socket.end(releaseResponsePdu());
+    // ARTIM again: a peer that never closes its side after the release is dropped.
+    setTimeout(() => this.socket.destroy(), this.timeouts.artimMs).unref();
   }
 
   private abort(reason: string): void {
@@ -266,6 +301,8 @@ export class StoreScpConnection implements PduHandler {
   /** The association is over, however it ended: datasets not yet complete are dropped. */
   private closed(): void {
     this.phase = 'closed';
+    clearTimeout(this.artim);
+    clearTimeout(this.idle);
     for (const message of this.incoming.values()) message.sink?.destroy();
     this.incoming.clear();
   }
