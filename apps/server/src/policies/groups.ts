@@ -54,3 +54,19 @@ export function isNamespaceMember(
 ): boolean {
   return ns.kind === 'ACCOUNT' ? caller.accounts.has(ns.account_id) : caller.groups.has(ns.id);
 }
+
+/**
+ * A namespace a call about its members names (notification preferences): one the caller belongs to,
+ * or one of an account where they hold `adminPermission` (to read or set a member's flags). Any
+ * other is NOT_FOUND `namespace`, the answer for a missing one: a member learns nothing of the
+ * groups they are not in.
+ */
+export function requireKnownNamespace(
+  caller: Caller,
+  ns: { id: string; kind: string; account_id: string },
+  adminPermission: Permission,
+): void {
+  if (isNamespaceMember(caller, ns)) return;
+  if (caller.accounts.get(ns.account_id)?.permissions.has(adminPermission)) return;
+  throw notFound('namespace');
+}

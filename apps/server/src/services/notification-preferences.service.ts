@@ -1,7 +1,12 @@
 import type { NotificationPreference } from '@imaging-inbox/contract';
 import { DomainError, notFound, notPermitted } from '../domain/errors.js';
 import type { Caller } from '../policies/index.js';
-import { hasAccountPermission, hasGroupPermission, isNamespaceMember } from '../policies/index.js';
+import {
+  hasAccountPermission,
+  hasGroupPermission,
+  isNamespaceMember,
+  requireKnownNamespace,
+} from '../policies/index.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { MembershipsRepository } from '../repositories/memberships.repository.js';
 import type { UserEventFlags, UserEventsRepository } from '../repositories/user-events.repository.js';
@@ -118,6 +123,7 @@ export class NotificationPreferencesService {
     userId: string | undefined,
     adminPermission: 'account_user_view' | 'account_user_edit',
   ): Promise<Caller> {
+    requireKnownNamespace(caller, ns, adminPermission);
     let target = caller;
     if (userId && userId !== caller.user.uuid) {
       if (!hasAccountPermission(caller, ns.account_id, adminPermission)) throw notPermitted('user_id');

@@ -300,12 +300,12 @@ const ROUTES: Record<string, RouteCase> = {
     request: (_w, x) => post('namespace/share_code', { namespace_id: o(x).namespaceId }),
   },
   [api('user/event')]: {
-    rule: { kind: 'group', denied: 'NOT_MEMBER' },
+    rule: { kind: 'group', adminDenied: 'NOT_MEMBER' },
     objects: GROUP_OBJECTS,
     request: (_w, x) => post('user/event', { namespace_id: o(x).namespaceId }),
   },
   [api('user/event/set')]: {
-    rule: { kind: 'group', denied: 'NOT_MEMBER', needs: 'user_modify_notifications' },
+    rule: { kind: 'group', adminDenied: 'NOT_MEMBER', needs: 'user_modify_notifications' },
     objects: GROUP_OBJECTS,
     request: (_w, x) => post('user/event/set', { namespace_id: o(x).namespaceId, event_share: '0' }),
     phase: 'write',

@@ -104,9 +104,10 @@ describe.each(DIALECTS)('notification preferences (user/event) on %s', (dialect)
     };
     // No such namespace.
     await expectError({ namespace_id: 'no-such-namespace', event_share: 1 }, clinician, 'NOT_FOUND');
-    // A namespace of the account the clinician does not belong to, and one of another account.
-    await expectError({ namespace_id: ns['PACS Intake']!, event_share: 1 }, clinician, 'NOT_MEMBER');
-    await expectError({ namespace_id: ns['Referrals']!, event_harvest: 1 }, clinician, 'NOT_MEMBER');
+    // A group of the account the clinician does not belong to, and one of another account: the
+    // same answer as a missing namespace, so a member learns nothing of groups they are not in.
+    await expectError({ namespace_id: ns['PACS Intake']!, event_share: 1 }, clinician, 'NOT_FOUND');
+    await expectError({ namespace_id: ns['Referrals']!, event_harvest: 1 }, clinician, 'NOT_FOUND');
     // A member without user_modify_notifications.
     await expectError({ namespace_id: ns['Emergency']!, event_share: 1 }, viewer, 'NOT_PERMITTED');
     await expectError({ namespace_id: ns['Demo Hospital']!, event_share: 1 }, viewer, 'NOT_PERMITTED');
@@ -125,7 +126,7 @@ describe.each(DIALECTS)('notification preferences (user/event) on %s', (dialect)
     const read = async (params: Record<string, string>, sid: string) =>
       (await server.api.get('user/event', { sid, ...params })).body.error_type;
     expect(await read({ namespace_id: 'no-such-namespace' }, clinician)).toBe('NOT_FOUND');
-    expect(await read({ namespace_id: ns['PACS Intake']! }, clinician)).toBe('NOT_MEMBER');
+    expect(await read({ namespace_id: ns['PACS Intake']! }, clinician)).toBe('NOT_FOUND');
     expect(
       await read({ namespace_id: ns['Emergency']!, user_id: users['viewer@demo.local']! }, clinician),
     ).toBe('NOT_PERMITTED');
@@ -173,6 +174,7 @@ describe.each(DIALECTS)('notification preferences (user/event) on %s', (dialect)
       event_harvest: 0,
       user_id: viewerId,
     });
-    expect(foreign.body.error_type).toBe('NOT_PERMITTED');
+    // Nor learns that its group exists: the answer of a missing namespace.
+    expect(foreign.body.error_type).toBe('NOT_FOUND');
   });
 });

@@ -96,7 +96,14 @@ export type Rule =
   /** QIDO-RS study search: a session or a viewer token. */
   | { kind: 'dicomwebSearch' }
   /** A group (namespace): NOT_FOUND (or `denied`) for non-members; `needs` a group permission (`lacking` answers for its absence). */
-  | { kind: 'group'; needs?: Permission; denied?: Outcome; lacking?: Outcome }
+  | {
+      kind: 'group';
+      needs?: Permission;
+      denied?: Outcome;
+      lacking?: Outcome;
+      /** The answer for an admin of the group's account who is not in the group (they know it exists). */
+      adminDenied?: Outcome;
+    }
   /**
    * An account: its members, its admins only, or (`destinations`) its admins and whoever may search
    * or push in one of its groups.
@@ -143,6 +150,9 @@ export function expected(rule: Rule, p: Principal, object: MatrixObject | undefi
     }
     case 'group': {
       const granted = holds(p, object!.ns);
+      if (!granted && rule.adminDenied && ACCOUNT_ROLE[p][NS_ACCOUNT[object!.ns]] === 'admin') {
+        return rule.adminDenied;
+      }
       if (!granted) return rule.denied ?? 'NOT_FOUND';
       if (rule.needs && !granted.includes(rule.needs)) return rule.lacking ?? 'NOT_PERMITTED';
       return 'OK';
