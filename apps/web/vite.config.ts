@@ -3,11 +3,13 @@ import { defaultClientConditions } from 'vite';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import pkg from './package.json' with { type: 'json' };
+import { precompress } from './scripts/precompress';
 
 // `source` resolves workspace packages (the contract) to their TypeScript source, so the web build
 // never depends on the contract having been compiled first.
 export default defineConfig({
-  plugins: [react()],
+  // precompress: .br and .gz beside every text file, served by Accept-Encoding.
+  plugins: [react(), precompress()],
   // Sent with every api call so the server can tell which web release is talking to it.
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   resolve: { conditions: ['source', ...defaultClientConditions] },

@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './lib/i18n';
 import { App } from './app/App';
 
 const root = document.getElementById('root');

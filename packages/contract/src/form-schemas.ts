@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { MESSAGES } from './messages.js';
-import { isStrongPassword } from './validation.js';
+import { isStrongPassword } from './password-rule.js';
 
 /**
  * zod/mini twins of `emailSchema` and `newPasswordSchema` (validation.ts) with the same rules and

@@ -6,6 +6,7 @@ export * from './messages.js';
 export * from './studies.js';
 export * from './session.js';
 export * from './validation.js';
+export * from './password-rule.js';
 export * from './form-schemas.js';
 export * from './modality-bits.js';
 export * from './links.js';

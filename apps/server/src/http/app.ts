@@ -1,15 +1,14 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import Fastify from 'fastify';
 import type { AppContext } from '../context.js';
 import { DomainError } from '../domain/errors.js';
+import { compressJsonAnswers } from './compress-json.js';
 import { errorBody, httpStatusOf } from './errors.js';
 import { addSecurityHeaders } from './security-headers.js';
 import { limitJsonDepth } from './json-body.js';
+import { serveWebApp } from './web-app.js';
 import { auditRoutes } from './routes/audit.routes.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { bundleRoutes } from './routes/bundle.routes.js';
@@ -98,6 +97,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
 
   await app.register(formbody);
   await app.register(multipart);
+  compressJsonAnswers(app);
 
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     if (error instanceof DomainError) {
@@ -149,21 +149,4 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
 
   await serveWebApp(app, options.webDist);
   return app;
-}
-
-/** The built SPA at `/`; unknown non-API paths fall back to index.html for client-side routing. */
-async function serveWebApp(app: FastifyInstance, webDist: string | undefined): Promise<void> {
-  const root = webDist ?? path.resolve(import.meta.dirname, '../../../web/dist');
-  const hasWeb = fs.existsSync(path.join(root, 'index.html'));
-  if (hasWeb) await app.register(fastifyStatic, { root, wildcard: false });
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0] ?? '';
-    if (url.startsWith('/api/') || url.startsWith('/dicomweb/') || request.method !== 'GET' || !hasWeb) {
-      return reply.code(404).send({ status: 'ERROR', error_type: 'NOT_FOUND', error_subtype: 'route' });
-    }
-    // The embedded viewer is its own page (a second Vite entry), never the inbox's index.html.
-    if (url === '/viewer' || url.startsWith('/viewer/'))
-      return reply.type('text/html').sendFile('viewer/index.html');
-    return reply.type('text/html').sendFile('index.html');
-  });
 }

@@ -13,9 +13,17 @@ export function App() {
     return created;
   });
   useEffect(() => {
-    // Off the critical path: once the first page is up, fetch the inbox code in the background.
-    const timer = window.setTimeout(preloadInbox, 300);
-    return () => window.clearTimeout(timer);
+    // The sign-in page loads only what sign-in needs. The inbox code is fetched once the user
+    // starts signing in (a key or a click), so it arrives while the password is typed and checked.
+    const events = ['keydown', 'pointerdown'] as const;
+    const start = () => {
+      for (const type of events) window.removeEventListener(type, start, true);
+      preloadInbox();
+    };
+    for (const type of events) window.addEventListener(type, start, { capture: true, passive: true });
+    return () => {
+      for (const type of events) window.removeEventListener(type, start, true);
+    };
   }, []);
   return (
     <Providers>

@@ -1,6 +1,6 @@
 import { Button, Stack, Typography } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { CenteredCard } from '../components/CenteredCard';
 import { useLogout } from '../features/auth';
 import { getSid } from '../lib/storage';

@@ -1,7 +1,7 @@
 import { Link as RouterLink } from 'react-router';
 import { Button, Stack, Typography } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { CenteredCard } from '../components/CenteredCard';
 
 /** Any unknown path: the fixed not-found message (SPEC.md section 2). */

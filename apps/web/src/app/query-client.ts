@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError, CLIENT_ERROR_CODES } from '../lib/api-error';
+import { onSignIn } from '../lib/session-events';
 
 /** Only network failures are retried; a 4xx answer will not change by asking again. */
 export function createQueryClient(): QueryClient {
@@ -13,4 +14,16 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+}
+
+let appClient: QueryClient | null = null;
+
+/** The page's one query cache, made on first use and emptied whenever a user signs in. */
+export function appQueryClient(): QueryClient {
+  if (appClient === null) {
+    const client = createQueryClient();
+    onSignIn(() => client.clear());
+    appClient = client;
+  }
+  return appClient;
 }

@@ -9,10 +9,8 @@ import { SendLinkPage } from '../features/send-link';
 import { DestinationsAdminPage } from '../features/destinations';
 import { AccountSettingsPage } from '../features/settings';
 import { UploadPage } from '../features/upload';
-import { InboxUnavailablePage } from './InboxUnavailablePage';
-import { GroupPage, InboxShell } from './lazy-pages';
+import { GroupPage, InboxShell, InboxUnavailablePage, QueryLayout, RequireSession } from './lazy-pages';
 import { NotFoundPage } from './NotFoundPage';
-import { RequireSession } from './RequireSession';
 
 const suspended = (node: ReactNode) => <Suspense fallback={<Loading />}>{node}</Suspense>;
 
@@ -22,28 +20,34 @@ const suspended = (node: ReactNode) => <Suspense fallback={<Loading />}>{node}</
  */
 export const routes: RouteObject[] = [
   { path: '/', element: <SignInPage /> },
-  { path: '/reset-password', element: suspended(<ResetPasswordPage />) },
-  { path: '/404', element: <InboxUnavailablePage /> },
-  // A mailed request-study link: reached by people without an account, so outside the session guard.
-  { path: '/link/:token', element: suspended(<LinkUploadPage />) },
-  // An e-mailed exam: the recipient verifies their address, then views and downloads it.
-  { path: '/send/:token', element: suspended(<SendLinkPage />) },
   {
-    element: <RequireSession />,
+    // Every page but sign-in uses the query cache, loaded with the first of them.
+    element: suspended(<QueryLayout />),
     children: [
+      { path: '/reset-password', element: suspended(<ResetPasswordPage />) },
+      { path: '/404', element: suspended(<InboxUnavailablePage />) },
+      // A mailed request-study link: reached by people without an account, so outside the session guard.
+      { path: '/link/:token', element: suspended(<LinkUploadPage />) },
+      // An e-mailed exam: the recipient verifies their address, then views and downloads it.
+      { path: '/send/:token', element: suspended(<SendLinkPage />) },
       {
-        element: suspended(<InboxShell />),
+        element: suspended(<RequireSession />),
         children: [
-          { path: '/group/list', element: <GroupPage /> },
-          { path: '/group/:groupId', element: <GroupPage /> },
-          { path: '/group/:groupId/:stateName', element: <GroupPage /> },
-          { path: '/inbox/group/list', element: <Navigate to="/group/list" replace /> },
-          { path: '/study/upload', element: <UploadPage /> },
-          { path: '/study/request/:groupId', element: <RequestStudyPage /> },
-          { path: '/study/retrieve/:groupId', element: <RetrieveStudyPage /> },
-          { path: '/account-settings', element: <AccountSettingsPage /> },
-          // The first page of the Administration area (SPEC.md's /organization/*.html pages).
-          { path: '/organization/destinations.html', element: <DestinationsAdminPage /> },
+          {
+            element: suspended(<InboxShell />),
+            children: [
+              { path: '/group/list', element: <GroupPage /> },
+              { path: '/group/:groupId', element: <GroupPage /> },
+              { path: '/group/:groupId/:stateName', element: <GroupPage /> },
+              { path: '/inbox/group/list', element: <Navigate to="/group/list" replace /> },
+              { path: '/study/upload', element: <UploadPage /> },
+              { path: '/study/request/:groupId', element: <RequestStudyPage /> },
+              { path: '/study/retrieve/:groupId', element: <RetrieveStudyPage /> },
+              { path: '/account-settings', element: <AccountSettingsPage /> },
+              // The first page of the Administration area (SPEC.md's /organization/*.html pages).
+              { path: '/organization/destinations.html', element: <DestinationsAdminPage /> },
+            ],
+          },
         ],
       },
     ],

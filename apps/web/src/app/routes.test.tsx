@@ -17,7 +17,7 @@ describe('routes', () => {
   it('sends a visitor without a session to sign-in', async () => {
     const { router } = renderRoutes(routes, '/group/list');
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
   });
 
   it('closes the inbox (/404) when enable_inbox_view is not 1', async () => {

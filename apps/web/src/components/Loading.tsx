@@ -1,5 +1,5 @@
 import { Box, CircularProgress, Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 
 /** Full-area spinner with a text label, for session validation and first loads. */
 export function Loading({ label }: { label?: string }) {

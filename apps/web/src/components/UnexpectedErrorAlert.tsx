@@ -1,6 +1,6 @@
 import { Alert, Link } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 
 /** 'An unexpected error occurred' with a refresh link (SPEC.md section 8). */
 export function UnexpectedErrorAlert() {

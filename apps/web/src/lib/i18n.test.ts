@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import i18next from './i18n';
+import { t } from './i18n';
 
 describe('English plurals', () => {
   it('says one exam, one file and one document in the singular, and more in the plural', () => {
     const found = '{{count}} exams found in {{files}} files ({{size}})';
-    expect(i18next.t(found, { count: 1, files: 3, size: '1 MB' })).toBe('1 exam found in 3 files (1 MB)');
-    expect(i18next.t(found, { count: 2, files: 3, size: '1 MB' })).toBe('2 exams found in 3 files (1 MB)');
+    expect(t(found, { count: 1, files: 3, size: '1 MB' })).toBe('1 exam found in 3 files (1 MB)');
+    expect(t(found, { count: 2, files: 3, size: '1 MB' })).toBe('2 exams found in 3 files (1 MB)');
     const other = '{{count}} other files are not sent: not DICOM, or not listed in the DICOMDIR';
-    expect(i18next.t(other, { count: 1 })).toMatch(/^1 other file is not sent/);
-    expect(i18next.t('{{count}} files of the selection cannot be uploaded', { count: 1 })).toBe(
+    expect(t(other, { count: 1 })).toMatch(/^1 other file is not sent/);
+    expect(t('{{count}} files of the selection cannot be uploaded', { count: 1 })).toBe(
       '1 file of the selection cannot be uploaded',
     );
     const documents =
       'These {{count}} documents ({{size}}) are sent as one exam: please enter its patient and exam details.';
-    expect(i18next.t(documents, { count: 1, size: '2 MB' })).toMatch(/^This document \(2 MB\) is sent/);
-    expect(i18next.t(documents, { count: 2, size: '2 MB' })).toMatch(/^These 2 documents \(2 MB\) are sent/);
+    expect(t(documents, { count: 1, size: '2 MB' })).toMatch(/^This document \(2 MB\) is sent/);
+    expect(t(documents, { count: 2, size: '2 MB' })).toMatch(/^These 2 documents \(2 MB\) are sent/);
   });
 });

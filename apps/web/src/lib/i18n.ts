@@ -1,12 +1,14 @@
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
-
 /**
- * Keys are the English texts themselves (SPEC.md wording, verbatim), so English needs no resource
- * file and a missing translation can never show a key name; English lists only its singular forms.
- * Other languages add resource bundles.
+ * The product's texts. Keys are the English texts themselves (SPEC.md wording, verbatim), so English
+ * needs no resource file and a missing translation can never show a key name; English lists only
+ * its singular forms. Another language adds its own table of the same shape.
+ *
+ * A few lines instead of i18next: the app uses only `t(text, values)` with `{{name}}` values and a
+ * `count` that picks the plural form, and the sign-in page should not carry a full i18n library.
  */
-const en = {
+type Messages = Record<string, string>;
+
+const en: Messages = {
   '{{count}} exams_one': '{{count}} exam',
   '{{count}} images_one': '{{count}} image',
   '{{count}} exams selected_one': '{{count}} exam selected',
@@ -23,14 +25,27 @@ const en = {
     'This document ({{size}}) is sent as one exam: please enter its patient and exam details.',
 };
 
-void i18next.use(initReactI18next).init({
-  lng: 'en',
-  fallbackLng: 'en',
-  keySeparator: false,
-  nsSeparator: false,
-  resources: { en: { translation: en } },
-  interpolation: { escapeValue: false },
-  initAsync: false,
-});
+const language = 'en';
+const tables: Record<string, Messages> = { en };
+const plurals = new Intl.PluralRules(language);
 
-export default i18next;
+export type TranslateValues = Record<string, string | number | null | undefined> & { count?: number };
+
+/** The text for `key` in the current language, its plural form by `count`, values filled in. */
+export function t(key: string, values?: TranslateValues): string {
+  const table = tables[language] ?? {};
+  const count = values?.count;
+  const text =
+    (count === undefined ? undefined : table[`${key}_${plurals.select(count)}`]) ?? table[key] ?? key;
+  if (values === undefined) return text;
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_match, name: string) => String(values[name] ?? ''));
+}
+
+const translation = { t };
+
+/** The same translator inside components (the shape react-i18next offered). */
+export function useTranslation(): typeof translation {
+  return translation;
+}
+
+export default translation;

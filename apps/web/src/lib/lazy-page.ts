@@ -1,7 +1,7 @@
 import { createElement, lazy, type ComponentType } from 'react';
 
-export interface LazyPage {
-  (props: object): ReturnType<typeof createElement>;
+export interface LazyPage<P extends object = object> {
+  (props: P): ReturnType<typeof createElement>;
   /** Starts loading the chunk; resolves once the component is ready. */
   preload: () => Promise<unknown>;
 }
@@ -11,9 +11,12 @@ export interface LazyPage {
  * suspends on first render even for a loaded chunk, and React then holds the fallback for its
  * reveal throttle (about 300 ms), which would add that delay to every first visit of a page.
  */
-export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyPage {
-  let loaded: ComponentType | null = null;
-  let pending: Promise<{ default: ComponentType }> | null = null;
+export function lazyPage<M, P extends object = object>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType<P>,
+): LazyPage<P> {
+  let loaded: ComponentType<P> | null = null;
+  let pending: Promise<{ default: ComponentType<P> }> | null = null;
   const preload = () => {
     pending ??= load().then((module) => {
       loaded = pick(module);
@@ -22,7 +25,5 @@ export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => Compone
     return pending;
   };
   const Lazy = lazy(preload);
-  const Page = ((props: object) => createElement(loaded ?? Lazy, props)) as LazyPage;
-  Page.preload = preload;
-  return Page;
+  return Object.assign((props: P) => createElement(loaded ?? Lazy, props), { preload });
 }

@@ -1,6 +1,5 @@
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
-import '../lib/i18n';
 // jsdom has no IndexedDB; the browsers we support do (the upload resume records live there).
 import 'fake-indexeddb/auto';
 

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router';
 import { Button, Stack } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useSearch } from '../../features/search';
 import { groupActions } from './group-actions';
 import type { InboxGroup } from '../../session/groups';

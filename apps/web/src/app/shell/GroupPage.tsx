@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { PagePanel } from '../../components/PagePanel';
 import { PendingRequests } from '../../features/request';
 import { StudyWorkspace } from '../../features/studies';

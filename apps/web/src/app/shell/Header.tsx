@@ -1,6 +1,6 @@
 import { Link as RouterLink } from 'react-router';
 import { AppBar, Box, Toolbar, Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useInbox } from '../../session/inbox-context';
 import { UserMenu } from './UserMenu';
 

@@ -1,6 +1,6 @@
 import { Link as RouterLink } from 'react-router';
 import { List, ListItemButton, ListItemText } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import type { InboxGroup } from '../../session/groups';
 import { statePath } from '../../session/group-route';
 import { useGroupRoute } from '../../session/use-group-route';

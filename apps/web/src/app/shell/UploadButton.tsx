@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { Box, Button, LinearProgress, Typography } from '@mui/material';
 import CloudUpload from '@mui/icons-material/CloudUpload';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { onUploadFinished, uploadProgress, useUploadRun } from '../../features/upload';
 
 /**

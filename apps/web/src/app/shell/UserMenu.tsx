@@ -3,7 +3,7 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import { Divider, IconButton, ListSubheader, Menu, MenuItem } from '@mui/material';
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import OpenInNew from '@mui/icons-material/OpenInNew';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useLogout } from '../../features/auth';
 import { useInbox } from '../../session/inbox-context';
 import { buildMenu, type MenuLink } from './menu';

@@ -5,7 +5,8 @@ import {
   newPasswordFieldSchema,
   newPasswordSchema,
 } from '@imaging-inbox/contract';
-import { loginSchema, passwordLostSchema, resetPasswordSchema } from './schemas';
+import { loginErrors } from './login-rules';
+import { passwordLostSchema, resetPasswordSchema } from './schemas';
 
 interface ParseResult {
   success: boolean;
@@ -22,13 +23,13 @@ function messages(result: ParseResult): Record<string, string> {
 
 describe('sign-in validation', () => {
   it('requires username and password', () => {
-    expect(messages(loginSchema.safeParse({ login: '  ', password: '' }))).toEqual({
+    expect(loginErrors({ login: '  ', password: '' })).toEqual({
       login: 'Username is required',
       password: 'Password is required',
     });
   });
   it('accepts filled fields', () => {
-    expect(loginSchema.safeParse({ login: 'a@b.c', password: 'x' }).success).toBe(true);
+    expect(loginErrors({ login: 'a@b.c', password: 'x' })).toEqual({});
   });
 });
 

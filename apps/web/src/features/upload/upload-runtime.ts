@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { enqueueSnackbar } from 'notistack';
 import { MESSAGES } from '@imaging-inbox/contract';
-import i18next from '../../lib/i18n';
+import { t } from '../../lib/i18n';
 import { errorCode } from '../../lib/api-error';
 import { isRetryableUpload } from './api/upload-image';
 import { signedInUploadApi } from './api/upload-session';
@@ -26,7 +26,7 @@ export const resumeStore = browserResumeStore();
 
 // Said once per page, not failed silently: a refused or full IndexedDB only costs the resume.
 resumeStore.onUnavailable(() => {
-  enqueueSnackbar(i18next.t(MESSAGES.uploadResumeUnavailable), { variant: 'warning' });
+  enqueueSnackbar(t(MESSAGES.uploadResumeUnavailable), { variant: 'warning' });
 });
 
 const deps: UploadDeps = {
@@ -44,7 +44,7 @@ const deps: UploadDeps = {
   codeOf: errorCode,
   retryable: isRetryableUpload,
   finished: (ok) => {
-    enqueueSnackbar(i18next.t(ok ? MESSAGES.uploadDone : MESSAGES.uploadFailed), {
+    enqueueSnackbar(t(ok ? MESSAGES.uploadDone : MESSAGES.uploadFailed), {
       variant: ok ? 'success' : 'error',
     });
     const run = uploadStore.getSnapshot();

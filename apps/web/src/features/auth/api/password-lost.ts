@@ -1,8 +1,9 @@
-import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
+import { useAction } from '../../../lib/use-action';
 import type { PasswordLostValues } from '../schemas';
 
 export const passwordLost = (values: PasswordLostValues) =>
   apiPost<{ status: 'OK' }>('user/password/lost', { email: values.email.trim() }, { withSid: false });
 
-export const usePasswordLost = () => useMutation({ mutationFn: passwordLost });
+/** Shown on the sign-in page, which loads no query library. */
+export const usePasswordLost = () => useAction(passwordLost);

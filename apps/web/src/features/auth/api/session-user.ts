@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SessionUser } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
-
-export const getSessionUser = (signal?: AbortSignal) => apiGet<SessionUser>('session/user', {}, { signal });
+import { getSessionUser, signedInUser } from './signed-in-user';
 
 export const sessionUserQuery = (sid: string | null) =>
   queryOptions({
     queryKey: ['session', 'user', sid],
     queryFn: ({ signal }) => getSessionUser(signal),
+    // Right after sign-in the user is known already: the inbox opens without asking again.
+    initialData: () => signedInUser(sid),
     enabled: sid !== null,
     staleTime: Infinity,
     retry: false,

@@ -2,7 +2,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FormTextField } from '../../../components/FormTextField';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { errorCode } from '../../../lib/api-error';

@@ -68,7 +68,8 @@ describe('sign-in page', () => {
     vi.stubGlobal('fetch', apiStub({ 'user/password/lost': () => [200, { status: 'OK' }] }));
     renderRoutes(routes, '/');
     fireEvent.click(screen.getByRole('button', { name: 'Forgot password?' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    // The recovery form loads on demand.
+    fireEvent.click(await screen.findByRole('button', { name: 'Send' }));
     expect(await screen.findByText('Email is required')).toBeTruthy();
     fireEvent.change(screen.getByLabelText(/Email/), { target: { value: 'nobody@demo.local' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));

@@ -1,31 +1,43 @@
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, Box, Button, Link, Stack } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { FormTextField } from '../../../components/FormTextField';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { errorCode } from '../../../lib/api-error';
 import { useLogin } from '../api/login';
-import { loginSchema, type LoginValues } from '../schemas';
+import { loginErrors, type LoginValues } from '../login-rules';
 
 export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const loginMutation = useLogin();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<LoginValues>({
-    resolver: zodResolver(loginSchema),
-    defaultValues: { login: '', password: '' },
+  const [values, setValues] = useState<LoginValues>({ login: '', password: '' });
+  // Errors show after the first attempt and then follow the typing, as the other forms do.
+  const [attempted, setAttempted] = useState(false);
+  const errors = attempted ? loginErrors(values) : {};
+  const field = (name: keyof LoginValues) => ({
+    name,
+    value: values[name],
+    onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: e.target.value })),
+    error: errors[name] !== undefined,
+    helperText: errors[name] !== undefined ? t(errors[name]) : undefined,
   });
 
-  const onSubmit = handleSubmit((values) =>
-    loginMutation.mutate(values, { onSuccess: () => void navigate('/group/list', { replace: true }) }),
-  );
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setAttempted(true);
+    const [invalid] = Object.keys(loginErrors(values));
+    if (invalid !== undefined) {
+      // Where the first message is, as a screen reader user needs it.
+      const input = event.currentTarget.elements.namedItem(invalid);
+      if (input instanceof HTMLInputElement) input.focus();
+      return;
+    }
+    const trimmed = { ...values, login: values.login.trim() };
+    loginMutation.mutate(trimmed, { onSuccess: () => void navigate('/group/list', { replace: true }) });
+  };
   const failure = loginMutation.isError ? errorCode(loginMutation.error) : null;
 
   return (
@@ -40,23 +52,13 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
         {failure !== null && failure !== 'BAD_PASSWORD' && failure !== 'RATE_LIMITED' && (
           <UnexpectedErrorAlert />
         )}
-        <FormTextField
-          label={t('Username')}
-          autoComplete="username"
-          autoFocus
-          required
-          error={!!errors.login}
-          helperText={errors.login ? t(errors.login.message ?? '') : undefined}
-          {...register('login')}
-        />
+        <FormTextField label={t('Username')} autoComplete="username" autoFocus required {...field('login')} />
         <FormTextField
           label={t('Password')}
           type="password"
           autoComplete="current-password"
           required
-          error={!!errors.password}
-          helperText={errors.password ? t(errors.password.message ?? '') : undefined}
-          {...register('password')}
+          {...field('password')}
         />
         <Button type="submit" variant="contained" size="large" loading={loginMutation.isPending}>
           {t('Sign in')}

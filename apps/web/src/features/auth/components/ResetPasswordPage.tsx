@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Box, Button, Link, Stack } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { CenteredCard } from '../../../components/CenteredCard';
 import { FormTextField } from '../../../components/FormTextField';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';

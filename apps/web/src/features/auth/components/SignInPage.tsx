@@ -1,28 +1,30 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Alert, Stack } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { CenteredCard } from '../../../components/CenteredCard';
 import { Loading } from '../../../components/Loading';
+import { lazyPage } from '../../../lib/lazy-page';
 import { getSid } from '../../../lib/storage';
-import { useSessionUser } from '../api/session-user';
-import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { LoginForm } from './LoginForm';
+
+// Password recovery (and the e-mail rule it validates with) loads when asked for.
+const ForgotPasswordForm = lazyPage(
+  () => import('./ForgotPasswordForm'),
+  (m) => m.ForgotPasswordForm,
+);
 
 /**
  * The root page: restores a stored session (an authenticated user goes to the inbox), otherwise
- * shows sign-in or password recovery.
+ * shows sign-in or password recovery. It loads no query library: sign-in is two plain requests.
  */
 export function SignInPage() {
   const { t } = useTranslation();
   const location = useLocation();
   const notice = (location.state as { notice?: string } | null)?.notice;
   const [view, setView] = useState<'login' | 'forgot'>('login');
-  const sid = getSid();
-  const user = useSessionUser(sid);
-
-  if (sid !== null && user.isSuccess) return <Navigate to="/group/list" replace />;
-  if (sid !== null && user.isPending) return <Loading />;
+  // A stored session goes to the inbox, whose guard checks it (an ended one comes back here).
+  if (getSid() !== null) return <Navigate to="/group/list" replace />;
 
   return (
     <CenteredCard title={t('Imaging Inbox')}>
@@ -31,7 +33,9 @@ export function SignInPage() {
         {view === 'login' ? (
           <LoginForm onForgotPassword={() => setView('forgot')} />
         ) : (
-          <ForgotPasswordForm onBack={() => setView('login')} />
+          <Suspense fallback={<Loading />}>
+            <ForgotPasswordForm onBack={() => setView('login')} />
+          </Suspense>
         )}
       </Stack>
     </CenteredCard>

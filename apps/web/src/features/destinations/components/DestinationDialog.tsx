@@ -12,7 +12,7 @@ import {
   TextField,
 } from '@mui/material';
 import type { Destination } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { errorBody } from '../../../lib/api-error';
 import { useAddDestination, useSetDestination } from '../api/destinations';
 import { EMPTY_FORM, formOf, formParams, formProblems, type DestinationForm } from '../lib/destination-form';

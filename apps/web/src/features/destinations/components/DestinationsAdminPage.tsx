@@ -16,7 +16,7 @@ import {
 import Delete from '@mui/icons-material/Delete';
 import Edit from '@mui/icons-material/Edit';
 import type { Destination } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Loading } from '../../../components/Loading';
 import { PagePanel } from '../../../components/PagePanel';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';

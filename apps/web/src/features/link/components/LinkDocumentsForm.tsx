@@ -17,7 +17,7 @@ import {
   type PatientFormField,
   type PatientFormValues,
 } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatMegabytes } from '../../../lib/format';
 import { errorBody } from '../../../lib/api-error';
 import { documentName, PatientForm } from '../../upload';

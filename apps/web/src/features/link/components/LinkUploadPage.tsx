@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { Alert, Stack, Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { CenteredCard } from '../../../components/CenteredCard';
 import { Loading } from '../../../components/Loading';
 import { linkErrorCode, useLinkInfo, useUnlockLink } from '../api/link-public';

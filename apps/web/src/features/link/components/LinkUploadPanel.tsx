@@ -10,7 +10,7 @@ import {
   Typography,
 } from '@mui/material';
 import { MEGABYTE, MESSAGES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { linkErrorCode } from '../api/link-public';
 import { offeredDocuments } from '../lib/link-documents';
 import { linkErrorMessage } from '../lib/link-messages';

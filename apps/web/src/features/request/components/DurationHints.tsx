@@ -1,6 +1,6 @@
 import { Chip, Stack } from '@mui/material';
 import { REQUEST_DURATION_HINTS_MINUTES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** The 1/3/12/24/48-hour shortcuts of SPEC.md section 9; a click fills the duration in minutes. */
 export function DurationHints({

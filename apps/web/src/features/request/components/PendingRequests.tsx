@@ -21,7 +21,7 @@ import {
   linkExpiryDays,
   type LinkSort,
 } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { PagePanel } from '../../../components/PagePanel';
 import { useInbox } from '../../../session/inbox-context';
 import type { InboxGroup } from '../../../session/groups';

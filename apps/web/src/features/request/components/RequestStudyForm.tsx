@@ -1,7 +1,7 @@
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Box, Button, Checkbox, FormControlLabel, Stack, TextField } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { REQUEST_STUDY_DEFAULTS, requestStudySchema, type RequestStudyValues } from '../lib/request-schema';
 import { DurationHints } from './DurationHints';
 

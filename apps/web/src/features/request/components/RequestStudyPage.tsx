@@ -2,7 +2,7 @@ import { useNavigate, useParams } from 'react-router';
 import { Alert, Typography } from '@mui/material';
 import { useSnackbar } from 'notistack';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { PagePanel } from '../../../components/PagePanel';
 import { useGroupPermission } from '../../../session/use-group-permission';
 import { PENDING_REQUESTS } from '../../../session/groups';

@@ -1,6 +1,6 @@
 import { Checkbox, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import type { DestinationSearchResult } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { groupByPatient, showDate, showName } from '../lib/retrieve-form';
 
 interface Props {

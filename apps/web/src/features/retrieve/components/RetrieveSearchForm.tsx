@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Grid, MenuItem, TextField } from '@mui/material';
 import { retrieveSearchProblem, type Destination, type RetrieveSearchForm } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { toIsoDay } from '../../../lib/dates';
 import { cutName } from '../../../lib/format';
 import { EMPTY_SEARCH, RETRIEVE_MODALITIES } from '../lib/retrieve-form';

@@ -7,7 +7,7 @@ import {
   type DestinationSearchResult,
   type RetrieveSearchForm,
 } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { PagePanel } from '../../../components/PagePanel';
 import { useInbox } from '../../../session/inbox-context';
 import { useGroupPermission } from '../../../session/use-group-permission';

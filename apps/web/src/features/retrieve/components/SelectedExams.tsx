@@ -1,6 +1,6 @@
 import { Alert, Button, List, ListItem, ListItemText, Paper, Typography } from '@mui/material';
 import { MESSAGES, type DestinationRetrieve, type DestinationSearchResult } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { showDate, showName } from '../lib/retrieve-form';
 
 interface Props {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Box, Button, IconButton, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
 import HelpOutline from '@mui/icons-material/HelpOutlined';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { DATE_PRESETS, UPLOADED_DATE_PRESETS, isRangeComplete, parseTypedDay } from '../../../lib/dates';
 import {
   EMPTY_ADVANCED_FILTERS,

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { Popover, TextField } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { describeRange, type DatePreset, type DateRangeValue } from '../../../lib/dates';
 import { DateRangePicker } from './DateRangePicker';
 

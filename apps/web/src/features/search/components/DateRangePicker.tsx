@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { DayPicker, type DateRange } from 'react-day-picker';
 import 'react-day-picker/style.css';
 import { Box, Button, List, ListItemButton, ListItemText, MenuItem, Stack, TextField } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import {
   DATE_SEARCH_MODES,
   displayDay,

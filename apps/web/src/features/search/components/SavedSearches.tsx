@@ -13,7 +13,7 @@ import {
 import BookmarkAdd from '@mui/icons-material/BookmarkAdd';
 import Bookmarks from '@mui/icons-material/Bookmarks';
 import { useSnackbar } from 'notistack';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { savedSearchesQuery, useSaveSearches, withSavedSearch } from '../api/saved-searches';
 import type { AdvancedFilters } from '../lib/advanced-filters';
 

@@ -13,7 +13,7 @@ import {
 } from '@mui/material';
 import Tune from '@mui/icons-material/Tune';
 import { ALL_MY_GROUPS } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { cutName } from '../../../lib/format';
 import { useInbox } from '../../../session/inbox-context';
 import { statePath } from '../../../session/group-route';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Autocomplete, TextField } from '@mui/material';
 import { LONG_DEBOUNCE_MS, MAX_TAG_CHIPS } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { STORAGE_KEYS, readJson, writeJson } from '../../../lib/storage';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { tagListQuery } from '../api/list-tags';

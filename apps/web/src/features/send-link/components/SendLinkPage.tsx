@@ -13,7 +13,7 @@ import {
   Typography,
 } from '@mui/material';
 import { MESSAGES, SEND_CODE_LENGTH } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { CenteredCard } from '../../../components/CenteredCard';
 import { Loading } from '../../../components/Loading';
 import { linkErrorCode } from '../../link';

@@ -1,6 +1,6 @@
 import { Tab, Tabs, Typography } from '@mui/material';
 import { useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { PagePanel } from '../../../components/PagePanel';
 import { useInbox } from '../../../session/inbox-context';
 import { NotificationsTab } from './NotificationsTab';

@@ -13,7 +13,7 @@ import { useQuery } from '@tanstack/react-query';
 import { EVENT_FLAG_LABELS, EVENT_FLAGS, MESSAGES } from '@imaging-inbox/contract';
 import type { NotificationPreference } from '@imaging-inbox/contract';
 import { useSnackbar } from 'notistack';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Loading } from '../../../components/Loading';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { errorCode } from '../../../lib/api-error';

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Button, Stack, TextField } from '@mui/material';
 import * as z from 'zod/mini';
 import { MESSAGES, SUCCESS_BANNER_MS, newPasswordFieldSchema } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { errorBody } from '../../../lib/api-error';
 import { useExpiringState } from '../../../lib/use-expiring-state';

@@ -12,7 +12,7 @@ import {
   type ProfileField,
   type UserProfile,
 } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Loading } from '../../../components/Loading';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { errorBody } from '../../../lib/api-error';

@@ -31,7 +31,7 @@ import {
   SUCCESS_BANNER_MS,
 } from '@imaging-inbox/contract';
 import { useSnackbar } from 'notistack';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatMegabytes } from '../../../lib/format';
 import { useExpiringState } from '../../../lib/use-expiring-state';
 import { useDateDisplay } from '../../../lib/date-preferences';

@@ -13,7 +13,7 @@ import {
   CUSTOM_FIELD_TEXT_MAX_LENGTH,
   type CustomField,
 } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 interface Props {
   field: CustomField;

@@ -3,7 +3,7 @@ import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import RestoreFromTrash from '@mui/icons-material/RestoreFromTrash';
 import type { Study } from '@imaging-inbox/contract';
 import { useSnackbar } from 'notistack';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useDeleteStudies } from '../api/study-delete';
 import { useRestoreStudies } from '../api/study-restore';
 import { deleteNotices, restoreNotices, type ActionOutcome, type Notice } from '../lib/exam-actions';

@@ -13,7 +13,7 @@ import Album from '@mui/icons-material/Album';
 import Download from '@mui/icons-material/Download';
 import type { Study } from '@imaging-inbox/contract';
 import { useSnackbar } from 'notistack';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatMegabytes } from '../../../lib/format';
 import { studiesDownloadUrl, studyDownloadUrl, type DownloadBundle } from '../api/study-download';
 import { studySeriesQuery } from '../api/study-series';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Box, Button, TextField, Typography } from '@mui/material';
 import type { Study } from '@imaging-inbox/contract';
 import { useSnackbar } from 'notistack';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { errorCode } from '../../../lib/api-error';
 import { useEditMrn } from '../api/edit-mrn';
 import { canSubmitMrn } from '../lib/exam-actions';

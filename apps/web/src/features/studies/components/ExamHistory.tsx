@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useDateDisplay } from '../../../lib/date-preferences';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { auditObjectQuery } from '../api/audit-object';
 import { historyDetail, historyKind } from '../lib/history';
 

@@ -1,6 +1,6 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { Box, Tab, Tabs } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useInbox } from '../../../session/inbox-context';
 import { EXAM_TABS } from '../exam-tab-registry';
 import { examTabs, type ExamTabContext } from '../lib/exam-tabs';

@@ -1,6 +1,6 @@
 import { Box, Button, List, ListItem, ListItemText, Typography } from '@mui/material';
 import type { Study } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatPatientName } from '../../../lib/format';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import type { InboxGroupType } from '../../../session/groups';

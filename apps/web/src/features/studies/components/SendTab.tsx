@@ -22,7 +22,7 @@ import {
   type Study,
   MAX_SHARE_MESSAGE,
 } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { connectionsQuery, lookupShareCode, useCancelSends, useSendStudies } from '../api/study-send';
 import { shareMessage } from '../lib/exam-actions';
 import {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Box, ButtonBase, CircularProgress, Typography } from '@mui/material';
 import PlayCircle from '@mui/icons-material/PlayCircle';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { studyThumbnailsQuery, thumbnailSrc } from '../api/study-thumbnails';
 import { VideoPlayerDialog } from './VideoPlayerDialog';
 

@@ -15,7 +15,7 @@ import {
 import Close from '@mui/icons-material/Close';
 import { MESSAGES, type Study, MAX_SHARE_MESSAGE } from '@imaging-inbox/contract';
 import { useSnackbar } from 'notistack';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { shareListQuery } from '../api/share-list';
 import { useStopShare } from '../api/share-stop';
 import {

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { ButtonBase, Card, Checkbox } from '@mui/material';
 import Star from '@mui/icons-material/Star';
 import type { Study } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatMegabytes, formatPatientName } from '../../../lib/format';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import { StudyStatusIcons } from './StudyStatusIcons';

@@ -1,7 +1,7 @@
 import { Box, IconButton, Typography } from '@mui/material';
 import Close from '@mui/icons-material/Close';
 import type { Study } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatPatientName } from '../../../lib/format';
 import type { InboxGroupType } from '../../../session/groups';
 import { ExamTabStrip } from './ExamTabStrip';

@@ -1,6 +1,6 @@
 import { FormControl, InputLabel, MenuItem, Select, Stack, Typography } from '@mui/material';
 import { STUDY_SORTS, type StudySortLabel } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 interface Props {
   header: string;

@@ -4,7 +4,7 @@ import Star from '@mui/icons-material/Star';
 import StarBorder from '@mui/icons-material/StarBorder';
 import type { Study } from '@imaging-inbox/contract';
 import { useSnackbar } from 'notistack';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useStarStudy } from '../api/study-star';
 import { useAddTag } from '../api/tag-add';
 import { useDeleteTag } from '../api/tag-delete';

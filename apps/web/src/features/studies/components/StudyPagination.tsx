@@ -1,6 +1,6 @@
 import { TablePagination } from '@mui/material';
 import { PAGE_SIZE_OPTIONS } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 interface Props {
   total: number | undefined;

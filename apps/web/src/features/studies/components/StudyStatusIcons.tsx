@@ -6,7 +6,7 @@ import ErrorIcon from '@mui/icons-material/Error';
 import HowToVote from '@mui/icons-material/HowToVote';
 import type { Study } from '@imaging-inbox/contract';
 import { formatDistanceToNow, parseISO } from 'date-fns';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { CUSTOM_FIELDS, customField, studyStatusIcons, type StudyStatusIcon } from '../lib/study-status';
 
 const ICONS: Record<StudyStatusIcon, { label: string; node: ReactNode }> = {

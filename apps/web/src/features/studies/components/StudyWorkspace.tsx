@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router';
 import { Alert, Box } from '@mui/material';
 import type { Study } from '@imaging-inbox/contract';
 import { useSnackbar } from 'notistack';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { errorCode } from '../../../lib/api-error';
 import { allowsMultiSelect, type InboxGroup } from '../../../session/groups';

@@ -3,7 +3,7 @@ import { Box, Button } from '@mui/material';
 import Fullscreen from '@mui/icons-material/Fullscreen';
 import FullscreenExit from '@mui/icons-material/FullscreenExit';
 import { VIEWER_PATH, type Study, type ViewerTokenAnswer } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { viewerHash } from '../../../lib/viewer-hash';
 import { fetchViewerToken } from '../api/viewer-token';
 import { viewerMessageHandler } from '../lib/viewer-bridge';

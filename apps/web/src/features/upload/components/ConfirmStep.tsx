@@ -1,6 +1,6 @@
 import { Alert, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatMegabytes, formatPatientName } from '../../../lib/format';
 import type { FoundStudy } from '../lib/studies';
 

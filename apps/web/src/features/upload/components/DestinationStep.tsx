@@ -1,6 +1,6 @@
 import { Alert, FormControl, InputLabel, MenuItem, Select } from '@mui/material';
 import type { GroupSummary } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { cutName } from '../../../lib/format';
 
 /** Step 1: the cloud group (with study_upload) that receives the exams. */

@@ -1,5 +1,5 @@
 import { Alert, Stack } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { MediaProblem } from '../lib/media-scan';
 import type { FoundStudy } from '../lib/studies';
 import { useMediaScan } from '../lib/use-media-scan';

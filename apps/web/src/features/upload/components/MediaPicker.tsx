@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent, type DragEvent } from 'react';
 import { Box, Button, LinearProgress, Stack, Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { filesFromDrop } from '../lib/drop-files';
 import type { PickedFile } from '../lib/media-scan';
 import { pickedFiles } from '../lib/scan-files';

@@ -1,5 +1,5 @@
 import { Alert, AlertTitle, List, ListItem, ListItemText } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { MAX_ZIP_DEPTH, type MediaProblem, type MediaProblemReason } from '../lib/media-scan';
 
 /** Shown per file; `{{path}}` is the file's path in the selection (inside a ZIP: zip/entry). */

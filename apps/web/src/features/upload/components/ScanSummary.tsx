@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Alert } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatMegabytes } from '../../../lib/format';
 import type { MediaProblem } from '../lib/media-scan';
 import type { FoundStudy } from '../lib/studies';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Box, ToggleButton, ToggleButtonGroup } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useInbox } from '../../../session/inbox-context';
 import { NonDicomWizard } from '../wrap/NonDicomWizard';
 import { PagePanel } from '../../../components/PagePanel';

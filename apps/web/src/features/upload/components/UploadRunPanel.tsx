@@ -17,7 +17,7 @@ import {
   Typography,
 } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatPatientName } from '../../../lib/format';
 import { uploadProgress } from '../lib/progress';
 import { studyOutcome, type RunStudy, type UploadRun } from '../lib/upload-store';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, Stack } from '@mui/material';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useUploadDestinations } from '../api/destinations';
 import { canAdvance, LAST_STEP } from '../lib/steps';
 import { initialWizardState, wizardReducer, type WizardState } from '../lib/wizard-state';

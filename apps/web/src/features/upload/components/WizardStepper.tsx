@@ -1,5 +1,5 @@
 import { Step, StepButton, StepLabel, Stepper } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { canOpenStep, UPLOAD_STEPS } from '../lib/steps';
 
 /** The four steps; earlier ones are buttons that go back, the current and later ones are not. */

@@ -8,7 +8,7 @@ import {
   patientFormErrors,
   type PatientFormValues,
 } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatMegabytes } from '../../../lib/format';
 import { useUploadDestinations } from '../api/destinations';
 import { useWrappingEnabled } from '../api/share-code-settings';

@@ -7,7 +7,7 @@ import {
   type PatientFormField,
   type PatientFormValues,
 } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 interface Props {
   values: PatientFormValues;

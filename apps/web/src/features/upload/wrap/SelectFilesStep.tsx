@@ -11,7 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import { MESSAGES, WRAP_ACCEPT } from '@imaging-inbox/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatMegabytes } from '../../../lib/format';
 import { MediaProblemList } from '../components/MediaProblemList';
 import { fileProblem } from '../lib/document-files';

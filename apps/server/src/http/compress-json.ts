@@ -1,0 +1,61 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Below this a JSON answer fits in a packet or two: compressing it would cost more than it saves. */
+export const COMPRESS_MIN_BYTES = 1024;
+
+const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json\b/;
+
+/** The encoding to answer with: brotli when the client takes it, else gzip, else none. */
+export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
+  const accepted = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const weight = (name: string) => accepted.get(name) ?? accepted.get('*') ?? 0;
+  if (weight('br') > 0) return 'br';
+  if (weight('gzip') > 0) return 'gzip';
+  return null;
+}
+
+/**
+ * Compresses JSON answers (api/v3 and DICOMweb) above COMPRESS_MIN_BYTES: a page of 50 studies
+ * shrinks about tenfold. Brotli at a fast level, as the answer is made per request; streams (files,
+ * archives, DICOM) are left as they are.
+ */
+export function compressJsonAnswers(app: FastifyInstance): void {
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    const type = reply.getHeader('content-type');
+    if (typeof type !== 'string' || !JSON_TYPES.test(type)) return payload;
+    if (reply.getHeader('content-encoding') !== undefined) return payload;
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    if (body.length < COMPRESS_MIN_BYTES) return payload;
+    const vary = reply.getHeader('vary');
+    reply.header(
+      'vary',
+      typeof vary === 'string' && vary !== '' ? `${vary}, Accept-Encoding` : 'Accept-Encoding',
+    );
+    const encoding = pickEncoding(request.headers['accept-encoding']);
+    if (encoding === null) return payload;
+    const compressed =
+      encoding === 'br'
+        ? await brotli(body, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+            },
+          })
+        : await gzip(body, { level: 6 });
+    reply.header('content-encoding', encoding);
+    reply.header('content-length', compressed.length);
+    return compressed;
+  });
+}
