@@ -3,7 +3,7 @@ import type { DenaturalizedDataset } from 'dcmjs';
 import dicomParser from 'dicom-parser';
 import type { DataSet } from 'dicom-parser';
 import { decoderFor, needsCodeExtensions } from '../dicom/charset.js';
-import { inflateSync } from '../dicom/inflate.js';
+import { expandDeflated, inflaterFor } from '../dicom/inflate.js';
 import type { DicomJson, JsonAttribute } from './dicom-json.js';
 
 dcmjs.log.setLevel('error');
@@ -34,15 +34,26 @@ const IDENTIFYING = ['00080016', '00080018', '0020000D', '0020000E'];
  * read to its end gives what it read (with the UIDs from `indexed`, the attributes the index holds,
  * which are the whole answer when nothing can be read); unknown VRs go out as UN.
  */
-export function instanceMetadata(file: Buffer, instanceUrl: string, indexed: DicomJson = {}): DicomJson {
+export async function instanceMetadata(
+  file: Buffer,
+  instanceUrl: string,
+  indexed: DicomJson = {},
+): Promise<DicomJson> {
   let dict: DenaturalizedDataset;
+  let expanded: Uint8Array | undefined;
   try {
-    dict = readDataset(file);
+    // dcmjs would inflate a deflated dataset itself, whole, on the main thread.
+    expanded = await expandDeflated(file, Number.MAX_SAFE_INTEGER);
+    dict = readDataset(
+      expanded
+        ? asExplicitLittleEndian(Buffer.from(expanded.buffer, expanded.byteOffset, expanded.byteLength))
+        : file,
+    );
   } catch {
     return { ...indexed };
   }
   try {
-    redecodeText(dict, file);
+    redecodeText(dict, file, expanded);
   } catch {
     // The values dcmjs decoded stay (the first character set only).
   }
@@ -65,6 +76,19 @@ function readDataset(file: Buffer): DenaturalizedDataset {
   }
 }
 
+/**
+ * A deflated file already inflated (`expandDeflated`: meta header, then the inflated dataset),
+ * relabelled so dcmjs reads its dataset as it now is: the Transfer Syntax UID value becomes
+ * Explicit VR Little Endian padded with NULs to the same length, so no offset moves. The buffer is
+ * this request's own copy.
+ */
+function asExplicitLittleEndian(expanded: Buffer): Buffer {
+  const syntax = dicomParser.readPart10Header(expanded).elements['x00020010']!;
+  expanded.fill(0, syntax.dataOffset, syntax.dataOffset + syntax.length);
+  expanded.write('1.2.840.10008.1.2.1', syntax.dataOffset, 'latin1');
+  return expanded;
+}
+
 /** The file with (0002,0000) set to the meta header's real length, as dicom-parser walks it. */
 function withTrueMetaLength(file: Buffer): Buffer {
   const meta = dicomParser.readPart10Header(file);
@@ -78,8 +102,8 @@ function withTrueMetaLength(file: Buffer): Buffer {
  * Text values decoded again from the file's bytes where a level of the dataset (the top, or a
  * sequence item with its own Specific Character Set) uses ISO 2022 code extensions.
  */
-function redecodeText(dict: DenaturalizedDataset, file: Buffer): void {
-  const parsed = dicomParser.parseDicom(file, { untilTag: 'x7fe00010', inflater: inflateSync });
+function redecodeText(dict: DenaturalizedDataset, file: Buffer, expanded: Uint8Array | undefined): void {
+  const parsed = dicomParser.parseDicom(file, { untilTag: 'x7fe00010', inflater: inflaterFor(expanded) });
   redecodeLevel(dict, parsed, undefined);
 }
 

@@ -92,7 +92,7 @@ export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
     const answer = [];
     for (const i of instances) {
       answer.push(
-        instanceMetadata(
+        await instanceMetadata(
           await ctx.services.blobs.read(i.blob_key),
           instanceUrl(base, study, i),
           instanceAttributes(study, i, base),

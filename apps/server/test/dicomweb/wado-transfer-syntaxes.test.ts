@@ -152,6 +152,10 @@ describe.each(DIALECTS)('WADO-RS of every pydicom transfer syntax on %s', (diale
       { Value?: unknown[] }
     >[];
     expect(metadata[0]!['00020010']?.Value?.[0] ?? syntax).toBe(syntax);
+    // The header is read whatever the syntax (a deflated one inflated off the main thread first).
+    expect(metadata[0]!['00080018']?.Value?.[0]).toBe(sop_instance_uid);
+    expect(metadata[0]!['0020000D']?.Value?.[0]).toBe(study_uid);
+    expect(Object.keys(metadata[0]!).length).toBeGreaterThan(15); // the file's header, not the index's
 
     const frames = await get(`${instanceUrl}/frames/1`);
     expect(frames.status).toBe(200);
