@@ -33,6 +33,9 @@ import { dicomPacsClient } from './pacs/pacs-client.js';
 import { destinationSearchJob } from './pacs/search-job.js';
 import { destinationRetrieveJob } from './pacs/retrieve-job.js';
 import { DeliveryRouter } from './pacs/delivery-router.js';
+import { StudyPushesRepository } from './repositories/study-pushes.repository.js';
+import { StudyPushService } from './services/study-push.service.js';
+import { studyPushJob } from './pacs/push-job.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { IngestRecovery } from './ingest/recovery-scan.js';
 import { WrapService } from './services/wrap.service.js';
@@ -102,6 +105,7 @@ export function createContext(
     dicomNodes: new DicomNodesRepository(k),
     destinations: new DestinationsRepository(k),
     destinationSearches: new DestinationSearchesRepository(k),
+    studyPushes: new StudyPushesRepository(k),
     links: new LinksRepository(k),
     uploadSessions: new UploadSessionsRepository(k),
     viewerTokens: new ViewerTokensRepository(k),
@@ -192,6 +196,16 @@ export function createContext(
   };
   jobRunner.register(destinationSearchJob(pacsJobs));
   jobRunner.register(destinationRetrieveJob({ ...pacsJobs, ourAeTitle: config.dicomAet }));
+  jobRunner.register(
+    studyPushJob({
+      pushes: repos.studyPushes,
+      destinations: repos.destinations,
+      blobs,
+      pacs,
+      audit,
+      backoffMs: (attempt) => config.pushRetryMs * 2 ** (attempt - 1),
+    }),
+  );
   const services = {
     jobRunner,
     readiness: new Readiness({ health: new HealthRepository(k), blobs, processId: config.processId }),
@@ -251,6 +265,13 @@ export function createContext(
     destinationSearches: new DestinationSearchService({
       destinations,
       searches: repos.destinationSearches,
+      jobs: jobQueue,
+      audit,
+    }),
+    pushes: new StudyPushService({
+      pushes: repos.studyPushes,
+      studies: repos.studies,
+      destinations,
       jobs: jobQueue,
       audit,
     }),

@@ -42,6 +42,8 @@ export const ERROR_TYPES = [
   'NO_SUITABLE_ACCOUNT',
   /** study/send/cancel of a send that already ran. */
   'ALREADY_SENT',
+  /** study/push while a push of that study to that destination is still queued or sending. */
+  'PENDING',
   'INTERNAL',
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];

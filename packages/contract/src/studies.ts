@@ -1,3 +1,4 @@
+import type { StudyPushAttempt } from './destinations.js';
 import type { StudyPermissionFlags } from './permissions.js';
 
 /** A study as api/v3 answers it (SPEC.md section 3). Dates are YYYYMMDD strings as in DICOM. */
@@ -32,7 +33,13 @@ export interface Study {
   is_frozen: 0 | 1;
   must_approve: 0 | 1;
   study_status: string;
-  study_push_status: { status: string; updated: string; destination_name: string }[];
+  /**
+   * Push attempts, newest first: each one's status, destination and `updated` (ISO); attempts made
+   * here also carry their reason, image counts and times (StudyPushAttempt).
+   */
+  study_push_status: ({ status: string; updated: string; destination_name: string } & Partial<
+    Omit<StudyPushAttempt, 'status' | 'updated' | 'destination_name'>
+  >)[];
   source: string | null;
   share_message: string | null;
   storage_namespace: string;

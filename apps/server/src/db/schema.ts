@@ -325,6 +325,32 @@ export interface DestinationRetrieveTable {
   updated: number;
 }
 
+/** One attempt to push a study to a destination (see the study-pushes migration). */
+export interface StudyPushTable {
+  uuid: string;
+  study_uuid: string;
+  account_id: string;
+  destination_id: string;
+  destination_name: string;
+  user_id: string;
+  status: string;
+  reason: string | null;
+  image_count: number;
+  created: number;
+  updated: number;
+}
+
+export interface StudyPushInstanceTable {
+  push_id: string;
+  sop_instance_uid: string;
+  blob_key: string;
+  sop_class_uid: string;
+  transfer_syntax: string;
+  state: string;
+  reason: string | null;
+  tries: Generated<number>;
+}
+
 /** A PACS-like destination (see the destinations migration). */
 export interface DestinationTable {
   uuid: string;
@@ -535,6 +561,8 @@ export interface Database {
   destination_searches: DestinationSearchTable;
   destination_search_results: DestinationSearchResultTable;
   destination_retrieves: DestinationRetrieveTable;
+  study_pushes: StudyPushTable;
+  study_push_instances: StudyPushInstanceTable;
   study_shares: StudyShareTable;
   attachments: AttachmentTable;
   links: LinkTable;

@@ -15,7 +15,7 @@ import { bundleRoutes } from './routes/bundle.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
 import { settingRoutes } from './routes/setting.routes.js';
 import { dicomNodeRoutes } from './routes/dicom-node.routes.js';
-import { destinationRoutes, destinationSearchRoutes } from './routes/destination.routes.js';
+import { destinationRoutes, destinationSearchRoutes, studyPushRoutes } from './routes/destination.routes.js';
 import { storageRoutes } from './routes/storage.routes.js';
 import { wrapRoutes } from './routes/wrap.routes.js';
 import { namespaceRoutes } from './routes/namespace.routes.js';
@@ -120,6 +120,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   dicomNodeRoutes(ctx, app);
   destinationRoutes(ctx, app);
   destinationSearchRoutes(ctx, app);
+  studyPushRoutes(ctx, app);
   accountRoutes(ctx, app);
   studyRoutes(ctx, app);
   customFieldRoutes(ctx, app);

@@ -30,3 +30,20 @@ export const DESTINATION_RETRIEVE_JOB = defineJob(
   z.object({ retrieve: z.uuid(), destination: z.uuid() }).strict(),
   (p) => ({ key: `retrieve:${p.destination}`, cap: 2 }),
 );
+
+/** Associations one push opens to its destination at once. */
+export const PUSH_ASSOCIATIONS = 2;
+
+/**
+ * Pushes one attempt of a study to a destination (StudyPushJob). At most two pushes per destination
+ * at once across every process (each with PUSH_ASSOCIATIONS associations), so a busy inbox does not
+ * take every association a PACS allows.
+ */
+export const PUSH_JOB = defineJob(
+  'study.push',
+  z.object({ push: z.uuid(), destination: z.uuid() }).strict(),
+  (p) => ({
+    key: `push:${p.destination}`,
+    cap: 2,
+  }),
+);

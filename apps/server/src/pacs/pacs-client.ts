@@ -3,7 +3,10 @@ import {
   findContexts,
   moveContexts,
   openAssociation,
+  storageContexts,
   type DicomAttributes,
+  type StoreOutcome,
+  type StoreSource,
   type FindOutcome,
   type MoveProgress,
   type MoveResult,
@@ -37,6 +40,16 @@ export interface PacsClient {
       signal?: AbortSignal;
     },
   ): Promise<MoveResult>;
+  /**
+   * C-STOREs the instances on one association, each outcome handed to `onOutcome` as it comes.
+   * Rejects when the association cannot be opened (nothing was sent then).
+   */
+  storeInstances(
+    peer: Peer,
+    sources: StoreSource[],
+    onOutcome: (outcome: StoreOutcome) => Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<void>;
 }
 
 export function dicomPacsClient(callingAe: string): PacsClient {
@@ -63,6 +76,19 @@ export function dicomPacsClient(callingAe: string): PacsClient {
           options,
         );
       } finally {
+        if (association.usable) await association.release();
+      }
+    },
+    async storeInstances(peer, sources, onOutcome, signal) {
+      const association = await openAssociation(peer, { callingAe, contexts: storageContexts(sources) });
+      const abort = () => association.abort('the push was stopped');
+      signal?.addEventListener('abort', abort);
+      const recorded: Promise<void>[] = [];
+      try {
+        await association.storeAll(sources, { onOutcome: (outcome) => recorded.push(onOutcome(outcome)) });
+      } finally {
+        signal?.removeEventListener('abort', abort);
+        await Promise.all(recorded);
         if (association.usable) await association.release();
       }
     },

@@ -3,6 +3,7 @@ import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
 import { applyStudyFilters, applyStudySort, studySortTerms } from './study-search.sql.js';
+import { pushesOfStudies, type StudyPushListed } from './study-pushes.repository.js';
 
 /** Up to this many namespaces and rows per page window, study/list merges one stream per namespace. */
 const MERGE_MAX_NAMESPACES = 32;
@@ -13,6 +14,8 @@ export type StudyRow = Selectable<StudyTable>;
 export interface StudyExtras {
   tags: Map<string, string[]>;
   customFields: Map<string, StudyCustomFieldValue[]>;
+  /** Push attempts, newest first. */
+  pushes: Map<string, StudyPushListed[]>;
 }
 
 export class StudiesRepository {
@@ -80,8 +83,8 @@ export class StudiesRepository {
   async extras(uuids: string[]): Promise<StudyExtras> {
     const tags = new Map<string, string[]>();
     const customFields = new Map<string, StudyCustomFieldValue[]>();
-    if (!uuids.length) return { tags, customFields };
-    const [tagRows, fieldRows] = await Promise.all([
+    if (!uuids.length) return { tags, customFields, pushes: new Map() };
+    const [tagRows, fieldRows, pushes] = await Promise.all([
       this.db
         .selectFrom('study_tags')
         .select(['study_uuid', 'tag'])
@@ -101,6 +104,7 @@ export class StudiesRepository {
         .where('study_customfields.study_uuid', 'in', uuids)
         .orderBy('study_customfields.name')
         .execute(),
+      pushesOfStudies(this.db, uuids),
     ]);
     for (const r of tagRows) tags.set(r.study_uuid, [...(tags.get(r.study_uuid) ?? []), r.tag]);
     for (const r of fieldRows) {
@@ -111,7 +115,7 @@ export class StudiesRepository {
           : { uuid: r.key, name: r.field_name, value: r.value },
       ]);
     }
-    return { tags, customFields };
+    return { tags, customFields, pushes };
   }
 
   findByUuid(uuid: string): Promise<StudyRow | undefined> {

@@ -3,6 +3,8 @@ import type { Caller } from '../policies/index.js';
 import { studyPermissions } from '../policies/index.js';
 import { LOCK_TTL_MS, lockHolder } from '../policies/index.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
+import type { StudyPushListed } from '../repositories/study-pushes.repository.js';
+import { presentPush } from './study-push.service.js';
 
 /**
  * The answer shape of a study, field by field, so nothing the client should not see (lock owner,
@@ -16,6 +18,8 @@ export function presentStudy(
     customFields?: StudyCustomFieldValue[];
     /** Names of lock holders by user uuid (lockHoldersOf). */
     holders?: LockHolderNames;
+    /** Push attempts, newest first. */
+    pushes?: StudyPushListed[];
   },
   engineFqdn: string,
 ): Study {
@@ -47,9 +51,11 @@ export function presentStudy(
     is_frozen: 0,
     must_approve: row.must_approve ? 1 : 0,
     study_status: row.study_status,
-    study_push_status: row.push_status
-      ? [{ status: row.push_status, updated: new Date(row.updated).toISOString(), destination_name: '' }]
-      : [],
+    study_push_status: extras.pushes?.length
+      ? extras.pushes.map((p) => ({ ...presentPush(p), updated: new Date(Number(p.updated)).toISOString() }))
+      : row.push_status
+        ? [{ status: row.push_status, updated: new Date(row.updated).toISOString(), destination_name: '' }]
+        : [],
     source: row.source,
     share_message: row.share_message,
     storage_namespace: row.namespace_id,

@@ -94,7 +94,12 @@ export class StudyService {
         presentStudy(
           caller,
           row,
-          { tags: extras.tags.get(row.uuid), customFields: extras.customFields.get(row.uuid), holders },
+          {
+            tags: extras.tags.get(row.uuid),
+            customFields: extras.customFields.get(row.uuid),
+            pushes: extras.pushes.get(row.uuid),
+            holders,
+          },
           this.deps.engineFqdn,
         ),
       ),
@@ -124,7 +129,12 @@ export class StudyService {
     return presentStudy(
       caller,
       row,
-      { tags: extras.tags.get(uuid), customFields: extras.customFields.get(uuid), holders },
+      {
+        tags: extras.tags.get(uuid),
+        customFields: extras.customFields.get(uuid),
+        pushes: extras.pushes.get(uuid),
+        holders,
+      },
       this.deps.engineFqdn,
     );
   }

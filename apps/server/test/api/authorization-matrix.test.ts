@@ -450,6 +450,18 @@ const ROUTES: Record<string, RouteCase> = {
   },
 
   // Studies, by uuid.
+  // Push to PACS: study_push on the study (a second push while one is pending still passed the policy).
+  [api('study/push')]: {
+    rule: { kind: 'study', needs: ['study_push'] },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/push', { uuid: o(x).uuid, destination_id: o(x).destinationId! }),
+    accepts: ['PENDING'],
+  },
+  [api('study/push/list')]: {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/push/list', { uuid: o(x).uuid }),
+  },
   [api('study/get')]: {
     rule: view,
     objects: STUDY_OBJECTS,

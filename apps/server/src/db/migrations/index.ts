@@ -34,6 +34,7 @@ import { studyLockSince } from './20261124T1200-study-lock-since.js';
 import { blobRemovals } from './20261124T1205-blob-removals.js';
 import { destinationSearches } from './20261124T1210-destination-searches.js';
 import { destinationRetrieves } from './20261124T1211-destination-retrieves.js';
+import { studyPushes } from './20261124T1220-study-pushes.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '20261124T1205-blob-removals': blobRemovals,
   '20261124T1210-destination-searches': destinationSearches,
   '20261124T1211-destination-retrieves': destinationRetrieves,
+  '20261124T1220-study-pushes': studyPushes,
 };

@@ -79,3 +79,19 @@ export function destinationSearchRoutes(ctx: AppContext, app: FastifyInstance): 
     return searches.retrieve(caller, searchId, studyUid);
   });
 }
+
+/** Push to PACS: study/push queues an attempt (or the Retry of a partial one); study/push/list its history. */
+export function studyPushRoutes(ctx: AppContext, app: FastifyInstance): void {
+  const pushes = ctx.services.pushes;
+
+  authedRoute(ctx, app, 'study/push', async ({ caller, params }) => {
+    const [uuid, destinationId] = required(params, 'uuid', 'destination_id');
+    // Wrapped: the attempt's own `status` (I/N/P/S/F) is not the answer's.
+    return { push: await pushes.push(caller, uuid, destinationId) };
+  });
+
+  authedRoute(ctx, app, 'study/push/list', async ({ caller, params }) => {
+    const [uuid] = required(params, 'uuid');
+    return { pushes: await pushes.list(caller, uuid) };
+  });
+}

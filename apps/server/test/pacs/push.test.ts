@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NetworkNamespace } from '../support/netns.js';
+import { createNetworkNamespace } from '../support/netns.js';
+import type { Forward } from '../support/netns-forward.js';
+import { forwardIntoNamespace } from '../support/netns-forward.js';
+import type { Orthanc } from '../support/orthanc.js';
+import { startOrthanc } from '../support/orthanc.js';
+import type { TestServer } from '../support/test-server.js';
+import { DIALECTS, startTestServer } from '../support/test-server.js';
+
+async function until<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await what();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+interface Attempt {
+  uuid: string;
+  status: string;
+  reason: string | null;
+  image_count: number;
+  images_sent: number;
+  images_failed: number;
+  destination_name: string;
+}
+
+describe.each(DIALECTS)('Push to PACS (Orthanc) on %s', (dialect) => {
+  let server: TestServer;
+  let ns: NetworkNamespace;
+  let orthanc: Orthanc;
+  let toOrthanc: Forward;
+  let workDir: string;
+  let admin: string;
+  let account: string;
+  let destination: string;
+  let studies: { uuid: string; study_uid: string; image_count: number }[];
+
+  const pushes = async (study: string) =>
+    (await server.api.call('study/push/list', { uuid: study }, admin)).body.pushes as Attempt[];
+  const ended = (study: string) =>
+    until(
+      () => pushes(study),
+      (list) => list.length > 0 && !['I', 'N'].includes(list[0]!.status),
+    ).then((list) => list[0]!);
+  const orthancHas = async (studyUid: string) => {
+    const found = await orthanc.rest<string[]>('POST', '/tools/lookup', studyUid);
+    if (!Array.isArray(found) || !found.length) return 0;
+    const id = (found[0] as unknown as { ID: string }).ID;
+    return (await orthanc.rest<string[]>('GET', `/studies/${id}/instances`)).length;
+  };
+
+  beforeAll(async () => {
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-push-'));
+    server = await startTestServer(dialect, { PUSH_RETRY_MS: '200' });
+    ns = await createNetworkNamespace();
+    orthanc = await startOrthanc(ns, workDir, { modalities: { INBOX: ['INBOX', '127.0.0.1', 11112] } });
+    toOrthanc = await forwardIntoNamespace(ns, orthanc.dicomPort);
+    admin = await server.api.login('admin@demo.local');
+    account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
+    destination = (
+      await server.api.call(
+        'destination/add',
+        {
+          account_id: account,
+          name: 'Orthanc',
+          aetitle: 'ORTHANC',
+          address: '127.0.0.1',
+          port: toOrthanc.port,
+          can_search: 1,
+          can_push: 1,
+        },
+        admin,
+      )
+    ).body.uuid;
+    studies = (await server.api.call('study/list', { 'page.rows': 10 }, admin)).body.studies;
+  }, 120_000);
+
+  afterAll(async () => {
+    await toOrthanc?.close();
+    await ns?.stop();
+    await server?.stop();
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('pushes a study: every instance stored at Orthanc, the attempt S with its counts, audited', async () => {
+    const study = studies[0]!;
+    const started = await server.api.call(
+      'study/push',
+      { uuid: study.uuid, destination_id: destination },
+      admin,
+    );
+    expect(started.body).toMatchObject({
+      status: 'OK',
+      push: { status: 'I', destination_name: 'Orthanc', image_count: study.image_count },
+    });
+    const attempt = await ended(study.uuid);
+    expect(attempt).toMatchObject({
+      status: 'S',
+      reason: null,
+      image_count: study.image_count,
+      images_sent: study.image_count,
+      images_failed: 0,
+    });
+    expect(await orthancHas(study.study_uid)).toBe(study.image_count);
+    // The study answer lists the attempt.
+    const got = await server.api.call('study/get', { uuid: study.uuid }, admin);
+    expect(got.body.study_push_status[0]).toMatchObject({ status: 'S', destination_name: 'Orthanc' });
+    const events = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select(['action', 'outcome'])
+      .where('object_id', '=', study.uuid)
+      .where('action', 'in', ['PUSH', 'PUSH_END'])
+      .orderBy('id')
+      .execute();
+    expect(events).toEqual([
+      { action: 'PUSH', outcome: 'SUCCESS' },
+      { action: 'PUSH_END', outcome: 'SUCCESS' },
+    ]);
+  }, 60_000);
+
+  it('ends F with the reason when Orthanc refuses the association', async () => {
+    const wrongAe = (
+      await server.api.call(
+        'destination/add',
+        {
+          account_id: account,
+          name: 'Wrong AE',
+          aetitle: 'NOT_ORTHANC',
+          address: '127.0.0.1',
+          port: toOrthanc.port,
+          can_push: 1,
+        },
+        admin,
+      )
+    ).body.uuid as string;
+    const study = studies[1]!;
+    await server.api.call('study/push', { uuid: study.uuid, destination_id: wrongAe }, admin);
+    const attempt = await ended(study.uuid);
+    expect(attempt).toMatchObject({ status: 'F', images_sent: 0, destination_name: 'Wrong AE' });
+    expect(attempt.reason).toMatch(/rejected|called AE/i);
+    expect(await orthancHas(study.study_uid)).toBe(0);
+  }, 60_000);
+
+  it('ends P or F when the PACS dies, answers PENDING meanwhile, then Retry sends only what is missing', async () => {
+    const study = studies[2]!;
+    orthanc.process.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 300));
+    const first = await server.api.call(
+      'study/push',
+      { uuid: study.uuid, destination_id: destination },
+      admin,
+    );
+    expect(first.body.status).toBe('OK');
+    // While it is queued or sending again, a second push of the same study there is refused.
+    const second = await server.api.call(
+      'study/push',
+      { uuid: study.uuid, destination_id: destination },
+      admin,
+    );
+    expect(second.body).toMatchObject({ status: 'ERROR', error_type: 'PENDING' });
+    const failed = await ended(study.uuid);
+    expect(['P', 'F']).toContain(failed.status);
+    expect(failed.reason).toBeTruthy();
+
+    await orthanc.restart();
+    const retry = await server.api.call(
+      'study/push',
+      { uuid: study.uuid, destination_id: destination },
+      admin,
+    );
+    expect(retry.body.push.image_count).toBe(study.image_count - failed.images_sent);
+    const done = await ended(study.uuid);
+    expect(done.status).toBe('S');
+    expect(await orthancHas(study.study_uid)).toBe(study.image_count);
+    expect((await pushes(study.uuid)).map((p) => p.status)).toEqual(['S', failed.status]);
+  }, 90_000);
+
+  it('refuses bad pushes with a clear error and queues nothing', async () => {
+    const study = studies[3]!;
+    const before = await pushes(study.uuid);
+    const clinician = await server.api.login('clinician@demo.local');
+    const error = async (params: Record<string, string>, sid = admin) =>
+      (await server.api.call('study/push', params, sid)).body.error_type as string;
+    expect(await error({ uuid: study.uuid })).toBe('MISSING_FIELDS');
+    expect(await error({ uuid: study.uuid, destination_id: 'no-such' })).toBe('NOT_FOUND');
+    expect(await error({ uuid: 'no-such', destination_id: destination })).toBe('NOT_FOUND');
+    // The clinician sees the study but holds no study_push.
+    expect(await error({ uuid: study.uuid, destination_id: destination }, clinician)).toMatch(
+      /NOT_PERMITTED|NOT_FOUND/,
+    );
+    const searchOnly = (
+      await server.api.call(
+        'destination/add',
+        {
+          account_id: account,
+          name: 'Search only',
+          aetitle: 'SEARCH_ONLY',
+          address: '127.0.0.1',
+          port: 104,
+          can_search: 1,
+        },
+        admin,
+      )
+    ).body.uuid as string;
+    expect(await error({ uuid: study.uuid, destination_id: searchOnly })).toBe('INVALID_FIELD');
+    expect(await pushes(study.uuid)).toEqual(before);
+  });
+});
