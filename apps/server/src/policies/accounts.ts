@@ -34,3 +34,19 @@ export function requireAdministered<T extends { account_id: string }>(
 export function hasAccountPermission(caller: Caller, accountId: string, permission: Permission): boolean {
   return caller.accounts.get(accountId)?.permissions.has(permission) ?? false;
 }
+
+/**
+ * The permissions the caller holds in a namespace (session/permissions): a group's, their personal
+ * one included, or an account's when the id is the account's own namespace or its uuid (`accounts`:
+ * the caller's accounts); undefined when they are not in it.
+ */
+export function grantedIn(
+  caller: Caller,
+  namespaceId: string,
+  accounts: readonly { uuid: string; namespace_id: string }[],
+): ReadonlySet<Permission> | undefined {
+  const group = caller.groups.get(namespaceId);
+  if (group) return group.permissions;
+  const account = accounts.find((a) => a.namespace_id === namespaceId || a.uuid === namespaceId);
+  return account ? caller.accounts.get(account.uuid)?.permissions : undefined;
+}

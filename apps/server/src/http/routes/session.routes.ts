@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute, authedRoute, sidOf } from '../api.js';
 import { DomainError } from '../../domain/errors.js';
-import { permissionFlags } from '../../policies/index.js';
+import { grantedIn, permissionFlags } from '../../policies/index.js';
 
 export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
   apiRoute(app, 'session/login', loginRequest, async ({ input, request }) => {
@@ -48,13 +48,11 @@ export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
       const primary = [...caller.accounts.values()][0];
       return permissionFlags(primary?.permissions ?? new Set());
     }
-    const group = caller.groups.get(namespaceId);
-    if (group) return permissionFlags(group.permissions);
-    for (const account of caller.accounts.values()) {
-      const row = await ctx.repos.accounts.findAccount(account.accountId);
-      if (row && (row.namespace_id === namespaceId || row.uuid === namespaceId))
-        return permissionFlags(account.permissions);
-    }
+    const accounts = caller.groups.has(namespaceId)
+      ? []
+      : await ctx.repos.accounts.accountsByIds([...caller.accounts.keys()]);
+    const granted = grantedIn(caller, namespaceId, accounts);
+    if (granted) return permissionFlags(granted);
     throw new DomainError('NOT_MEMBER', 'You are not a member of this namespace');
   });
 
