@@ -70,6 +70,7 @@ import { ShareNotifier } from './notifications/share-notifier.js';
 import { JobsRepository } from './repositories/jobs.repository.js';
 import { JobQueue } from './jobs/job-queue.js';
 import { HealthRepository } from './repositories/health.repository.js';
+import { Metrics } from './metrics/metrics.js';
 import { Readiness } from './services/readiness.service.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { SendsRepository } from './repositories/sends.repository.js';
@@ -146,11 +147,13 @@ export function createContext(
     quietMs: config.harvestMailQuietMs,
     log,
   });
+  const metrics = new Metrics(config.processId, (now) => repos.jobs.queueStats(now));
   const ingest = new IngestService({
     repo: repos.ingest,
     blobs,
     collector,
     audit,
+    meter: metrics,
     onStored: (event) => harvestNotifier.noteStored(event),
     maxInflatedBytes: config.uploadMaxBytes,
   });
@@ -208,6 +211,7 @@ export function createContext(
   );
   const services = {
     jobRunner,
+    metrics,
     readiness: new Readiness({ health: new HealthRepository(k), blobs, processId: config.processId }),
     audit,
     mailer,

@@ -81,6 +81,7 @@ export async function startServer(
     deliveries: ctx.services.deliveries,
     timeouts: config.dicomTimeouts,
     maxConnections: config.dicomMaxConnections,
+    meter: ctx.services.metrics,
     log,
   });
   let dicomPort: number;

@@ -54,6 +54,8 @@ export interface ScpDeps {
   /** Finds the retrieve an instance from a destination's PACS belongs to (C-MOVE deliveries). */
   deliveries: DeliveryRouter;
   timeouts?: AssociationTimeouts;
+  /** Counts associations by outcome (metrics). */
+  meter?: { association(outcome: 'accepted' | 'rejected'): void };
 }
 
 interface Accepted {
@@ -231,6 +233,7 @@ export class StoreScpConnection implements PduHandler {
     };
     const answers = request.contexts.map((context) => this.answer(context));
     this.socket.write(associateAcceptPdu(request, answers, MAX_PDU_LENGTH));
+    this.deps.meter?.association('accepted');
     this.phase = 'established';
     this.heardFromPeer();
   }
@@ -273,6 +276,7 @@ export class StoreScpConnection implements PduHandler {
   private reject(result: number, source: number, reason: number): void {
     if (this.socket.destroyed) return;
     this.phase = 'closed';
+    this.deps.meter?.association('rejected');
     this.socket.write(associateRejectPdu(result, source, reason));
     // Give the A-ASSOCIATE-RJ time to leave, then drop a peer that lingers.
     this.socket.end();

@@ -95,6 +95,17 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     if (methods.length) routes.push({ methods, url: route.url });
   });
 
+  // Latency by route pattern (never the URL itself: it can hold ids and a sid).
+  app.addHook('onResponse', (request, reply, done) => {
+    ctx.services.metrics.request(
+      request.method,
+      request.routeOptions.url,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
+
   await app.register(formbody);
   await app.register(multipart);
   compressJsonAnswers(app);

@@ -46,6 +46,8 @@ export interface IngestDeps {
   blobs: BlobStore;
   collector: BlobCollector;
   audit: AuditService;
+  /** Counts every newly stored instance and its bytes by source (metrics). */
+  meter?: { ingested(source: string, bytes: number): void };
   /** Told about every newly stored instance (notifications); must not throw. */
   onStored?: (event: StoredInstance) => Promise<void>;
   now?: () => number;
@@ -188,6 +190,7 @@ export class IngestService {
       // Same SOP Instance UID already stored; a different byte content must not linger unreferenced.
       await this.removeIfUnreferenced(blob.key);
     } else {
+      this.deps.meter?.ingested(source.kind, blob.size);
       source.auditedStudies?.add(result.studyUuid);
       await this.deps.onStored?.({
         studyUuid: result.studyUuid,

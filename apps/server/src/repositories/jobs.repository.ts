@@ -170,6 +170,34 @@ export class JobsRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** Per kind: jobs due and waiting, when the oldest of them came due, and jobs running (metrics). */
+  async queueStats(
+    now: number,
+  ): Promise<{ kind: string; due: number; oldestDue: number | null; running: number }[]> {
+    const due = await this.db
+      .selectFrom('jobs')
+      .select((eb) => ['kind', eb.fn.countAll<number>().as('n'), eb.fn.min('run_at').as('oldest')])
+      .where('status', '=', 'queued')
+      .where('run_at', '<=', now)
+      .groupBy('kind')
+      .execute();
+    const running = await this.db
+      .selectFrom('jobs')
+      .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
+      .where('status', '=', 'running')
+      .groupBy('kind')
+      .execute();
+    const stats = new Map<string, { kind: string; due: number; oldestDue: number | null; running: number }>();
+    for (const row of due)
+      stats.set(row.kind, { kind: row.kind, due: Number(row.n), oldestDue: Number(row.oldest), running: 0 });
+    for (const row of running) {
+      const stat = stats.get(row.kind) ?? { kind: row.kind, due: 0, oldestDue: null, running: 0 };
+      stat.running = Number(row.n);
+      stats.set(row.kind, stat);
+    }
+    return [...stats.values()];
+  }
+
   /** Cancels a job that has not started; false once it runs or ran. */
   async cancel(id: number, now: number): Promise<boolean> {
     const result = await this.db

@@ -89,7 +89,7 @@ const grant: Rule = { kind: 'grant' };
 const dicomwebRead: Rule = { kind: 'dicomweb' };
 
 /** Routes outside api/v3 and DICOMweb that the matrix covers too. */
-const PROBES = ['/healthz', '/readyz'];
+const PROBES = ['/healthz', '/readyz', '/metrics'];
 
 const ROUTES: Record<string, RouteCase> = {
   // Public: the same answer whoever asks.
@@ -97,6 +97,7 @@ const ROUTES: Record<string, RouteCase> = {
   // Probes for load balancers and operators: no session, nothing about the data.
   'GET /healthz': { rule: { kind: 'public', expect: 'OK' }, request: () => get('/healthz') },
   'GET /readyz': { rule: { kind: 'public', expect: 'OK' }, request: () => get('/readyz') },
+  'GET /metrics': { rule: { kind: 'public', expect: 'OK' }, request: () => get('/metrics') },
   [api('session/login')]: {
     rule: { kind: 'public', expect: 'OK' },
     request: () => post('session/login', { login: 'viewer@demo.local', password: 'Demo-pass-2024' }),

@@ -4,7 +4,8 @@ import type { AppContext } from '../../context.js';
 /**
  * Probes for a load balancer and an operator, outside api/v3 and without a session: /healthz
  * answers while the process runs, /readyz says whether it should get traffic (503 while draining
- * or when the database or blob store does not answer). Neither tells anything about the data.
+ * or when the database or blob store does not answer), /metrics is this process's Prometheus text
+ * (metrics/metrics.ts). None tells anything about the data: counts and route patterns only.
  */
 export function healthRoutes(ctx: AppContext, app: FastifyInstance): void {
   app.get('/healthz', (_request, reply) =>
@@ -18,4 +19,11 @@ export function healthRoutes(ctx: AppContext, app: FastifyInstance): void {
       .header('cache-control', 'no-store')
       .send({ status: answer.ready ? 'OK' : 'NOT_READY', ...answer });
   });
+
+  app.get('/metrics', async (_request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .type(ctx.services.metrics.contentType)
+      .send(await ctx.services.metrics.text()),
+  );
 }
