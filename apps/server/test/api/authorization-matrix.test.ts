@@ -756,7 +756,7 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestServer(dialect);
     world = await buildWorld(server);
-  });
+  }, 240_000); // the world takes some fifty calls: room for a loaded machine
   afterAll(() => server?.stop());
 
   it('has a row for every registered api/v3, DICOMweb and probe route, and no row for a route that is gone', () => {
