@@ -162,6 +162,7 @@ export function createContext(
     nodes: repos.dicomNodes,
     blobs,
     ingest,
+    collector,
     aeTitle: config.dicomAet,
     log,
   });

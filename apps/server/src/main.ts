@@ -52,6 +52,10 @@ export async function startServer(
     }
     return ctx;
   });
+  // Bodies a crashed run was still receiving (none was answered): this process's own staging area.
+  const staged = await ctx.services.blobs.clearStaging();
+  if (staged.files > 0)
+    log(`Removed ${staged.files} staged file(s) (${staged.bytes} bytes) left by the last run`);
   const marker = new RunMarker(config.dataDir);
   const uncleanStart = marker.previousUncleanStart();
   let recovery: RecoveryReport | undefined;
@@ -61,7 +65,9 @@ export async function startServer(
     log(
       `Recovery scan after an unclean stop: ${recovery.recovered} instance(s) indexed again, ` +
         `${recovery.files} recent file(s) in ${recovery.directories} director(ies) checked, ` +
-        `${recovery.skipped} skipped, ${recovery.partial} partial, ${recovery.refused} refused and removed, ${recovery.missingFiles} row(s) without file, ${recovery.ms} ms`,
+        `${recovery.skipped} skipped, ${recovery.partial} partial, ${recovery.unacknowledged} unacknowledged ` +
+        `(${recovery.removed} removed, ${recovery.deferred} left to the collector's grace period), ` +
+        `${recovery.refused} refused and removed, ${recovery.missingFiles} row(s) without file, ${recovery.ms} ms`,
     );
   }
   marker.set();

@@ -4,6 +4,7 @@ import { IMPLEMENTATION_CLASS_UID } from '../dicom/write.js';
 import { isRefusal } from '../domain/errors.js';
 import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
 import type { IngestRepository } from '../repositories/ingest.repository.js';
+import type { BlobCollector } from '../storage/blob-collector.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { IngestService } from './ingest.service.js';
 
@@ -25,10 +26,22 @@ export interface RecoveryReport {
   files: number;
   /** Files with no index row that came in over C-STORE, indexed again through the ingest pipeline. */
   recovered: number;
-  /** Files with no index row that did not come in over C-STORE, or whose node is gone: left alone. */
+  /** Files with no index row that came in over C-STORE from a node that is gone: left alone. */
   skipped: number;
   /** Files whose content does not match their name (a write cut short; never answered success). */
   partial: number;
+  /**
+   * Files with no index row that did not come in over C-STORE (an upload, STOW-RS, link upload or
+   * edit cut off between its file and its synced index commit, so never answered success), or that
+   * hold an instance already stored under other bytes.
+   */
+  unacknowledged: number;
+  /**
+   * Partial and unacknowledged files handed to the blob collector: removed now, or (written within
+   * its grace period, which protects another process's ingest in progress) noted for its sweep.
+   */
+  removed: number;
+  deferred: number;
   /**
    * Files received here whose content the ingest refuses: a dataset written ahead of its complete
    * parse (IngestService.mayStoreAhead), refused, and cut off by the stop before its removal.
@@ -45,6 +58,8 @@ export interface RecoveryDeps {
   nodes: DicomNodesRepository;
   blobs: BlobStore;
   ingest: IngestService;
+  /** Removes the debris the scan finds once no row references it and its grace period is over. */
+  collector: BlobCollector;
   /** Our AE title, the destination AE of the recovered studies. */
   aeTitle: string;
   log: (line: string) => void;
@@ -79,6 +94,9 @@ export class IngestRecovery {
       recovered: 0,
       skipped: 0,
       partial: 0,
+      unacknowledged: 0,
+      removed: 0,
+      deferred: 0,
       refused: 0,
       missingFiles: 0,
       ms: 0,
@@ -87,13 +105,16 @@ export class IngestRecovery {
     const { keys: candidates, examined } = await this.deps.blobs.writtenSince(since);
     report.directories = examined;
     report.files = candidates.length;
+    const debris: string[] = [];
     for (let i = 0; i < candidates.length; i += LOOKUP_BATCH) {
       const batch = candidates.slice(i, i + LOOKUP_BATCH);
       const referenced = await this.deps.repo.referencedKeys(batch);
       for (const key of batch) {
-        if (!referenced.has(key)) await this.recover(key, report);
+        if (!referenced.has(key)) await this.recover(key, report, debris);
       }
     }
+    report.removed = await this.deps.collector.removeUnreferenced(debris);
+    report.deferred = debris.length - report.removed;
     for (const key of await this.deps.repo.keysCreatedSince(since)) {
       if (!(await this.deps.blobs.exists(key))) {
         report.missingFiles += 1;
@@ -104,18 +125,25 @@ export class IngestRecovery {
     return report;
   }
 
-  private async recover(key: string, report: RecoveryReport): Promise<void> {
+  /** Indexes a lost C-STORE row again; `debris` collects files no success was answered for. */
+  private async recover(key: string, report: RecoveryReport, debris: string[]): Promise<void> {
     const bytes = await this.deps.blobs.read(key);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     if (`${sha256}.dcm` !== path.basename(key)) {
       report.partial += 1;
+      debris.push(key);
       return;
     }
     const meta = readFileMeta(bytes);
-    const node =
-      meta.implementationClassUid === IMPLEMENTATION_CLASS_UID && meta.sourceAeTitle
-        ? await this.deps.nodes.findByAeTitle(meta.sourceAeTitle)
-        : undefined;
+    const receivedHere =
+      meta.implementationClassUid === IMPLEMENTATION_CLASS_UID && meta.sourceAeTitle !== '';
+    if (!receivedHere) {
+      // Every other way in answers only after its index commit is synced: no row, no answer.
+      report.unacknowledged += 1;
+      debris.push(key);
+      return;
+    }
+    const node = await this.deps.nodes.findByAeTitle(meta.sourceAeTitle);
     if (!node) {
       report.skipped += 1;
       return;
@@ -141,8 +169,10 @@ export class IngestRecovery {
         },
         { sha256: Promise.resolve(sha256) },
       );
-      if (result.duplicate) report.skipped += 1;
-      else report.recovered += 1;
+      if (result.duplicate) {
+        report.unacknowledged += 1;
+        debris.push(key);
+      } else report.recovered += 1;
     } catch (error) {
       if (isRefusal(error)) {
         report.refused += 1;

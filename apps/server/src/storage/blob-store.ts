@@ -54,6 +54,11 @@ export interface BlobStore {
   writeTemp(source: Readable | Uint8Array, maxBytes?: number): Promise<TempFile>;
   /** Drops a staged body (a no-op once it was committed). */
   discard(temp: TempFile): Promise<void>;
+  /**
+   * Removes every body left staged by an earlier run of this process (a crash mid-upload: none was
+   * answered). Call at start, before anything stages; the staging area is this process's own.
+   */
+  clearStaging(): Promise<{ files: number; bytes: number }>;
   /** Stores a staged body durably under its content key; `replace` rewrites a damaged blob. */
   commit(temp: TempFile, options?: { replace?: boolean; suffix?: string }): Promise<string>;
   /** Stores bytes whose SHA-256 is known durably under their key. */

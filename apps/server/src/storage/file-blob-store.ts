@@ -191,6 +191,18 @@ export class FileBlobStore implements BlobStore {
     await fsp.rm(temp.path, { force: true });
   }
 
+  async clearStaging(): Promise<{ files: number; bytes: number }> {
+    const cleared = { files: 0, bytes: 0 };
+    for (const entry of await fsp.readdir(this.tmpDir, { withFileTypes: true })) {
+      const file = path.join(this.tmpDir, entry.name);
+      const size = entry.isFile() ? (await fsp.stat(file)).size : 0;
+      await fsp.rm(file, { recursive: true, force: true });
+      cleared.files += 1;
+      cleared.bytes += size;
+    }
+    return cleared;
+  }
+
   async delete(key: string): Promise<void> {
     await fsp.rm(this.pathOf(key), { force: true });
   }
