@@ -42,6 +42,14 @@ await Promise.all(
   Array.from({ length: lanes }, (_, i) => lane(sources.filter((_, index) => index % lanes === i))),
 );
 const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage();
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 console.log(
-  JSON.stringify({ seconds, instances: sources.length, ...counts, reasons: [...reasons].slice(0, 3) }),
+  JSON.stringify({
+    seconds,
+    cpuSeconds,
+    instances: sources.length,
+    ...counts,
+    reasons: [...reasons].slice(0, 3),
+  }),
 );

@@ -140,13 +140,17 @@ try {
     ]);
     const result = JSON.parse(out.trim().split('\n').at(-1)!) as {
       seconds: number;
+      cpuSeconds: number;
       success: number;
       reasons: string[];
     };
+    cpuMs.push((result.cpuSeconds * 1000) / result.success);
     if (result.success === 0) throw new Error(`our client stored nothing: ${result.reasons.join('; ')}`);
     return result.seconds;
   };
 
+  /** Our client's CPU time per instance, each run (process total: start-up and file scan included). */
+  const cpuMs: number[] = [];
   for (const set of sets) {
     const dir = path.join(setsDir, set.name);
     const bytes = generate(dir, set);
@@ -167,7 +171,12 @@ try {
         best[key] = Math.min(best[key], seconds);
         line.push(`${key} ${(set.count / seconds).toFixed(0)}/s`);
       }
-      console.log(`  round ${round}: ${line.join(', ')}`);
+      console.log(
+        `  round ${round}: ${line.join(', ')} (our CPU ${cpuMs
+          .splice(0)
+          .map((ms) => ms.toFixed(2))
+          .join(' / ')} ms per instance)`,
+      );
     }
     const rate = (seconds: number) =>
       `${(set.count / seconds).toFixed(0)} instances/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s`;

@@ -84,7 +84,7 @@ export async function splitPart10(source: AsyncIterable<Buffer>): Promise<AsyncI
   };
 }
 
-/** Chunk size when a file is read for sending: large reads, few PDUs split across chunks. */
+/** Largest read when a file is sent: big reads, few PDUs split across chunks. */
 const READ_CHUNK = 1024 * 1024;
 
 /**
@@ -92,18 +92,29 @@ const READ_CHUNK = 1024 * 1024;
  * from its meta header unless given (callers that index files know them already).
  */
 export async function fileStoreSource(path: string, known?: Omit<StoreSource, 'open'>): Promise<StoreSource> {
-  const open = () => fs.createReadStream(path, { highWaterMark: READ_CHUNK });
-  if (known) return { ...known, open };
   const handle = await fs.promises.open(path, 'r');
-  let head: Buffer;
+  let size: number;
+  let head: Buffer | undefined;
   try {
-    const buffer = Buffer.alloc(16 * 1024);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    head = buffer.subarray(0, bytesRead);
+    size = (await handle.stat()).size;
+    if (!known) {
+      const buffer = Buffer.allocUnsafe(Math.min(size, 16 * 1024));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      head = buffer.subarray(0, bytesRead);
+    }
   } finally {
     await handle.close();
   }
-  const meta = readMeta(head, true)!;
+  // Reads sized to the file (and bounded by `end`): a small file is one read of its own size, not
+  // a megabyte buffer per read, which made the collector the main cost of sending small files.
+  const open = () =>
+    fs.createReadStream(path, {
+      highWaterMark: Math.max(1, Math.min(size, READ_CHUNK)),
+      start: 0,
+      end: Math.max(0, size - 1),
+    });
+  if (known) return { ...known, open };
+  const meta = readMeta(head!, true)!;
   const text = (element: number) =>
     meta.elements
       .find((e) => e.element === element)
