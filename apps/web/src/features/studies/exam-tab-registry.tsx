@@ -3,6 +3,7 @@ import { AttachmentsTab } from './components/AttachmentsTab';
 import { DeleteTab } from './components/DeleteTab';
 import { DownloadsTab } from './components/DownloadsTab';
 import { EditMrnTab } from './components/EditMrnTab';
+import { PacsTab } from './components/PacsTab';
 import { ExchangeTab } from './components/ExchangeTab';
 import { SendTab } from './components/SendTab';
 import { ShareTab } from './components/ShareTab';
@@ -16,7 +17,7 @@ const NOT_GATEKEEPER = ['CLOUD', 'LIBRARY', 'ALL'] as const;
 /**
  * Every exam-details tab (SPEC.md section 2), in strip order: the single and multi-select panels
  * show exactly the entries whose rules hold. Adding a tab is adding one entry here, with its screen;
- * PACS, Process, Reports, Orders and Search Order get theirs when their features land.
+ * Process, Reports, Orders and Search Order get theirs when their features land.
  */
 export const EXAM_TABS: readonly ExamTabEntry[] = [
   {
@@ -53,6 +54,15 @@ export const EXAM_TABS: readonly ExamTabEntry[] = [
     multiSelect: true,
     when: ({ studies }) => canShare(studies),
     render: ({ studies }) => <ShareTab studies={studies} />,
+  },
+  {
+    id: 'pacs',
+    label: 'PACS',
+    groupTypes: ['CLOUD'],
+    fromShare: true,
+    multiSelect: false,
+    when: ({ studies }) => allGrant(studies, 'study_push'),
+    render: ({ studies, accountId }) => <PacsTab study={studies[0]!} accountId={accountId} />,
   },
   {
     id: 'edit-mrn',

@@ -37,6 +37,8 @@ describe('examTabs', () => {
       'Viewer',
       'Downloads',
       'Share',
+      // PACS: cloud groups, study_push (SPEC.md section 2's order).
+      'PACS',
       'Edit MRN',
       'Send exams',
       'Attachments',
@@ -46,10 +48,18 @@ describe('examTabs', () => {
       'Exchange',
     );
   });
-  it('lists no tab without a screen (PACS, Process, Reports, Orders, Search Order)', () => {
-    for (const label of ['PACS', 'Process', 'Reports', 'Orders', 'Search Order']) {
+  it('lists no tab without a screen (Process, Reports, Orders, Search Order)', () => {
+    for (const label of ['Process', 'Reports', 'Orders', 'Search Order']) {
       expect(EXAM_TABS.map((tab) => tab.label)).not.toContain(label);
     }
+  });
+  it('gives PACS to cloud studies whose group grants study_push only', () => {
+    expect(
+      examTabs({ groupType: 'CLOUD', state: 'Inbox', studies: [without('study_push')] }).tabs,
+    ).not.toContain('PACS');
+    expect(examTabs({ groupType: 'LIBRARY', state: 'Inbox', studies: [newStudy()] }).tabs).not.toContain(
+      'PACS',
+    );
   });
   it('keeps Edit MRN from a study that came from a share', () => {
     const shared = { ...newStudy(), source: 'share' };
