@@ -51,6 +51,16 @@ export const intParam = (fallback: number, min: number, max: number) =>
       return value;
     });
 
+/** A required whole number from `min` to `max`: absent or blank is MISSING_FIELDS. */
+export const requiredInt = (min: number, max: number) =>
+  requiredText().transform((raw, ctx) => {
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      return refuse(ctx, raw, `must be an integer from ${min} to ${max}`);
+    }
+    return value;
+  });
+
 /** A JSON array of strings, or one plain comma-separated string, as the `in` filters accept both. */
 export function parseStringList(raw: string): { ok: true; list: string[] } | { ok: false; why: string } {
   const text = raw.trim();

@@ -29,3 +29,6 @@ export * from './share-requests.js';
 export * from './account-requests.js';
 export * from './destination-search.js';
 export * from './history.js';
+export * from './link-requests.js';
+export * from './destination-requests.js';
+export * from './upload-requests.js';

@@ -9,6 +9,7 @@ import {
   requiredText,
 } from './api-params.js';
 import { CUSTOM_FIELD_OBJECTS } from './custom-fields.js';
+import { ATTACHMENT_PAGE_ROWS } from './attachments.js';
 import { TAG_LOOKUP_ROWS } from './limits.js';
 
 /** Request schemas of the study calls the web sends (api-params.ts explains the codecs). */
@@ -146,4 +147,30 @@ export const auditObjectRequest = z.object({
     .string()
     .optional()
     .transform((raw) => raw === '1'),
+});
+
+/**
+ * study/viewer/token: the study by `uuid`, or by `storage_namespace` (or `phi_namespace`) and
+ * `study_uid`.
+ */
+export const viewerTokenRequest = z
+  .object({
+    uuid: optionalText(),
+    storage_namespace: optionalText(),
+    phi_namespace: optionalText(),
+    study_uid: optionalText(),
+  })
+  .transform((p, ctx) => {
+    if (p.uuid) return { by: 'uuid' as const, uuid: p.uuid };
+    if (!p.study_uid) return reportMissing(ctx, 'study_uid');
+    const namespace = p.storage_namespace ?? p.phi_namespace;
+    if (!namespace) return reportMissing(ctx, 'storage_namespace');
+    return { by: 'storage' as const, namespace, studyUid: p.study_uid };
+  });
+
+/** study/attachment/list: a page of a study's attachments. */
+export const attachmentListRequest = z.object({
+  uuid: requiredText(),
+  'page.number': intParam(1, 1, 100_000),
+  'page.rows': intParam(ATTACHMENT_PAGE_ROWS, 1, 100),
 });

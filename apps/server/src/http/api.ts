@@ -13,15 +13,16 @@ export interface ApiCall {
   request: FastifyRequest;
   reply: FastifyReply;
 }
-export interface AuthedCall extends ApiCall {
-  caller: Caller;
-}
 /** A call whose parameters its route's schema has parsed into `input`. */
 export interface TypedCall<I> extends ApiCall {
   input: I;
 }
-export interface TypedAuthedCall<I> extends AuthedCall {
-  input: I;
+export interface TypedAuthedCall<I> extends TypedCall<I> {
+  caller: Caller;
+}
+/** A call that passed its route's guard (who is asking) before its parameters were parsed. */
+export interface GuardedCall<G, I> extends TypedCall<I> {
+  guard: G;
 }
 type Answer = Promise<object | void> | object | void;
 
@@ -46,61 +47,56 @@ export async function authenticate(
 
 /**
  * Registers one api/v3 call on GET and POST (Ambra clients use both), answering `{status:"OK"}`
- * merged with what the handler returns. With a schema, the parameters are parsed at the edge and
- * the handler gets them typed as `input`.
+ * merged with what the handler returns. Every call declares its parameter schema: the parameters
+ * are parsed at the edge and the handler gets them typed as `input`.
  */
 export function apiRoute<S extends RequestSchema>(
   app: FastifyInstance,
   path: string,
   schema: S,
   handler: (call: TypedCall<z.output<S>>) => Answer,
-): void;
-export function apiRoute(app: FastifyInstance, path: string, handler: (call: ApiCall) => Answer): void;
-export function apiRoute(
+): void {
+  guardedRoute(app, path, () => Promise.resolve(undefined), schema, handler);
+}
+
+/**
+ * An api/v3 call whose `guard` decides who is asking (a session, a link grant) before its
+ * parameters are parsed, so a caller who may not ask learns nothing of them.
+ */
+export function guardedRoute<G, S extends RequestSchema>(
   app: FastifyInstance,
   path: string,
-  schemaOrHandler: RequestSchema | ((call: ApiCall) => Answer),
-  typedHandler?: (call: TypedCall<unknown>) => Answer,
+  guard: (request: FastifyRequest, params: Params) => Promise<G>,
+  schema: S,
+  handler: (call: GuardedCall<G, z.output<S>>) => Answer,
 ): void {
   app.route({
     method: ['GET', 'POST'],
     url: `/api/v3/${path}`,
     handler: async (request, reply) => {
       const params = collectParams(request);
-      const result =
-        typeof schemaOrHandler === 'function'
-          ? await schemaOrHandler({ params, request, reply })
-          : await typedHandler!({ params, request, reply, input: parseRequest(schemaOrHandler, params) });
+      const allowed = await guard(request, params);
+      const input: z.output<S> = parseRequest(schema, params);
+      const result = await handler({ params, request, reply, input, guard: allowed });
       if (reply.sent) return reply;
       return { status: 'OK', ...(result ?? {}) };
     },
   });
 }
 
+/** An api/v3 call of a signed-in user: the session is checked before the parameters. */
 export function authedRoute<S extends RequestSchema>(
   ctx: AppContext,
   app: FastifyInstance,
   path: string,
   schema: S,
   handler: (call: TypedAuthedCall<z.output<S>>) => Answer,
-): void;
-export function authedRoute(
-  ctx: AppContext,
-  app: FastifyInstance,
-  path: string,
-  handler: (call: AuthedCall) => Answer,
-): void;
-export function authedRoute(
-  ctx: AppContext,
-  app: FastifyInstance,
-  path: string,
-  schemaOrHandler: RequestSchema | ((call: AuthedCall) => Answer),
-  typedHandler?: (call: TypedAuthedCall<unknown>) => Answer,
 ): void {
-  apiRoute(app, path, async (call) => {
-    // The session is checked before the parameters, so an anonymous caller learns nothing of them.
-    const caller = await authenticate(ctx, call.request, call.params);
-    if (typeof schemaOrHandler === 'function') return schemaOrHandler({ ...call, caller });
-    return typedHandler!({ ...call, caller, input: parseRequest(schemaOrHandler, call.params) });
-  });
+  guardedRoute(
+    app,
+    path,
+    (request, params) => authenticate(ctx, request, params),
+    schema,
+    ({ guard, ...call }) => handler({ ...call, caller: guard }),
+  );
 }

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ATTACHMENT_PAGE_ROWS, MAX_ATTACHMENT_BYTES } from '@imaging-inbox/contract';
+import { attachmentListRequest, MAX_ATTACHMENT_BYTES } from '@imaging-inbox/contract';
 import type { AppContext } from '../../context.js';
 import { BodyTooLargeError } from '../../storage/blob-store.js';
 import type { TempFile } from '../../storage/blob-store.js';
 import { authedRoute, authenticate } from '../api.js';
 import { DomainError, invalidField } from '../../domain/errors.js';
-import { collectParams, optionalInt, required, type Params } from '../params.js';
+import { collectParams, optionalInt, type Params } from '../params.js';
 import type { Caller } from '../../policies/index.js';
 
 interface StudyParams {
@@ -85,12 +85,9 @@ export function attachmentRoutes(ctx: AppContext, app: FastifyInstance): void {
     return { status: 'OK' };
   });
 
-  authedRoute(ctx, app, 'study/attachment/list', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
-    const row = await ctx.services.studyAccess.byUuid(caller, uuid);
-    const page = optionalInt(params, 'page.number', 1, 1, 100_000);
-    const rows = optionalInt(params, 'page.rows', ATTACHMENT_PAGE_ROWS, 1, 100);
-    return attachments.list(caller, row, page, rows);
+  authedRoute(ctx, app, 'study/attachment/list', attachmentListRequest, async ({ caller, input }) => {
+    const row = await ctx.services.studyAccess.byUuid(caller, input.uuid);
+    return attachments.list(caller, row, input['page.number'], input['page.rows']);
   });
 }
 

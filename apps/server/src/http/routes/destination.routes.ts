@@ -1,53 +1,45 @@
+import {
+  destinationAddRequest,
+  destinationListRequest,
+  destinationRetrieveRequest,
+  destinationSearchRequest,
+  destinationSetRequest,
+  studyPushRequest,
+  studyUuidRequest,
+  uuidRequest,
+} from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
-import type { Params } from '../params.js';
-import { required, stringList } from '../params.js';
 
 /** PACS-like destinations of an account (see docs/api-v3.md): managed by its admins. */
 export function destinationRoutes(ctx: AppContext, app: FastifyInstance): void {
   const destinations = ctx.services.destinations;
-  const fields = (params: Params) => ({
-    name: params['name'],
-    aetitle: params['aetitle'],
-    address: params['address'],
-    port: params['port'],
-    can_search: params['can_search'],
-    can_search_mwl: params['can_search_mwl'],
-    can_push: params['can_push'],
-    c_echo_interval: params['c_echo_interval'],
-  });
 
-  authedRoute(ctx, app, 'destination/list', async ({ caller, params }) => {
-    const [accountId] = required(params, 'account_id');
-    const filter = params['filter.uuid.in'];
-    const uuids = filter === undefined ? undefined : stringList(filter, 'filter.uuid.in');
-    const list = await destinations.list(caller, accountId, uuids);
+  authedRoute(ctx, app, 'destination/list', destinationListRequest, async ({ caller, input }) => {
+    const list = await destinations.list(caller, input.account_id, input['filter.uuid.in']);
     return { destinations: list, page: { number: 1, rows: list.length, more: 0 } };
   });
 
-  authedRoute(ctx, app, 'destination/get', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
+  authedRoute(ctx, app, 'destination/get', uuidRequest, async ({ caller, input: { uuid } }) => {
     return destinations.get(caller, uuid);
   });
 
-  authedRoute(ctx, app, 'destination/add', async ({ caller, params }) => {
-    const [accountId] = required(params, 'account_id');
-    return destinations.add(caller, accountId, fields(params));
+  authedRoute(ctx, app, 'destination/add', destinationAddRequest, async ({ caller, input }) => {
+    const { account_id: accountId, ...fields } = input;
+    return destinations.add(caller, accountId, fields);
   });
 
-  authedRoute(ctx, app, 'destination/set', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
-    return destinations.set(caller, uuid, fields(params));
+  authedRoute(ctx, app, 'destination/set', destinationSetRequest, async ({ caller, input }) => {
+    const { uuid, ...fields } = input;
+    return destinations.set(caller, uuid, fields);
   });
 
-  authedRoute(ctx, app, 'destination/delete', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
+  authedRoute(ctx, app, 'destination/delete', uuidRequest, async ({ caller, input: { uuid } }) => {
     await destinations.remove(caller, uuid);
   });
 
-  authedRoute(ctx, app, 'destination/echo', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
+  authedRoute(ctx, app, 'destination/echo', uuidRequest, async ({ caller, input: { uuid } }) => {
     return destinations.echo(caller, uuid);
   });
 }
@@ -56,27 +48,17 @@ export function destinationRoutes(ctx: AppContext, app: FastifyInstance): void {
 export function destinationSearchRoutes(ctx: AppContext, app: FastifyInstance): void {
   const searches = ctx.services.destinationSearches;
 
-  authedRoute(ctx, app, 'destination/search', async ({ caller, params }) => {
-    const [uuid, copyTo] = required(params, 'uuid', 'copy_to');
-    return searches.search(caller, uuid, copyTo, {
-      patient_name: params['patient_name'],
-      patientid: params['patientid'],
-      accession_number: params['accession_number'],
-      modality: params['modality'],
-      query_fields: params['query_fields'],
-      start_datetime: params['start_datetime'],
-      end_datetime: params['end_datetime'],
-    });
+  authedRoute(ctx, app, 'destination/search', destinationSearchRequest, async ({ caller, input }) => {
+    const { uuid, copy_to: copyTo, ...criteria } = input;
+    return searches.search(caller, uuid, copyTo, criteria);
   });
 
-  authedRoute(ctx, app, 'destination/search/get', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
+  authedRoute(ctx, app, 'destination/search/get', uuidRequest, async ({ caller, input: { uuid } }) => {
     return searches.get(caller, uuid);
   });
 
-  authedRoute(ctx, app, 'destination/retrieve', async ({ caller, params }) => {
-    const [searchId, studyUid] = required(params, 'destination_search_id', 'study_uid');
-    return searches.retrieve(caller, searchId, studyUid);
+  authedRoute(ctx, app, 'destination/retrieve', destinationRetrieveRequest, async ({ caller, input }) => {
+    return searches.retrieve(caller, input.destination_search_id, input.study_uid);
   });
 }
 
@@ -84,14 +66,12 @@ export function destinationSearchRoutes(ctx: AppContext, app: FastifyInstance): 
 export function studyPushRoutes(ctx: AppContext, app: FastifyInstance): void {
   const pushes = ctx.services.pushes;
 
-  authedRoute(ctx, app, 'study/push', async ({ caller, params }) => {
-    const [uuid, destinationId] = required(params, 'uuid', 'destination_id');
+  authedRoute(ctx, app, 'study/push', studyPushRequest, async ({ caller, input }) => {
     // Wrapped: the attempt's own `status` (I/N/P/S/F) is not the answer's.
-    return { push: await pushes.push(caller, uuid, destinationId) };
+    return { push: await pushes.push(caller, input.uuid, input.destination_id) };
   });
 
-  authedRoute(ctx, app, 'study/push/list', async ({ caller, params }) => {
-    const [uuid] = required(params, 'uuid');
-    return { pushes: await pushes.list(caller, uuid) };
+  authedRoute(ctx, app, 'study/push/list', studyUuidRequest, async ({ caller, input }) => {
+    return { pushes: await pushes.list(caller, input.uuid) };
   });
 }

@@ -1,11 +1,12 @@
 import type { LinkInfoAnswer, LinkUnlockAnswer } from '@imaging-inbox/contract';
+import { linkTokenRequest, linkUnlockRequest } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { WRAPPING_SETTING } from '../../services/wrap.service.js';
 import { apiRoute } from '../api.js';
 import { DomainError, notPermitted } from '../../domain/errors.js';
 import { grantMayUploadTo } from '../../policies/index.js';
-import { collectParams, required } from '../params.js';
+import { collectParams } from '../params.js';
 import { hashToken } from '../../services/tokens.js';
 import { LINK_SOURCE_KIND, linkIndexTarget } from '../../ingest/link-source.js';
 import type { Params } from '../params.js';
@@ -28,25 +29,29 @@ function grantOf(request: FastifyRequest, params: Params): string {
  * unlock answered, so the token itself is sent as few times as possible.
  */
 export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBytes: number): void {
-  apiRoute(app, 'link/public/info', async ({ params, request }): Promise<Omit<LinkInfoAnswer, 'status'>> => {
-    const [token] = required(params, 'token');
-    const link = await ctx.services.linkAccess.info(token, request.ip);
-    return {
-      namespace_name: link.namespace_name,
-      requester_name: link.requester_name,
-      description: link.message,
-      needs_password: link.password_hash !== null,
-      expires: link.expires,
-      accepts_documents: await ctx.services.wrap.isEnabled(link.account_id),
-    };
-  });
+  apiRoute(
+    app,
+    'link/public/info',
+    linkTokenRequest,
+    async ({ input, request }): Promise<Omit<LinkInfoAnswer, 'status'>> => {
+      const link = await ctx.services.linkAccess.info(input.token, request.ip);
+      return {
+        namespace_name: link.namespace_name,
+        requester_name: link.requester_name,
+        description: link.message,
+        needs_password: link.password_hash !== null,
+        expires: link.expires,
+        accepts_documents: await ctx.services.wrap.isEnabled(link.account_id),
+      };
+    },
+  );
 
   apiRoute(
     app,
     'link/public/unlock',
-    async ({ params, request }): Promise<Omit<LinkUnlockAnswer, 'status'>> => {
-      const [token] = required(params, 'token');
-      return ctx.services.linkAccess.unlock(token, params['password'] ?? '', request.ip);
+    linkUnlockRequest,
+    async ({ input, request }): Promise<Omit<LinkUnlockAnswer, 'status'>> => {
+      return ctx.services.linkAccess.unlock(input.token, input.password ?? '', request.ip);
     },
   );
 

@@ -1,8 +1,9 @@
+import { linkTokenRequest, sendGrantRequest, sendVerifyRequest } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute } from '../api.js';
 import { DomainError } from '../../domain/errors.js';
-import { collectParams, required } from '../params.js';
+import { collectParams } from '../params.js';
 import { sendArchive } from './download.routes.js';
 
 /**
@@ -12,24 +13,20 @@ import { sendArchive } from './download.routes.js';
 export function sendPublicRoutes(ctx: AppContext, app: FastifyInstance): void {
   const access = ctx.services.sendAccess;
 
-  apiRoute(app, 'send/public/info', async ({ params, request }) => {
-    const [token] = required(params, 'token');
-    return access.info(token, request.ip);
+  apiRoute(app, 'send/public/info', linkTokenRequest, async ({ input, request }) => {
+    return access.info(input.token, request.ip);
   });
 
-  apiRoute(app, 'send/public/code', async ({ params, request }) => {
-    const [token] = required(params, 'token');
-    await access.requestCode(token, request.ip);
+  apiRoute(app, 'send/public/code', linkTokenRequest, async ({ input, request }) => {
+    await access.requestCode(input.token, request.ip);
   });
 
-  apiRoute(app, 'send/public/verify', async ({ params, request }) => {
-    const [token, code] = required(params, 'token', 'code');
-    return access.verify(token, code, request.ip);
+  apiRoute(app, 'send/public/verify', sendVerifyRequest, async ({ input, request }) => {
+    return access.verify(input.token, input.code, request.ip);
   });
 
-  apiRoute(app, 'send/public/study', async ({ params, request }) => {
-    const [grant] = required(params, 'grant');
-    return access.study(grant, request.ip);
+  apiRoute(app, 'send/public/study', sendGrantRequest, async ({ input, request }) => {
+    return access.study(input.grant, request.ip);
   });
 
   app.route({

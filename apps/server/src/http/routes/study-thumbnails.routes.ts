@@ -1,19 +1,17 @@
-import { NON_IMAGE_MODALITIES, type SeriesThumbnail } from '@imaging-inbox/contract';
+import { NON_IMAGE_MODALITIES, studyUuidRequest, type SeriesThumbnail } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { VIDEO_TRANSFER_SYNTAXES } from '../../dicom/wrap-video.js';
 import { auditStudy } from '../../dicomweb/qido.routes.js';
 import { authedRoute } from '../api.js';
-import { required } from '../params.js';
 
 /**
  * `study/thumbnails`: the series of a study with the URL of each series thumbnail, for the Summary
  * tab. The images themselves come from WADO-RS `/thumbnail` (rendered on first request, then cached).
  */
 export function studyThumbnailRoutes(ctx: AppContext, app: FastifyInstance): void {
-  authedRoute(ctx, app, 'study/thumbnails', async ({ caller, params, request }) => {
-    const [uuid] = required(params, 'uuid');
-    const study = await ctx.services.studyAccess.byUuid(caller, uuid);
+  authedRoute(ctx, app, 'study/thumbnails', studyUuidRequest, async ({ caller, input, request }) => {
+    const study = await ctx.services.studyAccess.byUuid(caller, input.uuid);
     const series = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, {});
     const videos = await ctx.repos.dicomweb.firstInstanceBySeries(study.uuid, [...VIDEO_TRANSFER_SYNTAXES]);
     await auditStudy(

@@ -1,20 +1,18 @@
 import type { ViewerTokenAnswer } from '@imaging-inbox/contract';
+import { viewerTokenRequest } from '@imaging-inbox/contract';
+import type { z } from 'zod';
+
+type ViewerTokenStudy = z.output<typeof viewerTokenRequest>;
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Caller } from '../../policies/index.js';
 import type { StudyRow } from '../../repositories/studies.repository.js';
 import { authedRoute } from '../api.js';
-import { missingFields } from '../../domain/errors.js';
-import type { Params } from '../params.js';
-import { required } from '../params.js';
 
 /** The study a viewer-token call names: by `uuid`, or by `storage_namespace` (or `phi_namespace`) and `study_uid`. */
-async function namedStudy(ctx: AppContext, caller: Caller, params: Params): Promise<StudyRow> {
-  if (params['uuid']?.trim()) return ctx.services.studyAccess.byUuid(caller, params['uuid'].trim());
-  const namespace = params['storage_namespace']?.trim() || params['phi_namespace']?.trim();
-  const [studyUid] = required(params, 'study_uid');
-  if (!namespace) throw missingFields(['storage_namespace']);
-  return ctx.services.studyAccess.byStorage(caller, namespace, studyUid, { deleted: 'hidden' });
+function namedStudy(ctx: AppContext, caller: Caller, named: ViewerTokenStudy): Promise<StudyRow> {
+  if (named.by === 'uuid') return ctx.services.studyAccess.byUuid(caller, named.uuid);
+  return ctx.services.studyAccess.byStorage(caller, named.namespace, named.studyUid, { deleted: 'hidden' });
 }
 
 /**
@@ -26,8 +24,9 @@ export function studyViewerRoutes(ctx: AppContext, app: FastifyInstance): void {
     ctx,
     app,
     'study/viewer/token',
-    async ({ caller, params }): Promise<Omit<ViewerTokenAnswer, 'status'>> => {
-      const study = await namedStudy(ctx, caller, params);
+    viewerTokenRequest,
+    async ({ caller, input }): Promise<Omit<ViewerTokenAnswer, 'status'>> => {
+      const study = await namedStudy(ctx, caller, input);
       const { token, expires } = await ctx.services.viewerTokens.issue(caller, study);
       return {
         token,

@@ -1,24 +1,25 @@
+import {
+  uploadSessionChunkRequest,
+  uploadSessionCompleteRequest,
+  uploadSessionCreateRequest,
+  uploadSessionStatusRequest,
+} from '@imaging-inbox/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import type { UploadOwner, UploadTarget } from '../../ingest/upload-session.service.js';
-import { apiRoute, authenticate } from '../api.js';
-import { DomainError } from '../../domain/errors.js';
+import { authenticate, guardedRoute } from '../api.js';
+import { DomainError, missingFields } from '../../domain/errors.js';
 import { mayUploadTo, requireUploadGroup } from '../../policies/index.js';
 import type { Params } from '../params.js';
-import { collectParams, required } from '../params.js';
+import { collectParams } from '../params.js';
+import { parseRequest } from '../request-schema.js';
 
 /** Resolves the caller of one upload-session call: who owns sessions, and where a new one goes. */
 export type UploadCaller = (
   request: FastifyRequest,
   params: Params,
-) => Promise<{ owner: UploadOwner; targetOf: (params: Params) => UploadTarget }>;
-
-const wholeNumber = (params: Params, name: string): number => {
-  const [raw] = required(params, name);
-  if (!/^\d{1,16}$/.test(raw)) throw new DomainError('INVALID_FIELD', name, 'a whole number of bytes');
-  return Number(raw);
-};
+) => Promise<{ owner: UploadOwner; targetOf: (namespaceId: string | undefined) => UploadTarget }>;
 
 /**
  * The four calls of a resumable upload under `base` (upload/session or link/public/upload/session):
@@ -33,21 +34,19 @@ export function registerUploadSessionRoutes(
 ): void {
   const sessions = ctx.services.uploadSessions;
 
-  apiRoute(app, `${base}/create`, async ({ params, request }) => {
-    const { owner, targetOf } = await caller(request, params);
+  guardedRoute(app, `${base}/create`, caller, uploadSessionCreateRequest, async ({ guard, input }) => {
+    const { owner, targetOf } = guard;
     const { status: _status, ...answer } = await sessions.create(
       owner,
-      targetOf(params),
-      wholeNumber(params, 'size'),
-      params.head_sha256?.trim(),
+      targetOf(input.namespace_id),
+      input.size,
+      input.head_sha256,
     );
     return answer;
   });
 
-  apiRoute(app, `${base}/status`, async ({ params, request }) => {
-    const { owner } = await caller(request, params);
-    const [id] = required(params, 'id');
-    const { status: _status, ...answer } = await sessions.status(owner, id, params.head_sha256?.trim());
+  guardedRoute(app, `${base}/status`, caller, uploadSessionStatusRequest, async ({ guard, input }) => {
+    const { status: _status, ...answer } = await sessions.status(guard.owner, input.id, input.head_sha256);
     return answer;
   });
 
@@ -58,8 +57,7 @@ export function registerUploadSessionRoutes(
       const params = collectParams(request);
       // Check who is asking before a byte of the body is read.
       const { owner } = await caller(request, params);
-      const [id] = required(params, 'id');
-      const offset = wholeNumber(params, 'offset');
+      const { id, offset } = parseRequest(uploadSessionChunkRequest, params);
       const length = Number(request.headers['content-length'] ?? NaN);
       const body = request.body as Readable | undefined;
       if (!body || typeof (body as { pipe?: unknown }).pipe !== 'function') {
@@ -69,14 +67,18 @@ export function registerUploadSessionRoutes(
     },
   });
 
-  apiRoute(app, `${base}/complete`, async ({ params, request, reply }) => {
-    const { owner } = await caller(request, params);
-    const [id] = required(params, 'id');
-    const answer = await sessions.complete(owner, id, request.ip);
-    reply.code(202);
-    const { status: _status, ...rest } = answer;
-    return rest;
-  });
+  guardedRoute(
+    app,
+    `${base}/complete`,
+    caller,
+    uploadSessionCompleteRequest,
+    async ({ guard, input, request, reply }) => {
+      const answer = await sessions.complete(guard.owner, input.id, request.ip);
+      reply.code(202);
+      const { status: _status, ...rest } = answer;
+      return rest;
+    },
+  );
 }
 
 /** Signed-in uploads: sessions belong to the sign-in session; files go to a group with study_upload. */
@@ -88,8 +90,8 @@ export function uploadSessionRoutes(ctx: AppContext, app: FastifyInstance): void
         key: `session:${user.sidHash}`,
         mayUploadTo: (namespaceId) => mayUploadTo(user, namespaceId),
       },
-      targetOf: (p) => {
-        const [namespaceId] = required(p, 'namespace_id');
+      targetOf: (namespaceId) => {
+        if (!namespaceId) throw missingFields(['namespace_id']);
         const group = requireUploadGroup(user, namespaceId);
         return {
           target: { accountId: group.accountId, namespaceId: group.namespaceId },

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { listParam, rawText, requiredText } from './api-params.js';
+
+/** Request schemas of PACS destinations and Retrieve Study (api-params.ts explains the codecs). */
+
+/** destination/list: an account's destinations, optionally some of them. */
+export const destinationListRequest = z.object({ account_id: requiredText(), 'filter.uuid.in': listParam() });
+
+/** The fields destination/add and destination/set take, as sent (the server checks each). */
+const destinationFields = {
+  name: rawText(),
+  aetitle: rawText(),
+  address: rawText(),
+  port: rawText(),
+  can_search: rawText(),
+  can_search_mwl: rawText(),
+  can_push: rawText(),
+  c_echo_interval: rawText(),
+};
+
+export const destinationAddRequest = z.object({ account_id: requiredText(), ...destinationFields });
+export const destinationSetRequest = z.object({ uuid: requiredText(), ...destinationFields });
+
+/** destination/search: C-FIND a destination for studies to copy into a group (copy_to). */
+export const destinationSearchRequest = z.object({
+  uuid: requiredText(),
+  copy_to: requiredText(),
+  patient_name: rawText(),
+  patientid: rawText(),
+  accession_number: rawText(),
+  modality: rawText(),
+  query_fields: rawText(),
+  start_datetime: rawText(),
+  end_datetime: rawText(),
+});
+
+/** destination/retrieve: C-MOVE one study a search found. */
+export const destinationRetrieveRequest = z.object({
+  destination_search_id: requiredText(),
+  study_uid: requiredText(),
+});
+
+/** study/push: queue a push of a study to a destination (or the Retry of a partial one). */
+export const studyPushRequest = z.object({ uuid: requiredText(), destination_id: requiredText() });
