@@ -122,3 +122,17 @@ export function inflaterFor(
 ): (bytes: Uint8Array, position: number) => Uint8Array {
   return expanded ? () => expanded : (bytes, position) => inflateSync(bytes, position);
 }
+
+/**
+ * A file `expandDeflated` answered, relabelled so that readers that inflate by themselves (dcmjs,
+ * whole and on the main thread) read its dataset as it now is: the Transfer Syntax UID value
+ * becomes Explicit VR Little Endian padded with NULs to the same length, so no offset moves.
+ * Changes `expanded` in place (it is the caller's own copy).
+ */
+export function relabelInflated(expanded: Uint8Array): Buffer {
+  const out = Buffer.from(expanded.buffer, expanded.byteOffset, expanded.byteLength);
+  const syntax = dicomParser.readPart10Header(out).elements['x00020010']!;
+  out.fill(0, syntax.dataOffset, syntax.dataOffset + syntax.length);
+  out.write('1.2.840.10008.1.2.1', syntax.dataOffset, 'latin1');
+  return out;
+}

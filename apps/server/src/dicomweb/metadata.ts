@@ -3,7 +3,7 @@ import type { DenaturalizedDataset } from 'dcmjs';
 import dicomParser from 'dicom-parser';
 import type { DataSet } from 'dicom-parser';
 import { decoderFor, needsCodeExtensions } from '../dicom/charset.js';
-import { expandDeflated, inflaterFor } from '../dicom/inflate.js';
+import { expandDeflated, inflaterFor, relabelInflated } from '../dicom/inflate.js';
 import type { DicomJson, JsonAttribute } from './dicom-json.js';
 
 dcmjs.log.setLevel('error');
@@ -44,11 +44,7 @@ export async function instanceMetadata(
   try {
     // dcmjs would inflate a deflated dataset itself, whole, on the main thread.
     expanded = await expandDeflated(file, Number.MAX_SAFE_INTEGER);
-    dict = readDataset(
-      expanded
-        ? asExplicitLittleEndian(Buffer.from(expanded.buffer, expanded.byteOffset, expanded.byteLength))
-        : file,
-    );
+    dict = readDataset(expanded ? relabelInflated(expanded) : file);
   } catch {
     return { ...indexed };
   }
@@ -74,19 +70,6 @@ function readDataset(file: Buffer): DenaturalizedDataset {
   } catch {
     return read(withTrueMetaLength(file), true);
   }
-}
-
-/**
- * A deflated file already inflated (`expandDeflated`: meta header, then the inflated dataset),
- * relabelled so dcmjs reads its dataset as it now is: the Transfer Syntax UID value becomes
- * Explicit VR Little Endian padded with NULs to the same length, so no offset moves. The buffer is
- * this request's own copy.
- */
-function asExplicitLittleEndian(expanded: Buffer): Buffer {
-  const syntax = dicomParser.readPart10Header(expanded).elements['x00020010']!;
-  expanded.fill(0, syntax.dataOffset, syntax.dataOffset + syntax.length);
-  expanded.write('1.2.840.10008.1.2.1', syntax.dataOffset, 'latin1');
-  return expanded;
 }
 
 /** The file with (0002,0000) set to the meta header's real length, as dicom-parser walks it. */

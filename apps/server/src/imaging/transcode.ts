@@ -1,6 +1,6 @@
 import dcmjs from 'dcmjs';
 import dicomParser from 'dicom-parser';
-import { expandDeflated } from '../dicom/inflate.js';
+import { expandDeflated, relabelInflated } from '../dicom/inflate.js';
 import { frameCount, readFrame } from './frame-reader.js';
 
 /** Explicit VR Little Endian: the uncompressed syntax every DICOM reader (and the viewer) decodes. */
@@ -33,7 +33,12 @@ export async function toExplicitLittleEndian(file: Buffer): Promise<Buffer> {
   const pixels = Buffer.concat(decoded);
   // Pixel data must have an even length (PS3.5 7.1.1); 8-bit odd-sized frames get one pad byte.
   const padded = pixels.length % 2 ? Buffer.concat([pixels, Buffer.alloc(1)]) : pixels;
-  const arrayBuffer = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer;
+  // A deflated dataset is read from the copy inflated above, not inflated again by dcmjs.
+  const source = expanded ? relabelInflated(expanded) : file;
+  const arrayBuffer = source.buffer.slice(
+    source.byteOffset,
+    source.byteOffset + source.byteLength,
+  ) as ArrayBuffer;
   const dict = dcmjs.data.DicomMessage.readFile(arrayBuffer);
   dict.meta['00020010'] = { vr: 'UI', Value: [EXPLICIT_LE] };
   dict.dict['7FE00010'] = {
