@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -212,4 +213,60 @@ describe.each(DIALECTS)('Push to PACS (Orthanc) on %s', (dialect) => {
     expect(await error({ uuid: study.uuid, destination_id: searchOnly })).toBe('INVALID_FIELD');
     expect(await pushes(study.uuid)).toEqual(before);
   });
+
+  it('resumes an attempt whose runner died, sending only the instances it had not stored', async () => {
+    const study = studies[4]!;
+    const db = server.ctx.db.kysely;
+    const instances = await server.ctx.repos.studyPushes.instancesOfStudy(study.uuid);
+    expect(instances.length).toBeGreaterThan(1);
+    // The state a runner leaves when it dies mid-push: the attempt sending, some instances stored
+    // (here: marked so without sending them, so Orthanc shows exactly what the resumed pass sends),
+    // and its job claimed with a lease that has run out.
+    const uuid = crypto.randomUUID();
+    const now = Date.now();
+    await server.ctx.repos.studyPushes.insert(
+      {
+        uuid,
+        study_uuid: study.uuid,
+        account_id: account,
+        destination_id: destination,
+        destination_name: 'Orthanc',
+        user_id: (await server.api.call('session/user', {}, admin)).body.uuid,
+        status: 'N',
+        reason: null,
+        image_count: instances.length,
+        created: now,
+        updated: now,
+      },
+      instances,
+    );
+    const stored = instances.slice(0, Math.floor(instances.length / 2));
+    for (const i of stored) {
+      await server.ctx.repos.studyPushes.recordInstance(uuid, i.sop_instance_uid, {
+        state: 'stored',
+        reason: null,
+      });
+    }
+    await db
+      .insertInto('jobs')
+      .values({
+        kind: 'study.push',
+        payload: JSON.stringify({ push: uuid, destination }),
+        status: 'running',
+        attempts: 1,
+        run_at: now,
+        locked_until: now - 1,
+        last_error: null,
+        dedupe_key: `push:${uuid}`,
+        concurrency_key: `push:${destination}`,
+        concurrency_cap: 2,
+        created: now,
+        updated: now,
+      })
+      .execute();
+    server.ctx.services.jobRunner.kick();
+    const done = await ended(study.uuid);
+    expect(done).toMatchObject({ uuid, status: 'S', images_sent: instances.length });
+    expect(await orthancHas(study.study_uid)).toBe(instances.length - stored.length);
+  }, 60_000);
 });

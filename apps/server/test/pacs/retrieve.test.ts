@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -245,4 +247,72 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
     expect(ended.body.retrieves[0].state).toBe('failed');
     expect(ended.body.retrieves[0].reason).toMatch(/status|refused|could not/);
   }, 120_000);
+
+  it('matches deliveries from a PACS that omits the Move Originator by the study, and refuses the rest', async () => {
+    // Two retrieves running from this destination: only the study decides where an instance goes.
+    const search = await server.api.call(
+      'destination/search',
+      { uuid: destination, copy_to: cardiology, patientid: 'NO-SUCH-MRN' },
+      admin,
+    );
+    const db = server.ctx.db.kysely;
+    const dir = path.join(workDir, 'fallback');
+    const [wanted, other, unasked] = generateStudySpecs(3, 4242, { now: new Date('2026-05-01T00:00:00Z') });
+    const user = (await server.api.call('session/user', {}, admin)).body.uuid as string;
+    for (const spec of [wanted!, other!]) {
+      await db
+        .insertInto('destination_retrieves')
+        .values({
+          uuid: crypto.randomUUID(),
+          search_id: search.body.uuid,
+          destination_id: destination,
+          account_id: account,
+          namespace_id: cardiology,
+          user_id: user,
+          study_uid: spec.studyInstanceUid,
+          state: 'running',
+          reason: null,
+          move_message_id: null,
+          completed: null,
+          failed: null,
+          remaining: null,
+          created: Date.now(),
+          updated: Date.now(),
+        })
+        .execute();
+    }
+    const write = (spec: StudySpec, name: string) => {
+      fs.mkdirSync(path.join(dir, name), { recursive: true });
+      for (const file of writeStudyFiles(spec)) {
+        fs.writeFileSync(path.join(dir, name, `${file.sopInstanceUid}.dcm`), file.bytes);
+      }
+      return path.join(dir, name);
+    };
+    // dcmtk's storescu sends no Move Originator; it calls as the destination's AE from its host.
+    const storescu = (folder: string) =>
+      new Promise<number>((resolve) => {
+        const child = spawn(
+          'storescu',
+          ['-aet', 'ORTHANC', '-aec', 'INBOX', '127.0.0.1', String(server.dicomPort), '+sd', folder],
+          { stdio: 'ignore', env: { ...process.env, TCP_NODELAY: '1' } },
+        );
+        child.on('close', (code) => resolve(code ?? -1));
+      });
+    expect(await storescu(write(wanted!, 'wanted'))).toBe(0);
+    const placed = await db
+      .selectFrom('studies')
+      .select(['namespace_id', 'image_count'])
+      .where('study_uid', '=', wanted!.studyInstanceUid)
+      .execute();
+    expect(placed).toEqual([{ namespace_id: cardiology, image_count: instanceCount(wanted!) }]);
+    // A study no running retrieve asked for: every instance refused, nothing stored.
+    expect(await storescu(write(unasked!, 'unasked'))).not.toBe(0);
+    expect(
+      await db
+        .selectFrom('studies')
+        .select('uuid')
+        .where('study_uid', '=', unasked!.studyInstanceUid)
+        .execute(),
+    ).toEqual([]);
+  }, 60_000);
 });
