@@ -32,3 +32,4 @@ export * from './history.js';
 export * from './link-requests.js';
 export * from './destination-requests.js';
 export * from './upload-requests.js';
+export * from './download-requests.js';

@@ -38,7 +38,7 @@ const DOWNLOAD = ['study_download'] as const;
 const DOWNLOAD_ISO = ['study_download', 'study_download_iso'] as const;
 
 /** At most this many studies in one multi-select archive (the bundle limit of the inbox). */
-export const MAX_DOWNLOAD_STUDIES = 500;
+export { MAX_DOWNLOAD_STUDIES } from '@imaging-inbox/contract';
 
 /**
  * Plans a download (ZIP, or an ISO 9660 image with `bundle=iso`): checks permissions on every study first (a multi-select downloads only

@@ -2,14 +2,13 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DICOM_FILE_SET_ID } from '../../dicom/dicomdir.js';
 import type { AppContext } from '../../context.js';
-import type { DownloadBundle, DownloadPlan, DownloadTarget } from '../../services/download.service.js';
-import { MAX_DOWNLOAD_STUDIES } from '../../services/download.service.js';
+import { storageDownloadRequest, studyDownloadRequest } from '@imaging-inbox/contract';
+import type { DownloadPlan, DownloadTarget } from '../../services/download.service.js';
 import { isoStream } from '../../storage/iso-stream.js';
 import { zipStream } from '../../storage/zip-stream.js';
 import { authenticate } from '../api.js';
-import { invalidField, missingFields } from '../../domain/errors.js';
-import type { Params } from '../params.js';
-import { collectParams, required, stringList } from '../params.js';
+import { collectParams } from '../params.js';
+import { parseRequest } from '../request-schema.js';
 
 /**
  * ZIP and ISO downloads. These answer bytes rather than api/v3 JSON, so they are plain routes; errors
@@ -24,19 +23,10 @@ export function downloadRoutes(ctx: AppContext, app: FastifyInstance): void {
     handler: async (request, reply) => {
       const params = collectParams(request);
       const caller = await authenticate(ctx, request, params);
+      const input = parseRequest(storageDownloadRequest, params);
       const { storage_namespace: storage, study_uid: studyUid } = request.params;
-      const row = await ctx.services.studyAccess.byStorage(
-        caller,
-        storage,
-        studyUid,
-        {},
-        params['phi_namespace']?.trim(),
-      );
-      const plan = await downloads.plan(
-        caller,
-        [{ row, seriesUids: seriesFilter(params) }],
-        bundleOf(params),
-      );
+      const row = await ctx.services.studyAccess.byStorage(caller, storage, studyUid, {}, input.phiNamespace);
+      const plan = await downloads.plan(caller, [{ row, seriesUids: input.seriesUids }], input.bundle);
       return sendArchive(reply, plan);
     },
   });
@@ -47,32 +37,13 @@ export function downloadRoutes(ctx: AppContext, app: FastifyInstance): void {
     handler: async (request, reply) => {
       const params = collectParams(request);
       const caller = await authenticate(ctx, request, params);
-      const [raw] = required(params, 'uuids');
-      const uuids = [...new Set(stringList(raw, 'uuids'))];
-      if (!uuids.length) throw missingFields(['uuids']);
-      if (uuids.length > MAX_DOWNLOAD_STUDIES) {
-        throw invalidField('uuids', `at most ${MAX_DOWNLOAD_STUDIES} studies`);
-      }
+      const { uuids, bundle } = parseRequest(studyDownloadRequest, params);
       const targets: DownloadTarget[] = [];
       for (const uuid of uuids) targets.push({ row: await ctx.services.studyAccess.byUuid(caller, uuid) });
-      const plan = await downloads.plan(caller, targets, bundleOf(params));
+      const plan = await downloads.plan(caller, targets, bundle);
       return sendArchive(reply, plan);
     },
   });
-}
-
-function bundleOf(params: Params): DownloadBundle {
-  const bundle = params['bundle']?.trim() || 'dicom';
-  if (bundle !== 'dicom' && bundle !== 'iso') throw invalidField('bundle', 'must be dicom or iso');
-  return bundle;
-}
-
-function seriesFilter(params: Params): string[] | undefined {
-  const raw = params['series'];
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const list = stringList(raw, 'series');
-  if (!list.length) throw missingFields(['series']);
-  return list;
 }
 
 export function sendArchive(reply: FastifyReply, plan: DownloadPlan): FastifyReply {
