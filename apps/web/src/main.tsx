@@ -1,3 +1,5 @@
+// First: zod must know it may not compile parsers before any schema is built.
+import './lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
