@@ -99,10 +99,6 @@ try {
     `Orthanc ${version.split('\n')[0]!.trim()}, ${os.cpus().length} cores, ${lanes} associations for ours ×N`,
   );
   const pushClient = path.resolve(import.meta.dirname, 'push-client.ts');
-  const tsx = path.resolve(import.meta.dirname, '../node_modules/.bin/tsx');
-  const tsxBin = fs.existsSync(tsx)
-    ? tsx
-    : path.resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
 
   const emptyOrthanc = async () => {
     for (const id of await orthanc.rest<string[]>('GET', '/patients'))
@@ -130,8 +126,11 @@ try {
   const ours = async (dir: string, associations: number) => {
     const out = await ns.run('env', [
       'TCP_NODELAY=1',
-      tsxBin,
+      // One node process with the TypeScript loader (the tsx CLI would add a parent process).
+      process.execPath,
       '--conditions=source',
+      '--import',
+      'tsx',
       pushClient,
       dir,
       String(orthanc.dicomPort),
