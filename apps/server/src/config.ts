@@ -81,6 +81,8 @@ const envSchema = z.object({
   MAIL_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   /** First delay before a push sends again what a PACS did not store (doubling each time). */
   PUSH_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
+  /** How often destinations due for their automatic C-ECHO are looked for. */
+  DESTINATION_ECHO_TICK_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   /** Delivery attempts before a mail is recorded as failed (8 at the default spans about an hour). */
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   /**
@@ -149,6 +151,7 @@ export interface Config {
   harvestMailQuietMs: number;
   mailRetryMs: number;
   pushRetryMs: number;
+  destinationEchoTickMs: number;
   mailMaxAttempts: number;
   jobConcurrency: Record<string, number>;
   processId: string;
@@ -195,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     harvestMailQuietMs: e.HARVEST_MAIL_QUIET_MS,
     mailRetryMs: e.MAIL_RETRY_MS,
     pushRetryMs: e.PUSH_RETRY_MS,
+    destinationEchoTickMs: e.DESTINATION_ECHO_TICK_MS,
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
     jobConcurrency: e.JOB_CONCURRENCY ?? {},
     processId: e.PROCESS_ID ?? `${os.hostname()}-${process.pid}`,

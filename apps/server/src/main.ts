@@ -14,6 +14,7 @@ import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
 import { startPurgeTimer } from './jobs/purge-timer.js';
 import { startUploadSweepTimer } from './jobs/upload-sweep-timer.js';
+import { startDestinationEchoTimer } from './jobs/destination-echo-timer.js';
 import { harvestMailInterval, startHarvestMailTimer } from './jobs/harvest-mail-timer.js';
 
 export interface RunningServer {
@@ -102,6 +103,11 @@ export async function startServer(
   log(`DICOM listener ${config.dicomAet} on ${config.host}:${dicomPort}`);
   const purgeTimer = startPurgeTimer(ctx.services.purge, log);
   const uploadSweep = startUploadSweepTimer(ctx.services.uploadSessions, log);
+  const destinationEcho = startDestinationEchoTimer(
+    ctx.services.destinations,
+    log,
+    config.destinationEchoTickMs,
+  );
   const harvestMailTimer = startHarvestMailTimer(
     ctx.services.harvestNotifier,
     log,
@@ -118,6 +124,7 @@ export async function startServer(
       ctx.services.readiness.drain();
       await purgeTimer.stop();
       await uploadSweep.stop();
+      await destinationEcho.stop();
       await harvestMailTimer.stop();
       await ctx.services.jobRunner.stop();
       await dicom.stop();

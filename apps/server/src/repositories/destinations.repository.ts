@@ -43,6 +43,19 @@ export class DestinationsRepository {
     });
   }
 
+  /** Destinations with an automatic echo whose interval has passed since their last echo. */
+  async dueForEcho(now: number): Promise<DestinationRow[]> {
+    const rows = await this.db
+      .selectFrom('destinations')
+      .selectAll()
+      .where('c_echo_interval', 'is not', null)
+      .execute();
+    // Few rows (an account's PACS peers): the interval arithmetic stays out of dialect-specific SQL.
+    return rows.filter(
+      (r) => r.last_echo_at === null || Number(r.last_echo_at) + Number(r.c_echo_interval) * 1000 <= now,
+    );
+  }
+
   async recordEcho(
     uuid: string,
     echo: { ok: boolean; ms: number | null; reason: string | null; at: number },

@@ -167,6 +167,12 @@ export class DestinationService {
     return result;
   }
 
+  /** The automatic C-ECHO: every destination whose c_echo_interval has passed since its last echo. */
+  async echoDue(): Promise<void> {
+    const due = await this.deps.destinations.dueForEcho(this.now());
+    await Promise.all(due.map((row) => this.echoRow(row)));
+  }
+
   /** Echoes a destination and records the outcome (also for the automatic echo). */
   async echoRow(row: DestinationRow): Promise<EchoResult> {
     const started = performance.now();

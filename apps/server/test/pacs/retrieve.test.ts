@@ -64,7 +64,7 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
 
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-retrieve-'));
-    server = await startTestServer(dialect);
+    server = await startTestServer(dialect, { DESTINATION_ECHO_TICK_MS: '200' });
     ns = await createNetworkNamespace();
     toUs = await exposeToNamespace(ns, server.dicomPort, INBOX_INSIDE_PORT);
     orthanc = await startOrthanc(ns, workDir, {
@@ -87,6 +87,7 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
         port: toOrthanc.port,
         can_search: 1,
         can_push: 1,
+        c_echo_interval: 600,
       },
       admin,
     );
@@ -99,6 +100,15 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
     await ns?.stop();
     await server?.stop();
     if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('echoes a destination with an automatic C-ECHO interval on its own', async () => {
+    const echoed = await until(
+      () => server.api.call('destination/get', { uuid: destination }, admin),
+      (a) => a.body.last_echo !== null,
+      10_000,
+    );
+    expect(echoed.body.last_echo).toMatchObject({ ok: true, reason: null });
   });
 
   it('echoes the destination and keeps the outcome as its last echo', async () => {
