@@ -113,7 +113,11 @@ export interface FindOutcome {
   truncated: boolean;
 }
 
-/** A C-FIND in progress: iterate it for results (each one decoded as it arrives). */
+/**
+ * A C-FIND in progress: iterate it for results (each one decoded as it arrives). The request is
+ * sent when iteration starts and holds the association until it ends: iterate with `for await`
+ * (a `break` cancels cleanly); an iterator dropped half-way without `return()` keeps it busy.
+ */
 export interface FindStream extends AsyncIterable<DicomAttributes> {
   /** Set when the iteration ended normally (not for an abort or an error, which throw). */
   readonly outcome: FindOutcome | undefined;
