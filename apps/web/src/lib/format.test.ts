@@ -8,6 +8,13 @@ describe('format', () => {
   });
   it('shows sizes in MB (1024*1024)', () => {
     expect(formatMegabytes(3 * 1024 * 1024)).toBe('3.0 MB');
+    expect(formatMegabytes(1024 * 1024)).toBe('1.0 MB');
+  });
+  it('shows sizes below 1 MB in KB, never 0.0 MB', () => {
+    expect(formatMegabytes(1024 * 1024 - 1)).toBe('1023 KB');
+    expect(formatMegabytes(300 * 1024)).toBe('300 KB');
+    expect(formatMegabytes(100)).toBe('1 KB');
+    expect(formatMegabytes(0)).toBe('0 KB');
   });
   it('shows DICOM dates as MM-DD-YYYY unless the user chose another format', () => {
     expect(formatDicomDate('20240131')).toBe('01-31-2024');

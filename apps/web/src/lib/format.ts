@@ -6,9 +6,13 @@ export function cutName(name: string, max: number = NAME_CUT): string {
   return name.length > max ? `${name.slice(0, max)}…` : name;
 }
 
-/** Bytes shown in MB with one decimal. */
+/**
+ * Bytes shown in MB with one decimal (SPEC.md); below 1 MB in whole KB, so a small study does not
+ * read '0.0 MB' (any bytes at all are at least 1 KB).
+ */
 export function formatMegabytes(bytes: number): string {
-  return `${(bytes / MEGABYTE).toFixed(1)} MB`;
+  if (bytes >= MEGABYTE) return `${(bytes / MEGABYTE).toFixed(1)} MB`;
+  return `${bytes > 0 ? Math.max(1, Math.floor(bytes / 1024)) : 0} KB`;
 }
 
 /** DICOM YYYYMMDD to the default display format MM-DD-YYYY; other input is returned as is. */
@@ -28,6 +32,15 @@ export function formatPatientName(value: string | null | undefined): string {
     .split('^')
     .filter((part) => part.trim() !== '')
     .join(', ');
+}
+
+/** The reverse of formatPatientName, for a name typed in that form: DOE, JOHN → DOE^JOHN. */
+export function patientNameFromDisplay(value: string): string {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .join('^');
 }
 
 /** How the signed-in user reads dates: their date format, and their time zone (null: the browser's). */

@@ -16,4 +16,9 @@ describe('English plurals', () => {
     expect(t(documents, { count: 1, size: '2 MB' })).toMatch(/^This document \(2 MB\) is sent/);
     expect(t(documents, { count: 2, size: '2 MB' })).toMatch(/^These 2 documents \(2 MB\) are sent/);
   });
+  it('says 1 hour, not 1 hours, in the request-duration hints', () => {
+    const hint = '{{count}} hours ({{minutes}} minutes)';
+    expect(t(hint, { count: 1, minutes: 60 })).toBe('1 hour (60 minutes)');
+    expect(t(hint, { count: 3, minutes: 180 })).toBe('3 hours (180 minutes)');
+  });
 });

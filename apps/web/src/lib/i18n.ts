@@ -11,6 +11,13 @@ type Messages = Record<string, string>;
 const en: Messages = {
   '{{count}} exams_one': '{{count}} exam',
   '{{count}} images_one': '{{count}} image',
+  '{{count}} hours ({{minutes}} minutes)_one': '{{count}} hour ({{minutes}} minutes)',
+  'Delete {{count}} exams_one': 'Delete {{count}} exam',
+  'Restore {{count}} exams_one': 'Restore {{count}} exam',
+  '{{count}} exams ({{files}} files, {{size}}) will be uploaded to {{destination}}._one':
+    '{{count}} exam ({{files}} files, {{size}}) will be uploaded to {{destination}}.',
+  '{{count}} exams in one ZIP with a DICOMDIR ({{size}})._one':
+    '{{count}} exam in one ZIP with a DICOMDIR ({{size}}).',
   '{{count}} exams selected_one': '{{count}} exam selected',
   'and {{count}} more failed files_one': 'and {{count}} more failed file',
   '{{count}} exams found in {{files}} files ({{size}})_one':

@@ -16,7 +16,10 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
           sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', bgcolor: 'grey.50' }}
         >
           <SearchBar />
-          <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>{children}</Box>
+          {/* Long pages (settings, the upload wizard) scroll here, under the header and search bar. */}
+          <Box sx={{ flex: 1, minHeight: 0, overflowY: 'auto', display: 'flex', flexDirection: 'column' }}>
+            {children}
+          </Box>
         </Box>
       </Box>
     </Box>

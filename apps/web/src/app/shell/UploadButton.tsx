@@ -4,17 +4,21 @@ import { Box, Button, LinearProgress, Typography } from '@mui/material';
 import CloudUpload from '@mui/icons-material/CloudUpload';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n';
-import { onUploadFinished, uploadProgress, useUploadRun } from '../../features/upload';
+import { onUploadFinished, uploadDestinations, uploadProgress, useUploadRun } from '../../features/upload';
+import { useInbox } from '../../session/inbox-context';
 
 /**
  * Goes to the upload wizard. While an upload runs it shows a progress bar with uploaded of total MB
- * and does nothing when clicked (SPEC.md section 2).
+ * and does nothing when clicked (SPEC.md section 2). A user with no group to upload to gets it
+ * disabled, with the reason, rather than a wizard with nowhere to send.
  */
 export function UploadButton() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const run = useUploadRun();
+  const { groups } = useInbox();
+  const canUpload = uploadDestinations(groups).length > 0;
   // New studies should appear in lists fetched before the upload ended.
   useEffect(
     () => onUploadFinished(() => void queryClient.invalidateQueries({ queryKey: ['study'] })),
@@ -48,6 +52,29 @@ export function UploadButton() {
           })}
         </Box>
       </Button>
+    );
+  }
+  if (!canUpload) {
+    return (
+      <Box>
+        <Button
+          variant="contained"
+          startIcon={<CloudUpload />}
+          disabled
+          aria-describedby="upload-unavailable"
+        >
+          {t('Upload exams')}
+        </Button>
+        <Typography
+          id="upload-unavailable"
+          variant="caption"
+          color="text.secondary"
+          component="p"
+          sx={{ mt: 0.5 }}
+        >
+          {t('None of your groups takes uploads.')}
+        </Typography>
+      </Box>
     );
   }
   return (

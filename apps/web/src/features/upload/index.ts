@@ -6,9 +6,10 @@ export const UploadPage = /* @__PURE__ */ lazyPage(
   (m) => m.UploadPage,
 );
 
-// The running upload, for the header's progress button.
+// The running upload and where the user may upload, for the navigation's upload button.
 export { onUploadFinished, uploadStore, useUploadRun } from './upload-runtime';
 export { uploadProgress } from './lib/progress';
+export { uploadDestinations } from './api/destinations';
 
 // The upload engine, for pages that take media outside the wizard (the request link): pick and
 // scan media, show what was found, send the instances resumably.

@@ -29,8 +29,18 @@ export function ExamTabStrip({ idPrefix, onRemoved, empty = null, panelSx, ...ct
       <Tabs
         value={current.id}
         onChange={(_e, id: string) => setChosen(id)}
-        variant="scrollable"
         aria-label={t('Exam details tabs')}
+        // Up to nine tabs in a 460 px panel: they wrap onto a second row instead of scrolling out of
+        // sight with cut labels; the open tab is underlined in its row.
+        sx={{
+          px: 1,
+          '& .MuiTabs-list': { flexWrap: 'wrap' },
+          '& .MuiTabs-indicator': { display: 'none' },
+          '& .MuiTab-root': { minWidth: 0, minHeight: 40, px: 1.5 },
+          '& .MuiTab-root.Mui-selected': {
+            boxShadow: (theme) => `inset 0 -2px ${theme.palette.primary.main}`,
+          },
+        }}
       >
         {tabs.map((tab) => (
           <Tab

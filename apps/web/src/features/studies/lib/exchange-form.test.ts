@@ -62,4 +62,13 @@ describe('exchange form', () => {
       'customfield-cf-reason': 'Fall at home',
     });
   });
+
+  it('shows the patient name as every other screen does and saves it the DICOM way', () => {
+    const lopez = newStudy({ patient_name: 'LOPEZ^ASHLEY' });
+    const values = initialExchangeValues(lopez, []);
+    expect(values.exam.patient_name).toBe('LOPEZ, ASHLEY');
+    expect(exchangeParams(lopez, values, [])).toEqual({});
+    values.exam.patient_name = 'LOPEZ, ASHLEY MARIE ';
+    expect(exchangeParams(lopez, values, [])).toEqual({ patient_name: 'LOPEZ^ASHLEY MARIE' });
+  });
 });

@@ -9,6 +9,7 @@ import {
   type CustomField,
   type Study,
 } from '@imaging-inbox/contract';
+import { formatPatientName, patientNameFromDisplay } from '../../../lib/format';
 
 /** The exam fields the Exchange tab edits (the MRN has its own tab, Edit MRN). */
 export const EXCHANGE_EXAM_FIELDS = [
@@ -46,11 +47,19 @@ export type ExchangeErrors = Record<string, string>;
 
 const DATE_FIELDS: readonly ExchangeExamField[] = ['patient_birth_date', 'study_date'];
 
+/** A field as the form shows it: dates for date inputs, the patient name as every other screen does. */
+function shown(study: Study, field: ExchangeExamField): string {
+  if (DATE_FIELDS.includes(field)) return dicomToIsoDate(study[field]);
+  if (field === 'patient_name') return formatPatientName(study.patient_name);
+  return study[field];
+}
+
 /** The form's starting values: the study's exam fields and its values of the account's fields. */
 export function initialExchangeValues(study: Study, fields: CustomField[]): ExchangeValues {
-  const exam = Object.fromEntries(
-    EXCHANGE_EXAM_FIELDS.map((f) => [f, DATE_FIELDS.includes(f) ? dicomToIsoDate(study[f]) : study[f]]),
-  ) as Record<ExchangeExamField, string>;
+  const exam = Object.fromEntries(EXCHANGE_EXAM_FIELDS.map((f) => [f, shown(study, f)])) as Record<
+    ExchangeExamField,
+    string
+  >;
   const custom = Object.fromEntries(
     fields.map((field) => [field.uuid, study.customfields.find((v) => v.uuid === field.uuid)?.value ?? '']),
   );
@@ -95,7 +104,9 @@ export function exchangeParams(
   const params: Record<string, string> = {};
   for (const field of EXCHANGE_EXAM_FIELDS) {
     const value = values.exam[field].trim();
-    if (value !== initial.exam[field].trim()) params[field] = value;
+    if (value === initial.exam[field].trim()) continue;
+    // The name is edited as 'DOE, JOHN' and stored as DICOM writes it, DOE^JOHN.
+    params[field] = field === 'patient_name' ? patientNameFromDisplay(value) : value;
   }
   for (const field of fields) params[customFieldParam(field.uuid)] = (values.custom[field.uuid] ?? '').trim();
   return params;

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import type { GroupSummary } from '@imaging-inbox/contract';
+import type { GroupSummary, PermissionFlags } from '@imaging-inbox/contract';
 import { groupListQuery } from '../../../session/api/list-groups';
 import { useInbox } from '../../../session/inbox-context';
 
 /** Upload destinations: cloud groups where the user has study_upload (SPEC.md section 6). */
-export function uploadDestinations(groups: readonly GroupSummary[]): GroupSummary[] {
+export function uploadDestinations<G extends { type: string; permissions: Partial<PermissionFlags> }>(
+  groups: readonly G[],
+): G[] {
   return groups.filter((g) => g.type === 'CLOUD' && g.permissions.study_upload === 1);
 }
 

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
+import { signIn } from '../support/actions';
+
+const baseUrl = inject('baseUrl');
+
+async function settled(b: BrowserSession) {
+  await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+}
+
+/** Labels of the exam-details tabs not wholly in view: cut by their tab or by the strip's edge. */
+function cutTabLabels(b: BrowserSession): Promise<string[]> {
+  return b.page.evaluate(() => {
+    const strip = document.querySelector<HTMLElement>('[aria-label="Exam details tabs"]');
+    if (!strip) return ['no tab strip'];
+    const box = (strip.closest('.MuiTabs-root') ?? strip).getBoundingClientRect();
+    return [...strip.querySelectorAll<HTMLElement>('[role="tab"]')]
+      .filter((tab) => {
+        const r = tab.getBoundingClientRect();
+        return tab.scrollWidth > tab.clientWidth + 1 || r.left < box.left - 1 || r.right > box.right + 1;
+      })
+      .map((tab) => tab.textContent ?? '');
+  });
+}
+
+/**
+ * The common screens at the two usual window sizes, each kept as a screenshot in the browser tests'
+ * output so the next person sees what a user sees, with the checks of what used to be wrong there.
+ */
+describe.each([
+  [1280, 800],
+  [1920, 1080],
+])('screens at %i×%i', (width, height) => {
+  let b: BrowserSession;
+  const name = (screen: string) => `screens-${width}x${height}-${screen}`;
+  beforeAll(async () => {
+    b = await openBrowser(baseUrl);
+    await b.page.setViewportSize({ width, height });
+    await signIn(b.page, 'clinician@demo.local');
+    await b.page.waitForURL('**/group/list');
+    await b.page.getByTestId('study-card').first().waitFor();
+    await settled(b);
+  });
+  afterAll(async () => {
+    await b.close();
+  });
+
+  it('inbox, and the exam details with every tab label whole', async () => {
+    await screenshot(b.page, name('inbox'));
+    await b.page.getByTestId('study-card').first().getByRole('button').first().click();
+    const panel = b.page.getByRole('complementary', { name: 'Exam details' });
+    await panel.getByRole('tab', { name: 'Summary' }).waitFor();
+    await screenshot(b.page, name('exam-details'));
+    expect(await cutTabLabels(b)).toEqual([]);
+  });
+
+  it('account settings fits the window with its top bar', async () => {
+    await b.page.goto('/account-settings');
+    await b.page.getByRole('tab', { name: 'Profile' }).waitFor();
+    await settled(b);
+    await screenshot(b.page, name('account-settings'));
+    // The page scrolls inside its pane: the window itself never scrolls the top bar away.
+    const overflow = await b.page.evaluate(() => ({
+      x: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      y: document.documentElement.scrollHeight - document.documentElement.clientHeight,
+    }));
+    expect(overflow).toEqual({ x: 0, y: 0 });
+  });
+
+  it('upload wizard', async () => {
+    await b.page.goto('/study/upload');
+    await b.page.getByRole('heading').first().waitFor();
+    await settled(b);
+    await screenshot(b.page, name('upload'));
+  });
+});
