@@ -27,6 +27,8 @@ import { FileBlobStore } from './storage/file-blob-store.js';
 import { DicomNodeService } from './services/dicom-node.service.js';
 import { DestinationsRepository } from './repositories/destinations.repository.js';
 import { DestinationService } from './services/destination.service.js';
+import { AccountUsersRepository } from './repositories/account-users.repository.js';
+import { AccountUserService } from './services/account-user.service.js';
 import { DestinationSearchesRepository } from './repositories/destination-searches.repository.js';
 import { DestinationSearchService } from './services/destination-search.service.js';
 import { dicomPacsClient } from './pacs/pacs-client.js';
@@ -267,6 +269,7 @@ export function createContext(
       ourAeTitle: config.dicomAet,
     }),
     destinations,
+    accountUsers: new AccountUserService({ users: new AccountUsersRepository(k), audit }),
     destinationSearches: new DestinationSearchService({
       destinations,
       searches: repos.destinationSearches,

@@ -44,6 +44,8 @@ export const ERROR_TYPES = [
   'ALREADY_SENT',
   /** study/push while a push of that study to that destination is still queued or sending. */
   'PENDING',
+  /** Removing, disabling or demoting the account's last enabled admin: the account would have none. */
+  'LAST_ADMIN',
   'INTERNAL',
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];

@@ -33,3 +33,4 @@ export * from './link-requests.js';
 export * from './destination-requests.js';
 export * from './upload-requests.js';
 export * from './download-requests.js';
+export * from './account-users.js';

@@ -15,6 +15,7 @@ import { bundleRoutes } from './routes/bundle.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
 import { settingRoutes } from './routes/setting.routes.js';
 import { dicomNodeRoutes } from './routes/dicom-node.routes.js';
+import { accountUserRoutes } from './routes/account-user.routes.js';
 import { destinationRoutes, destinationSearchRoutes, studyPushRoutes } from './routes/destination.routes.js';
 import { storageRoutes } from './routes/storage.routes.js';
 import { wrapRoutes } from './routes/wrap.routes.js';
@@ -133,6 +134,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   destinationSearchRoutes(ctx, app);
   studyPushRoutes(ctx, app);
   accountRoutes(ctx, app);
+  accountUserRoutes(ctx, app);
   studyRoutes(ctx, app);
   customFieldRoutes(ctx, app);
   tagRoutes(ctx, app);

@@ -78,6 +78,10 @@ const stowBody = (file: Uint8Array) =>
   ]);
 const STOW_TYPE = 'multipart/related; type="application/dicom"; boundary=matrix';
 
+/** A user of the object's account who is not its admin (the demo viewer; the partner's own admin). */
+const accountUser = (w: World, x: MatrixObject | undefined) =>
+  o(x).account === 'demo' ? w.userIds.viewer : w.userIds.partnerAdmin;
+
 const api = (path: string) => `GET,POST /api/v3/${path}`;
 const view: Rule = { kind: 'study' };
 const needs = (...permissions: NonNullable<Extract<Rule, { kind: 'study' }>['needs']>): Rule => ({
@@ -224,6 +228,38 @@ const ROUTES: Record<string, RouteCase> = {
     rule: { kind: 'account', needs: 'admin' },
     objects: ACCOUNT_OBJECTS,
     request: (_w, x) => post('dicom/node/delete', { uuid: o(x).nodeId! }),
+    phase: 'write',
+  },
+
+  // Users of an account: seen with account_user_view or _edit, changed with account_user_edit.
+  [api('account/user/list')]: {
+    rule: { kind: 'accountUsers', anyOf: ['account_user_view', 'account_user_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('account/user/list', { uuid: o(x).accountId }),
+  },
+  [api('account/user/get')]: {
+    rule: { kind: 'accountUsers', anyOf: ['account_user_view', 'account_user_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (w, x) => post('account/user/get', { uuid: o(x).accountId, user_id: accountUser(w, x) }),
+  },
+  [api('account/user/set')]: {
+    rule: { kind: 'accountUsers', anyOf: ['account_user_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (w, x) =>
+      post('account/user/set', { uuid: o(x).accountId, user_id: accountUser(w, x), name: ' ' }),
+    accepts: ['INVALID_FIELD:name'],
+  },
+  [api('account/user/delete')]: {
+    rule: { kind: 'accountUsers', anyOf: ['account_user_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('account/user/delete', { uuid: o(x).accountId, user_id: MADE_UP }),
+    accepts: ['NOT_FOUND:user'],
+  },
+  // Names a user, not an account: one the caller may not manage is not found.
+  [api('user/enable')]: {
+    rule: { kind: 'accountUsers', anyOf: ['account_user_edit'], lacking: 'NOT_FOUND' },
+    objects: ACCOUNT_OBJECTS,
+    request: (w, x) => post('user/enable', { uuid: accountUser(w, x) }),
     phase: 'write',
   },
 

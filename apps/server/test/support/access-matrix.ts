@@ -16,6 +16,18 @@ export type Outcome = 'OK' | '401' | 'NOT_FOUND' | 'NOT_PERMITTED' | (string & {
 const groupGrant = (email: string, group: string): readonly Permission[] =>
   DEMO_USERS.find((u) => u.email === email)!.groups.find((g) => g.group === group)!.permissions;
 
+const MEMBER_EMAIL: Record<Member, string> = {
+  viewer: 'viewer@demo.local',
+  clinician: 'clinician@demo.local',
+  gatekeeper: 'gatekeeper@demo.local',
+  partnerAdmin: 'partner@demo.local',
+  admin: 'admin@demo.local',
+};
+
+/** The permissions a (non-admin) member holds on their account itself, as the demo world seeds them. */
+const accountGrant = (p: Member): readonly Permission[] =>
+  DEMO_USERS.find((u) => u.email === MEMBER_EMAIL[p])!.accountPermissions ?? [];
+
 /** What a user holds in the personal namespace of studies shared with them. */
 const PERSONAL: readonly Permission[] = [
   'study_view',
@@ -109,6 +121,11 @@ export type Rule =
    * or push in one of its groups.
    */
   | { kind: 'account'; needs: 'member' | 'admin' | 'destinations' }
+  /**
+   * The users of an account: members holding any of `anyOf` on the account (an admin holds all);
+   * other members get `lacking` (NOT_PERMITTED unless said), outsiders NOT_FOUND.
+   */
+  | { kind: 'accountUsers'; anyOf: Permission[]; lacking?: Outcome }
   /** The link grant of a request-study link; anyone else has no grant. */
   | { kind: 'grant' }
   /** An upload session of the clinician's sign-in session: other callers do not find it. */
@@ -133,6 +150,13 @@ export function expected(rule: Rule, p: Principal, object: MatrixObject | undefi
   switch (rule.kind) {
     case 'session':
       return 'OK';
+    case 'accountUsers': {
+      const account = object!.account;
+      const role = ACCOUNT_ROLE[p][account];
+      if (!role) return 'NOT_FOUND';
+      const held = role === 'admin' ? ALL_PERMISSIONS : accountGrant(p);
+      return rule.anyOf.some((x) => held.includes(x)) ? 'OK' : (rule.lacking ?? 'NOT_PERMITTED');
+    }
     case 'uploadSession':
       return p === 'clinician' ? 'OK' : 'NOT_FOUND';
     case 'account': {

@@ -1,0 +1,39 @@
+import {
+  accountUserListRequest,
+  accountUserRequest,
+  accountUserSetRequest,
+  userEnableRequest,
+} from '@imaging-inbox/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { authedRoute } from '../api.js';
+
+/** User administration of an account (see docs/api-v3.md): account/user/* and user/enable. */
+export function accountUserRoutes(ctx: AppContext, app: FastifyInstance): void {
+  const users = ctx.services.accountUsers;
+
+  authedRoute(ctx, app, 'account/user/list', accountUserListRequest, async ({ caller, input }) => {
+    return users.list(caller, input.uuid, {
+      filter: input.filter,
+      sort: input.sort_by,
+      rows: input['page.rows'],
+      number: input['page.number'],
+    });
+  });
+
+  authedRoute(ctx, app, 'account/user/get', accountUserRequest, async ({ caller, input }) => {
+    return users.get(caller, input.uuid, input.user_id);
+  });
+
+  authedRoute(ctx, app, 'account/user/set', accountUserSetRequest, async ({ caller, input }) => {
+    return users.set(caller, input.uuid, input.user_id, { name: input.name, role: input.role });
+  });
+
+  authedRoute(ctx, app, 'account/user/delete', accountUserRequest, async ({ caller, input }) => {
+    await users.remove(caller, input.uuid, input.user_id);
+  });
+
+  authedRoute(ctx, app, 'user/enable', userEnableRequest, async ({ caller, input }) => {
+    await users.enable(caller, input.uuid, input.disable !== 1);
+  });
+}

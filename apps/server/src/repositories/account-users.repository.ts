@@ -1,0 +1,215 @@
+import type { Kysely, Transaction } from 'kysely';
+import { sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { likePattern } from './study-search.sql.js';
+
+export interface AccountUserRow {
+  uuid: string;
+  name: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  last_login: number | null;
+  role: string;
+  status: string;
+}
+
+export interface AccountUserQuery {
+  /** Part of the name or e-mail, any case; `%` is the only wildcard. */
+  filter?: string | undefined;
+  sort: { field: 'name' | 'email' | 'last_login' | 'role'; direction: 'asc' | 'desc' };
+  rows: number;
+  number: number;
+}
+
+/** A change refused because the account would be left without an enabled admin. */
+export type Guarded = 'done' | 'last_admin';
+
+const ACTIVE = 'ACTIVE';
+
+/**
+ * The users of an account with their membership (role), and the changes its administrators make:
+ * each change that could take away an admin runs in one transaction with the check that another
+ * enabled admin remains, so two admins demoting each other at once cannot both succeed.
+ */
+export class AccountUsersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private members(db: Kysely<Database>, accountId: string) {
+    return db
+      .selectFrom('account_members')
+      .innerJoin('users', 'users.uuid', 'account_members.user_id')
+      .where('account_members.account_id', '=', accountId);
+  }
+
+  async list(accountId: string, q: AccountUserQuery): Promise<{ rows: AccountUserRow[]; total: number }> {
+    let base = this.members(this.db, accountId);
+    if (q.filter) {
+      const pattern = `%${likePattern(q.filter.toLowerCase())}%`;
+      base = base.where((eb) =>
+        eb.or([
+          eb(eb.fn('lower', ['users.name']), 'like', sql<string>`${pattern} escape '\\'`),
+          eb(eb.fn('lower', ['users.email']), 'like', sql<string>`${pattern} escape '\\'`),
+        ]),
+      );
+    }
+    const { n } = await base
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const column = {
+      name: sql`lower(users.name)`,
+      email: sql`users.email`,
+      // Never signed in sorts as the oldest, the same on both dialects (they order NULLs apart).
+      last_login: sql`coalesce(users.last_login, 0)`,
+      role: sql`account_members.role`,
+    }[q.sort.field];
+    const rows = await base
+      .select([...USER_COLUMNS])
+      .orderBy(column, q.sort.direction)
+      .orderBy('users.uuid')
+      .limit(q.rows)
+      .offset((q.number - 1) * q.rows)
+      .execute();
+    return { rows, total: Number(n) };
+  }
+
+  find(accountId: string, userId: string): Promise<AccountUserRow | undefined> {
+    return this.members(this.db, accountId)
+      .select([...USER_COLUMNS])
+      .where('users.uuid', '=', userId)
+      .executeTakeFirst();
+  }
+
+  /** The accounts the user belongs to. */
+  async accountsOf(userId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('account_members')
+      .select('account_id')
+      .where('user_id', '=', userId)
+      .execute();
+    return rows.map((r) => r.account_id);
+  }
+
+  /** Sets the user's name and/or role in the account; refuses to demote its last enabled admin. */
+  set(
+    accountId: string,
+    userId: string,
+    change: { name?: { name: string; first_name: string; last_name: string }; role?: string },
+  ): Promise<Guarded> {
+    return this.guarded([accountId], async (trx) => {
+      if (change.role && change.role !== 'admin' && !(await this.anotherAdmin(trx, accountId, userId))) {
+        return 'last_admin';
+      }
+      if (change.name) await trx.updateTable('users').set(change.name).where('uuid', '=', userId).execute();
+      if (change.role) {
+        await trx
+          .updateTable('account_members')
+          .set({ role: change.role })
+          .where('account_id', '=', accountId)
+          .where('user_id', '=', userId)
+          .execute();
+      }
+      return 'done';
+    });
+  }
+
+  /** Takes the user out of the account and its groups; refuses to remove its last enabled admin. */
+  remove(accountId: string, userId: string): Promise<Guarded> {
+    return this.guarded([accountId], async (trx) => {
+      if (!(await this.anotherAdmin(trx, accountId, userId))) return 'last_admin';
+      await trx
+        .deleteFrom('group_members')
+        .where('user_id', '=', userId)
+        .where('group_id', 'in', (eb) =>
+          eb.selectFrom('groups').select('uuid').where('account_id', '=', accountId),
+        )
+        .execute();
+      await trx
+        .deleteFrom('account_members')
+        .where('account_id', '=', accountId)
+        .where('user_id', '=', userId)
+        .execute();
+      return 'done';
+    });
+  }
+
+  /**
+   * Enables or disables the user everywhere. Disabling ends their sessions in the same transaction,
+   * and is refused while they are the last enabled admin of any of their accounts.
+   */
+  setEnabled(userId: string, enabled: boolean): Promise<Guarded> {
+    return this.db.transaction().execute(async (trx) => {
+      const accounts = await this.accountsOfIn(trx, userId);
+      await this.lockAccounts(trx, accounts);
+      if (!enabled) {
+        for (const accountId of accounts) {
+          if (!(await this.anotherAdmin(trx, accountId, userId))) return 'last_admin';
+        }
+      }
+      await trx
+        .updateTable('users')
+        .set({ status: enabled ? ACTIVE : 'DISABLED' })
+        .where('uuid', '=', userId)
+        .execute();
+      if (!enabled) await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      return 'done';
+    });
+  }
+
+  private async accountsOfIn(trx: Transaction<Database>, userId: string): Promise<string[]> {
+    const rows = await trx
+      .selectFrom('account_members')
+      .select('account_id')
+      .where('user_id', '=', userId)
+      .orderBy('account_id')
+      .execute();
+    return rows.map((r) => r.account_id);
+  }
+
+  private guarded(accountIds: string[], work: (trx: Transaction<Database>) => Promise<Guarded>) {
+    return this.db.transaction().execute(async (trx) => {
+      await this.lockAccounts(trx, accountIds);
+      return work(trx);
+    });
+  }
+
+  /**
+   * A no-op write to each account row: on PostgreSQL it holds the row's lock until commit, so
+   * admin changes of one account run one after another; SQLite runs one writer at a time anyway.
+   */
+  private async lockAccounts(trx: Transaction<Database>, accountIds: string[]): Promise<void> {
+    for (const id of [...accountIds].sort()) {
+      await trx
+        .updateTable('accounts')
+        .set((eb) => ({ name: eb.ref('name') }))
+        .where('uuid', '=', id)
+        .execute();
+    }
+  }
+
+  /** Is the user not an enabled admin of the account, or does another enabled admin remain? */
+  private async anotherAdmin(
+    trx: Transaction<Database>,
+    accountId: string,
+    userId: string,
+  ): Promise<boolean> {
+    const admins = await this.members(trx, accountId)
+      .select('users.uuid')
+      .where('account_members.role', '=', 'admin')
+      .where('users.status', '=', ACTIVE)
+      .execute();
+    if (!admins.some((a) => a.uuid === userId)) return true;
+    return admins.length > 1;
+  }
+}
+
+const USER_COLUMNS = [
+  'users.uuid',
+  'users.name',
+  'users.first_name',
+  'users.last_name',
+  'users.email',
+  'users.last_login',
+  'account_members.role',
+  'users.status',
+] as const;

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../support/test-server.js';
+import { DIALECTS, startTestServer } from '../support/test-server.js';
+
+describe.each(DIALECTS)('user administration (account/user/*, user/enable) on %s', (dialect) => {
+  let server: TestServer;
+  let admin: string;
+  let account: string;
+  let partnerAccount: string;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    admin = await server.api.login('admin@demo.local');
+    account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
+    const partner = await server.api.login('partner@demo.local');
+    partnerAccount = (await server.api.call('account/list', {}, partner)).body.accounts[0].uuid;
+    for (const u of await server.ctx.db.kysely.selectFrom('users').select(['uuid', 'email']).execute()) {
+      ids[u.email.split('@')[0]!] = u.uuid;
+    }
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const call = (path: string, params: Record<string, string>, sid = admin) =>
+    server.api.call(path, params, sid);
+  const list = (params: Record<string, string> = {}, sid = admin) =>
+    call('account/user/list', { uuid: account, ...params }, sid);
+  const snapshot = async () => {
+    const db = server.ctx.db.kysely;
+    return {
+      users: await db.selectFrom('users').select(['uuid', 'name', 'status']).orderBy('uuid').execute(),
+      members: await db.selectFrom('account_members').selectAll().orderBy('user_id').execute(),
+      groups: await db.selectFrom('group_members').selectAll().orderBy('user_id').execute(),
+    };
+  };
+
+  it('lists the account users with name, email, last login, role and enabled, searched, sorted and paged', async () => {
+    const all = await list();
+    expect(all.body.status).toBe('OK');
+    expect(all.body.page).toEqual({ number: 1, rows: 10, total: 4, more: 0 });
+    // By name, A to Z, unless asked otherwise.
+    const names = all.body.users.map((u: { name: string }) => u.name.toLowerCase());
+    expect(names).toEqual([...names].sort());
+    const me = all.body.users.find((u: { email: string }) => u.email === 'admin@demo.local');
+    expect(me).toMatchObject({ uuid: ids.admin, role: 'admin', enabled: 1 });
+    expect(typeof me.last_login).toBe('number');
+    expect(all.body.users.find((u: { email: string }) => u.email === 'viewer@demo.local')).toMatchObject({
+      role: 'user',
+      last_login: null,
+    });
+
+    const byEmail = await list({ sort_by: 'email-desc' });
+    expect(byEmail.body.users.map((u: { email: string }) => u.email)).toEqual([
+      'viewer@demo.local',
+      'gatekeeper@demo.local',
+      'clinician@demo.local',
+      'admin@demo.local',
+    ]);
+    const found = await list({ filter: 'CLINI' });
+    expect(found.body.users.map((u: { email: string }) => u.email)).toEqual(['clinician@demo.local']);
+    expect(found.body.page.total).toBe(1);
+    // `_` is a character, not a wildcard.
+    expect((await list({ filter: 'c_inician' })).body.users).toEqual([]);
+
+    const wide = await list({ 'page.rows': '25', 'page.number': '1' });
+    expect(wide.body.page).toMatchObject({ rows: 25, number: 1 });
+    const beyond = await list({ 'page.rows': '10', 'page.number': '2' });
+    expect(beyond.body.users).toEqual([]);
+    expect(beyond.body.page).toMatchObject({ number: 2, total: 4, more: 0 });
+  });
+
+  it('refuses a bad page size, sort or page number with a clear error', async () => {
+    for (const [params, field] of [
+      [{ 'page.rows': '7' }, 'page.rows'],
+      [{ 'page.rows': 'ten' }, 'page.rows'],
+      [{ sort_by: 'password-asc' }, 'sort_by'],
+      [{ sort_by: 'name' }, 'sort_by'],
+      [{ 'page.number': '0' }, 'page.number'],
+    ] as const) {
+      const answer = await list(params);
+      expect(answer.status, JSON.stringify(params)).toBe(412);
+      expect(answer.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: field });
+    }
+    expect((await call('account/user/list', {})).body).toMatchObject({ error_type: 'MISSING_FIELDS' });
+  });
+
+  it('lets only holders of account_user_view or account_user_edit see the users; outsiders find no account', async () => {
+    const clinician = await server.api.login('clinician@demo.local');
+    expect((await list({}, clinician)).body.error_type).toBe('NOT_PERMITTED');
+    expect(
+      (await call('account/user/get', { uuid: account, user_id: ids.viewer! }, clinician)).body.error_type,
+    ).toBe('NOT_PERMITTED');
+    const partner = await server.api.login('partner@demo.local');
+    expect((await list({}, partner)).body.error_type).toBe('NOT_FOUND');
+    // A user of another account is not found in this one.
+    expect((await call('account/user/get', { uuid: account, user_id: ids.partner! })).body.error_type).toBe(
+      'NOT_FOUND',
+    );
+    expect((await call('account/user/get', { uuid: account, user_id: ids.viewer! })).body).toMatchObject({
+      status: 'OK',
+      email: 'viewer@demo.local',
+      role: 'user',
+      enabled: 1,
+    });
+  });
+
+  it('renames a user and changes their role, which takes effect at their next call; bad input changes nothing', async () => {
+    const before = await snapshot();
+    for (const [params, type] of [
+      [{ name: '   ' }, 'INVALID_FIELD'],
+      [{ name: 'x'.repeat(201) }, 'INVALID_FIELD'],
+      [{ role: 'owner' }, 'INVALID_FIELD'],
+      [{}, 'MISSING_FIELDS'],
+    ] as const) {
+      const answer = await call('account/user/set', { uuid: account, user_id: ids.gatekeeper!, ...params });
+      expect(answer.body.error_type, JSON.stringify(params)).toBe(type);
+    }
+    // The only admin cannot make themselves a user.
+    const demote = await call('account/user/set', { uuid: account, user_id: ids.admin!, role: 'user' });
+    expect(demote.body).toMatchObject({ error_type: 'LAST_ADMIN' });
+    expect(await snapshot()).toEqual(before);
+
+    const gatekeeper = await server.api.login('gatekeeper@demo.local');
+    expect((await list({}, gatekeeper)).body.error_type).toBe('NOT_PERMITTED');
+    const set = await call('account/user/set', {
+      uuid: account,
+      user_id: ids.gatekeeper!,
+      name: '  Grace   Keeper ',
+      role: 'admin',
+    });
+    expect(set.body).toMatchObject({
+      status: 'OK',
+      name: 'Grace Keeper',
+      first_name: 'Grace',
+      last_name: 'Keeper',
+      role: 'admin',
+    });
+    // The same session now may list the users.
+    expect((await list({}, gatekeeper)).body.status).toBe('OK');
+    // With a second admin, the first may step down, and back.
+    expect(
+      (await call('account/user/set', { uuid: account, user_id: ids.admin!, role: 'user' })).body.role,
+    ).toBe('user');
+    expect(
+      (await call('account/user/set', { uuid: account, user_id: ids.admin!, role: 'admin' }, gatekeeper)).body
+        .role,
+    ).toBe('admin');
+    expect(
+      (await call('account/user/set', { uuid: account, user_id: ids.gatekeeper!, role: 'user' })).body.role,
+    ).toBe('user');
+    expect((await list({}, gatekeeper)).body.error_type).toBe('NOT_PERMITTED');
+  });
+
+  it('disables a user: their sessions end and they cannot sign in until enabled again', async () => {
+    const viewer = await server.api.login('viewer@demo.local');
+    expect((await call('user/enable', { uuid: ids.viewer!, disable: '2' })).body).toMatchObject({
+      error_type: 'INVALID_FIELD',
+    });
+    expect((await call('user/enable', { uuid: ids.viewer!, disable: '1' })).body.status).toBe('OK');
+    expect((await call('session/user', {}, viewer)).status).toBe(401);
+    const login = await server.api.call('session/login', {
+      login: 'viewer@demo.local',
+      password: 'Demo-pass-2024',
+    });
+    expect(login.body.status).toBe('ERROR');
+    expect((await call('account/user/get', { uuid: account, user_id: ids.viewer! })).body.enabled).toBe(0);
+
+    expect((await call('user/enable', { uuid: ids.viewer! })).body.status).toBe('OK');
+    expect((await call('session/user', {}, await server.api.login('viewer@demo.local'))).status).toBe(200);
+  });
+
+  it('refuses to disable or remove the last admin, and a user the caller does not manage is not found', async () => {
+    const before = await snapshot();
+    expect((await call('user/enable', { uuid: ids.admin!, disable: '1' })).body.error_type).toBe(
+      'LAST_ADMIN',
+    );
+    expect((await call('account/user/delete', { uuid: account, user_id: ids.admin! })).body.error_type).toBe(
+      'LAST_ADMIN',
+    );
+    expect((await call('user/enable', { uuid: ids.partner!, disable: '1' })).body.error_type).toBe(
+      'NOT_FOUND',
+    );
+    const clinician = await server.api.login('clinician@demo.local');
+    expect((await call('user/enable', { uuid: ids.viewer!, disable: '1' }, clinician)).body.error_type).toBe(
+      'NOT_FOUND',
+    );
+    expect(
+      (await call('account/user/delete', { uuid: partnerAccount, user_id: ids.partner! })).body.error_type,
+    ).toBe('NOT_FOUND');
+    expect(await snapshot()).toEqual(before);
+    // The admin's own session still works.
+    expect((await call('session/user', {})).status).toBe(200);
+  });
+
+  it('removes a user from the account and its groups', async () => {
+    const viewer = await server.api.login('viewer@demo.local');
+    expect((await call('account/user/delete', { uuid: account, user_id: ids.viewer! })).body.status).toBe(
+      'OK',
+    );
+    expect((await list()).body.users.map((u: { email: string }) => u.email)).not.toContain(
+      'viewer@demo.local',
+    );
+    expect((await call('account/user/get', { uuid: account, user_id: ids.viewer! })).body.error_type).toBe(
+      'NOT_FOUND',
+    );
+    expect((await call('group/list', {}, viewer)).body.groups).toEqual([]);
+    const audit = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select(['action', 'object_id'])
+      .where('object_type', '=', 'USER')
+      .execute();
+    expect(audit).toContainEqual({ action: 'DELETE', object_id: ids.viewer });
+  });
+});

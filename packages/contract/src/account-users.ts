@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { choiceParam, flagParam, optionalText, rawText, requiredText } from './api-params.js';
+
+/** Users of an account as its administrators see and manage them (account/user/*, user/enable). */
+
+/** The page sizes the users list offers; the first is the default. */
+export const USER_PAGE_SIZES = [10, 25, 50, 100] as const;
+export type UserPageSize = (typeof USER_PAGE_SIZES)[number];
+
+/** The columns the users list sorts by. */
+export const USER_SORT_FIELDS = ['name', 'email', 'last_login', 'role'] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+
+/** The account roles a member holds: an admin holds every permission of the account. */
+export const ACCOUNT_ROLES = ['admin', 'user'] as const;
+export type AccountRole = (typeof ACCOUNT_ROLES)[number];
+
+/** A user's longest name (account/user/set). */
+export const USER_NAME_MAX_LENGTH = 200;
+
+/** One user of an account, as account/user/list and account/user/get answer. */
+export interface AccountUser {
+  uuid: string;
+  name: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  /** Epoch milliseconds of the last sign-in; null when they never signed in. */
+  last_login: number | null;
+  role: AccountRole;
+  /** 0 once disabled: they cannot sign in and their sessions have ended. */
+  enabled: 0 | 1;
+}
+
+export interface AccountUserPage {
+  users: AccountUser[];
+  page: { number: number; rows: number; total: number; more: 0 | 1 };
+}
+
+const sortParam = () =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const text = raw?.trim();
+      if (!text) return { field: 'name' as UserSortField, direction: 'asc' as const };
+      const match = /^([a-z_]+)-(asc|desc)$/.exec(text);
+      const field = match?.[1];
+      if (!match || !(USER_SORT_FIELDS as readonly string[]).includes(field!)) {
+        ctx.issues.push({
+          code: 'custom',
+          message: `must be one of ${USER_SORT_FIELDS.join(', ')} followed by -asc or -desc`,
+          input: raw,
+        });
+        return z.NEVER;
+      }
+      return { field: field as UserSortField, direction: match[2] as 'asc' | 'desc' };
+    });
+
+const pageRowsParam = () =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx): UserPageSize => {
+      const text = raw?.trim();
+      if (!text) return USER_PAGE_SIZES[0];
+      const value = Number(text);
+      if (!(USER_PAGE_SIZES as readonly number[]).includes(value)) {
+        ctx.issues.push({
+          code: 'custom',
+          message: `must be one of ${USER_PAGE_SIZES.join(', ')}`,
+          input: raw,
+        });
+        return z.NEVER;
+      }
+      return value as UserPageSize;
+    });
+
+const pageNumberParam = () =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const text = raw?.trim();
+      if (!text) return 1;
+      const value = Number(text);
+      if (!Number.isInteger(value) || value < 1 || value > 1_000_000) {
+        ctx.issues.push({ code: 'custom', message: 'must be a whole number from 1', input: raw });
+        return z.NEVER;
+      }
+      return value;
+    });
+
+/** account/user/list: the users of account `uuid`, `filter` matching name or e-mail, sorted and paged. */
+export const accountUserListRequest = z.object({
+  uuid: requiredText(),
+  filter: optionalText(),
+  sort_by: sortParam(),
+  'page.rows': pageRowsParam(),
+  'page.number': pageNumberParam(),
+});
+
+/** account/user/get and account/user/delete: one user (`user_id`) of account `uuid`. */
+export const accountUserRequest = z.object({ uuid: requiredText(), user_id: requiredText() });
+
+/** account/user/set: a user's name and/or role in account `uuid`. */
+export const accountUserSetRequest = z.object({
+  uuid: requiredText(),
+  user_id: requiredText(),
+  name: rawText(),
+  role: choiceParam(ACCOUNT_ROLES, `must be one of ${ACCOUNT_ROLES.join(', ')}`),
+});
+
+/** user/enable: enables user `uuid`, or disables them with disable=1. */
+export const userEnableRequest = z.object({ uuid: requiredText(), disable: flagParam() });
