@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { optionalText, rawText, reportMissing, requiredText } from './api-params.js';
+import { optionalText, pageParams, rawText, reportMissing, requiredText } from './api-params.js';
+import { MAX_PAGE_ROWS } from './limits.js';
 import { EVENT_FLAGS } from './notifications.js';
 import type { EventFlagName } from './notifications.js';
 import { PROFILE_FIELD_NAMES } from './profile.js';
@@ -15,6 +16,15 @@ export const accountIdRequest = z.object({ account_id: requiredText() });
 
 /** Lists that may be narrowed to one account. */
 export const optionalAccountRequest = z.object({ account_id: optionalText() });
+
+/** account/list: a page of the caller's accounts (every one unless a page size is asked). */
+export const accountListRequest = z.object(pageParams(MAX_PAGE_ROWS));
+
+/** group/list: a page of the caller's groups, optionally of one account. */
+export const groupListRequest = optionalAccountRequest.extend(pageParams(MAX_PAGE_ROWS));
+
+/** dicom/node/list: a page of an account's registered DICOM senders. */
+export const dicomNodeListRequest = accountIdRequest.extend(pageParams(MAX_PAGE_ROWS));
 
 export const loginRequest = z.object({ login: requiredText(), password: requiredText() });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PAGE_ROWS } from './limits.js';
 
 /**
  * api/v3 parameters as zod codecs. Every value arrives as a string (query string, form or JSON
@@ -139,3 +140,28 @@ export function reportInvalid(ctx: Ctx, name: string, why: string): typeof z.NEV
 
 /** A request with no parameters besides the session. */
 export const noParams = z.object({});
+
+/**
+ * `page.number` and `page.rows` of a list. Ambra's clients page every list this way and check
+ * that the answer's `page.rows` is the size they asked for, so a list answers the size asked
+ * (`defaultRows` when none is).
+ */
+export const pageParams = (defaultRows: number, maxRows: number = MAX_PAGE_ROWS) => ({
+  'page.number': intParam(1, 1, 1_000_000),
+  'page.rows': intParam(defaultRows, 1, maxRows),
+});
+
+/** The rows of a list that is read whole (short lists), as one answer page. */
+export function pageOf<T>(items: readonly T[], number: number, rows: number) {
+  const start = (number - 1) * rows;
+  return {
+    items: items.slice(start, start + rows),
+    page: { number, rows, more: items.length > start + rows ? (1 as const) : (0 as const) },
+  };
+}
+
+/**
+ * Ambra names the object a tag or custom field belongs to by its class (`Study`, `User_account`,
+ * `Namespace`…); the class name is matched case-insensitively and answered in lower case.
+ */
+export const objectClass = (raw: string): string => raw.trim().toLowerCase();

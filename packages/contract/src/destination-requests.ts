@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import { listParam, rawText, requiredText } from './api-params.js';
+import { listParam, pageParams, rawText, requiredText } from './api-params.js';
+import { MAX_PAGE_ROWS } from './limits.js';
 
 /** Request schemas of PACS destinations and Retrieve Study (api-params.ts explains the codecs). */
 
 /** destination/list: an account's destinations, optionally some of them. */
-export const destinationListRequest = z.object({ account_id: requiredText(), 'filter.uuid.in': listParam() });
+export const destinationListRequest = z.object({
+  account_id: requiredText(),
+  'filter.uuid.in': listParam(),
+  ...pageParams(MAX_PAGE_ROWS),
+});
 
 /** The fields destination/add and destination/set take, as sent (the server checks each). */
 const destinationFields = {

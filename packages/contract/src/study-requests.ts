@@ -2,6 +2,8 @@ import { z } from 'zod';
 import {
   intParam,
   listParam,
+  objectClass,
+  pageParams,
   optionalText,
   parseFlag,
   reportInvalid,
@@ -9,8 +11,9 @@ import {
   requiredText,
 } from './api-params.js';
 import { CUSTOM_FIELD_OBJECTS } from './custom-fields.js';
+import type { CustomFieldObject } from './custom-fields.js';
 import { ATTACHMENT_PAGE_ROWS } from './attachments.js';
-import { TAG_LOOKUP_ROWS } from './limits.js';
+import { MAX_PAGE_ROWS, TAG_LOOKUP_ROWS } from './limits.js';
 
 /** Request schemas of the study calls the web sends (api-params.ts explains the codecs). */
 
@@ -70,6 +73,7 @@ export const customFieldListRequest = z
     account_id: requiredText(),
     'filter.object.equals': optionalText(),
     'filter.uuid.in': listParam(),
+    ...pageParams(MAX_PAGE_ROWS),
   })
   .catchall(z.string())
   .superRefine((params, ctx) => {
@@ -80,7 +84,7 @@ export const customFieldListRequest = z
       }
     }
     const object = params['filter.object.equals'];
-    if (object && !(CUSTOM_FIELD_OBJECTS as readonly string[]).includes(object)) {
+    if (object && !(CUSTOM_FIELD_OBJECTS as readonly string[]).includes(objectClass(object))) {
       ctx.addIssue({
         code: 'custom',
         path: ['filter.object.equals'],
@@ -90,8 +94,11 @@ export const customFieldListRequest = z
   })
   .transform((params) => ({
     accountId: params.account_id,
-    object: params['filter.object.equals'] as (typeof CUSTOM_FIELD_OBJECTS)[number] | undefined,
+    object:
+      params['filter.object.equals'] && (objectClass(params['filter.object.equals']) as CustomFieldObject),
     uuids: params['filter.uuid.in'],
+    pageNumber: params['page.number'],
+    pageRows: params['page.rows'],
   }));
 export type CustomFieldListRequest = z.output<typeof customFieldListRequest>;
 
@@ -118,7 +125,7 @@ export type StudyRef = z.output<typeof studyRefRequest>;
 export const tagChangeRequest = z
   .object({ object: requiredText(), object_id: requiredText(), tag: requiredText() })
   .transform((p, ctx) =>
-    p.object === 'study'
+    objectClass(p.object) === 'study'
       ? { studyUuid: p.object_id, tag: p.tag }
       : reportInvalid(ctx, 'object', 'must be study'),
   );
@@ -132,22 +139,43 @@ export const studyStarRequest = z
   });
 
 /** tag/list: the caller's tags that match, for the tag field's suggestions. */
-export const tagListRequest = z.object({
-  'page.rows': intParam(TAG_LOOKUP_ROWS, 1, 100),
-  'filter.tag.like': optionalText(),
-});
+export const tagListRequest = z
+  .object({
+    ...pageParams(TAG_LOOKUP_ROWS),
+    'filter.tag.like': optionalText(),
+    /** Ambra's clients name the class (`object=Study`); only studies carry tags. */
+    object: optionalText(),
+  })
+  .superRefine((p, ctx) => {
+    if (p.object && objectClass(p.object) !== 'study') reportInvalid(ctx, 'object', 'must be study');
+  });
 
 /** audit/object: a study's history, a page at a time, optionally of some actions only. */
-export const auditObjectRequest = z.object({
-  uuid: requiredText(),
-  rows: intParam(50, 1, 500),
-  number: intParam(1, 1, 100_000),
-  'filter.action.in': listParam(),
-  reverse: z
-    .string()
-    .optional()
-    .transform((raw) => raw === '1'),
-});
+export const auditObjectRequest = z
+  .object({
+    uuid: requiredText(),
+    rows: intParam(50, 1, 500),
+    number: intParam(1, 1, 100_000),
+    // Ambra's clients page it as every list: page.rows / page.number win over rows / number.
+    'page.rows': z.string().optional(),
+    'page.number': z.string().optional(),
+    'filter.action.in': listParam(),
+    reverse: z
+      .string()
+      .optional()
+      .transform((raw) => raw === '1'),
+  })
+  .transform(({ 'page.rows': pageRows, 'page.number': pageNumber, ...p }, ctx) => {
+    const rows = pageRows ? Number(pageRows) : p.rows;
+    const number = pageNumber ? Number(pageNumber) : p.number;
+    if (!Number.isInteger(rows) || rows < 1 || rows > MAX_PAGE_ROWS) {
+      return reportInvalid(ctx, 'page.rows', `must be an integer from 1 to ${MAX_PAGE_ROWS}`);
+    }
+    if (!Number.isInteger(number) || number < 1 || number > 100_000) {
+      return reportInvalid(ctx, 'page.number', 'must be an integer from 1 to 100000');
+    }
+    return { ...p, rows, number };
+  });
 
 /**
  * study/viewer/token: the study by `uuid`, or by `storage_namespace` (or `phi_namespace`) and

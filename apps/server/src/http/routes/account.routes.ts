@@ -1,8 +1,9 @@
 import {
+  accountListRequest,
   GROUP_TYPE_ORDER,
+  groupListRequest,
   MESSAGES,
-  noParams,
-  optionalAccountRequest,
+  pageOf,
   uuidRequest,
 } from '@imaging-inbox/contract';
 import type { GroupType } from '@imaging-inbox/contract';
@@ -37,7 +38,7 @@ function groupsOf(caller: Caller, accountId?: string) {
 }
 
 export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
-  authedRoute(ctx, app, 'account/list', noParams, async ({ caller }) => {
+  authedRoute(ctx, app, 'account/list', accountListRequest, async ({ caller, input }) => {
     const rows = await ctx.repos.accounts.accountsByIds([...caller.accounts.keys()]);
     const accounts = [];
     for (const row of rows) {
@@ -46,7 +47,8 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
       accounts.push({ uuid: row.uuid, name: row.name, namespace_id: row.namespace_id, vanity: row.vanity });
     }
     if (!accounts.length) throw new DomainError('NO_SUITABLE_ACCOUNT', MESSAGES.noSuitableAccount);
-    return { accounts, page: { number: 1, rows: accounts.length, more: 0 } };
+    const { items, page } = pageOf(accounts, input['page.number'], input['page.rows']);
+    return { accounts: items, page };
   });
 
   authedRoute(ctx, app, 'account/get', uuidRequest, async ({ caller, input }) => {
@@ -66,11 +68,12 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
     };
   });
 
-  authedRoute(ctx, app, 'group/list', optionalAccountRequest, ({ caller, input }) => {
+  authedRoute(ctx, app, 'group/list', groupListRequest, ({ caller, input }) => {
     const accountId = input.account_id;
     if (accountId) requireAccountMember(caller, accountId, MESSAGES.accountNotFound);
     const groups = groupsOf(caller, accountId).map(presentGroup);
-    return { groups, page: { number: 1, rows: groups.length, more: 0 } };
+    const { items, page } = pageOf(groups, input['page.number'], input['page.rows']);
+    return { groups: items, page };
   });
 
   authedRoute(ctx, app, 'group/get', uuidRequest, ({ caller, input }) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { CustomFieldListAnswer } from '@imaging-inbox/contract';
-import { customFieldListRequest } from '@imaging-inbox/contract';
+import { customFieldListRequest, pageOf } from '@imaging-inbox/contract';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 
@@ -13,7 +13,8 @@ export function customFieldRoutes(ctx: AppContext, app: FastifyInstance): void {
     customFieldListRequest,
     async ({ caller, input }): Promise<CustomFieldListAnswer> => {
       const customfields = await ctx.services.customFields.list(caller, input);
-      return { customfields, page: { number: 1, rows: customfields.length, more: 0 } };
+      const { items, page } = pageOf(customfields, input.pageNumber, input.pageRows);
+      return { customfields: items, page };
     },
   );
 }

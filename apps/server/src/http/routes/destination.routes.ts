@@ -1,6 +1,7 @@
 import {
   destinationAddRequest,
   destinationListRequest,
+  pageOf,
   destinationRetrieveRequest,
   destinationSearchRequest,
   destinationSetRequest,
@@ -18,7 +19,8 @@ export function destinationRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'destination/list', destinationListRequest, async ({ caller, input }) => {
     const list = await destinations.list(caller, input.account_id, input['filter.uuid.in']);
-    return { destinations: list, page: { number: 1, rows: list.length, more: 0 } };
+    const { items, page } = pageOf(list, input['page.number'], input['page.rows']);
+    return { destinations: items, page };
   });
 
   authedRoute(ctx, app, 'destination/get', uuidRequest, async ({ caller, input: { uuid } }) => {

@@ -1,4 +1,4 @@
-import { accountIdRequest, rawText, requiredText, uuidRequest } from '@imaging-inbox/contract';
+import { dicomNodeListRequest, pageOf, rawText, requiredText, uuidRequest } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
@@ -13,9 +13,10 @@ const nodeSetRequest = z.object({ uuid: requiredText(), ...nodeFields });
 export function dicomNodeRoutes(ctx: AppContext, app: FastifyInstance): void {
   const nodes = ctx.services.dicomNodes;
 
-  authedRoute(ctx, app, 'dicom/node/list', accountIdRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'dicom/node/list', dicomNodeListRequest, async ({ caller, input }) => {
     const list = await nodes.list(caller, input.account_id);
-    return { nodes: list, page: { number: 1, rows: list.length, more: 0 } };
+    const { items, page } = pageOf(list, input['page.number'], input['page.rows']);
+    return { nodes: items, page };
   });
 
   authedRoute(ctx, app, 'dicom/node/add', nodeAddRequest, async ({ caller, input }) => {

@@ -12,6 +12,7 @@ import { LINK_SOURCE_KIND, linkIndexTarget } from '../../ingest/link-source.js';
 import type { Params } from '../params.js';
 import type { FastifyRequest } from 'fastify';
 import { receiveBody, uploadAnswer } from './storage.routes.js';
+import { typeUntypedUpload } from '../sniff-upload-type.js';
 import { registerUploadSessionRoutes } from './upload-session.routes.js';
 import { receiveAndWrap, wrapFileLimit } from './wrap.routes.js';
 
@@ -55,7 +56,7 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
     },
   );
 
-  app.post('/api/v3/link/public/upload', async (request, reply) => {
+  app.post('/api/v3/link/public/upload', { preParsing: typeUntypedUpload }, async (request, reply) => {
     const grant = grantOf(request, collectParams(request));
     // Check the grant before reading the body: no bytes are written for a dead link.
     const link = await ctx.services.linkAccess.authorizeUpload(grant);

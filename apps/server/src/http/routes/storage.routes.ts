@@ -6,6 +6,7 @@ import { authenticate } from '../api.js';
 import { DomainError } from '../../domain/errors.js';
 import { requireUploadGroup } from '../../policies/index.js';
 import { collectParams } from '../params.js';
+import { typeUntypedUpload } from '../sniff-upload-type.js';
 import { BodyTooLargeError } from '../../storage/blob-store.js';
 import type { TempFile } from '../../storage/blob-store.js';
 
@@ -19,6 +20,7 @@ export function storageRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBy
 
   app.post<{ Params: { namespace_id: string } }>(
     '/api/v3/storage/namespace/:namespace_id/image',
+    { preParsing: typeUntypedUpload },
     async (request, reply) => {
       const caller = await authenticate(ctx, request, collectParams(request));
       const group = requireUploadGroup(caller, request.params.namespace_id);

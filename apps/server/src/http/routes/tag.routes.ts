@@ -1,4 +1,4 @@
-import { tagListRequest } from '@imaging-inbox/contract';
+import { pageOf, tagListRequest } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
@@ -6,8 +6,11 @@ import { viewableNamespaces } from '../../policies/index.js';
 
 export function tagRoutes(ctx: AppContext, app: FastifyInstance): void {
   authedRoute(ctx, app, 'tag/list', tagListRequest, async ({ caller, input }) => {
-    const rows = input['page.rows'];
-    const tags = await ctx.repos.tags.suggest(viewableNamespaces(caller), input['filter.tag.like'], rows);
-    return { tags: tags.map((tag) => ({ tag })), page: { number: 1, rows, more: 0 } };
+    const { 'page.number': number, 'page.rows': rows } = input;
+    // One row past the page tells whether another follows.
+    const limit = number * rows + 1;
+    const tags = await ctx.repos.tags.suggest(viewableNamespaces(caller), input['filter.tag.like'], limit);
+    const { items, page } = pageOf(tags, number, rows);
+    return { tags: items.map((tag) => ({ tag })), page };
   });
 }
