@@ -16,6 +16,7 @@
 import dicomParser from 'dicom-parser';
 import type { DataSet, Element } from 'dicom-parser';
 import { decoderFor } from './charset.js';
+import { LONG_LENGTH_VRS } from './element-header.js';
 import { readItemHeader, ITEM_HEADER_BYTES, UNDEFINED_LENGTH } from './encapsulated.js';
 import { DicomParseError } from './errors.js';
 import { expandDeflated, inflaterFor, inflateSync } from './inflate.js';
@@ -266,23 +267,6 @@ function endOfFragments(dataSet: DataSet, start: number): number {
   }
   throw new DicomParseError('INVALID_DICOM', 'truncated: encapsulated pixel data has no sequence delimiter');
 }
-
-// Explicit-VR elements whose length field is 4 bytes (after 2 reserved bytes) instead of 2.
-const LONG_LENGTH_VRS = new Set([
-  'OB',
-  'OD',
-  'OF',
-  'OL',
-  'OV',
-  'OW',
-  'SQ',
-  'SV',
-  'UC',
-  'UN',
-  'UR',
-  'UT',
-  'UV',
-]);
 
 /**
  * Elements after Pixel Data (usually Data Set Trailing Padding) are not parsed, but a cut inside them

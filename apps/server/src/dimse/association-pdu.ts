@@ -99,13 +99,6 @@ export function associateAcceptPdu(
   answers: ContextAnswer[],
   ourMaxPdu: number,
 ): Buffer {
-  const maxLength = Buffer.alloc(4);
-  maxLength.writeUInt32BE(ourMaxPdu);
-  const userInfo = Buffer.concat([
-    item(0x51, maxLength),
-    item(0x52, Buffer.from(IMPLEMENTATION_CLASS_UID, 'latin1')),
-    item(0x55, Buffer.from(IMPLEMENTATION_VERSION_NAME, 'latin1')),
-  ]);
   const fixed = Buffer.alloc(68);
   fixed.writeUInt16BE(0x0001, 0); // protocol version
   request.aeFields.copy(fixed, 4);
@@ -116,9 +109,26 @@ export function associateAcceptPdu(
       const head = Buffer.from([answer.id, 0, answer.result, 0]);
       return item(0x21, Buffer.concat([head, item(0x40, Buffer.from(answer.transferSyntax, 'latin1'))]));
     }),
-    item(0x50, userInfo),
+    userInformationItem(ourMaxPdu),
   ]);
   return pdu(PDU.associateAc, body);
+}
+
+/**
+ * The User Information item both sides send in A-ASSOCIATE-RQ and -AC (PS3.8 9.3.2.3): our receive
+ * limit (0x51), implementation class UID (0x52) and version name (0x55).
+ */
+export function userInformationItem(ourMaxPdu: number): Buffer {
+  const maxLength = Buffer.alloc(4);
+  maxLength.writeUInt32BE(ourMaxPdu);
+  return item(
+    0x50,
+    Buffer.concat([
+      item(0x51, maxLength),
+      item(0x52, Buffer.from(IMPLEMENTATION_CLASS_UID, 'latin1')),
+      item(0x55, Buffer.from(IMPLEMENTATION_VERSION_NAME, 'latin1')),
+    ]),
+  );
 }
 
 /** A-ASSOCIATE-RJ reasons we send (PS3.8 9.3.4). */

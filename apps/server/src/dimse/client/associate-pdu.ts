@@ -3,7 +3,6 @@
  * the A-ASSOCIATE-AC/RJ and A-ABORT we read, A-RELEASE-RQ/RP. The item layout helpers are the
  * acceptor's (`../association-pdu.ts`).
  */
-import { IMPLEMENTATION_CLASS_UID, IMPLEMENTATION_VERSION_NAME } from '../../dicom/write.js';
 import {
   APPLICATION_CONTEXT,
   AssociationParseError,
@@ -12,6 +11,7 @@ import {
   items,
   pdu,
   uid,
+  userInformationItem,
 } from '../association-pdu.js';
 import { PDU } from '../pdu-reader.js';
 
@@ -32,13 +32,6 @@ export function associateRequestPdu(
   fixed.writeUInt16BE(0x0001, 0); // protocol version
   aeField(calledAe).copy(fixed, 4);
   aeField(callingAe).copy(fixed, 20);
-  const maxLength = Buffer.alloc(4);
-  maxLength.writeUInt32BE(ourMaxPdu);
-  const userInfo = Buffer.concat([
-    item(0x51, maxLength),
-    item(0x52, Buffer.from(IMPLEMENTATION_CLASS_UID, 'latin1')),
-    item(0x55, Buffer.from(IMPLEMENTATION_VERSION_NAME, 'latin1')),
-  ]);
   return pdu(
     PDU.associateRq,
     Buffer.concat([
@@ -54,7 +47,7 @@ export function associateRequestPdu(
           ]),
         ),
       ),
-      item(0x50, userInfo),
+      userInformationItem(ourMaxPdu),
     ]),
   );
 }

@@ -6,6 +6,7 @@
  */
 import dcmjs from 'dcmjs';
 import { decoderFor } from '../../dicom/charset.js';
+import { LONG_LENGTH_VRS } from '../../dicom/element-header.js';
 import type { DicomAttributes, QueryKeys } from './types.js';
 
 export const IMPLICIT_LE = '1.2.840.10008.1.2';
@@ -59,21 +60,6 @@ function entryFor(key: string): Entry {
 
 /** VRs whose value may use the Specific Character Set (PS3.5 6.1.2.3). */
 const CHARSET_VRS = new Set(['PN', 'LO', 'SH', 'ST', 'LT', 'UC', 'UT']);
-const LONG_LENGTH_VRS = new Set([
-  'OB',
-  'OD',
-  'OF',
-  'OL',
-  'OV',
-  'OW',
-  'SQ',
-  'SV',
-  'UC',
-  'UN',
-  'UR',
-  'UT',
-  'UV',
-]);
 const NUMBER_VRS: Record<string, { size: number; read: (b: Buffer, o: number) => number }> = {
   US: { size: 2, read: (b, o) => b.readUInt16LE(o) },
   SS: { size: 2, read: (b, o) => b.readInt16LE(o) },
@@ -145,39 +131,32 @@ function encodeValue(vr: string, value: string, utf8: boolean, keyword: string):
   return Buffer.concat([bytes, Buffer.from([vr === 'UI' ? 0 : 0x20])]);
 }
 
+/**
+ * Tag, then (explicit VR) the VR, then the length: 4 bytes after the VR's 2 reserved bytes for the
+ * long-length VRs, 2 bytes right after the VR for the rest; implicit VR always has 4.
+ */
 function elementHeader(tag: number, vr: string, length: number, explicit: boolean): Buffer {
   const group = tag >>> 16;
   const element = tag & 0xffff;
-  if (!explicit) {
-    const header = Buffer.alloc(8);
-    header.writeUInt16LE(group, 0);
-    header.writeUInt16LE(element, 2);
-    header.writeUInt32LE(length, 4);
-    return header;
+  const longLength = explicit && LONG_LENGTH_VRS.has(vr);
+  if (explicit && !longLength && length > 0xffff) {
+    throw new IdentifierError(`value of (${hex(group)},${hex(element)}) too long`);
   }
-  if (LONG_LENGTH_VRS.has(vr)) {
-    const header = Buffer.alloc(12);
-    header.writeUInt16LE(group, 0);
-    header.writeUInt16LE(element, 2);
-    header.write(vr, 4, 'latin1');
-    header.writeUInt32LE(length, 8);
-    return header;
-  }
-  if (length > 0xffff) throw new IdentifierError(`value of (${hex(group)},${hex(element)}) too long`);
-  const header = Buffer.alloc(8);
+  const header = Buffer.alloc(longLength ? 12 : 8);
   header.writeUInt16LE(group, 0);
   header.writeUInt16LE(element, 2);
-  header.write(vr, 4, 'latin1');
-  header.writeUInt16LE(length, 6);
+  if (!explicit) header.writeUInt32LE(length, 4);
+  else {
+    header.write(vr, 4, 'latin1');
+    if (longLength) header.writeUInt32LE(length, 8);
+    else header.writeUInt16LE(length, 6);
+  }
   return header;
 }
 
+/** A sequence item (FFFE,E000) of known length: its header is laid out as an implicit-VR element's. */
 function itemBytes(body: Buffer): Buffer {
-  const header = Buffer.alloc(8);
-  header.writeUInt16LE(0xfffe, 0);
-  header.writeUInt16LE(0xe000, 2);
-  header.writeUInt32LE(body.length, 4);
-  return Buffer.concat([header, body]);
+  return Buffer.concat([elementHeader(0xfffee000, '', body.length, false), body]);
 }
 
 // --- decoding -----------------------------------------------------------------------------------
