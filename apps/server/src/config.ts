@@ -15,6 +15,22 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   /** Stored files, shared by every server process (default DATA_DIR/blobs); the rest of DATA_DIR is this process's. */
   BLOB_DIR: z.string().min(1).optional(),
+  /**
+   * Where stored files live: `file:///path` (the files under BLOB_DIR when unset) or `s3://bucket` or
+   * `s3://bucket/prefix` on an S3-compatible object store (S3_ENDPOINT, AWS_REGION, AWS_* credentials).
+   */
+  BLOB_STORE: z
+    .string()
+    .trim()
+    .refine((v) => /^file:\/\/\/./.test(v) || /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(v), {
+      message: 'must be file:///absolute/path or s3://bucket[/prefix]',
+    })
+    .optional(),
+  /** The object store's URL (s3rver, a MinIO-like server); unset for AWS itself. Path-style addressing when set. */
+  S3_ENDPOINT: z.string().url().optional(),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** An unreferenced stored file is removed only once nothing wrote it for this long. */
   BLOB_GRACE_SECONDS: z.coerce
     .number()
@@ -126,11 +142,23 @@ const envSchema = z.object({
     .optional(),
 });
 
+/** The object store behind BLOB_STORE=s3://…; without credentials the AWS SDK's own chain finds them. */
+export interface S3Location {
+  bucket: string;
+  /** Key prefix inside the bucket ('' or ending in '/'). */
+  prefix: string;
+  endpoint: string | undefined;
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+}
+
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
   blobDir: string;
+  /** Set when BLOB_STORE names an object store; blobDir is then unused. */
+  s3: S3Location | undefined;
   blobGraceMs: number;
   databaseUrl: string | undefined;
   dicomPort: number;
@@ -177,7 +205,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
-    blobDir: path.resolve(e.BLOB_DIR ?? path.join(e.DATA_DIR, 'blobs')),
+    blobDir: e.BLOB_STORE?.startsWith('file://')
+      ? path.resolve(decodeURIComponent(new URL(e.BLOB_STORE).pathname))
+      : path.resolve(e.BLOB_DIR ?? path.join(e.DATA_DIR, 'blobs')),
+    s3: s3Location(e),
     blobGraceMs: e.BLOB_GRACE_SECONDS * 1000,
     databaseUrl: e.DATABASE_URL,
     dicomPort: e.DICOM_PORT,
@@ -207,5 +238,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,
     devOutbox: e.DEV_OUTBOX === '1',
+  };
+}
+
+function s3Location(e: z.infer<typeof envSchema>): S3Location | undefined {
+  if (!e.BLOB_STORE?.startsWith('s3://')) return undefined;
+  const rest = e.BLOB_STORE.slice('s3://'.length);
+  const slash = rest.indexOf('/');
+  const bucket = slash < 0 ? rest : rest.slice(0, slash);
+  const trimmed = slash < 0 ? '' : rest.slice(slash + 1).replace(/^\/+|\/+$/g, '');
+  if ((e.AWS_ACCESS_KEY_ID === undefined) !== (e.AWS_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together',
+    );
+  }
+  return {
+    bucket,
+    prefix: trimmed ? `${trimmed}/` : '',
+    endpoint: e.S3_ENDPOINT,
+    region: e.AWS_REGION,
+    credentials:
+      e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY }
+        : undefined,
   };
 }

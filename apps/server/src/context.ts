@@ -23,6 +23,7 @@ import { StudyService } from './services/study.service.js';
 import { BlobCollector } from './storage/blob-collector.js';
 import { BlobReferencesRepository } from './repositories/blob-references.repository.js';
 import type { BlobStore } from './storage/blob-store.js';
+import { S3BlobStore } from './storage/s3-blob-store.js';
 import { FileBlobStore } from './storage/file-blob-store.js';
 import { DicomNodeService } from './services/dicom-node.service.js';
 import { DestinationsRepository } from './repositories/destinations.repository.js';
@@ -132,7 +133,9 @@ export function createContext(
     host: new URL(config.publicUrl).hostname,
   });
   jobRunner.register(mailer.handler());
-  const blobs: BlobStore = new FileBlobStore(config.dataDir, config.blobDir);
+  const blobs: BlobStore = config.s3
+    ? new S3BlobStore(config.dataDir, config.s3)
+    : new FileBlobStore(config.dataDir, config.blobDir);
   const collector = new BlobCollector(blobs, new BlobReferencesRepository(k), config.blobGraceMs);
   const engineFqdn = new URL(config.publicUrl).host;
   const access = new AccessService(repos.memberships, repos.accounts);

@@ -3,13 +3,12 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
 import type { BlobHandle, BlobStore, ByteRange, TempFile } from './blob-store.js';
-import { BodyTooLargeError, blobKey } from './blob-store.js';
+import { blobKey } from './blob-store.js';
 import { DurableWriter, DurableWriteError } from './durable-writer.js';
 import type { StreamingDigest } from './durable-writer.js';
 import { fileSyncPersistsItsName } from './new-name-durability.js';
+import { Staging } from './staging.js';
 
 /** Bytes per positioned read when streaming a blob (one read for a typical ~0.5 MB DICOM file). */
 const READ_CHUNK = 1024 * 1024;
@@ -22,16 +21,15 @@ const READ_CHUNK = 1024 * 1024;
  */
 export class FileBlobStore implements BlobStore {
   private readonly root: string;
-  private readonly tmpDir: string;
+  private readonly staging: Staging;
   private readonly writer: DurableWriter;
   /** false where a new file's own sync makes its name durable (new-name-durability.ts). */
   readonly syncsDirectories: boolean;
 
   constructor(dataDir: string, blobDir = path.join(dataDir, 'blobs')) {
     this.root = blobDir;
-    this.tmpDir = path.join(dataDir, 'tmp');
+    this.staging = new Staging(path.join(dataDir, 'tmp'));
     fs.mkdirSync(this.root, { recursive: true });
-    fs.mkdirSync(this.tmpDir, { recursive: true });
     this.syncsDirectories = !fileSyncPersistsItsName(this.root);
     this.writer = new DurableWriter(this.root, this.syncsDirectories);
   }
@@ -42,46 +40,8 @@ export class FileBlobStore implements BlobStore {
   }
 
   /** Streams a body to a temp file, hashing as it goes; refuses more than maxBytes. */
-  async writeTemp(source: Readable | Uint8Array, maxBytes = Number.MAX_SAFE_INTEGER): Promise<TempFile> {
-    const tempPath = path.join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
-    const hash = createHash('sha256');
-    let size = 0;
-    try {
-      if (source instanceof Uint8Array) {
-        if (source.byteLength > maxBytes) throw new BodyTooLargeError();
-        hash.update(source);
-        size = source.byteLength;
-        const handle = await fsp.open(tempPath, 'w');
-        try {
-          await handle.writeFile(source);
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-      } else {
-        const counter = new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            size += chunk.length;
-            if (size > maxBytes) return done(new BodyTooLargeError());
-            hash.update(chunk);
-            done(null, chunk);
-          },
-        });
-        const out = fs.createWriteStream(tempPath);
-        await pipeline(source, counter, out);
-        const handle = await fsp.open(tempPath, 'r+');
-        try {
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-      }
-    } catch (error) {
-      await fsp.rm(tempPath, { force: true });
-      throw error;
-    }
-    const bytes = source instanceof Uint8Array ? source : undefined;
-    return { path: tempPath, sha256: hash.digest('hex'), size, ...(bytes ? { bytes } : {}) };
+  writeTemp(source: Readable | Uint8Array, maxBytes?: number): Promise<TempFile> {
+    return this.staging.write(source, maxBytes);
   }
 
   /** Moves a temp file under its content key. Same content already stored: the temp is dropped. */
@@ -187,20 +147,12 @@ export class FileBlobStore implements BlobStore {
     }
   }
 
-  async discard(temp: TempFile): Promise<void> {
-    await fsp.rm(temp.path, { force: true });
+  discard(temp: TempFile): Promise<void> {
+    return this.staging.discard(temp);
   }
 
-  async clearStaging(): Promise<{ files: number; bytes: number }> {
-    const cleared = { files: 0, bytes: 0 };
-    for (const entry of await fsp.readdir(this.tmpDir, { withFileTypes: true })) {
-      const file = path.join(this.tmpDir, entry.name);
-      const size = entry.isFile() ? (await fsp.stat(file)).size : 0;
-      await fsp.rm(file, { recursive: true, force: true });
-      cleared.files += 1;
-      cleared.bytes += size;
-    }
-    return cleared;
+  clearStaging(): Promise<{ files: number; bytes: number }> {
+    return this.staging.clear();
   }
 
   async delete(key: string): Promise<void> {
