@@ -38,6 +38,10 @@ import { destinationRetrieveJob } from './pacs/retrieve-job.js';
 import { DeliveryRouter } from './pacs/delivery-router.js';
 import { StudyPushesRepository } from './repositories/study-pushes.repository.js';
 import { StudyPushService } from './services/study-push.service.js';
+import { GroupConfigsRepository } from './repositories/group-configs.repository.js';
+import { GroupConfigService } from './services/group-config.service.js';
+import { NominationsRepository } from './repositories/nominations.repository.js';
+import { NominationService } from './services/nomination.service.js';
 import { studyPushJob } from './pacs/push-job.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { IngestRecovery } from './ingest/recovery-scan.js';
@@ -110,6 +114,8 @@ export function createContext(
     destinations: new DestinationsRepository(k),
     destinationSearches: new DestinationSearchesRepository(k),
     studyPushes: new StudyPushesRepository(k),
+    groupConfigs: new GroupConfigsRepository(k),
+    nominations: new NominationsRepository(k),
     links: new LinksRepository(k),
     uploadSessions: new UploadSessionsRepository(k),
     viewerTokens: new ViewerTokensRepository(k),
@@ -215,8 +221,23 @@ export function createContext(
       backoffMs: (attempt) => config.pushRetryMs * 2 ** (attempt - 1),
     }),
   );
+  const groupConfigs = new GroupConfigService({
+    configs: repos.groupConfigs,
+    destinations: repos.destinations,
+    audit,
+  });
   const services = {
     jobRunner,
+    groupConfigs,
+    nominations: new NominationService({
+      nominations: repos.nominations,
+      studies: repos.studies,
+      shares: repos.shares,
+      groups: repos.groupConfigs,
+      configs: groupConfigs,
+      collector,
+      audit,
+    }),
     metrics,
     readiness: new Readiness({ health: new HealthRepository(k), blobs, processId: config.processId }),
     audit,

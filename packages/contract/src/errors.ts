@@ -46,6 +46,10 @@ export const ERROR_TYPES = [
   'PENDING',
   /** Removing, disabling or demoting the account's last enabled admin: the account would have none. */
   'LAST_ADMIN',
+  /** study/nominate of a study already nominated to that gatekeeper group (and not cancelled). */
+  'ALREADY_NOMINATED',
+  /** study/process or study/reject of a nomination already processed or rejected. */
+  'ALREADY_PROCESSED',
   'INTERNAL',
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];

@@ -34,3 +34,4 @@ export * from './destination-requests.js';
 export * from './upload-requests.js';
 export * from './download-requests.js';
 export * from './account-users.js';
+export * from './gatekeeper.js';

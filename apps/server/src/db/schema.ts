@@ -371,6 +371,34 @@ export interface DestinationTable {
   updated: number;
 }
 
+/** A group's gatekeeper-workflow configuration (JSON, the contract's schema of its type). */
+export interface GroupConfigTable {
+  group_id: string;
+  account_id: string;
+  config: string;
+  updated: number;
+}
+
+/** A nomination of a study to a gatekeeper group (see the nominations migration). */
+export interface NominationTable {
+  uuid: string;
+  study_uuid: string;
+  account_id: string;
+  gatekeeper_id: string;
+  gatekeeper_name: string;
+  source: string;
+  copy_uuid: string | null;
+  submitted: number;
+  rejected: Generated<number>;
+  rejection_reason: string | null;
+  rejection_message: string | null;
+  /** JSON object of the form's answers by field name. */
+  answers: string;
+  nominated_by: string;
+  created: number;
+  updated: number;
+}
+
 /** A request-study link; the token itself is never stored, only its SHA-256. */
 export interface LinkTable {
   uuid: string;
@@ -558,6 +586,8 @@ export interface Database {
   blob_removals: BlobRemovalTable;
   dicom_nodes: DicomNodeTable;
   destinations: DestinationTable;
+  group_configs: GroupConfigTable;
+  nominations: NominationTable;
   destination_searches: DestinationSearchTable;
   destination_search_results: DestinationSearchResultTable;
   destination_retrieves: DestinationRetrieveTable;

@@ -39,6 +39,7 @@ import { devRoutes } from './routes/dev.routes.js';
 import { stowRoutes } from '../dicomweb/stow.js';
 import { linkRoutes } from './routes/link.routes.js';
 import { studySendRoutes } from './routes/study-send.routes.js';
+import { nominationRoutes } from './routes/nomination.routes.js';
 import { sendPublicRoutes } from './routes/send-public.routes.js';
 import { linkPublicRoutes } from './routes/link-public.routes.js';
 import { uploadSessionRoutes } from './routes/upload-session.routes.js';
@@ -151,6 +152,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   linkRoutes(ctx, app);
   linkPublicRoutes(ctx, app, options.maxUploadBytes);
   studySendRoutes(ctx, app);
+  nominationRoutes(ctx, app);
   sendPublicRoutes(ctx, app);
   bundleRoutes(app);
   qidoRoutes(ctx, app);

@@ -14,3 +14,4 @@ export * from './study.js';
 export * from './study-access.js';
 export * from './study-lock.js';
 export * from './viewer-tokens.js';
+export * from './nominations.js';

@@ -1,4 +1,4 @@
-import type { CustomFieldType, Permission } from '@imaging-inbox/contract';
+import type { CustomFieldType, NominationFormField, Permission } from '@imaging-inbox/contract';
 
 /** The demo world a first-time user and the tests rely on; the README documents it. */
 export const DEMO_ACCOUNTS = [
@@ -180,3 +180,23 @@ export const STUDY_SPREAD: { group: string; share: number }[] = [
   { group: 'intake', share: 0.15 },
   { group: 'teaching', share: 0.15 },
 ];
+
+/**
+ * The gatekeeper workflow of Demo Hospital: PACS Intake's nomination form (no order query and no
+ * destination until the admin adds one), and the cloud groups that may nominate to it.
+ */
+export const DEMO_GATEKEEPER = {
+  group: 'intake',
+  customFields: [
+    { name: 'order_type', label: 'Order type', required: false },
+    { name: 'priority', label: 'Priority', required: true, options: ['Routine', 'Priority'] },
+    { name: 'mrn', label: 'MRN', required: false },
+    { name: 'modality', label: 'Modality', required: false },
+    { name: 'reason_for_visit', label: 'Reason for visit', required: true },
+    { name: 'additional_patient_history', label: 'Additional patient history', required: false },
+    { name: 'exam_external_description', label: 'Exam external description', required: false },
+    { name: 'referring_physician', label: 'Referring physician', required: false },
+    { name: 'nominated_by', label: 'Nominated by', required: true },
+  ] satisfies NominationFormField[],
+  promotedFrom: ['emergency', 'cardiology'],
+} as const;

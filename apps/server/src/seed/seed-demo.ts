@@ -8,6 +8,7 @@ import {
   DEMO_CONNECTIONS,
   DEMO_CUSTOM_FIELDS,
   DEMO_DICOM_NODES,
+  DEMO_GATEKEEPER,
   DEMO_USERS,
   STUDY_SPREAD,
 } from './demo-world.js';
@@ -91,6 +92,29 @@ export async function seedDemo(
       display_order: order + 1,
       created: now,
     });
+  }
+
+  const gatekeeper = groupIds.get(DEMO_GATEKEEPER.group)!;
+  const gatekeeperConfig = {
+    customFields: DEMO_GATEKEEPER.customFields,
+    pacsPromotePreference: 'NONE',
+    destinations: [],
+    queryDestination: null,
+  };
+  await ctx.repos.groupConfigs.set(
+    gatekeeper.uuid,
+    gatekeeper.accountId,
+    JSON.stringify(gatekeeperConfig),
+    now,
+  );
+  for (const key of DEMO_GATEKEEPER.promotedFrom) {
+    const cloud = groupIds.get(key)!;
+    await ctx.repos.groupConfigs.set(
+      cloud.uuid,
+      cloud.accountId,
+      JSON.stringify({ promoteTo: [gatekeeper.uuid] }),
+      now,
+    );
   }
 
   const passwordHash = await hashPassword(password);

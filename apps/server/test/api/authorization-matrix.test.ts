@@ -326,6 +326,13 @@ const ROUTES: Record<string, RouteCase> = {
     objects: GROUP_OBJECTS,
     request: (_w, x) => post('group/get', { uuid: o(x).groupId }),
   },
+  // Refused config: the admin gets through the policy to the check of the config itself.
+  [api('group/config/set')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('group/config/set', { uuid: o(x).groupId, config: '{"promoteTo":"none"}' }),
+    accepts: ['INVALID_FIELD'],
+  },
   [api('session/permissions')]: {
     rule: { kind: 'group', denied: 'NOT_MEMBER' },
     objects: GROUP_OBJECTS,
@@ -493,6 +500,24 @@ const ROUTES: Record<string, RouteCase> = {
     objects: STUDY_OBJECTS,
     request: (_w, x) => post('study/push', { uuid: o(x).uuid, destination_id: o(x).destinationId! }),
     accepts: ['PENDING'],
+  },
+  // Nominating to a made-up gatekeeper: past study_share, refused by the promote list.
+  [api('study/nominate')]: {
+    rule: { kind: 'study', needs: ['study_share'], deleted: 'refused' },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/nominate', { uuid: o(x).uuid, gatekeeper_id: MADE_UP }),
+    accepts: ['NOT_PERMITTED:gatekeeper'],
+  },
+  [api('study/nominate/cancel')]: {
+    rule: needs('study_share'),
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/nominate/cancel', { uuid: o(x).uuid }),
+    accepts: ['NOT_FOUND:nomination'],
+  },
+  [api('study/nomination')]: {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/nomination', { uuid: o(x).uuid }),
   },
   [api('study/push/list')]: {
     rule: view,

@@ -35,6 +35,8 @@ import { blobRemovals } from './20261124T1205-blob-removals.js';
 import { destinationSearches } from './20261124T1210-destination-searches.js';
 import { destinationRetrieves } from './20261124T1211-destination-retrieves.js';
 import { studyPushes } from './20261124T1220-study-pushes.js';
+import { groupConfigs } from './20261124T1300-group-configs.js';
+import { nominations } from './20261124T1301-nominations.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +76,6 @@ export const migrations: Record<string, Migration> = {
   '20261124T1210-destination-searches': destinationSearches,
   '20261124T1211-destination-retrieves': destinationRetrieves,
   '20261124T1220-study-pushes': studyPushes,
+  '20261124T1300-group-configs': groupConfigs,
+  '20261124T1301-nominations': nominations,
 };

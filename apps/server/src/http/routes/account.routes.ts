@@ -2,6 +2,7 @@ import {
   accountListRequest,
   GROUP_TYPE_ORDER,
   groupListRequest,
+  groupConfigSetRequest,
   MESSAGES,
   pageOf,
   uuidRequest,
@@ -76,7 +77,14 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
     return { groups: items, page };
   });
 
-  authedRoute(ctx, app, 'group/get', uuidRequest, ({ caller, input }) => {
-    return presentGroup(requireGroupByUuid(caller, input.uuid));
+  // With the group's gatekeeper-workflow configuration (its nomination form, or its promote list).
+  authedRoute(ctx, app, 'group/get', uuidRequest, async ({ caller, input }) => {
+    const group = requireGroupByUuid(caller, input.uuid);
+    return { ...presentGroup(group), ...(await ctx.services.groupConfigs.describe(group)) };
+  });
+
+  // The account admin replaces a gatekeeper or cloud group's configuration.
+  authedRoute(ctx, app, 'group/config/set', groupConfigSetRequest, async ({ caller, input }) => {
+    return ctx.services.groupConfigs.set(caller, input.uuid, input.config);
   });
 }

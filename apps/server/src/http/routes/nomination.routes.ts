@@ -1,0 +1,21 @@
+import { studyNominateRequest, studyNominationRequest, studyUuidRequest } from '@imaging-inbox/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { authedRoute } from '../api.js';
+
+/** The gatekeeper workflow's nominator side: nominate a study, cancel, read its status. */
+export function nominationRoutes(ctx: AppContext, app: FastifyInstance): void {
+  const nominations = ctx.services.nominations;
+
+  authedRoute(ctx, app, 'study/nominate', studyNominateRequest, async ({ caller, input }) => ({
+    nomination: await nominations.nominate(caller, input),
+  }));
+
+  authedRoute(ctx, app, 'study/nominate/cancel', studyUuidRequest, async ({ caller, input }) => {
+    await nominations.cancel(caller, input.uuid);
+  });
+
+  authedRoute(ctx, app, 'study/nomination', studyNominationRequest, async ({ caller, input }) =>
+    nominations.status(caller, input.uuid),
+  );
+}
