@@ -102,3 +102,21 @@ export const userEventSetRequest = z
     if (Object.keys(changes).length === 0) return reportMissing(ctx, ...EVENT_FLAGS);
     return { namespaceId: p.namespace_id, userId: p.user_id, changes };
   });
+
+/**
+ * namespace/engine/fqdn: the storage engine of a namespace (`namespace_id`), or of a study
+ * (`storage_namespace` or `phi_namespace`, and `study_uid`).
+ */
+export const engineFqdnRequest = z
+  .object({
+    namespace_id: optionalText(),
+    storage_namespace: optionalText(),
+    phi_namespace: optionalText(),
+    study_uid: optionalText(),
+  })
+  .transform((p, ctx) => {
+    if (p.namespace_id) return { by: 'namespace' as const, namespaceId: p.namespace_id };
+    const namespace = p.storage_namespace ?? p.phi_namespace;
+    if (!namespace || !p.study_uid) return reportMissing(ctx, 'namespace_id');
+    return { by: 'study' as const, namespace, studyUid: p.study_uid };
+  });

@@ -343,6 +343,11 @@ const ROUTES: Record<string, RouteCase> = {
     objects: GROUP_OBJECTS,
     request: (_w, x) => post('namespace/share_code', { namespace_id: o(x).namespaceId }),
   },
+  [api('namespace/engine/fqdn')]: {
+    rule: { kind: 'group' },
+    objects: GROUP_OBJECTS,
+    request: (_w, x) => post('namespace/engine/fqdn', { namespace_id: o(x).namespaceId }),
+  },
   [api('user/event')]: {
     rule: { kind: 'group', adminDenied: 'NOT_MEMBER' },
     objects: GROUP_OBJECTS,

@@ -1,4 +1,4 @@
-import { shareCodeRequest } from '@imaging-inbox/contract';
+import { engineFqdnRequest, shareCodeRequest } from '@imaging-inbox/contract';
 import type { ShareCodeSettingsAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -31,5 +31,22 @@ export function namespaceRoutes(ctx: AppContext, app: FastifyInstance): void {
       settings: { enable_dicom_wrapping: (await ctx.services.wrap.isEnabled(account.uuid)) ? '1' : '0' },
     };
     return answer;
+  });
+
+  /**
+   * namespace/engine/fqdn: the host of the storage engine that serves a namespace or a study.
+   * This server is its own only engine, so the answer is the host of PUBLIC_URL, given only to
+   * members of the namespace (or callers who may view the study).
+   */
+  const engineFqdn = new URL(ctx.config.publicUrl).host;
+  authedRoute(ctx, app, 'namespace/engine/fqdn', engineFqdnRequest, async ({ caller, input }) => {
+    if (input.by === 'namespace') {
+      requireGroup(caller, input.namespaceId);
+      return { engine_fqdn: engineFqdn, namespace_id: input.namespaceId };
+    }
+    const study = await ctx.services.studyAccess.byStorage(caller, input.namespace, input.studyUid, {
+      deleted: 'hidden',
+    });
+    return { engine_fqdn: engineFqdn, namespace_id: study.namespace_id };
   });
 }
