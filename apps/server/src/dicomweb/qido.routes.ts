@@ -67,7 +67,7 @@ export function qidoRoutes(ctx: AppContext, app: FastifyInstance): void {
       modality: query['Modality'] ?? query['00080060'],
       seriesNumber: numberOrUndefined(query['SeriesNumber'] ?? query['00200011']),
     });
-    await auditStudy(ctx, caller.user.uuid, study.uuid, study.account_id, request.ip, 'qido-rs series');
+    await ctx.services.audit.recordStudyRead(caller, study, 'qido-rs series');
     const base = dicomwebBase(request);
     return send(
       reply,
@@ -96,7 +96,7 @@ export function qidoRoutes(ctx: AppContext, app: FastifyInstance): void {
       sopClassUid: query['SOPClassUID'] ?? query['00080016'],
       instanceNumber: numberOrUndefined(query['InstanceNumber'] ?? query['00200013']),
     });
-    await auditStudy(ctx, caller.user.uuid, study.uuid, study.account_id, request.ip, 'qido-rs instances');
+    await ctx.services.audit.recordStudyRead(caller, study, 'qido-rs instances');
     const base = dicomwebBase(request);
     return send(
       reply,
@@ -118,24 +118,4 @@ export function qidoRoutes(ctx: AppContext, app: FastifyInstance): void {
 /** The query as audited: credentials never reach the audit log. */
 function withoutSid(query: Params): Params {
   return Object.fromEntries(Object.entries(query).filter(([k]) => k !== 'sid' && k !== 'token'));
-}
-
-export async function auditStudy(
-  ctx: AppContext,
-  userId: string,
-  studyUuid: string,
-  accountId: string,
-  ip: string,
-  via: string,
-  action = 'STUDY_VIEW',
-) {
-  await ctx.services.audit.recordRead({
-    userId,
-    accountId,
-    action,
-    objectType: 'study',
-    objectId: studyUuid,
-    detail: { via },
-    ip,
-  });
 }

@@ -11,7 +11,6 @@ import { ThumbnailCache } from '../imaging/thumbnail-cache.js';
 import type { InstanceRow } from '../repositories/dicomweb.repository.js';
 import { dicomwebCaller } from './access.js';
 import { parseFrameList } from './frames.js';
-import { auditStudy } from './qido.routes.js';
 import { acceptsMp4, sendVideo } from './video-retrieve.js';
 
 /** Default and largest thumbnail sides, and the largest rendered viewport side, in pixels. */
@@ -85,14 +84,10 @@ export function renderedRoutes(ctx: AppContext, app: FastifyInstance): void {
       }
     }
     const options = video ? null : renderOptions(request, target, thumbnail);
-    await auditStudy(
-      ctx,
-      caller.user.uuid,
-      study.uuid,
-      study.account_id,
-      request.ip,
+    await ctx.services.audit.recordStudyRead(
+      caller,
+      study,
       thumbnail ? 'wado-rs thumbnail' : video ? 'wado-rs video' : 'wado-rs rendered',
-      // Thumbnails are audited apart so a Summary with many series does not flood the History.
       thumbnail ? 'THUMBNAIL_VIEW' : 'STUDY_VIEW',
     );
     if (!options) return sendVideo(ctx, request, reply, instance);

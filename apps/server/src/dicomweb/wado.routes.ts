@@ -10,7 +10,6 @@ import { extractFrame, frameContentType, parseFrameList } from './frames.js';
 import { instanceAttributes } from './dicom-json.js';
 import { instanceMetadata } from './metadata.js';
 import { multipartStream, newBoundary } from './multipart-writer.js';
-import { auditStudy } from './qido.routes.js';
 import { EXPLICIT_LE } from '../imaging/transcode.js';
 import { transcodedParts, wantsExplicitLittleEndian } from './transcoded-retrieve.js';
 
@@ -63,7 +62,7 @@ export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
   async function retrieve(request: FastifyRequest, reply: FastifyReply, target: Target) {
     const caller = await dicomwebCaller(ctx, request);
     const { study, instances } = await resolve(caller, target);
-    await auditStudy(ctx, caller.user.uuid, study.uuid, study.account_id, request.ip, 'wado-rs');
+    await ctx.services.audit.recordStudyRead(caller, study, 'wado-rs');
     const boundary = newBoundary();
     const base = dicomwebBase(request);
     if (wantsExplicitLittleEndian(request.headers.accept)) {
@@ -87,7 +86,7 @@ export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
   async function metadata(request: FastifyRequest, reply: FastifyReply, target: Target) {
     const caller = await dicomwebCaller(ctx, request);
     const { study, instances } = await resolve(caller, target);
-    await auditStudy(ctx, caller.user.uuid, study.uuid, study.account_id, request.ip, 'wado-rs metadata');
+    await ctx.services.audit.recordStudyRead(caller, study, 'wado-rs metadata');
     const base = dicomwebBase(request);
     const answer = [];
     for (const i of instances) {
@@ -132,7 +131,7 @@ export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
       const frames = parseFrameList(request.params.frames);
       const { study, instances } = await resolve(caller, request.params);
       const instance = instances[0]!;
-      await auditStudy(ctx, caller.user.uuid, study.uuid, study.account_id, request.ip, 'wado-rs frames');
+      await ctx.services.audit.recordStudyRead(caller, study, 'wado-rs frames');
       const file = await ctx.services.blobs.read(instance.blob_key);
       const contentType = frameContentType(instance.transfer_syntax);
       const boundary = newBoundary();

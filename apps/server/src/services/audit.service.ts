@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { AuditEventTable } from '../db/schema.js';
+import type { Caller } from '../policies/index.js';
 import type { AuditRepository } from '../repositories/audit.repository.js';
 
 export interface AuditEntry {
@@ -11,6 +12,24 @@ export interface AuditEntry {
   outcome?: 'SUCCESS' | 'FAILURE';
   detail?: Record<string, unknown> | null;
   ip?: string | null;
+}
+
+/** What a signed-in caller did to one study: the event names them, the study and its account. */
+export function studyEvent(
+  caller: Pick<Caller, 'user' | 'ip'>,
+  study: { uuid: string; account_id: string },
+  action: string,
+  detail?: Record<string, unknown>,
+): AuditEntry {
+  return {
+    userId: caller.user.uuid,
+    accountId: study.account_id,
+    action,
+    objectType: 'study',
+    objectId: study.uuid,
+    detail,
+    ip: caller.ip,
+  };
 }
 
 /** Repeats of one read (same user, object, route and address) within this window are one event. */
@@ -60,6 +79,20 @@ export class AuditService {
       this.recentReads.delete(key);
       throw error;
     }
+  }
+
+  /**
+   * A caller's read of a study through `via` (a DICOMweb route, the thumbnail list), its repeats
+   * counted once as `recordRead` does. Thumbnails use their own action so a Summary with many series
+   * does not flood the History.
+   */
+  async recordStudyRead(
+    caller: Pick<Caller, 'user' | 'ip'>,
+    study: { uuid: string; account_id: string },
+    via: string,
+    action: 'STUDY_VIEW' | 'THUMBNAIL_VIEW' = 'STUDY_VIEW',
+  ): Promise<void> {
+    await this.recordRead(studyEvent(caller, study, action, { via }));
   }
 
   /** The row for an event, for a repository that writes it in the same transaction as the change. */

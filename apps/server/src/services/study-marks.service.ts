@@ -4,6 +4,7 @@ import { requireStudy } from '../policies/index.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { TagsRepository } from '../repositories/tags.repository.js';
 import type { AuditService } from './audit.service.js';
+import { studyEvent } from './audit.service.js';
 
 export const MAX_TAG_LENGTH = 64;
 
@@ -34,29 +35,17 @@ export class StudyMarksService {
     if (had === add) return;
     if (add) await this.deps.tags.add(row.uuid, tag);
     else await this.deps.tags.remove(row.uuid, tag);
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'EDIT',
-      objectType: 'study',
-      objectId: row.uuid,
-      detail: add ? { tag_added: tag } : { tag_removed: tag },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      studyEvent(caller, row, 'EDIT', add ? { tag_added: tag } : { tag_removed: tag }),
+    );
   }
 
   async star(caller: Caller, row: StudyRow, star: 0 | 1): Promise<void> {
     requireStudy(caller, row, { permissions: ['study_star'] });
     if (row.star === star) return;
     await this.deps.studies.update(row.uuid, { star, updated: this.now() });
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'EDIT',
-      objectType: 'study',
-      objectId: row.uuid,
-      detail: { before: { star: row.star }, after: { star } },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      studyEvent(caller, row, 'EDIT', { before: { star: row.star }, after: { star } }),
+    );
   }
 }

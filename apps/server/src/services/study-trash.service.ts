@@ -2,6 +2,7 @@ import type { Caller, StudyAccess } from '../policies/index.js';
 import { requireStudy } from '../policies/index.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { AuditService } from './audit.service.js';
+import { studyEvent } from './audit.service.js';
 
 const DELETE = { permissions: ['study_delete'] } as const;
 
@@ -39,14 +40,7 @@ export class StudyTrashService {
     if (row.deleted !== null) return;
     const at = this.now();
     await this.deps.studies.update(row.uuid, { deleted: at, updated: at });
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'DELETE',
-      objectType: 'study',
-      objectId: row.uuid,
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(studyEvent(caller, row, 'DELETE'));
   }
 
   async restore(caller: Caller, row: StudyRow): Promise<void> {
@@ -54,14 +48,12 @@ export class StudyTrashService {
     if (row.deleted === null) return;
     await this.deps.studies.update(row.uuid, { deleted: null, updated: this.now() });
     // History shows EDIT events; a restore is an edit of the deleted state.
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'EDIT',
-      objectType: 'study',
-      objectId: row.uuid,
-      detail: { before: { deleted: row.deleted }, after: { deleted: null }, restored: true },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      studyEvent(caller, row, 'EDIT', {
+        before: { deleted: row.deleted },
+        after: { deleted: null },
+        restored: true,
+      }),
+    );
   }
 }

@@ -14,6 +14,7 @@ import { LOCK_TTL_MS, requireAccountMember, viewableNamespaces } from '../polici
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AuditService } from './audit.service.js';
+import { studyEvent } from './audit.service.js';
 import type { CustomFieldChange, CustomFieldService } from './custom-field.service.js';
 import type { StudyFileEditor } from './study-file-editor.js';
 import { lockHoldersOf, presentStudy } from './study.presenter.js';
@@ -118,14 +119,7 @@ export class StudyService {
       this.deps.studies.extras([uuid]),
       this.deps.users.namesOf(lockHoldersOf([row], this.now())),
     ]);
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'STUDY_VIEW',
-      objectType: 'study',
-      objectId: uuid,
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(studyEvent(caller, row, 'STUDY_VIEW'));
     return presentStudy(
       caller,
       row,
@@ -195,13 +189,8 @@ export class StudyService {
     const { files } = await this.deps.fileEditor.apply(uuid, changes, new Date(changes.updated), values);
     // The history names a custom field as it was called at the time of the edit.
     const label = (c: CustomFieldChange) => customFieldParam(c.name);
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'EDIT',
-      objectType: 'study',
-      objectId: uuid,
-      detail: {
+    await this.deps.audit.record(
+      studyEvent(caller, row, 'EDIT', {
         before: { ...before, ...Object.fromEntries(fieldChanges.map((c) => [label(c), c.before])) },
         after: {
           ...pick(changes, Object.keys(before)),
@@ -209,9 +198,8 @@ export class StudyService {
         },
         customfields: fieldChanges.map((c) => c.uuid),
         files,
-      },
-      ip: caller.ip,
-    });
+      }),
+    );
   }
 
   /**
@@ -227,14 +215,7 @@ export class StudyService {
       ? await this.deps.studies.lock(uuid, caller.user.uuid, now, lapsedAt)
       : await this.deps.studies.unlock(uuid, caller.user.uuid, now, lapsedAt);
     if (!ok) throw new DomainError('LOCKED');
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: locked ? 'LOCK' : 'UNLOCK',
-      objectType: 'study',
-      objectId: uuid,
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(studyEvent(caller, row, locked ? 'LOCK' : 'UNLOCK'));
   }
 
   /**
@@ -245,18 +226,12 @@ export class StudyService {
     const row = await this.deps.access.byUuid(caller, uuid, { accountAdmin: true });
     const before = await this.deps.studies.breakLock(uuid, this.now());
     if (!before) return;
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'LOCK_BREAK',
-      objectType: 'study',
-      objectId: uuid,
-      detail: {
+    await this.deps.audit.record(
+      studyEvent(caller, row, 'LOCK_BREAK', {
         holder: before.locked_by,
         since: before.locked_at === null ? null : new Date(before.locked_at).toISOString(),
-      },
-      ip: caller.ip,
-    });
+      }),
+    );
   }
 }
 

@@ -7,6 +7,7 @@ import type { StudyRow } from '../repositories/studies.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ViewerTokenRow, ViewerTokensRepository } from '../repositories/viewer-tokens.repository.js';
 import type { AuditService } from './audit.service.js';
+import { studyEvent } from './audit.service.js';
 import { hashToken, newSecretToken } from './tokens.js';
 
 export interface ViewerTokenDeps {
@@ -58,15 +59,7 @@ export class ViewerTokenService {
       created: now,
       expires,
     });
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: study.account_id,
-      action: 'VIEWER_TOKEN',
-      objectType: 'study',
-      objectId: study.uuid,
-      detail: { expires },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(studyEvent(caller, study, 'VIEWER_TOKEN', { expires }));
     return { token, expires };
   }
 

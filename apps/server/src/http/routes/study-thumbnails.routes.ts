@@ -2,7 +2,6 @@ import { NON_IMAGE_MODALITIES, studyUuidRequest, type SeriesThumbnail } from '@i
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { VIDEO_TRANSFER_SYNTAXES } from '../../dicom/wrap-video.js';
-import { auditStudy } from '../../dicomweb/qido.routes.js';
 import { authedRoute } from '../api.js';
 
 /**
@@ -10,19 +9,11 @@ import { authedRoute } from '../api.js';
  * tab. The images themselves come from WADO-RS `/thumbnail` (rendered on first request, then cached).
  */
 export function studyThumbnailRoutes(ctx: AppContext, app: FastifyInstance): void {
-  authedRoute(ctx, app, 'study/thumbnails', studyUuidRequest, async ({ caller, input, request }) => {
+  authedRoute(ctx, app, 'study/thumbnails', studyUuidRequest, async ({ caller, input }) => {
     const study = await ctx.services.studyAccess.byUuid(caller, input.uuid);
     const series = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, {});
     const videos = await ctx.repos.dicomweb.firstInstanceBySeries(study.uuid, [...VIDEO_TRANSFER_SYNTAXES]);
-    await auditStudy(
-      ctx,
-      caller.user.uuid,
-      study.uuid,
-      study.account_id,
-      request.ip,
-      'study/thumbnails',
-      'THUMBNAIL_VIEW',
-    );
+    await ctx.services.audit.recordStudyRead(caller, study, 'study/thumbnails', 'THUMBNAIL_VIEW');
     const thumbnails: SeriesThumbnail[] = series.map((s) => {
       const seriesPath = `/dicomweb/studies/${encodeURIComponent(study.study_uid)}/series/${encodeURIComponent(s.series_uid)}`;
       const video = videos.get(s.series_uid);
