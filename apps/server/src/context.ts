@@ -293,7 +293,14 @@ export function createContext(
       ourAeTitle: config.dicomAet,
     }),
     destinations,
-    accountUsers: new AccountUserService({ users: new AccountUsersRepository(k), audit }),
+    accountUsers: new AccountUserService({
+      users: new AccountUsersRepository(k),
+      directory: repos.users,
+      accounts: repos.accounts,
+      mailer,
+      audit,
+      publicUrl: config.publicUrl,
+    }),
     destinationSearches: new DestinationSearchService({
       destinations,
       searches: repos.destinationSearches,

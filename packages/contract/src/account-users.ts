@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { choiceParam, flagParam, optionalText, rawText, requiredText } from './api-params.js';
+import { MAX_EMAIL_LENGTH } from './limits.js';
 
 /** Users of an account as its administrators see and manage them (account/user/*, user/enable). */
 
@@ -110,6 +111,24 @@ export const accountUserSetRequest = z.object({
   name: rawText(),
   role: choiceParam(ACCOUNT_ROLES, `must be one of ${ACCOUNT_ROLES.join(', ')}`),
 });
+
+/**
+ * account/user/add: invites `email` to account `uuid` with `role` (user unless said) and an
+ * optional `name`. A new address gets a one-time link to choose a password.
+ */
+export const accountUserAddRequest = z.object({
+  uuid: requiredText(),
+  email: requiredText().pipe(
+    z
+      .email({ error: 'must be an e-mail address' })
+      .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`),
+  ),
+  name: rawText(),
+  role: choiceParam(ACCOUNT_ROLES, `must be one of ${ACCOUNT_ROLES.join(', ')}`),
+});
+
+/** How long an invitation's link to choose a password stays valid. */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
 
 /** user/enable: enables user `uuid`, or disables them with disable=1. */
 export const userEnableRequest = z.object({ uuid: requiredText(), disable: flagParam() });

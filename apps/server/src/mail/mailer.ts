@@ -9,7 +9,14 @@ import type { OutboxRepository } from '../repositories/outbox.repository.js';
 
 /** What a mail is about; kept on its outbox row for the record. */
 export type MailKind =
-  'password_reset' | 'request_link' | 'request_link_used' | 'share' | 'send_link' | 'send_code' | 'harvest';
+  | 'password_reset'
+  | 'user_invite'
+  | 'request_link'
+  | 'request_link_used'
+  | 'share'
+  | 'send_link'
+  | 'send_code'
+  | 'harvest';
 
 export interface Mail {
   kind: MailKind;

@@ -1,6 +1,7 @@
 import type { Permission } from '@imaging-inbox/contract';
 import { notFound, notPermitted } from '../domain/errors.js';
 import type { Caller } from './access.js';
+import { isAccountAdmin } from './accounts.js';
 
 /**
  * Administration of an account's users: seeing them (account_user_view or account_user_edit),
@@ -25,6 +26,15 @@ export function mayOnAccountUsers(caller: Caller, accountId: string, action: Acc
 export function requireAccountUsers(caller: Caller, accountId: string, action: AccountUserAction): void {
   if (!caller.accounts.has(accountId)) throw notFound('account');
   if (!mayOnAccountUsers(caller, accountId, action)) throw notPermitted(`account_user_${action}`);
+}
+
+/**
+ * The admin role is the admins' to give and take: only an account admin may make someone an admin,
+ * or change, disable or remove one, so holding account_user_edit or account_user_invite never
+ * leads to holding every permission.
+ */
+export function requireMayTouchAdmin(caller: Caller, accountId: string, adminInvolved: boolean): void {
+  if (adminInvolved && !isAccountAdmin(caller, accountId)) throw notPermitted('admin');
 }
 
 /**

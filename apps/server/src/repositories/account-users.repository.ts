@@ -1,6 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database, PasswordResetTable, UserTable } from '../db/schema.js';
+import type { AlsoInTransaction } from './with-transaction.js';
 import { likePattern } from './study-search.sql.js';
 
 export interface AccountUserRow {
@@ -80,14 +81,36 @@ export class AccountUsersRepository {
       .executeTakeFirst();
   }
 
-  /** The accounts the user belongs to. */
-  async accountsOf(userId: string): Promise<string[]> {
-    const rows = await this.db
+  /** The accounts the user belongs to, with their role in each. */
+  accountsOf(userId: string): Promise<{ account_id: string; role: string }[]> {
+    return this.db
       .selectFrom('account_members')
-      .select('account_id')
+      .select(['account_id', 'role'])
       .where('user_id', '=', userId)
       .execute();
-    return rows.map((r) => r.account_id);
+  }
+
+  /**
+   * Adds a member to the account: a new user first when `newUser` is given with the one-time link
+   * to choose a password (`passwordLink`), and the mail in the same transaction, so no invitation
+   * is half made.
+   */
+  async add(
+    accountId: string,
+    member: { userId: string; role: string },
+    newUser: Insertable<UserTable> | undefined,
+    passwordLink: Insertable<PasswordResetTable> | undefined,
+    also: AlsoInTransaction,
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if (newUser) await trx.insertInto('users').values(newUser).execute();
+      if (passwordLink) await trx.insertInto('password_resets').values(passwordLink).execute();
+      await trx
+        .insertInto('account_members')
+        .values({ account_id: accountId, user_id: member.userId, role: member.role, permissions: '[]' })
+        .execute();
+      await also(trx);
+    });
   }
 
   /** Sets the user's name and/or role in the account; refuses to demote its last enabled admin. */

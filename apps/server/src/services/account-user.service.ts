@@ -1,20 +1,33 @@
-import { USER_NAME_MAX_LENGTH } from '@imaging-inbox/contract';
+import { INVITE_TTL_MS, USER_NAME_MAX_LENGTH } from '@imaging-inbox/contract';
 import type { AccountRole, AccountUser, AccountUserPage } from '@imaging-inbox/contract';
 import { DomainError, invalidField, missingFields, notFound } from '../domain/errors.js';
 import type { Caller } from '../policies/index.js';
-import { requireAccountUsers, requireManagedUser } from '../policies/index.js';
+import { requireAccountUsers, requireManagedUser, requireMayTouchAdmin } from '../policies/index.js';
 import type {
   AccountUserQuery,
   AccountUserRow,
   AccountUsersRepository,
   Guarded,
 } from '../repositories/account-users.repository.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { AccountsRepository } from '../repositories/accounts.repository.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AuditService } from './audit.service.js';
+import { hashToken, newSecretToken, newUuid } from './tokens.js';
 
 interface Deps {
   users: AccountUsersRepository;
+  /** Finds a user by e-mail (an invitation to a known address adds them, no new login). */
+  directory: UsersRepository;
+  accounts: AccountsRepository;
+  mailer: Mailer;
   audit: AuditService;
+  publicUrl: string;
+  now?: () => number;
 }
+
+/** Password hash of an invited user who has not chosen a password yet: matches no password. */
+const NO_PASSWORD_YET = '!invited';
 
 const lastAdmin = () => new DomainError('LAST_ADMIN', 'account');
 
@@ -65,15 +78,9 @@ export class AccountUserService {
   ): Promise<AccountUser> {
     requireAccountUsers(caller, accountId, 'edit');
     const before = await this.member(accountId, userId);
+    requireMayTouchAdmin(caller, accountId, before.role === 'admin' || fields.role === 'admin');
     if (fields.name === undefined && fields.role === undefined) throw missingFields(['name', 'role']);
-    let name: ReturnType<typeof splitName> | undefined;
-    if (fields.name !== undefined) {
-      name = splitName(fields.name);
-      if (!name.name) throw invalidField('name', 'must not be blank');
-      if (name.name.length > USER_NAME_MAX_LENGTH) {
-        throw invalidField('name', `must be at most ${USER_NAME_MAX_LENGTH} characters`);
-      }
-    }
+    const name = fields.name === undefined ? undefined : this.checkName(fields.name);
     refuseLastAdmin(
       await this.deps.users.set(accountId, userId, {
         ...(name ? { name } : {}),
@@ -91,17 +98,100 @@ export class AccountUserService {
   async remove(caller: Caller, accountId: string, userId: string): Promise<void> {
     requireAccountUsers(caller, accountId, 'edit');
     const before = await this.member(accountId, userId);
+    requireMayTouchAdmin(caller, accountId, before.role === 'admin');
     refuseLastAdmin(await this.deps.users.remove(accountId, userId));
     await this.record(caller, accountId, 'DELETE', userId, { email: before.email, role: before.role });
   }
 
+  /**
+   * Invites `email` to the account. A new address becomes a user with no password and gets a
+   * one-time link (the password-reset kind, valid INVITE_TTL_MS) to choose one; a known user is
+   * added and told by mail. The user, membership, link and mail are written together.
+   */
+  async invite(
+    caller: Caller,
+    accountId: string,
+    fields: { email: string; name?: string | undefined; role?: AccountRole | undefined },
+  ): Promise<AccountUser> {
+    requireAccountUsers(caller, accountId, 'invite');
+    const role = fields.role ?? 'user';
+    requireMayTouchAdmin(caller, accountId, role === 'admin');
+    const email = fields.email.trim().toLowerCase();
+    const name = this.checkName(fields.name ?? email.split('@')[0]!);
+    const account = await this.deps.accounts.findAccount(accountId);
+    if (!account) throw notFound('account');
+    const known = await this.deps.directory.findByEmail(email);
+    if (known && (await this.deps.users.find(accountId, known.uuid))) {
+      throw invalidField('email', 'already a user of this account');
+    }
+    const now = (this.deps.now ?? Date.now)();
+    const userId = known?.uuid ?? newUuid();
+    const inviter = caller.user.name || caller.user.email;
+    let text: string;
+    let reset: { token_hash: string; user_id: string; expires: number; used: null } | undefined;
+    if (known) {
+      text = `${inviter} added you to ${account.name} on Imaging Inbox.\n\nSign in as ${email}:\n${this.deps.publicUrl}/`;
+    } else {
+      const token = newSecretToken();
+      reset = { token_hash: hashToken(token), user_id: userId, expires: now + INVITE_TTL_MS, used: null };
+      const link = `${this.deps.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+      text = `${inviter} invited you to ${account.name} on Imaging Inbox.\n\nOpen this link within 7 days to choose your password (it works once):\n${link}\n\nThen sign in as ${email}.`;
+    }
+    await this.deps.users.add(
+      accountId,
+      { userId, role },
+      known
+        ? undefined
+        : {
+            uuid: userId,
+            email,
+            ...name,
+            password_hash: NO_PASSWORD_YET,
+            password_history: '[]',
+            sysadmin: 0,
+            support: 0,
+            status: 'ACTIVE',
+            created: now,
+          },
+      reset,
+      (trx) =>
+        this.deps.mailer.queue(
+          {
+            kind: 'user_invite',
+            to: email,
+            subject: `You are invited to ${account.name} on Imaging Inbox`,
+            text,
+          },
+          trx,
+        ),
+    );
+    this.deps.mailer.kick();
+    await this.record(caller, accountId, 'INVITE', userId, { email, role, new_user: known ? 0 : 1 });
+    return present(await this.member(accountId, userId));
+  }
+
   /** Enables or disables a user the caller manages; disabling ends their sessions at once. */
   async enable(caller: Caller, userId: string, enabled: boolean): Promise<void> {
-    const managed = requireManagedUser(caller, await this.deps.users.accountsOf(userId));
+    const memberships = await this.deps.users.accountsOf(userId);
+    const managed = requireManagedUser(
+      caller,
+      memberships.map((m) => m.account_id),
+    );
+    // Disabling is global: an admin of any account is theirs to disable or enable.
+    for (const m of memberships) requireMayTouchAdmin(caller, m.account_id, m.role === 'admin');
     refuseLastAdmin(await this.deps.users.setEnabled(userId, enabled));
     for (const accountId of managed) {
       await this.record(caller, accountId, enabled ? 'ENABLE' : 'DISABLE', userId, null);
     }
+  }
+
+  private checkName(raw: string): ReturnType<typeof splitName> {
+    const name = splitName(raw);
+    if (!name.name) throw invalidField('name', 'must not be blank');
+    if (name.name.length > USER_NAME_MAX_LENGTH) {
+      throw invalidField('name', `must be at most ${USER_NAME_MAX_LENGTH} characters`);
+    }
+    return name;
   }
 
   private async member(accountId: string, userId: string): Promise<AccountUserRow> {

@@ -213,4 +213,147 @@ describe.each(DIALECTS)('user administration (account/user/*, user/enable) on %s
       .execute();
     expect(audit).toContainEqual({ action: 'DELETE', object_id: ids.viewer });
   });
+
+  const lastMail = (to: string) =>
+    server.ctx.db.kysely
+      .selectFrom('outbox')
+      .selectAll()
+      .where('to_address', '=', to)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+
+  it('invites a new address: a user with no password yet and a one-time link to choose one', async () => {
+    const added = await call('account/user/add', {
+      uuid: account,
+      email: ' New.Nurse@Hospital.example ',
+      name: 'Nora Nurse',
+    });
+    expect(added.body).toMatchObject({
+      status: 'OK',
+      email: 'new.nurse@hospital.example',
+      name: 'Nora Nurse',
+      role: 'user',
+      enabled: 1,
+      last_login: null,
+    });
+    // No password works until they choose one.
+    const early = await server.api.call('session/login', {
+      login: 'new.nurse@hospital.example',
+      password: '!invited',
+    });
+    expect(early.body.status).toBe('ERROR');
+    const mail = await lastMail('new.nurse@hospital.example');
+    expect(mail?.subject).toContain('Demo');
+    const token = decodeURIComponent(/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(mail!.body)![1]!);
+    const set = await server.api.call('user/password/reset', {
+      token,
+      password: 'Nurse-pass-2024',
+      password_confirm: 'Nurse-pass-2024',
+    });
+    expect(set.body.status).toBe('OK');
+    // The link works once.
+    const again = await server.api.call('user/password/reset', {
+      token,
+      password: 'Other-pass-2024',
+      password_confirm: 'Other-pass-2024',
+    });
+    expect(again.body.status).toBe('ERROR');
+    const nurse = await server.api.login('new.nurse@hospital.example', 'Nurse-pass-2024');
+    expect((await call('account/list', {}, nurse)).body.accounts[0].uuid).toBe(account);
+  });
+
+  it('refuses a bad or duplicate invitation with a clear error and writes nothing', async () => {
+    const before = {
+      ...(await snapshot()),
+      mails: (await server.ctx.db.kysely.selectFrom('outbox').select('id').execute()).length,
+    };
+    for (const [params, type, field] of [
+      [{ email: 'not-an-address' }, 'INVALID_FIELD', 'email'],
+      [{ email: `${'a'.repeat(250)}@x.example` }, 'INVALID_FIELD', 'email'],
+      [{ email: 'x@hospital.example', role: 'owner' }, 'INVALID_FIELD', 'role'],
+      [{ email: 'x@hospital.example', name: '  ' }, 'INVALID_FIELD', 'name'],
+      [{ email: 'CLINICIAN@demo.local' }, 'INVALID_FIELD', 'email'],
+      [{}, 'MISSING_FIELDS', 'email'],
+    ] as const) {
+      const answer = await call('account/user/add', { uuid: account, ...params });
+      expect(answer.body, JSON.stringify(params)).toMatchObject({ error_type: type, error_subtype: field });
+    }
+    const clinician = await server.api.login('clinician@demo.local');
+    expect(
+      (await call('account/user/add', { uuid: account, email: 'y@hospital.example' }, clinician)).body
+        .error_type,
+    ).toBe('NOT_PERMITTED');
+    const partner = await server.api.login('partner@demo.local');
+    expect(
+      (await call('account/user/add', { uuid: account, email: 'y@hospital.example' }, partner)).body
+        .error_type,
+    ).toBe('NOT_FOUND');
+    const after = {
+      ...(await snapshot()),
+      mails: (await server.ctx.db.kysely.selectFrom('outbox').select('id').execute()).length,
+    };
+    expect(after).toEqual(before);
+  });
+
+  it('adds a user of another account without a new login, and tells them by mail', async () => {
+    const added = await call('account/user/add', { uuid: account, email: 'partner@demo.local' });
+    expect(added.body).toMatchObject({ status: 'OK', uuid: ids.partner, role: 'user' });
+    const mail = await lastMail('partner@demo.local');
+    expect(mail?.body).toContain('added you to');
+    expect(mail?.body).not.toContain('token=');
+    await call('account/user/delete', { uuid: account, user_id: ids.partner! });
+  });
+
+  it('keeps the admin role with the admins: a user editor can invite and edit users but not make or touch admins', async () => {
+    const editor = await server.ctx.db.kysely
+      .updateTable('account_members')
+      .set({ permissions: JSON.stringify(['account_user_edit']) })
+      .where('user_id', '=', ids.clinician!)
+      .execute();
+    expect(editor).toBeDefined();
+    const clinician = await server.api.login('clinician@demo.local');
+    const before = await snapshot();
+    expect(
+      (
+        await call(
+          'account/user/add',
+          { uuid: account, email: 'boss@hospital.example', role: 'admin' },
+          clinician,
+        )
+      ).body.error_type,
+    ).toBe('NOT_PERMITTED');
+    expect(
+      (await call('account/user/set', { uuid: account, user_id: ids.clinician!, role: 'admin' }, clinician))
+        .body.error_type,
+    ).toBe('NOT_PERMITTED');
+    expect(
+      (await call('account/user/set', { uuid: account, user_id: ids.admin!, name: 'Someone' }, clinician))
+        .body.error_type,
+    ).toBe('NOT_PERMITTED');
+    expect(
+      (await call('account/user/delete', { uuid: account, user_id: ids.admin! }, clinician)).body.error_type,
+    ).toBe('NOT_PERMITTED');
+    expect((await call('user/enable', { uuid: ids.admin!, disable: '1' }, clinician)).body.error_type).toBe(
+      'NOT_PERMITTED',
+    );
+    expect(await snapshot()).toEqual(before);
+    expect(
+      (
+        await call(
+          'account/user/set',
+          { uuid: account, user_id: ids.gatekeeper!, name: 'Gate Keeper' },
+          clinician,
+        )
+      ).body.status,
+    ).toBe('OK');
+    expect(
+      (await call('account/user/add', { uuid: account, email: 'clerk@hospital.example' }, clinician)).body
+        .status,
+    ).toBe('OK');
+    await server.ctx.db.kysely
+      .updateTable('account_members')
+      .set({ permissions: '["user_modify_notifications"]' })
+      .where('user_id', '=', ids.clinician!)
+      .execute();
+  });
 });

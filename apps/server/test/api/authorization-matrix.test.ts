@@ -242,6 +242,17 @@ const ROUTES: Record<string, RouteCase> = {
     objects: ACCOUNT_OBJECTS,
     request: (w, x) => post('account/user/get', { uuid: o(x).accountId, user_id: accountUser(w, x) }),
   },
+  // An invitation of someone already in the account: refused after the access check.
+  [api('account/user/add')]: {
+    rule: { kind: 'accountUsers', anyOf: ['account_user_invite', 'account_user_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) =>
+      post('account/user/add', {
+        uuid: o(x).accountId,
+        email: o(x).account === 'demo' ? 'viewer@demo.local' : 'partner@demo.local',
+      }),
+    accepts: ['INVALID_FIELD:email'],
+  },
   [api('account/user/set')]: {
     rule: { kind: 'accountUsers', anyOf: ['account_user_edit'] },
     objects: ACCOUNT_OBJECTS,

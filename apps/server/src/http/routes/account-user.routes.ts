@@ -1,4 +1,5 @@
 import {
+  accountUserAddRequest,
   accountUserListRequest,
   accountUserRequest,
   accountUserSetRequest,
@@ -23,6 +24,10 @@ export function accountUserRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'account/user/get', accountUserRequest, async ({ caller, input }) => {
     return users.get(caller, input.uuid, input.user_id);
+  });
+
+  authedRoute(ctx, app, 'account/user/add', accountUserAddRequest, async ({ caller, input }) => {
+    return users.invite(caller, input.uuid, { email: input.email, name: input.name, role: input.role });
   });
 
   authedRoute(ctx, app, 'account/user/set', accountUserSetRequest, async ({ caller, input }) => {
