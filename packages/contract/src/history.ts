@@ -35,3 +35,25 @@ export interface ShareListAnswer {
   status: 'OK';
   shares: StudyShare[];
 }
+
+/** An account member a study could be shared with (study/share/who, type=user). */
+export interface ShareableUser {
+  uuid: string;
+  name: string;
+  user_email: string;
+}
+
+/** A group of the account a study could be shared with (study/share/who, type=group). */
+export interface ShareableGroup {
+  uuid: string;
+  name: string;
+  namespace_id: string;
+  type: string;
+}
+
+/** tag/list: tag suggestions for what was typed. */
+export interface TagListAnswer {
+  status: 'OK';
+  tags: { tag: string }[];
+  page: { number: number; rows: number; more: 0 | 1 };
+}

@@ -60,6 +60,20 @@ export interface GroupSummary {
   permissions: PermissionFlags;
 }
 
+/** account/list: the accounts with the inbox view enabled. */
+export interface AccountListAnswer {
+  status: 'OK';
+  accounts: AccountSummary[];
+  page: { number: number; rows: number; more: 0 | 1 };
+}
+
+/** group/list: the caller's groups, optionally of one account. */
+export interface GroupListAnswer {
+  status: 'OK';
+  groups: GroupSummary[];
+  page: { number: number; rows: number; more: 0 | 1 };
+}
+
 export interface NamespaceSummary {
   namespace_id: string;
   name: string;

@@ -1,12 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AccountSummary } from '@imaging-inbox/contract';
+import type { AccountListAnswer } from '@imaging-inbox/contract';
 import { apiPost } from '../../lib/api-client';
-
-export interface AccountListAnswer {
-  status: 'OK';
-  accounts: AccountSummary[];
-  page: { number: number; rows: number; more: 0 | 1 };
-}
 
 /** Accounts with the inbox view enabled (412 NO_SUITABLE_ACCOUNT when none). */
 export const accountListQuery = () =>

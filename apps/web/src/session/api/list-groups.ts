@@ -1,11 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { GroupSummary } from '@imaging-inbox/contract';
+import type { GroupListAnswer } from '@imaging-inbox/contract';
 import { apiGet } from '../../lib/api-client';
-
-export interface GroupListAnswer {
-  status: 'OK';
-  groups: GroupSummary[];
-}
 
 export const groupListQuery = (accountId: string | undefined) =>
   queryOptions({

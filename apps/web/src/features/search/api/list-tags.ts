@@ -1,11 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { TAG_LOOKUP_ROWS } from '@imaging-inbox/contract';
+import type { TagListAnswer } from '@imaging-inbox/contract';
 import { apiGet } from '../../../lib/api-client';
-
-export interface TagListAnswer {
-  status: 'OK';
-  tags: { tag: string }[];
-}
 
 /** Tag suggestions for a typed prefix, 25 rows. */
 export const tagListQuery = (text: string) =>

@@ -1,17 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { ShareableGroup, ShareableUser } from '@imaging-inbox/contract';
 import { apiGet } from '../../../lib/api-client';
-
-export interface ShareableUser {
-  uuid: string;
-  name: string;
-  user_email: string;
-}
-export interface ShareableGroup {
-  uuid: string;
-  name: string;
-  namespace_id: string;
-  type: string;
-}
 
 /** Account members the study can be shared with (all but the caller). */
 export const shareableUsersQuery = (uuid: string, enabled: boolean) =>

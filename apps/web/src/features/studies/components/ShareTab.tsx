@@ -18,12 +18,8 @@ import { useSnackbar } from 'notistack';
 import { useTranslation } from '../../../lib/i18n';
 import { shareListQuery } from '../api/share-list';
 import { useStopShare } from '../api/share-stop';
-import {
-  shareableGroupsQuery,
-  shareableUsersQuery,
-  type ShareableGroup,
-  type ShareableUser,
-} from '../api/share-who';
+import type { ShareableGroup, ShareableUser } from '@imaging-inbox/contract';
+import { shareableGroupsQuery, shareableUsersQuery } from '../api/share-who';
 import { useShareStudies } from '../api/study-share';
 import { canSubmitShare, shareKinds, shareMessage } from '../lib/exam-actions';
 
