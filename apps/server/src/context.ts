@@ -57,7 +57,7 @@ import { SharesRepository } from './repositories/shares.repository.js';
 import { ShareService } from './services/share.service.js';
 import { LinksRepository } from './repositories/links.repository.js';
 import { LinkService } from './services/link.service.js';
-import type { LinkRateLimits } from './services/link-access.service.js';
+import type { LinkRateLimits } from './services/public-link-guard.js';
 import { LinkAccessService } from './services/link-access.service.js';
 import { StudyFilesRepository } from './repositories/study-files.repository.js';
 import { StudyFileEditor } from './services/study-file-editor.js';

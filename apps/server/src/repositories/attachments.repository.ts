@@ -4,16 +4,8 @@ import type { AttachmentTable, Database } from '../db/schema.js';
 
 export type AttachmentRow = Selectable<AttachmentTable> & { user_name: string | null };
 
-export interface NewAttachment {
-  study_uuid: string;
-  filename: string;
-  mime: string;
-  size: number;
-  sha256: string;
-  blob_key: string;
-  created_by: string;
-  created: number;
-}
+/** A file to attach: `add` picks its id and version; its uploader is known (the column empties only later). */
+export type NewAttachment = Omit<AttachmentTable, 'id' | 'version' | 'created_by'> & { created_by: string };
 
 /** Attachments of studies; the study's attachment_count is kept in step in the same transaction. */
 export class AttachmentsRepository {

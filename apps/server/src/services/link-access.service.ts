@@ -1,37 +1,17 @@
 import { DomainError } from '../domain/errors.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
-import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 import type { LinkRow, LinksRepository, LinkWithNames } from '../repositories/links.repository.js';
 import type { AuditService } from './audit.service.js';
-import { AttemptLimiter } from './attempt-limiter.js';
 import { verifyPassword } from './passwords.js';
-import { hashToken, newSecretToken } from './tokens.js';
+import type { PublicLinkGuardDeps } from './public-link-guard.js';
+import { noLink, PublicLinkGuard } from './public-link-guard.js';
+import { hashToken } from './tokens.js';
 
-export interface LinkRateLimits {
-  windowMs: number;
-  /** Wrong passwords per link within the window before it refuses every attempt. */
-  perLink: number;
-  /** Unknown tokens and wrong passwords per client address within the window. */
-  perAddress: number;
-}
-
-export const DEFAULT_LINK_LIMITS: LinkRateLimits = { windowMs: 15 * 60_000, perLink: 5, perAddress: 30 };
-export const GRANT_TTL_MS = 60 * 60_000;
-
-export interface LinkAccessDeps {
+export interface LinkAccessDeps extends PublicLinkGuardDeps {
   links: LinksRepository;
-  failures: AuthFailuresRepository;
   mailer: Mailer;
   audit: AuditService;
-  limits?: LinkRateLimits;
-  now?: () => number;
 }
-
-/**
- * Unknown, expired, revoked and used-up links (request links and e-mailed sends alike) all get this
- * one answer, so nothing leaks.
- */
-export const noLink = () => new DomainError('NO_LINK_ERROR');
 
 /**
  * The outside party's side of a request-study link, reached without an account: read what the link
@@ -39,14 +19,10 @@ export const noLink = () => new DomainError('NO_LINK_ERROR');
  * every uploaded file. Each grant is one upload session and counts one hit of the link.
  */
 export class LinkAccessService {
-  private readonly now: () => number;
-  private readonly limits: LinkRateLimits;
-  private readonly attempts: AttemptLimiter;
+  private readonly guard: PublicLinkGuard;
 
   constructor(private readonly deps: LinkAccessDeps) {
-    this.now = deps.now ?? Date.now;
-    this.limits = deps.limits ?? DEFAULT_LINK_LIMITS;
-    this.attempts = new AttemptLimiter(deps.failures, this.limits.windowMs);
+    this.guard = new PublicLinkGuard(deps);
   }
 
   async info(token: string, ip: string): Promise<LinkWithNames> {
@@ -55,13 +31,13 @@ export class LinkAccessService {
 
   async unlock(token: string, password: string, ip: string): Promise<{ grant: string; expires: number }> {
     const link = await this.usableLink(token, ip);
-    const now = this.now();
+    const now = this.guard.now();
     if (link.password_hash) {
       const linkKey = `link:${link.uuid}`;
       // Refuse before hashing: once locked, even the right password waits out the window.
-      await this.attempts.refuseIfOver(linkKey, this.limits.perLink, now);
+      await this.guard.attempts.refuseIfOver(linkKey, this.guard.limits.perLink, now);
       if (!(await verifyPassword(password, link.password_hash))) {
-        await this.attempts.record([linkKey, `linkip:${ip}`], now);
+        await this.guard.attempts.record([linkKey, `linkip:${ip}`], now);
         await this.audit(link, 'LINK_USE', ip, 'FAILURE', { reason: 'bad_password' });
         throw new DomainError('BAD_PASSWORD');
       }
@@ -71,10 +47,9 @@ export class LinkAccessService {
       if (count === 1 && link.notify_on_use === 1) await this.deps.mailer.queue(usedMail(link), trx);
     });
     if (hits === undefined) throw noLink();
-    const grant = newSecretToken();
-    const expires = Math.min(now + GRANT_TTL_MS, link.expires);
+    const { grant, grantHash, expires } = this.guard.newGrant(now, link.expires);
     await this.deps.links.insertGrant({
-      grant_hash: hashToken(grant),
+      grant_hash: grantHash,
       link_uuid: link.uuid,
       created: now,
       expires,
@@ -87,7 +62,7 @@ export class LinkAccessService {
 
   /** The link an upload grant belongs to, as long as the grant and the link are both still live. */
   async authorizeUpload(grant: string): Promise<LinkRow> {
-    const now = this.now();
+    const now = this.guard.now();
     const row = await this.deps.links.findGrant(hashToken(grant));
     if (!row || row.expires <= now) throw noLink();
     const link = await this.deps.links.findByUuid(row.link_uuid);
@@ -95,17 +70,14 @@ export class LinkAccessService {
     return link;
   }
 
-  private async usableLink(token: string, ip: string): Promise<LinkWithNames> {
-    const now = this.now();
-    const addressKey = `linkip:${ip}`;
-    await this.attempts.refuseIfOver(addressKey, this.limits.perAddress, now);
-    const link = token ? await this.deps.links.findByTokenHash(hashToken(token)) : undefined;
-    if (!link || link.revoked !== null || link.expires <= now || link.hits >= link.max_hits) {
-      // Only guesses count against the address; a real link that ran out is not a guess.
-      if (!link) await this.attempts.record([addressKey], now);
-      throw noLink();
-    }
-    return link;
+  private usableLink(token: string, ip: string): Promise<LinkWithNames> {
+    return this.guard.open(
+      token,
+      `linkip:${ip}`,
+      (tokenHash) => this.deps.links.findByTokenHash(tokenHash),
+      (link, now) =>
+        link.revoked === null && link.expires > now && link.hits < link.max_hits ? link : undefined,
+    );
   }
 
   private async audit(

@@ -4,29 +4,24 @@ import { SEND_CODE_LENGTH, SEND_CODE_TTL_MS } from '@imaging-inbox/contract';
 import { invalidField } from '../domain/errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
-import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 import type { SendRow, SendsRepository } from '../repositories/sends.repository.js';
 import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AuditService } from './audit.service.js';
 import type { DownloadPlan, DownloadService } from './download.service.js';
-import type { LinkRateLimits } from './link-access.service.js';
-import { DEFAULT_LINK_LIMITS, GRANT_TTL_MS, noLink } from './link-access.service.js';
-import { AttemptLimiter } from './attempt-limiter.js';
-import { hashToken, newSecretToken } from './tokens.js';
+import type { PublicLinkGuardDeps } from './public-link-guard.js';
+import { noLink, PublicLinkGuard } from './public-link-guard.js';
+import { hashToken } from './tokens.js';
 
-export interface SendAccessDeps {
+/** `limits`: the request-link limits, wrong codes counting as wrong passwords do. */
+export interface SendAccessDeps extends PublicLinkGuardDeps {
   sends: SendsRepository;
   studies: StudiesRepository;
   users: UsersRepository;
   accounts: AccountsRepository;
-  failures: AuthFailuresRepository;
   downloads: DownloadService;
   mailer: Mailer;
   audit: AuditService;
-  /** Same shape as the request-link limits: wrong codes per link, guesses per address. */
-  limits?: LinkRateLimits;
-  now?: () => number;
 }
 
 /**
@@ -38,14 +33,10 @@ export interface SendAccessDeps {
  * the same failure table as sign-ins and request links, so every process sees the same counts.
  */
 export class SendAccessService {
-  private readonly now: () => number;
-  private readonly limits: LinkRateLimits;
-  private readonly attempts: AttemptLimiter;
+  private readonly guard: PublicLinkGuard;
 
   constructor(private readonly deps: SendAccessDeps) {
-    this.now = deps.now ?? Date.now;
-    this.limits = deps.limits ?? DEFAULT_LINK_LIMITS;
-    this.attempts = new AttemptLimiter(deps.failures, this.limits.windowMs);
+    this.guard = new PublicLinkGuard(deps);
   }
 
   async info(token: string, ip: string) {
@@ -66,9 +57,9 @@ export class SendAccessService {
   /** Mails a fresh one-time code to the send's address (a few per window per link). */
   async requestCode(token: string, ip: string): Promise<void> {
     const { send } = await this.usable(token, ip);
-    const now = this.now();
+    const now = this.guard.now();
     const codesKey = `sendcode:${send.uuid}`;
-    await this.attempts.refuseIfOver(codesKey, this.limits.perLink, now);
+    await this.guard.attempts.refuseIfOver(codesKey, this.guard.limits.perLink, now);
     const code = String(randomInt(0, 10 ** SEND_CODE_LENGTH)).padStart(SEND_CODE_LENGTH, '0');
     await this.deps.sends.setCode(send.uuid, codeHash(send, code), now + SEND_CODE_TTL_MS, (trx) =>
       this.deps.mailer.queue(
@@ -82,32 +73,31 @@ export class SendAccessService {
       ),
     );
     this.deps.mailer.kick();
-    await this.attempts.record([codesKey], now);
+    await this.guard.attempts.record([codesKey], now);
     await this.audit(send, 'SEND_LINK_CODE', ip, 'SUCCESS', {});
   }
 
   async verify(token: string, code: string, ip: string): Promise<{ grant: string; expires: number }> {
     const { send } = await this.usable(token, ip);
-    const now = this.now();
+    const now = this.guard.now();
     const wrongKey = `sendverify:${send.uuid}`;
     // Refuse before comparing: once locked, even the right code waits out the window.
-    await this.attempts.refuseIfOver(wrongKey, this.limits.perLink, now);
+    await this.guard.attempts.refuseIfOver(wrongKey, this.guard.limits.perLink, now);
     const ok =
       send.code_hash !== null &&
       send.code_expires !== null &&
       Number(send.code_expires) > now &&
       codeHash(send, code.trim()) === send.code_hash;
     if (!ok) {
-      await this.attempts.record([wrongKey, `sendip:${ip}`], now);
+      await this.guard.attempts.record([wrongKey, `sendip:${ip}`], now);
       await this.audit(send, 'SEND_LINK_VERIFY', ip, 'FAILURE', { reason: 'bad_code' });
       throw invalidField('code', 'wrong or expired code');
     }
     // One use: the code is gone once it opened a grant.
     await this.deps.sends.setCode(send.uuid, null, null);
-    const grant = newSecretToken();
-    const expires = Math.min(now + GRANT_TTL_MS, Number(send.expires));
+    const { grant, grantHash, expires } = this.guard.newGrant(now, Number(send.expires));
     await this.deps.sends.insertGrant({
-      grant_hash: hashToken(grant),
+      grant_hash: grantHash,
       send_uuid: send.uuid,
       created: now,
       expires,
@@ -152,7 +142,7 @@ export class SendAccessService {
   }
 
   private async granted(grant: string): Promise<{ send: SendRow; study: StudyRow }> {
-    const now = this.now();
+    const now = this.guard.now();
     const row = grant ? await this.deps.sends.findGrant(hashToken(grant)) : undefined;
     if (!row || Number(row.expires) <= now) throw noLink();
     const send = await this.deps.sends.find(row.send_uuid);
@@ -161,18 +151,16 @@ export class SendAccessService {
     return { send, study };
   }
 
-  private async usable(token: string, ip: string): Promise<{ send: SendRow; study: StudyRow }> {
-    const now = this.now();
-    const addressKey = `sendip:${ip}`;
-    await this.attempts.refuseIfOver(addressKey, this.limits.perAddress, now);
-    const send = token ? await this.deps.sends.byTokenHash(hashToken(token)) : undefined;
-    const study = send ? await this.live(send, now) : undefined;
-    if (!send || !study) {
-      // Only guesses count against the address; a real link that ran out is not a guess.
-      if (!send) await this.attempts.record([addressKey], now);
-      throw noLink();
-    }
-    return { send, study };
+  private usable(token: string, ip: string): Promise<{ send: SendRow; study: StudyRow }> {
+    return this.guard.open(
+      token,
+      `sendip:${ip}`,
+      (tokenHash) => this.deps.sends.byTokenHash(tokenHash),
+      async (send, now) => {
+        const study = await this.live(send, now);
+        return study && { send, study };
+      },
+    );
   }
 
   /** The sent study while the link lives: sent (not cancelled), not expired, study not deleted. */
