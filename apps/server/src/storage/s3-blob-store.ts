@@ -20,6 +20,8 @@ import { Staging } from './staging.js';
 
 /** Parts of a multipart upload (the helper uploads a smaller body in one PUT). */
 const PART_SIZE = 8 * 1024 * 1024;
+/** Bytes fetched at least per random-access read (BlobHandle). */
+const READ_AHEAD = 256 * 1024;
 
 /**
  * The blob store on an S3-compatible object store (BLOB_STORE=s3://bucket[/prefix]), shared by
@@ -154,25 +156,45 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  /** Random access by ranged GETs (a video's fragments are read in large pieces). */
+  /**
+   * Random access by ranged GETs. A small read (a fragment's item header while a video's items are
+   * walked) fetches the block after it, so the next ones cost no round trip.
+   */
   async open(key: string): Promise<BlobHandle> {
     const stat = await this.stat(key);
     if (!stat) throw notFoundAsEnoent(Object.assign(new Error('NotFound'), { name: 'NotFound' }), key);
     const size = stat.size;
+    let block: { start: number; bytes: Buffer } | undefined;
+    const fetch = async (start: number, end: number) => this.readRange(key, { start, end });
     return {
       size,
       read: async (buffer, offset, length, position) => {
-        const end = Math.min(size, position + length) - 1;
         if (length <= 0 || position >= size) return 0;
-        let at = offset;
-        for await (const chunk of this.readStream(key, { start: position, end })) {
-          buffer.set(chunk, at);
-          at += chunk.byteLength;
+        const end = Math.min(size, position + length);
+        if (!block || position < block.start || end > block.start + block.bytes.length) {
+          if (end - position >= READ_AHEAD) {
+            const bytes = await fetch(position, end - 1);
+            buffer.set(bytes, offset);
+            return bytes.length;
+          }
+          block = {
+            start: position,
+            bytes: await fetch(position, Math.min(size, position + READ_AHEAD) - 1),
+          };
         }
-        return at - offset;
+        const from = position - block.start;
+        const bytes = block.bytes.subarray(from, Math.min(block.bytes.length, from + length));
+        buffer.set(bytes, offset);
+        return bytes.length;
       },
       close: () => Promise.resolve(),
     };
+  }
+
+  private async readRange(key: string, range: ByteRange): Promise<Buffer> {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of this.readStream(key, range)) chunks.push(chunk);
+    return Buffer.concat(chunks);
   }
 
   async stat(key: string): Promise<{ size: number; writtenAt: number } | undefined> {

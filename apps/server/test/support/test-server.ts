@@ -6,6 +6,7 @@ import { inject } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { RunningServer } from '../../src/main.js';
 import { startServer } from '../../src/main.js';
+import { startTestS3 } from './s3-server.js';
 
 export const DEMO_PASSWORD = 'Demo-pass-2024';
 export type Dialect = 'sqlite' | 'postgres';
@@ -37,6 +38,8 @@ export async function startTestServer(
   log: (line: string) => void = () => undefined,
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-test-'));
+  // TEST_BLOB_STORE=s3 runs a suite on an S3-compatible store (a private s3rver per server).
+  const s3 = process.env.TEST_BLOB_STORE === 's3' && !env.BLOB_STORE ? await startTestS3() : undefined;
   const config = loadConfig({
     PORT: '0',
     DICOM_PORT: '0',
@@ -48,6 +51,7 @@ export async function startTestServer(
     // period that protects a racing identical ingest has its own tests (test/storage/blob-collector.test.ts).
     BLOB_GRACE_SECONDS: '0',
     ...(dialect === 'postgres' ? { DATABASE_URL: await createPgDatabase() } : {}),
+    ...s3?.env,
     ...env,
   });
   const server = await startServer(config, log);
@@ -57,6 +61,7 @@ export async function startTestServer(
     api: new ApiClient(server.url),
     async stop() {
       await server.stop();
+      await s3?.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
