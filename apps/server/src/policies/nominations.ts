@@ -24,3 +24,11 @@ export function requireNominator<T extends StudyForPolicy>(
 export function requireNominationOwner<T extends StudyForPolicy>(caller: Caller, study: T | undefined): T {
   return requireStudy(caller, study, { permissions: ['study_share'] });
 }
+
+/**
+ * A gatekeeper's decision on a nomination (reject; process): `study_approve` on its copy in the
+ * gatekeeper group, not a deleted one.
+ */
+export function requireGatekeeperDecision<T extends StudyForPolicy>(caller: Caller, study: T | undefined): T {
+  return requireStudy(caller, study, { permissions: ['study_approve'], deleted: 'refused' });
+}

@@ -76,4 +76,41 @@ export class NominationsRepository {
       .where('uuid', '=', uuid)
       .execute();
   }
+
+  /**
+   * Rejected, in one transaction: the nomination, its copy (out of Nominations: must_approve=0 and
+   * push status R) and both studies' rejection fields, with the audit events of both.
+   */
+  async reject(
+    nomination: NominationRow,
+    copyUuid: string,
+    reason: string,
+    message: string,
+    now: number,
+    audits: Insertable<AuditEventTable>[],
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('nominations')
+        .set({ rejected: 1, rejection_reason: reason, rejection_message: message, updated: now })
+        .where('uuid', '=', nomination.uuid)
+        .execute();
+      await trx
+        .updateTable('studies')
+        .set({ must_approve: 0, push_status: 'R', updated: now })
+        .where('uuid', '=', copyUuid)
+        .execute();
+      const fields = { is_process_form_rejected: '1', rejection_reason: reason, rejection_message: message };
+      for (const study of [copyUuid, nomination.study_uuid]) {
+        for (const [name, value] of Object.entries(fields)) {
+          await trx
+            .insertInto('study_customfields')
+            .values({ study_uuid: study, name, value })
+            .onConflict((oc) => oc.columns(['study_uuid', 'name']).doUpdateSet({ value }))
+            .execute();
+        }
+      }
+      await trx.insertInto('audit_events').values(audits).execute();
+    });
+  }
 }

@@ -8,7 +8,12 @@ import {
 } from '@imaging-inbox/contract';
 import { DomainError, invalidField, missingFields, notFound } from '../domain/errors.js';
 import type { Caller } from '../policies/index.js';
-import { requireNominationOwner, requireNominator, requireStudy } from '../policies/index.js';
+import {
+  requireGatekeeperDecision,
+  requireNominationOwner,
+  requireNominator,
+  requireStudy,
+} from '../policies/index.js';
 import type { GroupConfigsRepository } from '../repositories/group-configs.repository.js';
 import type { NominationListed, NominationsRepository } from '../repositories/nominations.repository.js';
 import type { SharesRepository } from '../repositories/shares.repository.js';
@@ -144,6 +149,40 @@ export class NominationService {
       },
       ip: caller.ip,
     });
+  }
+
+  /**
+   * study/reject: the gatekeeper rejects a nomination still waiting (its copy in Nominations) with a
+   * reason and a message; the copy and the nominator's study both carry them.
+   */
+  async reject(caller: Caller, copyUuid: string, reason: string, message: string): Promise<Nomination> {
+    const copy = requireGatekeeperDecision(caller, await this.deps.studies.findByUuid(copyUuid));
+    const nomination = await this.deps.nominations.ofCopy(copy.uuid);
+    if (!nomination) throw notFound('nomination');
+    if (Number(nomination.rejected) === 1 || Number(nomination.must_approve) !== 1) {
+      throw new DomainError('ALREADY_PROCESSED', 'nomination');
+    }
+    const detail = {
+      nomination: nomination.uuid,
+      gatekeeper_name: nomination.gatekeeper_name,
+      reason,
+      message,
+    };
+    const audit = (objectId: string) =>
+      this.deps.audit.row({
+        userId: caller.user.uuid,
+        accountId: copy.account_id,
+        action: 'REJECT',
+        objectType: 'study',
+        objectId,
+        detail,
+        ip: caller.ip,
+      });
+    await this.deps.nominations.reject(nomination, copy.uuid, reason, message, this.now(), [
+      audit(copy.uuid),
+      audit(nomination.study_uuid),
+    ]);
+    return presentNomination((await this.deps.nominations.ofCopy(copy.uuid))!);
   }
 
   /**

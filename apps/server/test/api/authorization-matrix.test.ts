@@ -530,6 +530,13 @@ const ROUTES: Record<string, RouteCase> = {
     request: (_w, x) => post('study/nominate/cancel', { uuid: o(x).uuid }),
     accepts: ['NOT_FOUND:nomination'],
   },
+  // Not a nomination: past study_approve, refused by the workflow.
+  [api('study/reject')]: {
+    rule: { kind: 'study', needs: ['study_approve'], deleted: 'refused' },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/reject', { uuid: o(x).uuid, reason: 'Matrix', message: 'Matrix' }),
+    accepts: ['NOT_FOUND:nomination'],
+  },
   [api('study/nomination')]: {
     rule: view,
     objects: STUDY_OBJECTS,

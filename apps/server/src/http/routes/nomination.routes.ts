@@ -1,9 +1,14 @@
-import { studyNominateRequest, studyNominationRequest, studyUuidRequest } from '@imaging-inbox/contract';
+import {
+  studyNominateRequest,
+  studyNominationRequest,
+  studyRejectRequest,
+  studyUuidRequest,
+} from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 
-/** The gatekeeper workflow's nominator side: nominate a study, cancel, read its status. */
+/** The gatekeeper workflow: nominate a study, cancel, read its status; the gatekeeper rejects. */
 export function nominationRoutes(ctx: AppContext, app: FastifyInstance): void {
   const nominations = ctx.services.nominations;
 
@@ -18,4 +23,8 @@ export function nominationRoutes(ctx: AppContext, app: FastifyInstance): void {
   authedRoute(ctx, app, 'study/nomination', studyNominationRequest, async ({ caller, input }) =>
     nominations.status(caller, input.uuid),
   );
+
+  authedRoute(ctx, app, 'study/reject', studyRejectRequest, async ({ caller, input }) => ({
+    nomination: await nominations.reject(caller, input.uuid, input.reason, input.message),
+  }));
 }
