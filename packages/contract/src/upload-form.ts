@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MEGABYTE } from './limits.js';
 import { MESSAGES } from './messages.js';
+import type { ShareCodeAnswer } from './sends.js';
 
 /**
  * The patient and exam form of the non-DICOM upload (SPEC.md sections 3 and 5), shared by the web
@@ -193,14 +194,11 @@ export interface WrapUploadAnswer {
   }[];
 }
 
-/** namespace/share_code: the share code of the namespace's account and its share-code settings. */
-export interface ShareCodeSettingsAnswer {
-  status: 'OK';
-  namespace_id: string;
-  name: string;
-  organization: string;
-  description: string | null;
-  /** The namespace's own share code, else its account's. */
-  share_code: string | null;
+/**
+ * namespace/share_code asked by namespace_id (members only): whom the namespace's share code reaches,
+ * as a lookup by code answers, with `share_code` the namespace's own else its account's, and the
+ * share-code settings the upload wizard reads.
+ */
+export interface ShareCodeSettingsAnswer extends ShareCodeAnswer {
   settings: { enable_dicom_wrapping: '0' | '1' };
 }
