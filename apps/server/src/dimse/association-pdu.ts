@@ -99,12 +99,8 @@ export function associateAcceptPdu(
   answers: ContextAnswer[],
   ourMaxPdu: number,
 ): Buffer {
-  const fixed = Buffer.alloc(68);
-  fixed.writeUInt16BE(0x0001, 0); // protocol version
-  request.aeFields.copy(fixed, 4);
   const body = Buffer.concat([
-    fixed,
-    item(0x10, Buffer.from(APPLICATION_CONTEXT, 'latin1')),
+    associateHead(request.aeFields),
     ...answers.map((answer) => {
       const head = Buffer.from([answer.id, 0, answer.result, 0]);
       return item(0x21, Buffer.concat([head, item(0x40, Buffer.from(answer.transferSyntax, 'latin1'))]));
@@ -112,6 +108,17 @@ export function associateAcceptPdu(
     userInformationItem(ourMaxPdu),
   ]);
   return pdu(PDU.associateAc, body);
+}
+
+/**
+ * What A-ASSOCIATE-RQ and -AC both start with (PS3.8 9.3.2, 9.3.3): the 68 fixed bytes (protocol
+ * version, then the called and calling AE fields, 32 bytes) and the application context item.
+ */
+export function associateHead(aeFields: Buffer): Buffer {
+  const fixed = Buffer.alloc(68);
+  fixed.writeUInt16BE(0x0001, 0); // protocol version
+  aeFields.copy(fixed, 4);
+  return Buffer.concat([fixed, item(0x10, Buffer.from(APPLICATION_CONTEXT, 'latin1'))]);
 }
 
 /**

@@ -4,7 +4,7 @@
  * acceptor's (`../association-pdu.ts`).
  */
 import {
-  APPLICATION_CONTEXT,
+  associateHead,
   AssociationParseError,
   CONTEXT_RESULT,
   item,
@@ -28,15 +28,10 @@ export function associateRequestPdu(
   contexts: RequestedContext[],
   ourMaxPdu: number,
 ): Buffer {
-  const fixed = Buffer.alloc(68);
-  fixed.writeUInt16BE(0x0001, 0); // protocol version
-  aeField(calledAe).copy(fixed, 4);
-  aeField(callingAe).copy(fixed, 20);
   return pdu(
     PDU.associateRq,
     Buffer.concat([
-      fixed,
-      item(0x10, Buffer.from(APPLICATION_CONTEXT, 'latin1')),
+      associateHead(Buffer.concat([aeField(calledAe), aeField(callingAe)])),
       ...contexts.map((context) =>
         item(
           0x20,
