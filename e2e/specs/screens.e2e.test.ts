@@ -14,7 +14,7 @@ function cutTabLabels(b: BrowserSession): Promise<string[]> {
     const strip = document.querySelector<HTMLElement>('[aria-label="Exam details tabs"]');
     if (!strip) return ['no tab strip'];
     const box = (strip.closest('.MuiTabs-root') ?? strip).getBoundingClientRect();
-    return [...strip.querySelectorAll<HTMLElement>('[role="tab"]')]
+    return Array.from(strip.querySelectorAll<HTMLElement>('[role="tab"]'))
       .filter((tab) => {
         const r = tab.getBoundingClientRect();
         return tab.scrollWidth > tab.clientWidth + 1 || r.left < box.left - 1 || r.right > box.right + 1;
