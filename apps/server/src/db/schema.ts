@@ -1,3 +1,4 @@
+import type { DestinationSearchResult } from '@imaging-inbox/contract';
 import type { Generated } from 'kysely';
 
 /**
@@ -290,20 +291,11 @@ export interface DestinationSearchTable {
   updated: number;
 }
 
-export interface DestinationSearchResultTable {
+/** A found study as the contract answers it, plus the search it belongs to and its place in the answer. */
+export type DestinationSearchResultTable = DestinationSearchResult & {
   search_id: string;
   seq: number;
-  study_uid: string;
-  patient_name: string;
-  patient_birth_date: string;
-  patient_sex: string;
-  patientid: string;
-  accession_number: string;
-  study_date: string;
-  study_description: string;
-  modality: string;
-  source_ae: string;
-}
+};
 
 /** A C-MOVE of one found study into the search's group (see the destination-retrieves migration). */
 export interface DestinationRetrieveTable {
