@@ -50,6 +50,11 @@ export const ERROR_TYPES = [
   'ALREADY_NOMINATED',
   /** study/process or study/reject of a nomination already processed or rejected. */
   'ALREADY_PROCESSED',
+  /**
+   * study/process: the destination already holds this Study Instance UID under another patient, so
+   * sending would merge two patients' images there; nothing was changed or sent.
+   */
+  'STUDY_UID_CONFLICT',
   'INTERNAL',
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];

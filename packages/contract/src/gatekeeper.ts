@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApiOk } from './errors.js';
-import { requiredText } from './api-params.js';
+import { optionalText, requiredText } from './api-params.js';
 
 /**
  * The gatekeeper workflow (SPEC.md sections 3 and 4): a gatekeeper group's configuration, a cloud
@@ -174,4 +174,55 @@ export interface NominationAnswer extends ApiOk {
   nomination: Nomination | null;
   /** Every nomination of the study, newest first (the panel's history). */
   history: Nomination[];
+}
+
+/**
+ * study/process (SPEC.md section 4, Sending to PACS): the nomination (the gatekeeper's copy, uuid),
+ * the destination it goes to, the priority, and the attributes to write into the exam: those of the
+ * chosen order, or typed by the gatekeeper (C-Find and no-query flows). An attribute absent or
+ * blank keeps the exam's value; `accession_number` overrides the order's. `order_id` is only
+ * recorded (history and audit: "compared with order X").
+ */
+export const studyProcessRequest = z
+  .object({
+    uuid: requiredText(),
+    destination_id: requiredText(),
+    priority: optionalText().pipe(z.enum(NOMINATION_PRIORITIES).optional()),
+    accession_number: optionalText().pipe(z.string().max(16, 'at most 16 characters').optional()),
+    order_id: optionalText(),
+    patient_name: optionalText().pipe(z.string().max(320, 'too long').optional()),
+    patientid: optionalText().pipe(z.string().max(64, 'at most 64 characters').optional()),
+    patient_birth_date: optionalText().pipe(
+      z
+        .string()
+        .regex(/^\d{4}-?\d{2}-?\d{2}$/, 'must be a date YYYYMMDD')
+        .transform((v) => v.replaceAll('-', ''))
+        .optional(),
+    ),
+    patient_sex: optionalText().pipe(
+      z
+        .string()
+        .transform((v) => v.toUpperCase())
+        .pipe(z.enum(['M', 'F', 'O'], { error: 'must be M, F or O' }))
+        .optional(),
+    ),
+    requested_procedure: optionalText().pipe(z.string().max(64, 'at most 64 characters').optional()),
+    referring_physician: optionalText().pipe(z.string().max(320, 'too long').optional()),
+  })
+  .transform(({ uuid, destination_id, priority, order_id, ...attributes }) => ({
+    uuid,
+    destinationId: destination_id,
+    priority: priority ?? 'Routine',
+    orderId: order_id ?? null,
+    attributes,
+  }));
+export type StudyProcessRequest = z.output<typeof studyProcessRequest>;
+
+/** study/process's answer: the nomination as it now stands (push_status I, status EVALUATING). */
+export interface StudyProcessAnswer extends ApiOk {
+  nomination: Nomination;
+  /** The push attempt queued to the destination. */
+  push_uuid: string;
+  /** The attributes written, each with its value before and after. */
+  changed: { field: string; from: string; to: string }[];
 }

@@ -35,3 +35,4 @@ export * from './upload-requests.js';
 export * from './download-requests.js';
 export * from './account-users.js';
 export * from './gatekeeper.js';
+export * from './order-match.js';
