@@ -61,7 +61,7 @@ export const EXAM_TABS: readonly ExamTabEntry[] = [
     groupTypes: ['CLOUD'],
     fromShare: true,
     multiSelect: false,
-    when: ({ studies }) => allGrant(studies, 'study_push'),
+    when: ({ studies }) => allGrant(studies, 'study_push') || allGrant(studies, 'study_share'),
     render: ({ studies, accountId }) => <PacsTab study={studies[0]!} accountId={accountId} />,
   },
   {

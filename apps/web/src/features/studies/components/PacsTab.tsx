@@ -1,125 +1,45 @@
-import { useState } from 'react';
-import { formatDistanceToNow } from 'date-fns';
-import {
-  Alert,
-  Button,
-  List,
-  ListItem,
-  ListItemText,
-  MenuItem,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
-import type { PushStatus, Study, StudyPushAttempt } from '@imaging-inbox/contract';
+import { Divider, Stack, Typography } from '@mui/material';
+import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
-import { errorCode } from '../../../lib/api-error';
-import { cutName } from '../../../lib/format';
-import { useDestinations } from '../../destinations';
-import { usePushStudy, useStudyPushes } from '../api/study-push';
+import { Loading } from '../../../components/Loading';
+import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
+import { useInbox } from '../../../session/inbox-context';
+import { useGroupWorkflow } from '../api/group-workflow';
+import { NominatePanel } from './nominate/NominatePanel';
+import { PushPanel } from './PushPanel';
 
-const STATUS_TEXT: Record<PushStatus, { text: string; severity: 'info' | 'success' | 'warning' | 'error' }> =
-  {
-    I: { text: 'Queued', severity: 'info' },
-    N: { text: 'Sending', severity: 'info' },
-    S: { text: 'Completed', severity: 'success' },
-    P: { text: 'Partially sent', severity: 'warning' },
-    F: { text: 'Failed', severity: 'error' },
-  };
-
-/** PACS (cloud groups, study_push): push the exam to a destination, and its push history with Retry. */
+/**
+ * PACS (cloud groups): nominate the exam to one of the group's gatekeeper groups (study_share), and,
+ * for holders of study_push, push it straight to a destination.
+ */
 export function PacsTab({ study, accountId }: { study: Study; accountId: string }) {
   const { t } = useTranslation();
-  const destinations = useDestinations(accountId);
-  const history = useStudyPushes(study.uuid);
-  const push = usePushStudy(study.uuid);
-  const [chosen, setChosen] = useState('');
-  const pushable = (destinations.data ?? []).filter((d) => d.can_push === 1);
-
-  const refused =
-    push.isError &&
-    (errorCode(push.error) === 'PENDING'
-      ? t('This exam is already queued for that destination.')
-      : t('The push could not be queued.'));
+  const { groups } = useInbox();
+  const group = groups.find((g) => g.namespaceId === study.phi_namespace && g.type === 'CLOUD');
+  const canNominate = !!group && study.permissions.study_share === 1;
+  const workflow = useGroupWorkflow(canNominate ? group.uuid : undefined);
+  const targets = workflow.data?.type === 'CLOUD' ? workflow.data.promote_targets : [];
+  const canPush = study.permissions.study_push === 1;
 
   return (
     <Stack spacing={2} sx={{ p: 2 }}>
-      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        <TextField
-          select
-          size="small"
-          label={t('Destination')}
-          value={chosen}
-          onChange={(e) => setChosen(e.target.value)}
-          sx={{ minWidth: 260 }}
-        >
-          {pushable.map((d) => (
-            <MenuItem key={d.uuid} value={d.uuid} title={d.name}>
-              {cutName(d.name)}
-            </MenuItem>
-          ))}
-        </TextField>
-        <Button variant="contained" disabled={!chosen || push.isPending} onClick={() => push.mutate(chosen)}>
-          {t('Push to PACS')}
-        </Button>
-      </Stack>
-      {refused && <Alert severity="error">{refused}</Alert>}
-      {destinations.data && pushable.length === 0 && (
-        <Typography color="text.secondary">{t('No destination takes pushes.')}</Typography>
+      {canNominate && workflow.isPending && <Loading />}
+      {canNominate && workflow.isError && <UnexpectedErrorAlert />}
+      {targets.length > 0 && <NominatePanel study={study} targets={targets} />}
+      {canNominate && workflow.isSuccess && targets.length === 0 && !canPush && (
+        <Typography color="text.secondary">
+          {t('This group does not nominate exams to a gatekeeper group.')}
+        </Typography>
       )}
-      <List dense aria-label={t('Push history')}>
-        {(history.data ?? []).map((attempt) => (
-          <PushAttempt
-            key={attempt.uuid}
-            attempt={attempt}
-            retrying={push.isPending}
-            onRetry={() => push.mutate(attempt.destination_id)}
-          />
-        ))}
-      </List>
-      {history.data?.length === 0 && <Typography color="text.secondary">{t('Not pushed yet.')}</Typography>}
+      {targets.length > 0 && canPush && <Divider />}
+      {canPush && (
+        <>
+          <Typography variant="subtitle1" component="h3">
+            {t('Push to a destination')}
+          </Typography>
+          <PushPanel study={study} accountId={accountId} />
+        </>
+      )}
     </Stack>
-  );
-}
-
-function PushAttempt(props: { attempt: StudyPushAttempt; retrying: boolean; onRetry: () => void }) {
-  const { t } = useTranslation();
-  const { attempt } = props;
-  const status = STATUS_TEXT[attempt.status];
-  return (
-    <ListItem disableGutters>
-      <Alert
-        severity={status.severity}
-        sx={{ width: '100%' }}
-        action={
-          attempt.status === 'P' || attempt.status === 'F' ? (
-            <Button color="inherit" size="small" disabled={props.retrying} onClick={props.onRetry}>
-              {t('Retry')}
-            </Button>
-          ) : undefined
-        }
-      >
-        <ListItemText
-          primary={`${t(status.text)} — ${attempt.destination_name}`}
-          secondary={
-            <>
-              {t('{{sent}} of {{count}} images sent, {{failed}} failed', {
-                sent: attempt.images_sent,
-                count: attempt.image_count,
-                failed: attempt.images_failed,
-              })}
-              {' · '}
-              {formatDistanceToNow(new Date(attempt.updated), { addSuffix: true })}
-              {attempt.reason && (
-                <>
-                  <br />
-                  {attempt.reason}
-                </>
-              )}
-            </>
-          }
-        />
-      </Alert>
-    </ListItem>
   );
 }

@@ -37,7 +37,7 @@ describe('examTabs', () => {
       'Viewer',
       'Downloads',
       'Share',
-      // PACS: cloud groups, study_push (SPEC.md section 2's order).
+      // PACS: cloud groups, study_push or study_share (SPEC.md section 2's order).
       'PACS',
       'Edit MRN',
       'Send exams',
@@ -53,10 +53,13 @@ describe('examTabs', () => {
       expect(EXAM_TABS.map((tab) => tab.label)).not.toContain(label);
     }
   });
-  it('gives PACS to cloud studies whose group grants study_push only', () => {
+  it('gives PACS to cloud studies whose group grants study_push or study_share (to nominate)', () => {
     expect(
-      examTabs({ groupType: 'CLOUD', state: 'Inbox', studies: [without('study_push')] }).tabs,
+      examTabs({ groupType: 'CLOUD', state: 'Inbox', studies: [without('study_push', 'study_share')] }).tabs,
     ).not.toContain('PACS');
+    expect(examTabs({ groupType: 'CLOUD', state: 'Inbox', studies: [without('study_push')] }).tabs).toContain(
+      'PACS',
+    );
     expect(examTabs({ groupType: 'LIBRARY', state: 'Inbox', studies: [newStudy()] }).tabs).not.toContain(
       'PACS',
     );

@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import { formatDistanceToNow } from 'date-fns';
+import {
+  Alert,
+  Button,
+  List,
+  ListItem,
+  ListItemText,
+  MenuItem,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import type { PushStatus, Study, StudyPushAttempt } from '@imaging-inbox/contract';
+import { useTranslation } from '../../../lib/i18n';
+import { errorCode } from '../../../lib/api-error';
+import { cutName } from '../../../lib/format';
+import { useDestinations } from '../../destinations';
+import { usePushStudy, useStudyPushes } from '../api/study-push';
+
+const STATUS_TEXT: Record<PushStatus, { text: string; severity: 'info' | 'success' | 'warning' | 'error' }> =
+  {
+    I: { text: 'Queued', severity: 'info' },
+    N: { text: 'Sending', severity: 'info' },
+    S: { text: 'Completed', severity: 'success' },
+    P: { text: 'Partially sent', severity: 'warning' },
+    F: { text: 'Failed', severity: 'error' },
+  };
+
+/** Direct push (study_push): push the exam to a destination, and its push history with Retry. */
+export function PushPanel({ study, accountId }: { study: Study; accountId: string }) {
+  const { t } = useTranslation();
+  const destinations = useDestinations(accountId);
+  const history = useStudyPushes(study.uuid);
+  const push = usePushStudy(study.uuid);
+  const [chosen, setChosen] = useState('');
+  const pushable = (destinations.data ?? []).filter((d) => d.can_push === 1);
+
+  const refused =
+    push.isError &&
+    (errorCode(push.error) === 'PENDING'
+      ? t('This exam is already queued for that destination.')
+      : t('The push could not be queued.'));
+
+  return (
+    <Stack spacing={2} component="section" aria-label={t('Push to a destination')}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <TextField
+          select
+          size="small"
+          label={t('Destination')}
+          value={chosen}
+          onChange={(e) => setChosen(e.target.value)}
+          sx={{ minWidth: 260 }}
+        >
+          {pushable.map((d) => (
+            <MenuItem key={d.uuid} value={d.uuid} title={d.name}>
+              {cutName(d.name)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Button variant="contained" disabled={!chosen || push.isPending} onClick={() => push.mutate(chosen)}>
+          {t('Push to PACS')}
+        </Button>
+      </Stack>
+      {refused && <Alert severity="error">{refused}</Alert>}
+      {destinations.data && pushable.length === 0 && (
+        <Typography color="text.secondary">{t('No destination takes pushes.')}</Typography>
+      )}
+      <List dense aria-label={t('Push history')}>
+        {(history.data ?? []).map((attempt) => (
+          <PushAttempt
+            key={attempt.uuid}
+            attempt={attempt}
+            retrying={push.isPending}
+            onRetry={() => push.mutate(attempt.destination_id)}
+          />
+        ))}
+      </List>
+      {history.data?.length === 0 && <Typography color="text.secondary">{t('Not pushed yet.')}</Typography>}
+    </Stack>
+  );
+}
+
+function PushAttempt(props: { attempt: StudyPushAttempt; retrying: boolean; onRetry: () => void }) {
+  const { t } = useTranslation();
+  const { attempt } = props;
+  const status = STATUS_TEXT[attempt.status];
+  return (
+    <ListItem disableGutters>
+      <Alert
+        severity={status.severity}
+        sx={{ width: '100%' }}
+        action={
+          attempt.status === 'P' || attempt.status === 'F' ? (
+            <Button color="inherit" size="small" disabled={props.retrying} onClick={props.onRetry}>
+              {t('Retry')}
+            </Button>
+          ) : undefined
+        }
+      >
+        <ListItemText
+          primary={`${t(status.text)} — ${attempt.destination_name}`}
+          secondary={
+            <>
+              {t('{{sent}} of {{count}} images sent, {{failed}} failed', {
+                sent: attempt.images_sent,
+                count: attempt.image_count,
+                failed: attempt.images_failed,
+              })}
+              {' · '}
+              {formatDistanceToNow(new Date(attempt.updated), { addSuffix: true })}
+              {attempt.reason && (
+                <>
+                  <br />
+                  {attempt.reason}
+                </>
+              )}
+            </>
+          }
+        />
+      </Alert>
+    </ListItem>
+  );
+}
