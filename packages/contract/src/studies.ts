@@ -1,6 +1,17 @@
 import type { StudyPushAttempt } from './destinations.js';
 import type { StudyPermissionFlags } from './permissions.js';
 
+/**
+ * A study's `study_status`. A study a retrieve (C-MOVE) is filling is RETRIEVING and left out of
+ * study/list until the move ends: complete, it becomes NEW; failed part-way, it keeps what arrived
+ * as INCOMPLETE (listed, and marked so) until a retrieve of it completes.
+ */
+export const STUDY_STATUS = {
+  new: 'NEW',
+  retrieving: 'RETRIEVING',
+  incomplete: 'INCOMPLETE',
+} as const;
+
 /** A study as api/v3 answers it (SPEC.md section 3). Dates are YYYYMMDD strings as in DICOM. */
 export interface Study {
   uuid: string;
@@ -32,6 +43,7 @@ export interface Study {
   lock: StudyLock | null;
   is_frozen: 0 | 1;
   must_approve: 0 | 1;
+  /** NEW, or INCOMPLETE when the retrieve that filled it from a PACS failed part-way (STUDY_STATUS). */
   study_status: string;
   /**
    * Push attempts, newest first: each one's status, destination and `updated` (ISO); attempts made

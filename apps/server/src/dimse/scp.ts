@@ -413,6 +413,7 @@ export class StoreScpConnection implements PduHandler {
         namespaceId: retrieve.namespace_id,
         sourceAeTitle: this.callingAe,
         destinationAeTitle: this.deps.aeTitle,
+        retrieving: true,
       };
       source = this.retrieveSource(retrieve.uuid, retrieve.user_id);
     }

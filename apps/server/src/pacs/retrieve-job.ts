@@ -3,6 +3,7 @@ import type { JobHandler } from '../jobs/job-runner.js';
 import type { DestinationSearchesRepository } from '../repositories/destination-searches.repository.js';
 import type { DestinationsRepository } from '../repositories/destinations.repository.js';
 import type { AuditService } from '../services/audit.service.js';
+import { auditWorkEnd, reasonOf, startDestinationWork, statusText } from './destination-job.js';
 import type { PacsClient } from './pacs-client.js';
 
 interface Deps {
@@ -20,10 +21,13 @@ const PROGRESS_EVERY_MS = 500;
 
 /**
  * Runs a retrieve: one C-MOVE of the study to our AE. The instances arrive on our listener, which
- * finds this retrieve (dimse/scp.ts → DeliveryRouter) and ingests them into the search's group;
- * the retrieve ends with the final C-MOVE response (not a quiet timer): done when every
- * sub-operation completed, failed with the reason otherwise. Not retried by the runner: a retrieve
- * the user starts again is a new one, and instances already stored are not stored twice.
+ * finds this retrieve (dimse/scp.ts → DeliveryRouter) and ingests them into the search's group,
+ * where the study stays out of study/list while the move fills it. The retrieve ends with the final
+ * C-MOVE response (not a quiet timer): done when every sub-operation completed, and the study is
+ * listed; failed with the reason otherwise, and what arrived is listed as an incomplete study,
+ * which a later retrieve of it completes (instances already stored are not stored twice). Not
+ * retried by the runner after a failure: the user sees why and retrieves again. A runner that died
+ * mid-move leaves the retrieve running, and the job's next claim moves the study again.
  */
 export function destinationRetrieveJob(deps: Deps): JobHandler<{ retrieve: string; destination: string }> {
   const now = deps.now ?? Date.now;
@@ -32,54 +36,54 @@ export function destinationRetrieveJob(deps: Deps): JobHandler<{ retrieve: strin
     maxAttempts: 1,
     concurrency: 4,
     async run({ retrieve: uuid }, _job, signal) {
-      const retrieve = await deps.searches.findRetrieve(uuid);
-      if (!retrieve || retrieve.state !== 'running') return;
+      const started = await startDestinationWork(await deps.searches.findRetrieve(uuid), deps.destinations);
+      if (!started) return;
+      const retrieve = started.row;
       const finish = async (
         state: 'done' | 'failed',
         reason: string | null,
         detail: Record<string, unknown>,
       ) => {
-        await deps.searches.endRetrieve(uuid, { state, reason }, now());
-        await deps.audit.record({
-          userId: retrieve.user_id,
-          accountId: retrieve.account_id,
-          action: 'RETRIEVE_END',
-          objectType: 'destination',
-          objectId: retrieve.destination_id,
-          outcome: state === 'done' ? 'SUCCESS' : 'FAILURE',
-          detail: {
-            retrieve: uuid,
-            study_uid: retrieve.study_uid,
-            namespace_id: retrieve.namespace_id,
-            ...detail,
-          },
-        });
+        const ended = await deps.searches.endRetrieve(uuid, { state, reason }, now());
+        if (!ended) return;
+        const outcome = state === 'done' ? 'SUCCESS' : 'FAILURE';
+        const about = { retrieve: uuid, study_uid: retrieve.study_uid, namespace_id: retrieve.namespace_id };
+        await auditWorkEnd(deps.audit, retrieve, 'RETRIEVE_END', outcome, { ...about, ...detail });
+        // The study's own history says how the retrieve that filled it ended.
+        if (ended.studyUuid) {
+          const destinationName = 'gone' in started ? null : started.destination.name;
+          await deps.audit.record({
+            userId: retrieve.user_id,
+            accountId: retrieve.account_id,
+            action: 'RETRIEVE_END',
+            objectType: 'study',
+            objectId: ended.studyUuid,
+            outcome,
+            detail: { ...about, destination_name: destinationName, reason, ...detail },
+          });
+        }
       };
-      const destination = await deps.destinations.find(retrieve.destination_id);
-      if (!destination) return finish('failed', 'the destination was deleted', {});
+      if ('gone' in started) return finish('failed', 'the destination was deleted', {});
       let lastWrite = 0;
       let messageIdWrite: Promise<void> | undefined;
       let result;
       try {
-        result = await deps.pacs.moveStudy(
-          { aeTitle: destination.aetitle, host: destination.address, port: Number(destination.port) },
-          retrieve.study_uid,
-          deps.ourAeTitle,
-          {
-            signal,
-            // Recorded so arriving instances are matched to this move by their Move Originator Message ID.
-            onRequest: (messageId) => {
-              messageIdWrite = deps.searches.setMoveMessageId(uuid, messageId, now()).catch(() => undefined);
-            },
-            onProgress: (progress) => {
-              if (now() - lastWrite < PROGRESS_EVERY_MS) return;
-              lastWrite = now();
-              void deps.searches.setProgress(uuid, progress, lastWrite).catch(() => undefined);
-            },
+        result = await deps.pacs.moveStudy(started.peer, retrieve.study_uid, deps.ourAeTitle, {
+          signal,
+          // Recorded so arriving instances are matched to this move by their Move Originator Message ID.
+          onRequest: (messageId) => {
+            messageIdWrite = deps.searches.setMoveMessageId(uuid, messageId, now()).catch(() => undefined);
           },
-        );
+          onProgress: (progress) => {
+            if (now() - lastWrite < PROGRESS_EVERY_MS) return;
+            lastWrite = now();
+            void deps.searches.setProgress(uuid, progress, lastWrite).catch(() => undefined);
+          },
+        });
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        // This runner lost the job: another one moves the study again, and ends the retrieve.
+        if (signal.aborted) throw error;
+        const reason = reasonOf(error);
         return finish('failed', reason, { reason });
       } finally {
         await messageIdWrite;
@@ -93,10 +97,11 @@ export function destinationRetrieveJob(deps: Deps): JobHandler<{ retrieve: strin
       if (result.category === 'success' || (result.category === 'warning' && !result.failed)) {
         return finish('done', null, counts);
       }
-      const status = result.status.toString(16).padStart(4, '0').toUpperCase();
+      const status = statusText(result.status);
+      const said = `status ${status}${result.errorComment ? `: ${result.errorComment}` : ''}`;
       const reason = result.failed
-        ? `${result.failed} instance(s) could not be retrieved (status ${status}${result.errorComment ? `: ${result.errorComment}` : ''})`
-        : `the destination refused the retrieve (status ${status}${result.errorComment ? `: ${result.errorComment}` : ''})`;
+        ? `${result.failed} instance(s) could not be retrieved (${said})`
+        : `the destination refused the retrieve (${said})`;
       return finish('failed', reason, { ...counts, status });
     },
   };

@@ -6,6 +6,7 @@ import type {
 } from '../repositories/destination-searches.repository.js';
 import type { DestinationsRepository } from '../repositories/destinations.repository.js';
 import type { AuditService } from '../services/audit.service.js';
+import { auditWorkEnd, reasonOf, startDestinationWork, statusText } from './destination-job.js';
 import type { PacsClient } from './pacs-client.js';
 import { findKeys, searchResultOf } from './search-query.js';
 import type { SearchQuery } from './search-query.js';
@@ -30,18 +31,28 @@ interface Deps {
  */
 export function destinationSearchJob(deps: Deps): JobHandler<{ search: string }> {
   const now = deps.now ?? Date.now;
-  const end = async (uuid: string, state: 'done' | 'failed', reason: string | null, truncated = false) => {
-    await deps.searches.endSearch(uuid, { state, reason, truncated }, now());
-  };
   return {
     job: DESTINATION_SEARCH_JOB,
     maxAttempts: 1,
     concurrency: 4,
     async run({ search: uuid }, _job, signal) {
-      const search = await deps.searches.findSearch(uuid);
-      if (!search || search.state !== 'running') return;
-      const destination = await deps.destinations.find(search.destination_id);
-      if (!destination) return end(uuid, 'failed', 'the destination was deleted');
+      const started = await startDestinationWork(await deps.searches.findSearch(uuid), deps.destinations);
+      if (!started) return;
+      const search = started.row;
+      const end = async (
+        state: 'done' | 'failed',
+        reason: string | null,
+        detail: Record<string, unknown>,
+        truncated = false,
+      ) => {
+        await deps.searches.endSearch(uuid, { state, reason, truncated }, now());
+        const outcome = state === 'done' ? 'SUCCESS' : 'FAILURE';
+        await auditWorkEnd(deps.audit, search, 'DESTINATION_SEARCH_END', outcome, {
+          search: uuid,
+          ...detail,
+        });
+      };
+      if ('gone' in started) return end('failed', 'the destination was deleted', {});
       const query = JSON.parse(search.query) as SearchQuery;
       let seq = 0;
       let batch: SearchResultFields[] = [];
@@ -54,10 +65,10 @@ export function destinationSearchJob(deps: Deps): JobHandler<{ search: string }>
       let outcome;
       try {
         outcome = await deps.pacs.findStudies(
-          { aeTitle: destination.aetitle, host: destination.address, port: Number(destination.port) },
+          started.peer,
           findKeys(query),
           async (attributes) => {
-            const result = searchResultOf(attributes, destination.aetitle);
+            const result = searchResultOf(attributes, started.peer.aeTitle);
             if (!result) return;
             batch.push(result);
             if (batch.length >= BATCH) await flush();
@@ -67,41 +78,19 @@ export function destinationSearchJob(deps: Deps): JobHandler<{ search: string }>
         await flush();
       } catch (error) {
         await flush().catch(() => undefined);
-        const reason = error instanceof Error ? error.message : String(error);
-        await end(uuid, 'failed', reason);
-        await audit(deps, search, 'FAILURE', { reason });
-        return;
+        const reason = reasonOf(error);
+        return end('failed', reason, { reason });
       }
       if (outcome.status !== 0x0000 && !outcome.truncated) {
-        const reason = `the destination answered status ${outcome.status.toString(16).padStart(4, '0').toUpperCase()}`;
-        await end(uuid, 'failed', reason);
-        await audit(deps, search, 'FAILURE', { reason });
-        return;
+        const reason = `the destination answered status ${statusText(outcome.status)}`;
+        return end('failed', reason, { reason });
       }
       await end(
-        uuid,
         'done',
         outcome.truncated ? `more than ${SEARCH_RESULT_CAP} matches: narrow the search` : null,
+        { count: seq, truncated: outcome.truncated },
         outcome.truncated,
       );
-      await audit(deps, search, 'SUCCESS', { count: seq, truncated: outcome.truncated });
     },
   };
-}
-
-function audit(
-  deps: Deps,
-  search: { uuid: string; user_id: string; account_id: string; destination_id: string },
-  outcome: 'SUCCESS' | 'FAILURE',
-  detail: Record<string, unknown>,
-) {
-  return deps.audit.record({
-    userId: search.user_id,
-    accountId: search.account_id,
-    action: 'DESTINATION_SEARCH_END',
-    objectType: 'destination',
-    objectId: search.destination_id,
-    outcome,
-    detail: { search: search.uuid, ...detail },
-  });
 }

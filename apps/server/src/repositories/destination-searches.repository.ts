@@ -1,3 +1,4 @@
+import { STUDY_STATUS } from '@imaging-inbox/contract';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type {
   Database,
@@ -148,17 +149,47 @@ export class DestinationSearchesRepository {
       .execute();
   }
 
-  /** Ends a retrieve that is still running. */
+  /**
+   * Ends a retrieve that is still running, and settles the study it filled in its group, in one
+   * transaction: done, the study is listed as any other (NEW); failed, what arrived stays, listed
+   * and marked INCOMPLETE until a retrieve of it completes. Answers that study's uuid (none when
+   * nothing arrived), or null when the retrieve had already ended.
+   */
   async endRetrieve(
     uuid: string,
     outcome: { state: 'done' | 'failed'; reason: string | null },
     now: number,
-  ): Promise<void> {
-    await this.db
-      .updateTable('destination_retrieves')
-      .set({ state: outcome.state, reason: outcome.reason, updated: now })
-      .where('uuid', '=', uuid)
-      .where('state', '=', 'running')
-      .execute();
+  ): Promise<{ studyUuid: string | undefined } | null> {
+    return await this.db.transaction().execute(async (trx) => {
+      const ended = await trx
+        .updateTable('destination_retrieves')
+        .set({ state: outcome.state, reason: outcome.reason, updated: now })
+        .where('uuid', '=', uuid)
+        .where('state', '=', 'running')
+        .returning(['namespace_id', 'study_uid'])
+        .executeTakeFirst();
+      if (!ended) return null;
+      const unsettled: string[] =
+        outcome.state === 'done'
+          ? [STUDY_STATUS.retrieving, STUDY_STATUS.incomplete]
+          : [STUDY_STATUS.retrieving];
+      await trx
+        .updateTable('studies')
+        .set({
+          study_status: outcome.state === 'done' ? STUDY_STATUS.new : STUDY_STATUS.incomplete,
+          updated: now,
+        })
+        .where('namespace_id', '=', ended.namespace_id)
+        .where('study_uid', '=', ended.study_uid)
+        .where('study_status', 'in', unsettled)
+        .execute();
+      const study = await trx
+        .selectFrom('studies')
+        .select('uuid')
+        .where('namespace_id', '=', ended.namespace_id)
+        .where('study_uid', '=', ended.study_uid)
+        .executeTakeFirst();
+      return { studyUuid: study?.uuid };
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { modalityMask } from '@imaging-inbox/contract';
+import { modalityMask, STUDY_STATUS } from '@imaging-inbox/contract';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { ParsedInstance } from '../dicom/index.js';
@@ -14,6 +14,8 @@ export interface IndexTarget {
   namespaceId: string;
   sourceAeTitle?: string;
   destinationAeTitle?: string;
+  /** A retrieve (C-MOVE) is filling the study: one created now stays out of study/list until it ends. */
+  retrieving?: boolean;
 }
 
 export interface IndexResult {
@@ -300,7 +302,7 @@ export class IngestRepository {
         source_ae_title: target.sourceAeTitle ?? '',
         destination_ae_title: target.destinationAeTitle ?? '',
         institution_name: p.institutionName,
-        study_status: 'NEW',
+        study_status: target.retrieving ? STUDY_STATUS.retrieving : STUDY_STATUS.new,
         created: now,
         updated: now,
       })

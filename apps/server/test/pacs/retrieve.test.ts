@@ -192,17 +192,19 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
     );
 
     // Audited: the search, the retrieve, their outcomes, and the ingest by the requester.
+    // The study's own history has the retrieve's end too.
     const events = await db
       .selectFrom('audit_events')
-      .select(['action', 'outcome', 'user_id'])
+      .select(['action', 'outcome', 'object_type'])
       .where('action', 'in', ['DESTINATION_SEARCH', 'DESTINATION_SEARCH_END', 'RETRIEVE', 'RETRIEVE_END'])
       .orderBy('id')
       .execute();
-    expect(events.map((e) => [e.action, e.outcome])).toEqual([
-      ['DESTINATION_SEARCH', 'SUCCESS'],
-      ['DESTINATION_SEARCH_END', 'SUCCESS'],
-      ['RETRIEVE', 'SUCCESS'],
-      ['RETRIEVE_END', 'SUCCESS'],
+    expect(events.map((e) => [e.action, e.outcome, e.object_type])).toEqual([
+      ['DESTINATION_SEARCH', 'SUCCESS', 'destination'],
+      ['DESTINATION_SEARCH_END', 'SUCCESS', 'destination'],
+      ['RETRIEVE', 'SUCCESS', 'destination'],
+      ['RETRIEVE_END', 'SUCCESS', 'destination'],
+      ['RETRIEVE_END', 'SUCCESS', 'study'],
     ]);
   }, 120_000);
 
@@ -325,4 +327,105 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
         .execute(),
     ).toEqual([]);
   }, 60_000);
+
+  it('keeps a study a move is filling out of the list; a move cut short lists what arrived as incomplete, and a retrieve again completes it', async () => {
+    // A study big enough that the move is caught in the middle.
+    const [big] = generateStudySpecs(1, 9100, { now: new Date('2026-05-01T00:00:00Z') });
+    big!.series = big!.series.slice(0, 2);
+    big!.series[0]!.instanceCount = 80;
+    const dir = path.join(workDir, 'big');
+    fs.mkdirSync(dir, { recursive: true });
+    for (const file of writeStudyFiles(big!)) {
+      fs.writeFileSync(path.join(dir, `${file.sopInstanceUid}.dcm`), file.bytes);
+    }
+    await storeWithStorescu(ns, orthanc, 'INBOX', dir);
+    const total = instanceCount(big!);
+    const db = server.ctx.db.kysely;
+    const listedIn = async () =>
+      (
+        await server.api.call(
+          'study/list',
+          { 'filter.phi_namespace.equals': cardiology, 'filter.study_uid.equals': big!.studyInstanceUid },
+          admin,
+        )
+      ).body.studies as { uuid: string; study_uid: string; study_status: string; image_count: number }[];
+    const ours = () =>
+      db
+        .selectFrom('studies')
+        .select(['uuid', 'study_status', 'image_count'])
+        .where('study_uid', '=', big!.studyInstanceUid)
+        .where('namespace_id', '=', cardiology)
+        .executeTakeFirst();
+
+    const search = await server.api.call(
+      'destination/search',
+      { uuid: destination, copy_to: cardiology, patientid: big!.patientId },
+      admin,
+    );
+    await until(
+      () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
+      (a) => a.body.state !== 'running',
+    );
+    const retrieve = () =>
+      server.api.call(
+        'destination/retrieve',
+        { destination_search_id: search.body.uuid, study_uid: big!.studyInstanceUid },
+        admin,
+      );
+    expect((await retrieve()).body.state).toBe('running');
+
+    // Orthanc is frozen once some instances are in: the study exists, half-filled, and is not listed.
+    const half = await until(ours, (s) => (s?.image_count ?? 0) > 0, 30_000);
+    orthanc.process.kill('SIGSTOP');
+    const frozen = (await ours())!;
+    expect(half!.study_status).toBe('RETRIEVING');
+    expect(frozen.image_count).toBeLessThan(total);
+    expect(await listedIn()).toEqual([]);
+
+    // Then it dies: the retrieve fails with the reason, and what arrived is listed as incomplete.
+    orthanc.process.kill('SIGKILL');
+    const failed = await until(
+      () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
+      (a) => a.body.retrieves[0].state !== 'running',
+    );
+    expect(failed.body.retrieves[0]).toMatchObject({ state: 'failed', study_uid: big!.studyInstanceUid });
+    expect(failed.body.retrieves[0].reason).toBeTruthy();
+    const partial = await listedIn();
+    expect(partial).toEqual([expect.objectContaining({ study_status: 'INCOMPLETE' })]);
+    // What was in flight when it froze may have landed since; never the whole study.
+    expect(partial[0]!.image_count).toBeGreaterThanOrEqual(frozen.image_count);
+    expect(partial[0]!.image_count).toBeLessThan(total);
+    // Its history says so.
+    const history = await server.api.call('audit/object', { uuid: partial[0]!.uuid }, admin);
+    expect(history.body.events).toContainEqual(
+      expect.objectContaining({
+        action: 'RETRIEVE_END',
+        outcome: 'FAILURE',
+        detail: expect.objectContaining({
+          destination_name: 'Orthanc',
+          reason: failed.body.retrieves[0].reason,
+        }),
+      }),
+    );
+
+    // Orthanc back, a retrieve again completes the same study: every instance once, listed as NEW.
+    await orthanc.restart();
+    expect((await retrieve()).body.state).toBe('running');
+    const done = await until(
+      () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
+      (a) => a.body.retrieves.every((r: { state: string }) => r.state !== 'running'),
+    );
+    expect(done.body.retrieves.map((r: { state: string }) => r.state).sort()).toEqual(['done', 'failed']);
+    const complete = await listedIn();
+    expect(complete).toEqual([
+      expect.objectContaining({ uuid: partial[0]!.uuid, study_status: 'NEW', image_count: total }),
+    ]);
+    const instances = await db
+      .selectFrom('instances')
+      .select('sop_instance_uid')
+      .where('study_uuid', '=', partial[0]!.uuid)
+      .execute();
+    expect(new Set(instances.map((i) => i.sop_instance_uid)).size).toBe(total);
+    expect(instances).toHaveLength(total);
+  }, 180_000);
 });

@@ -5,7 +5,10 @@ import { useTranslation } from '../../../lib/i18n';
 import { auditObjectQuery } from '../api/audit-object';
 import { historyDetail, historyKind } from '../lib/history';
 
-/** The study's audit events as upload, view, edit, download, shared, invite and remove share. */
+/**
+ * The study's audit events as upload, view, edit, download, shared, invite, remove share and the
+ * retrieves from a PACS that filled it.
+ */
 export function ExamHistory({ uuid }: { uuid: string }) {
   const { t } = useTranslation();
   const history = useQuery(auditObjectQuery(uuid));
@@ -14,7 +17,7 @@ export function ExamHistory({ uuid }: { uuid: string }) {
   if (history.isError)
     return <Typography color="text.secondary">{t('History is not available.')}</Typography>;
   const rows = history.data.events
-    .map((e) => ({ event: e, kind: historyKind(e.action, e.type) }))
+    .map((e) => ({ event: e, kind: historyKind(e.action, e.type, e.outcome) }))
     .filter((r) => r.kind !== null);
   if (rows.length === 0) return <Typography color="text.secondary">{t('No history yet.')}</Typography>;
   return (

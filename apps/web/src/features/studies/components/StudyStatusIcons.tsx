@@ -4,6 +4,7 @@ import CheckCircle from '@mui/icons-material/CheckCircle';
 import Block from '@mui/icons-material/Block';
 import ErrorIcon from '@mui/icons-material/Error';
 import HowToVote from '@mui/icons-material/HowToVote';
+import RunningWithErrors from '@mui/icons-material/RunningWithErrors';
 import type { Study } from '@imaging-inbox/contract';
 import { formatDistanceToNow, parseISO } from 'date-fns';
 import { useTranslation } from '../../../lib/i18n';
@@ -14,9 +15,13 @@ const ICONS: Record<StudyStatusIcon, { label: string; node: ReactNode }> = {
   rejected: { label: 'Rejected', node: <Block fontSize="small" color="disabled" /> },
   failed: { label: 'Failed', node: <ErrorIcon fontSize="small" color="error" /> },
   nominated: { label: 'Nominated', node: <HowToVote fontSize="small" color="primary" /> },
+  incomplete: {
+    label: 'Incomplete: its retrieve stopped part-way',
+    node: <RunningWithErrors fontSize="small" color="warning" />,
+  },
 };
 
-/** Processed / rejected / failed / nominated icons; a nomination also shows its time ago. */
+/** Processed / rejected / failed / nominated / incomplete icons; a nomination also shows its time ago. */
 export function StudyStatusIcons({ study }: { study: Study }) {
   const { t } = useTranslation();
   const icons = studyStatusIcons(study);

@@ -12,12 +12,23 @@ describe('historyKind', () => {
     ['DELETE', 'share', 'remove share'],
     ['DELETE', 'study', null],
     ['LOGIN', 'user', null],
+    ['RETRIEVE_END', 'destination', null],
   ])('%s of %s shows as %s', (action, type, kind) => {
     expect(historyKind(action, type)).toBe(kind);
+  });
+  it('tells a retrieve that filled the study from one that failed part-way', () => {
+    expect(historyKind('RETRIEVE_END', 'study', 'SUCCESS')).toBe('retrieved');
+    expect(historyKind('RETRIEVE_END', 'study', 'FAILURE')).toBe('retrieve incomplete');
   });
 });
 
 describe('historyDetail', () => {
+  it('names the PACS a retrieve came from, and why one stopped short', () => {
+    expect(historyDetail('retrieved', { destination_name: 'Orthanc', reason: null })).toBe('from Orthanc');
+    expect(
+      historyDetail('retrieve incomplete', { destination_name: 'Orthanc', reason: 'the peer closed' }),
+    ).toBe('from Orthanc: the peer closed');
+  });
   it('says what an edit changed, old → new', () => {
     expect(historyDetail('edit', { before: { patientid: 'A1' }, after: { patientid: 'B2' }, files: 3 })).toBe(
       'MRN: A1 → B2',

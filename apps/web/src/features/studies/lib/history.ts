@@ -1,13 +1,35 @@
 /** Audit actions the exam history shows (SPEC.md section 4). */
-export const SHOWN_AUDIT_ACTIONS = ['CREATE', 'EDIT', 'STUDY_VIEW', 'STUDY_DOWNLOAD', 'DELETE'] as const;
+export const SHOWN_AUDIT_ACTIONS = [
+  'CREATE',
+  'EDIT',
+  'STUDY_VIEW',
+  'STUDY_DOWNLOAD',
+  'DELETE',
+  'RETRIEVE_END',
+] as const;
 
-export type HistoryKind = 'upload' | 'view' | 'edit' | 'download' | 'shared' | 'invite' | 'remove share';
+export type HistoryKind =
+  | 'upload'
+  | 'view'
+  | 'edit'
+  | 'download'
+  | 'shared'
+  | 'invite'
+  | 'remove share'
+  | 'retrieved'
+  | 'retrieve incomplete';
 
 /**
  * The history kind of an audit event: CREATE of a study is an upload, of an invite an invite, of a
- * share 'shared'; DELETE of a share is 'remove share'. Anything else is not shown (null).
+ * share 'shared'; DELETE of a share is 'remove share'; the end of a retrieve from a PACS that
+ * filled the study is 'retrieved', or 'retrieve incomplete' when it failed part-way. Anything else
+ * is not shown (null).
  */
-export function historyKind(action: string, type: string | null | undefined): HistoryKind | null {
+export function historyKind(
+  action: string,
+  type: string | null | undefined,
+  outcome?: string,
+): HistoryKind | null {
   const objectType = (type ?? 'study').toLowerCase();
   switch (action) {
     case 'CREATE':
@@ -22,6 +44,9 @@ export function historyKind(action: string, type: string | null | undefined): Hi
       return 'download';
     case 'DELETE':
       return objectType === 'share' ? 'remove share' : null;
+    case 'RETRIEVE_END':
+      if (objectType !== 'study') return null;
+      return outcome === 'FAILURE' ? 'retrieve incomplete' : 'retrieved';
     default:
       return null;
   }
@@ -72,6 +97,12 @@ export function historyDetail(kind: HistoryKind, detail: unknown): string {
     case 'remove share': {
       const name = d['target_name'] ?? d['target_type'];
       return name ? `${kind === 'shared' ? 'with' : 'from'} ${text(name)}` : '';
+    }
+    case 'retrieved':
+    case 'retrieve incomplete': {
+      const from = d['destination_name'] ? `from ${text(d['destination_name'])}` : '';
+      const why = kind === 'retrieve incomplete' && d['reason'] ? text(d['reason']) : '';
+      return [from, why].filter(Boolean).join(': ');
     }
     default:
       return '';

@@ -16,6 +16,10 @@ describe('studyStatusIcons', () => {
     const study = newStudy({ study_push_status: [push('F', '2024-01-01'), push('S', '2024-01-02')] });
     expect(studyStatusIcons(study)).toEqual(['processed']);
   });
+  it('marks a study whose retrieve from a PACS failed part-way', () => {
+    expect(studyStatusIcons(newStudy({ study_status: 'INCOMPLETE' }))).toEqual(['incomplete']);
+    expect(studyStatusIcons(newStudy({ study_status: 'NEW' }))).toEqual([]);
+  });
   it('marks failed pushes', () => {
     expect(studyStatusIcons(newStudy({ study_push_status: [push('F')] }))).toEqual(['failed']);
   });

@@ -1,6 +1,6 @@
-import type { Study } from '@imaging-inbox/contract';
+import { STUDY_STATUS, type Study } from '@imaging-inbox/contract';
 
-export type StudyStatusIcon = 'processed' | 'rejected' | 'failed' | 'nominated';
+export type StudyStatusIcon = 'processed' | 'rejected' | 'failed' | 'nominated' | 'incomplete';
 
 export const CUSTOM_FIELDS = {
   priority: 'priority',
@@ -30,13 +30,15 @@ function isSet(value: string | null): boolean {
 
 /**
  * The card icons (SPEC.md section 2): processed = completed; rejected = the rejected custom field is
- * set; failed = failed; nominated = the nomination field is set and neither completed nor rejected.
+ * set; failed = failed; nominated = the nomination field is set and neither completed nor rejected;
+ * incomplete = the retrieve from a PACS that filled it failed part-way (retrieving it again completes it).
  */
 export function studyStatusIcons(study: Study): StudyStatusIcon[] {
   const push = latestPushStatus(study);
   const completed = push === 'S';
   const rejected = isSet(customField(study, CUSTOM_FIELDS.rejected));
   const icons: StudyStatusIcon[] = [];
+  if (study.study_status === STUDY_STATUS.incomplete) icons.push('incomplete');
   if (completed) icons.push('processed');
   if (rejected) icons.push('rejected');
   if (push === 'F') icons.push('failed');
