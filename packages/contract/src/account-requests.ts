@@ -23,6 +23,9 @@ export const accountListRequest = z.object(pageParams(MAX_PAGE_ROWS));
 /** group/list: a page of the caller's groups, optionally of one account. */
 export const groupListRequest = optionalAccountRequest.extend(pageParams(MAX_PAGE_ROWS));
 
+/** user/namespace/list: a page of the namespaces (accounts and groups) the caller belongs to. */
+export const namespaceListRequest = optionalAccountRequest.extend(pageParams(MAX_PAGE_ROWS));
+
 /** dicom/node/list: a page of an account's registered DICOM senders. */
 export const dicomNodeListRequest = accountIdRequest.extend(pageParams(MAX_PAGE_ROWS));
 

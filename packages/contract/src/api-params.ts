@@ -151,8 +151,22 @@ export const pageParams = (defaultRows: number, maxRows: number = MAX_PAGE_ROWS)
   'page.rows': intParam(defaultRows, 1, maxRows),
 });
 
+/** The `page` object of a list answer, as Ambra answers it. */
+export interface AnswerPage {
+  number: number;
+  rows: number;
+  more: 0 | 1;
+}
+
+/** A list call with no parameters besides its page (read whole unless a page size is asked). */
+export const pageRequest = z.object(pageParams(MAX_PAGE_ROWS));
+
 /** The rows of a list that is read whole (short lists), as one answer page. */
-export function pageOf<T>(items: readonly T[], number: number, rows: number) {
+export function pageOf<T>(
+  items: readonly T[],
+  number: number,
+  rows: number,
+): { items: T[]; page: AnswerPage } {
   const start = (number - 1) * rows;
   return {
     items: items.slice(start, start + rows),

@@ -1,3 +1,4 @@
+import type { AnswerPage } from './api-params.js';
 import type { StudyPushStatus } from './study-search.js';
 
 /** The last C-ECHO of a destination: ok with its round trip, or the reason it failed. */
@@ -28,6 +29,13 @@ export interface Destination {
   last_echo: EchoResult | null;
   created: number;
   updated: number;
+}
+
+/** study/push/list: the push attempts of a study, newest first. */
+export interface StudyPushListAnswer {
+  status: 'OK';
+  pushes: StudyPushAttempt[];
+  page: AnswerPage;
 }
 
 export const DESTINATION_NAME_MAX_LENGTH = 100;

@@ -1,3 +1,4 @@
+import type { AnswerPage } from './api-params.js';
 /** One event of a study's history, as audit/object answers it (newest or oldest first). */
 export interface AuditEvent {
   id: number;
@@ -34,6 +35,7 @@ export interface StudyShare {
 export interface ShareListAnswer {
   status: 'OK';
   shares: StudyShare[];
+  page: AnswerPage;
 }
 
 /** An account member a study could be shared with (study/share/who, type=user). */

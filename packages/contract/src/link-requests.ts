@@ -1,6 +1,14 @@
 import { z } from 'zod';
-import { flagParam, optionalText, rawText, reportInvalid, requiredInt, requiredText } from './api-params.js';
-import { MAX_INT } from './limits.js';
+import {
+  flagParam,
+  optionalText,
+  pageParams,
+  rawText,
+  reportInvalid,
+  requiredInt,
+  requiredText,
+} from './api-params.js';
+import { MAX_INT, MAX_PAGE_ROWS } from './limits.js';
 import { DEFAULT_LINK_SORT, LINK_ACTIONS, LINK_SORT_OPTIONS } from './links.js';
 import type { LinkAction, LinkSort } from './links.js';
 import { emailSchema } from './validation.js';
@@ -45,11 +53,17 @@ export const linkListRequest = z
     sort_by: optionalText(),
     'filter.namespace_id.equals': optionalText(),
     account_id: optionalText(),
+    ...pageParams(MAX_PAGE_ROWS),
   })
   .transform((p, ctx) => {
     const sort = p.sort_by ?? DEFAULT_LINK_SORT;
     if (!SORTS.includes(sort)) return reportInvalid(ctx, 'sort_by', `must be one of ${SORTS.join(', ')}`);
-    return { sort: sort as LinkSort, namespaceId: p['filter.namespace_id.equals'], accountId: p.account_id };
+    return {
+      sort: sort as LinkSort,
+      namespaceId: p['filter.namespace_id.equals'],
+      accountId: p.account_id,
+      page: { number: p['page.number'], rows: p['page.rows'] },
+    };
   });
 
 /** The public calls that take a link or send token. */

@@ -1,3 +1,4 @@
+import type { AnswerPage } from './api-params.js';
 /**
  * Request-study links (SPEC.md sections 3 "Link request", "Pending request" and 7 "Links"): the
  * authed calls link/add, link/list, link/delete and the public upload calls under link/public/.
@@ -40,6 +41,7 @@ export interface PendingRequest {
 export interface LinkListAnswer {
   status: 'OK';
   links: PendingRequest[];
+  page: AnswerPage;
 }
 
 /** GET link/public/info: what the outside party sees before uploading. */

@@ -1,3 +1,4 @@
+import type { AnswerPage } from './api-params.js';
 /**
  * Notification preferences (SPEC "Notification preferences"; calls user/event, user/event/set,
  * user/event/list). Flags are per user and per namespace (an account or one of its groups).
@@ -16,6 +17,13 @@ export interface NotificationPreference {
   event_harvest: 0 | 1;
   /** Whether the user may change these flags (user_modify_notifications in the namespace). */
   can_modify: 0 | 1;
+}
+
+/** user/event/list: the flags of every namespace the user belongs to. */
+export interface NotificationPreferenceListAnswer {
+  status: 'OK';
+  events: NotificationPreference[];
+  page: AnswerPage;
 }
 
 /** Labels of the toggles on the Notifications tab. */

@@ -1,3 +1,4 @@
+import type { AnswerPage } from './api-params.js';
 /**
  * Send exams (SPEC.md sections 3 "Send exam", 4 "Send", 6): study/share with account_id (a
  * connection), share_code or email, now or after DELAYED_SEND_MS; study/send/list and
@@ -31,6 +32,7 @@ export interface Connection {
 export interface ConnectionListAnswer {
   status: 'OK';
   connections: Connection[];
+  page: AnswerPage;
 }
 
 /** GET namespace/share_code: whom a share code reaches. */
@@ -64,6 +66,7 @@ export interface SentItem {
 export interface SendListAnswer {
   status: 'OK';
   sends: SentItem[];
+  page: AnswerPage;
 }
 
 /** send/public/info: what the e-mailed recipient sees before verifying (no patient data). */

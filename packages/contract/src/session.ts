@@ -1,3 +1,4 @@
+import type { AnswerPage } from './api-params.js';
 import type { GroupType } from './groups.js';
 import type { PermissionFlags } from './permissions.js';
 
@@ -79,4 +80,11 @@ export interface NamespaceSummary {
   name: string;
   type: 'ACCOUNT' | GroupType;
   account_id: string;
+}
+
+/** user/namespace/list: the accounts and groups the caller belongs to. */
+export interface NamespaceListAnswer {
+  status: 'OK';
+  namespaces: NamespaceSummary[];
+  page: AnswerPage;
 }

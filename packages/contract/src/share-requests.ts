@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { optionalText, rawText, reportInvalid, reportMissing, requiredText } from './api-params.js';
+import {
+  optionalText,
+  pageParams,
+  rawText,
+  reportInvalid,
+  reportMissing,
+  requiredText,
+} from './api-params.js';
+import { MAX_PAGE_ROWS } from './limits.js';
 
 /** Request schemas of study/share and its companions (shares inside the account and sends). */
 
@@ -70,9 +78,10 @@ export const studyShareWhoRequest = z.object({ uuid: requiredText(), type: requi
 
 /** connection/list: by account_id, or by a study's uuid (the connections of its account). */
 export const connectionListRequest = z
-  .object({ uuid: optionalText(), account_id: optionalText() })
+  .object({ uuid: optionalText(), account_id: optionalText(), ...pageParams(MAX_PAGE_ROWS) })
   .transform((p, ctx) => {
-    if (p.uuid) return { by: 'study' as const, uuid: p.uuid };
-    if (p.account_id) return { by: 'account' as const, accountId: p.account_id };
+    const page = { number: p['page.number'], rows: p['page.rows'] };
+    if (p.uuid) return { by: 'study' as const, uuid: p.uuid, page };
+    if (p.account_id) return { by: 'account' as const, accountId: p.account_id, page };
     return reportMissing(ctx, 'account_id');
   });

@@ -20,6 +20,9 @@ import { MAX_PAGE_ROWS, TAG_LOOKUP_ROWS } from './limits.js';
 /** Every call that names one study by `uuid`. */
 export const studyUuidRequest = z.object({ uuid: requiredText() });
 
+/** A list of one study's items (shares, sends, pushes): the study's `uuid` and the page. */
+export const studyItemListRequest = studyUuidRequest.extend(pageParams(MAX_PAGE_ROWS));
+
 /** study/exists: does a Study Instance UID exist in an account (the caller's first by default). */
 export const studyExistsRequest = z.object({
   studyUID: requiredText(),

@@ -116,7 +116,7 @@ export class ShareService {
     });
   }
 
-  async list(row: StudyRow): Promise<Omit<ShareListAnswer, 'status'>> {
+  async list(row: StudyRow): Promise<Pick<ShareListAnswer, 'shares'>> {
     const rows = await this.deps.shares.list(row.uuid);
     return {
       shares: rows.map((r) => ({

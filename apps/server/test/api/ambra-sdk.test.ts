@@ -57,6 +57,8 @@ describe.each(DIALECTS)("Ambra's SDK against api/v3 on %s", (dialect) => {
 
   it('echoes the page size the pager asked for in every list', async () => {
     const pager = { 'page.rows': 100, 'page.number': 1 };
+    const study = (await server.api.call('study/list', { 'page.rows': 1 }, clinician)).body.studies[0]
+      .uuid as string;
     const lists: [string, Record<string, string | number>, string, string][] = [
       ['account/list', {}, 'accounts', clinician],
       ['group/list', {}, 'groups', clinician],
@@ -71,6 +73,14 @@ describe.each(DIALECTS)("Ambra's SDK against api/v3 on %s", (dialect) => {
       ['destination/list', { account_id: account }, 'destinations', admin],
       ['dicom/node/list', { account_id: account }, 'nodes', admin],
       ['account/user/list', { uuid: account }, 'users', admin],
+      ['link/list', {}, 'links', clinician],
+      ['study/share/list', { uuid: study }, 'shares', clinician],
+      ['study/send/list', { uuid: study }, 'sends', clinician],
+      ['study/push/list', { uuid: study }, 'pushes', clinician],
+      ['connection/list', { account_id: account }, 'connections', clinician],
+      ['connection/list', { uuid: study }, 'connections', clinician],
+      ['user/event/list', {}, 'events', clinician],
+      ['user/namespace/list', {}, 'namespaces', clinician],
     ];
     for (const [route, params, field, sid] of lists) {
       const { status, body } = await server.api.call(route, { ...params, ...pager }, sid);
@@ -95,6 +105,18 @@ describe.each(DIALECTS)("Ambra's SDK against api/v3 on %s", (dialect) => {
     expect(last.body.page).toEqual({ number: all.length, rows: 1, more: 0 });
     const wrong = await server.api.call('account/list', { 'page.rows': 5001 }, clinician);
     expect(wrong.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'page.rows' });
+    const namespaces = (await server.api.call('user/namespace/list', {}, clinician)).body.namespaces as {
+      namespace_id: string;
+    }[];
+    const second = await server.api.call(
+      'user/namespace/list',
+      { 'page.rows': 1, 'page.number': 2 },
+      clinician,
+    );
+    expect(second.body.namespaces).toEqual([namespaces[1]]);
+    expect(second.body.page).toEqual({ number: 2, rows: 1, more: namespaces.length > 2 ? 1 : 0 });
+    const zero = await server.api.call('study/share/list', { uuid: 'x', 'page.number': 0 }, clinician);
+    expect(zero.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'page.number' });
   });
 
   it('stores a raw DICOM file posted with no Content-Type, and refuses a raw non-DICOM body as such', async () => {

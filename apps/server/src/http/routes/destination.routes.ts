@@ -5,8 +5,8 @@ import {
   destinationRetrieveRequest,
   destinationSearchRequest,
   destinationSetRequest,
+  studyItemListRequest,
   studyPushRequest,
-  studyUuidRequest,
   uuidRequest,
 } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
@@ -73,7 +73,12 @@ export function studyPushRoutes(ctx: AppContext, app: FastifyInstance): void {
     return { push: await pushes.push(caller, input.uuid, input.destination_id) };
   });
 
-  authedRoute(ctx, app, 'study/push/list', studyUuidRequest, async ({ caller, input }) => {
-    return { pushes: await pushes.list(caller, input.uuid) };
+  authedRoute(ctx, app, 'study/push/list', studyItemListRequest, async ({ caller, input }) => {
+    const { items, page } = pageOf(
+      await pushes.list(caller, input.uuid),
+      input['page.number'],
+      input['page.rows'],
+    );
+    return { pushes: items, page };
   });
 }

@@ -1,5 +1,5 @@
 import type { LinkAddAnswer, LinkListAnswer } from '@imaging-inbox/contract';
-import { linkAddRequest, linkListRequest, uuidRequest } from '@imaging-inbox/contract';
+import { linkAddRequest, linkListRequest, pageOf, uuidRequest } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
@@ -25,11 +25,11 @@ export function linkRoutes(ctx: AppContext, app: FastifyInstance): void {
     async ({ caller, input }): Promise<Omit<LinkListAnswer, 'status'>> => {
       const links = await ctx.services.links.list(caller, input.namespaceId, input.sort);
       const { accountId } = input;
-      return {
-        links: accountId
-          ? links.filter((l) => caller.groups.get(l.namespace_id)?.accountId === accountId)
-          : links,
-      };
+      const ofAccount = accountId
+        ? links.filter((l) => caller.groups.get(l.namespace_id)?.accountId === accountId)
+        : links;
+      const { items, page } = pageOf(ofAccount, input.page.number, input.page.rows);
+      return { links: items, page };
     },
   );
 

@@ -1,4 +1,9 @@
-import { connectionListRequest, studyUuidRequest } from '@imaging-inbox/contract';
+import {
+  connectionListRequest,
+  pageOf,
+  studyItemListRequest,
+  studyUuidRequest,
+} from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
@@ -10,8 +15,10 @@ import { authedRoute } from '../api.js';
 export function studySendRoutes(ctx: AppContext, app: FastifyInstance): void {
   const sends = ctx.services.sends;
 
-  authedRoute(ctx, app, 'study/send/list', studyUuidRequest, async ({ caller, input }) => {
-    return sends.list(await ctx.services.studyAccess.byUuid(caller, input.uuid));
+  authedRoute(ctx, app, 'study/send/list', studyItemListRequest, async ({ caller, input }) => {
+    const { sends: list } = await sends.list(await ctx.services.studyAccess.byUuid(caller, input.uuid));
+    const { items, page } = pageOf(list, input['page.number'], input['page.rows']);
+    return { sends: items, page };
   });
 
   authedRoute(ctx, app, 'study/send/cancel', studyUuidRequest, async ({ caller, input }) => {
@@ -20,10 +27,12 @@ export function studySendRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   // By account_id, or by a study's uuid: the connections of the account that holds it.
   authedRoute(ctx, app, 'connection/list', connectionListRequest, async ({ caller, input }) => {
-    if (input.by === 'study') {
-      const row = await ctx.services.studyAccess.byUuid(caller, input.uuid);
-      return sends.connections(caller, row.account_id);
-    }
-    return sends.connections(caller, input.accountId);
+    const accountId =
+      input.by === 'study'
+        ? (await ctx.services.studyAccess.byUuid(caller, input.uuid)).account_id
+        : input.accountId;
+    const { connections } = await sends.connections(caller, accountId);
+    const { items, page } = pageOf(connections, input.page.number, input.page.rows);
+    return { connections: items, page };
   });
 }

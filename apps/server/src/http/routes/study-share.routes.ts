@@ -1,8 +1,9 @@
 import {
+  pageOf,
+  studyItemListRequest,
   studyShareRequest,
   studyShareStopRequest,
   studyShareWhoRequest,
-  studyUuidRequest,
 } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -26,8 +27,10 @@ export function studyShareRoutes(ctx: AppContext, app: FastifyInstance): void {
     await shares.share(caller, row, input.target, input.message);
   });
 
-  authedRoute(ctx, app, 'study/share/list', studyUuidRequest, async ({ caller, input }) => {
-    return shares.list(await ctx.services.studyAccess.byUuid(caller, input.uuid));
+  authedRoute(ctx, app, 'study/share/list', studyItemListRequest, async ({ caller, input }) => {
+    const { shares: list } = await shares.list(await ctx.services.studyAccess.byUuid(caller, input.uuid));
+    const { items, page } = pageOf(list, input['page.number'], input['page.rows']);
+    return { shares: items, page };
   });
 
   authedRoute(ctx, app, 'study/share/stop', studyShareStopRequest, async ({ caller, input }) => {

@@ -1,4 +1,4 @@
-import { noParams, userEventRequest, userEventSetRequest } from '@imaging-inbox/contract';
+import { pageOf, pageRequest, userEventRequest, userEventSetRequest } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
@@ -7,9 +7,10 @@ import { authedRoute } from '../api.js';
 export function userEventRoutes(ctx: AppContext, app: FastifyInstance): void {
   const prefs = ctx.services.notificationPreferences;
 
-  authedRoute(ctx, app, 'user/event/list', noParams, async ({ caller }) => ({
-    events: await prefs.list(caller),
-  }));
+  authedRoute(ctx, app, 'user/event/list', pageRequest, async ({ caller, input }) => {
+    const { items, page } = pageOf(await prefs.list(caller), input['page.number'], input['page.rows']);
+    return { events: items, page };
+  });
 
   authedRoute(ctx, app, 'user/event', userEventRequest, async ({ caller, input }) => {
     return prefs.get(caller, input.namespace_id, input.user_id);

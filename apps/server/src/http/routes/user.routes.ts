@@ -1,7 +1,8 @@
 import {
   MESSAGES,
+  namespaceListRequest,
   noParams,
-  optionalAccountRequest,
+  pageOf,
   passwordChangeRequest,
   passwordLostRequest,
   passwordResetRequest,
@@ -43,7 +44,7 @@ export function userRoutes(ctx: AppContext, app: FastifyInstance): void {
     return { message: MESSAGES.passwordChanged };
   });
 
-  authedRoute(ctx, app, 'user/namespace/list', optionalAccountRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'user/namespace/list', namespaceListRequest, async ({ caller, input }) => {
     const accountId = input.account_id;
     const namespaces = [];
     for (const account of caller.accounts.values()) {
@@ -66,6 +67,7 @@ export function userRoutes(ctx: AppContext, app: FastifyInstance): void {
         account_id: group.accountId,
       });
     }
-    return { namespaces };
+    const { items, page } = pageOf(namespaces, input['page.number'], input['page.rows']);
+    return { namespaces: items, page };
   });
 }
