@@ -183,6 +183,8 @@ export interface Config {
   mailMaxAttempts: number;
   jobConcurrency: Record<string, number>;
   processId: string;
+  /** PROCESS_ID was set: the id survives a restart, so the run marker is named by it. */
+  processIdFixed: boolean;
   drainMs: number;
   logLevel: string;
   webDist: string | undefined;
@@ -233,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
     jobConcurrency: e.JOB_CONCURRENCY ?? {},
     processId: e.PROCESS_ID ?? `${os.hostname()}-${process.pid}`,
+    processIdFixed: e.PROCESS_ID !== undefined,
     drainMs: e.DRAIN_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,

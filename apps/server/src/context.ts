@@ -175,6 +175,7 @@ export function createContext(
     ingest,
     collector,
     aeTitle: config.dicomAet,
+    rowsMayBeLost: db.dialect === 'sqlite',
     log,
   });
   const shareNotifier = new ShareNotifier({

@@ -57,7 +57,7 @@ export async function startServer(
   const staged = await ctx.services.blobs.clearStaging();
   if (staged.files > 0)
     log(`Removed ${staged.files} staged file(s) (${staged.bytes} bytes) left by the last run`);
-  const marker = new RunMarker(config.dataDir);
+  const marker = new RunMarker(config.dataDir, config.processIdFixed ? config.processId : undefined);
   const uncleanStart = marker.previousUncleanStart();
   let recovery: RecoveryReport | undefined;
   if (uncleanStart !== undefined) {

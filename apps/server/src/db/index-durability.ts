@@ -4,12 +4,12 @@ import type { Db, DialectName } from './dialect.js';
 import type { Database } from './schema.js';
 
 // Compiled once: these run around every received instance's index transaction.
-const SYNC_COMMIT_OFF = CompiledQuery.raw('set local synchronous_commit = off');
 const SQLITE_SYNC_NORMAL = CompiledQuery.raw('pragma synchronous = NORMAL');
 const SQLITE_SYNC_FULL = CompiledQuery.raw('pragma synchronous = FULL');
 
 /**
- * Runs `work` in a transaction whose commit does not wait for the database log to reach the disk.
+ * Runs `work` in a transaction whose commit does not wait for the database log to reach the disk
+ * (on SQLite; see below for PostgreSQL).
  * Only for index rows that can be rebuilt from a file that is already durable (C-STORE ingest,
  * docs/architecture.md "Durability of received instances"): such a commit is atomic and survives a
  * crash of our process, and becomes durable with the next synced commit of any other write (the
@@ -19,19 +19,18 @@ const SQLITE_SYNC_FULL = CompiledQuery.raw('pragma synchronous = FULL');
  * SQLite: the connection runs `synchronous = FULL`; this transaction runs at NORMAL, which in WAL
  * mode skips the WAL sync at commit. The level cannot change inside a transaction, so the single
  * connection is held from before BEGIN until it is back at FULL: no other write can commit at the
- * weaker level. PostgreSQL: `synchronous_commit = off` for this transaction only.
+ * weaker level. PostgreSQL: an ordinary commit at the server's synchronous_commit (on by default),
+ * so nothing there needs the recovery scan; concurrent commits share one log flush.
  */
 export function transactionWithoutSync<T>(
   db: Kysely<Database>,
   dialect: DialectName,
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
-  if (dialect === 'postgres') {
-    return db.transaction().execute(async (trx) => {
-      await trx.executeQuery(SYNC_COMMIT_OFF);
-      return work(trx);
-    });
-  }
+  // Several processes share one PostgreSQL database: a lost commit there could be any process's,
+  // and no run marker of one process can say which. So the acknowledgement waits for the log
+  // flush (synchronous_commit = on, the server's setting; docs/decisions/0029-scale-out.md).
+  if (dialect === 'postgres') return db.transaction().execute(work);
   return db.connection().execute(async (connection) => {
     await connection.executeQuery(SQLITE_SYNC_NORMAL);
     try {

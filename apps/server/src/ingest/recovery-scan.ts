@@ -62,6 +62,14 @@ export interface RecoveryDeps {
   collector: BlobCollector;
   /** Our AE title, the destination AE of the recovered studies. */
   aeTitle: string;
+  /**
+   * Whether an acknowledged C-STORE's rows can be lost while its file survives: only on SQLite,
+   * whose C-STORE commits skip the log sync. On PostgreSQL every acknowledgement waits for the
+   * log flush, so the scan rebuilds nothing; it only hands this run's unreferenced files (written
+   * but never acknowledged) to the collector, whose grace period spares the files other live
+   * processes are still indexing.
+   */
+  rowsMayBeLost: boolean;
   log: (line: string) => void;
 }
 
@@ -84,7 +92,9 @@ export class IngestRecovery {
 
   async scan(runStarted: number): Promise<RecoveryReport> {
     const started = Date.now();
-    const newest = await this.deps.repo.newestInstanceCreated();
+    // Another process's rows say nothing about this run's lost ones: with several processes (on
+    // PostgreSQL) the window is this run's whole life.
+    const newest = this.deps.rowsMayBeLost ? await this.deps.repo.newestInstanceCreated() : undefined;
     // Whole milliseconds: file times have fractions, index times (bigint) do not.
     const since = Math.floor(Math.max(runStarted, (newest ?? 0) - RECOVERY_MARGIN_MS));
     const report: RecoveryReport = {
@@ -110,7 +120,13 @@ export class IngestRecovery {
       const batch = candidates.slice(i, i + LOOKUP_BATCH);
       const referenced = await this.deps.repo.referencedKeys(batch);
       for (const key of batch) {
-        if (!referenced.has(key)) await this.recover(key, report, debris);
+        if (referenced.has(key)) continue;
+        if (this.deps.rowsMayBeLost) await this.recover(key, report, debris);
+        else {
+          // Never acknowledged (no durable row), and perhaps another process's ingest under way.
+          report.unacknowledged += 1;
+          debris.push(key);
+        }
       }
     }
     report.removed = await this.deps.collector.removeUnreferenced(debris);

@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * A file in DATA_DIR that exists while the server runs: written (and synced) at start, removed at a
- * clean stop once every index commit is durable. Finding it at start means the previous run ended
+ * A file in DATA_DIR that exists while this process runs: written (and synced) at start, removed at
+ * a clean stop once every index commit is durable. It is this process's own: named by PROCESS_ID
+ * when one is set (`server-<id>.running`), so processes sharing a DATA_DIR never read, overwrite or
+ * clear each other's, and a process finds only its own previous run. Finding it at start means the previous run ended
  * without that stop (killed, crashed, power cut), so index rows committed without a log sync may
  * be missing; its modification time is when that run started, the earliest a lost row's file can
  * have been written.
@@ -11,8 +13,18 @@ import path from 'node:path';
 export class RunMarker {
   private readonly file: string;
 
-  constructor(private readonly dataDir: string) {
-    this.file = path.join(dataDir, 'server.running');
+  constructor(
+    private readonly dataDir: string,
+    private readonly processId?: string,
+  ) {
+    this.file = path.join(
+      dataDir,
+      processId === undefined ? 'server.running' : `server-${processId}.running`,
+    );
+  }
+
+  get path(): string {
+    return this.file;
   }
 
   /** When the previous run started, if it did not stop cleanly; undefined after a clean stop. */
@@ -28,7 +40,10 @@ export class RunMarker {
   set(): void {
     const fd = fs.openSync(this.file, 'w');
     try {
-      fs.writeSync(fd, `pid ${process.pid} started ${new Date().toISOString()}\n`);
+      fs.writeSync(
+        fd,
+        `process ${this.processId ?? '-'} pid ${process.pid} started ${new Date().toISOString()}\n`,
+      );
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);

@@ -99,7 +99,13 @@ describe.each(DIALECTS)('start-up removes crash debris on %s', (dialect) => {
 
     const second = await start();
     server = second.running;
-    expect(second.running.recovery).toMatchObject({ partial: 1, unacknowledged: 2, removed: 2, deferred: 1 });
+    // SQLite reads each file to tell a cut-short one from a complete one; on PostgreSQL no row can
+    // have been lost, so no file is read: all three are simply unacknowledged.
+    expect(second.running.recovery).toMatchObject(
+      dialect === 'sqlite'
+        ? { partial: 1, unacknowledged: 2, removed: 2, deferred: 1 }
+        : { partial: 0, unacknowledged: 3, removed: 2, deferred: 1 },
+    );
     expect(filesUnder(path.join(dataDir, 'tmp'))).toEqual([]);
     expect(second.lines.join('\n')).toContain('Removed 3 staged file(s)');
     expect([unanswered, partial].filter((f) => fs.existsSync(f))).toEqual([]);
