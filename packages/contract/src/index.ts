@@ -36,3 +36,5 @@ export * from './download-requests.js';
 export * from './account-users.js';
 export * from './gatekeeper.js';
 export * from './order-match.js';
+export * from './orders.js';
+export * from './reports.js';

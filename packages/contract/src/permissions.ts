@@ -23,6 +23,8 @@ export const STUDY_PERMISSIONS = [
   'study_sync',
   'study_push',
   'study_approve',
+  /** Add a report (text or PDF) to a study, stored as a DICOM series of it. */
+  'study_report_add',
   'study_request_edit',
   'study_request_view',
   'study_request_view_inbound',
