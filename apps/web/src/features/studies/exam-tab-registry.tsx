@@ -4,6 +4,7 @@ import { DeleteTab } from './components/DeleteTab';
 import { DownloadsTab } from './components/DownloadsTab';
 import { EditMrnTab } from './components/EditMrnTab';
 import { PacsTab } from './components/PacsTab';
+import { ProcessTab } from './components/process/ProcessTab';
 import { ExchangeTab } from './components/ExchangeTab';
 import { SendTab } from './components/SendTab';
 import { ShareTab } from './components/ShareTab';
@@ -17,7 +18,7 @@ const NOT_GATEKEEPER = ['CLOUD', 'LIBRARY', 'ALL'] as const;
 /**
  * Every exam-details tab (SPEC.md section 2), in strip order: the single and multi-select panels
  * show exactly the entries whose rules hold. Adding a tab is adding one entry here, with its screen;
- * Process, Reports, Orders and Search Order get theirs when their features land.
+ * Reports, Orders and Search Order get theirs when their features land.
  */
 export const EXAM_TABS: readonly ExamTabEntry[] = [
   {
@@ -110,5 +111,17 @@ export const EXAM_TABS: readonly ExamTabEntry[] = [
     when: ({ groupType, state }) => groupType === 'GATEKEEPER' || state === 'Shared w/ group',
     opensFirst: ({ groupType, state }) => groupType === 'CLOUD' && state === 'Shared w/ group',
     render: ({ studies, accountId }) => <ExchangeTab study={studies[0]!} accountId={accountId} />,
+  },
+  {
+    id: 'process',
+    label: 'Process',
+    groupTypes: ['GATEKEEPER'],
+    fromShare: true,
+    multiSelect: false,
+    // The default tab of a gatekeeper's nomination (SPEC.md section 2).
+    opensFirst: ({ groupType }) => groupType === 'GATEKEEPER',
+    render: ({ studies, state, accountId }) => (
+      <ProcessTab study={studies[0]!} state={state} accountId={accountId} />
+    ),
   },
 ];

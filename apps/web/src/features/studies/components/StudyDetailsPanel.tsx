@@ -23,7 +23,8 @@ export function StudyDetailsPanel({ study, groupType, state, onClose, onRemoved 
       component="aside"
       aria-label={t('Exam details')}
       sx={{
-        width: 460,
+        // A gatekeeper compares an exam with an order side by side: its panel is wider.
+        width: groupType === 'GATEKEEPER' ? 640 : 460,
         flexShrink: 0,
         borderLeft: 1,
         borderColor: 'divider',

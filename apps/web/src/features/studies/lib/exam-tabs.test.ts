@@ -23,12 +23,10 @@ describe('examTabs', () => {
     expect(r.tabs).toContain('Share');
     expect(r.tabs).toContain('Send exams');
   });
-  // Process (and its opening first) comes with the gatekeeper feature: a tab is listed only once it
-  // has a screen, so today's gatekeeper strip is the other five and opens on Summary.
-  it('gives gatekeeper groups Summary, Exchange, Viewer, Downloads, Attachments in that order', () => {
+  it('gives gatekeeper groups Summary, Exchange, Viewer, Downloads, Attachments, Process, opening Process', () => {
     expect(examTabs({ groupType: 'GATEKEEPER', state: 'Nominations', studies: [newStudy()] })).toEqual({
-      tabs: ['Summary', 'Exchange', 'Viewer', 'Downloads', 'Attachments'],
-      defaultTab: 'Summary',
+      tabs: ['Summary', 'Exchange', 'Viewer', 'Downloads', 'Attachments', 'Process'],
+      defaultTab: 'Process',
     });
   });
   it('lists the cloud tabs in registry order, Exchange only for Shared w/ group', () => {
@@ -48,8 +46,8 @@ describe('examTabs', () => {
       'Exchange',
     );
   });
-  it('lists no tab without a screen (Process, Reports, Orders, Search Order)', () => {
-    for (const label of ['Process', 'Reports', 'Orders', 'Search Order']) {
+  it('lists no tab without a screen (Reports, Orders, Search Order)', () => {
+    for (const label of ['Reports', 'Orders', 'Search Order']) {
       expect(EXAM_TABS.map((tab) => tab.label)).not.toContain(label);
     }
   });

@@ -1,0 +1,242 @@
+import { useEffect, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Link,
+  List,
+  ListItemButton,
+  ListItemText,
+  MenuItem,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import {
+  COMPARED_ATTRIBUTES,
+  NOMINATION_PRIORITIES,
+  compareOrder,
+  rankOrders,
+  type Destination,
+  type ExamDemographics,
+  type NominationPriority,
+} from '@imaging-inbox/contract';
+import { useTranslation } from '../../../../lib/i18n';
+import { errorCode } from '../../../../lib/api-error';
+import { cutName, formatPatientName } from '../../../../lib/format';
+import { useDateDisplay } from '../../../../lib/date-preferences';
+import type { FoundOrder } from '../../api/order-search';
+import { useProcessNomination } from '../../api/study-process';
+import { comparisonProblems, processParams, type ComparisonForm } from '../../lib/process-flow';
+
+/** How long the 'Exam is being sent to PACS' banner shows before the view moves to Queued. */
+export const SENT_BANNER_MS = 2000;
+
+interface Props {
+  copyUuid: string;
+  exam: ExamDemographics;
+  order: FoundOrder | null;
+  candidates: readonly FoundOrder[];
+  /** Whether the accession number is typed here (C-Find and no-query flows, or no order). */
+  typedAccession: boolean;
+  destinations: readonly Destination[];
+  priority: NominationPriority;
+  onChooseOrder: (order: FoundOrder) => void;
+  onStartOver: () => void;
+  onBack: () => void;
+  onSent: () => void;
+}
+
+function failure(code: string): string {
+  if (code === 'STUDY_UID_CONFLICT') return 'The destination already holds this exam under another patient.';
+  if (code === 'ALREADY_PROCESSED') return 'This exam was already processed.';
+  return 'Failed to send exam to PACS';
+}
+
+const isPersonName = (field: string) => field === 'patient_name' || field === 'referring_physician';
+
+/**
+ * Order Comparison (SPEC.md section 2): the exam and the chosen order side by side with every
+ * difference marked, the candidates ranked with their reasons, and the form that sends to PACS.
+ */
+export function ComparisonStep(props: Props) {
+  const { t } = useTranslation();
+  const dates = useDateDisplay();
+  const process = useProcessNomination();
+  const [form, setForm] = useState<ComparisonForm>({
+    accessionNumber: '',
+    priority: props.priority,
+    destinationId: props.destinations.length === 1 ? props.destinations[0]!.uuid : '',
+  });
+  const [touched, setTouched] = useState(false);
+  const problems = comparisonProblems(form);
+  const valid = Object.keys(problems).length === 0;
+  const { onSent } = props;
+  useEffect(() => {
+    if (!process.isSuccess) return;
+    const timer = setTimeout(onSent, SENT_BANNER_MS);
+    return () => clearTimeout(timer);
+  }, [process.isSuccess, onSent]);
+
+  const comparison = props.order ? compareOrder(props.exam, props.order) : null;
+  const ranking = rankOrders(props.exam, props.candidates);
+  const shownValue = (field: string, value: string) =>
+    field.endsWith('date') ? dates.day(value) : isPersonName(field) ? formatPatientName(value) : value;
+
+  const send = () => {
+    setTouched(true);
+    if (!valid) return;
+    process.mutate(processParams(props.copyUuid, props.order, form));
+  };
+  const locked = process.isPending || process.isSuccess;
+
+  return (
+    <Stack spacing={2}>
+      <Link component="button" onClick={props.onStartOver} sx={{ alignSelf: 'flex-start' }}>
+        {t('Start over')}
+      </Link>
+      {ranking.warnings.map((w) => (
+        <Alert key={w} severity="warning">
+          {t(w)}
+        </Alert>
+      ))}
+      <Table size="small" aria-label={t('Exam and order')}>
+        <TableHead>
+          <TableRow>
+            <TableCell />
+            <TableCell>{t('Exam')}</TableCell>
+            <TableCell>{props.order ? t('Order') : t('Sent as')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {(
+            comparison?.attributes ??
+            COMPARED_ATTRIBUTES.map((a) => ({
+              exam_field: a.exam,
+              label: a.label,
+              exam: props.exam[a.exam],
+              order: props.exam[a.exam],
+              differs: false,
+            }))
+          ).map((row) => (
+            <TableRow
+              key={row.exam_field}
+              data-differs={row.differs || undefined}
+              sx={row.differs ? { bgcolor: 'warning.light', '& td, & th': { fontWeight: 600 } } : undefined}
+            >
+              <TableCell component="th">
+                {t(row.label)}
+                {row.differs && (
+                  <Box component="span" sx={{ ml: 0.5 }} aria-label={t('differs')}>
+                    ≠
+                  </Box>
+                )}
+              </TableCell>
+              <TableCell>{shownValue(row.exam_field, row.exam) || '—'}</TableCell>
+              <TableCell>{shownValue(row.exam_field, row.order) || (props.order ? '—' : '')}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {comparison && (
+        <Typography variant="body2" color="text.secondary" component="div">
+          {t('{{score}}% match', { score: comparison.score })}:{' '}
+          {comparison.criteria.map((c) => t(c.reason)).join(' · ')}
+        </Typography>
+      )}
+      {ranking.ranked.length > 1 && (
+        <section aria-label={t('Candidate orders')}>
+          <Typography variant="subtitle2" component="h3">
+            {t('Candidate orders, best match first')}
+          </Typography>
+          <List dense disablePadding>
+            {ranking.ranked.map((r, i) => (
+              <ListItemButton
+                key={r.order.uuid ?? `${r.order.accession_number}-${i}`}
+                selected={r.order === props.order}
+                onClick={() => props.onChooseOrder(r.order)}
+              >
+                <ListItemText
+                  primary={`${t('{{score}}% match', { score: r.score })} · ${formatPatientName(r.order.patient_name)} · ${
+                    r.order.accession_number || '—'
+                  }`}
+                  secondary={r.criteria.map((c) => t(c.reason)).join(' · ')}
+                />
+              </ListItemButton>
+            ))}
+          </List>
+        </section>
+      )}
+      <Stack
+        spacing={1.5}
+        component="form"
+        aria-label={t('Send to PACS')}
+        onSubmit={(e) => e.preventDefault()}
+      >
+        {props.typedAccession && (
+          <TextField
+            size="small"
+            label={t('Accession number')}
+            value={form.accessionNumber}
+            onChange={(e) => setForm({ ...form, accessionNumber: e.target.value })}
+            slotProps={{ htmlInput: { maxLength: 16 } }}
+            disabled={locked}
+          />
+        )}
+        <TextField
+          select
+          size="small"
+          label={t('Priority')}
+          value={form.priority}
+          onChange={(e) => setForm({ ...form, priority: e.target.value as NominationPriority })}
+          disabled={locked}
+        >
+          {NOMINATION_PRIORITIES.map((p) => (
+            <MenuItem key={p} value={p}>
+              {t(p)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          size="small"
+          required
+          label={t('Destination system')}
+          value={form.destinationId}
+          onChange={(e) => {
+            setForm({ ...form, destinationId: e.target.value });
+            setTouched(true);
+          }}
+          onBlur={() => setTouched(true)}
+          error={touched && !!problems.destinationId}
+          helperText={touched && problems.destinationId ? t(problems.destinationId) : undefined}
+          disabled={locked}
+        >
+          {props.destinations.map((d) => (
+            <MenuItem key={d.uuid} value={d.uuid} title={d.name}>
+              {cutName(d.name)}
+            </MenuItem>
+          ))}
+        </TextField>
+        {props.destinations.length === 0 && (
+          <Alert severity="warning">{t('No destination is configured for this gatekeeper group.')}</Alert>
+        )}
+        {process.isSuccess && <Alert severity="success">{t('Exam is being sent to PACS')}</Alert>}
+        {process.isError && <Alert severity="error">{t(failure(errorCode(process.error)))}</Alert>}
+        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
+          <Button onClick={props.onBack} disabled={locked}>
+            {t('Back')}
+          </Button>
+          <Button variant="contained" onClick={send} disabled={!valid || locked}>
+            {t('Send to PACS')}
+          </Button>
+        </Stack>
+      </Stack>
+    </Stack>
+  );
+}
