@@ -97,6 +97,17 @@ const envSchema = z.object({
   MAIL_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   /** First delay before a push sends again what a PACS did not store (doubling each time). */
   PUSH_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
+  /**
+   * How long a claimed job is this process's: renewed every third of it while the job runs, so
+   * only a process that died (or lost the database) lets it run out, and another process then
+   * takes the job over.
+   */
+  JOB_LEASE_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(3_600_000)
+    .default(5 * 60_000),
   /** How often destinations due for their automatic C-ECHO are looked for. */
   DESTINATION_ECHO_TICK_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   /** Delivery attempts before a mail is recorded as failed (8 at the default spans about an hour). */
@@ -179,6 +190,7 @@ export interface Config {
   harvestMailQuietMs: number;
   mailRetryMs: number;
   pushRetryMs: number;
+  jobLeaseMs: number;
   destinationEchoTickMs: number;
   mailMaxAttempts: number;
   jobConcurrency: Record<string, number>;
@@ -231,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     harvestMailQuietMs: e.HARVEST_MAIL_QUIET_MS,
     mailRetryMs: e.MAIL_RETRY_MS,
     pushRetryMs: e.PUSH_RETRY_MS,
+    jobLeaseMs: e.JOB_LEASE_MS,
     destinationEchoTickMs: e.DESTINATION_ECHO_TICK_MS,
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
     jobConcurrency: e.JOB_CONCURRENCY ?? {},

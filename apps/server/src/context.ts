@@ -127,7 +127,12 @@ export function createContext(
   };
   const audit = new AuditService(repos.audit);
   /** Durable jobs of this process; main.ts starts and stops it, handlers are registered below. */
-  const jobRunner = new JobRunner({ jobs: repos.jobs, log, concurrency: config.jobConcurrency });
+  const jobRunner = new JobRunner({
+    jobs: repos.jobs,
+    log,
+    concurrency: config.jobConcurrency,
+    leaseMs: config.jobLeaseMs,
+  });
   const jobQueue = new JobQueue({ jobs: repos.jobs, kick: () => jobRunner.kick() });
   const mailer = new Mailer({
     outbox: repos.outbox,

@@ -9,6 +9,7 @@ import type {
 } from '../repositories/study-pushes.repository.js';
 import type { AuditService } from '../services/audit.service.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { peerOf } from './destination-job.js';
 import type { PacsClient } from './pacs-client.js';
 
 interface Deps {
@@ -63,11 +64,7 @@ export function studyPushJob(deps: Deps): JobHandler<{ push: string; destination
       if (!destination) return finish(push, 'the destination was deleted');
       await deps.pushes.setStatus(push, 'N', null, now());
       const pending = await deps.pushes.pending(uuid);
-      const peer = {
-        aeTitle: destination.aetitle,
-        host: destination.address,
-        port: Number(destination.port),
-      };
+      const peer = peerOf(destination);
       const reasons: string[] = [];
       const lanes: PushInstanceRow[][] = Array.from({ length: PUSH_ASSOCIATIONS }, () => []);
       pending.forEach((instance, i) => lanes[i % PUSH_ASSOCIATIONS]!.push(instance));

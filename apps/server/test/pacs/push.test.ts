@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import dicomParser from 'dicom-parser';
+import { freshCorpusCopy } from '../support/corpus.js';
 import type { NetworkNamespace } from '../support/netns.js';
 import { createNetworkNamespace } from '../support/netns.js';
 import type { Forward } from '../support/netns-forward.js';
@@ -11,6 +13,15 @@ import type { Orthanc } from '../support/orthanc.js';
 import { startOrthanc } from '../support/orthanc.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+
+const J2K_LOSSLESS = '1.2.840.10008.1.2.4.90';
+const EXPLICIT_LE = '1.2.840.10008.1.2.1';
+
+/** The dataset of a Part-10 file: what follows its meta group. */
+function datasetOf(file: Buffer): Buffer {
+  const groupLength = file.readUInt32LE(132 + 8);
+  return file.subarray(132 + 12 + groupLength);
+}
 
 async function until<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -269,4 +280,90 @@ describe.each(DIALECTS)('Push to PACS (Orthanc) on %s', (dialect) => {
     expect(done).toMatchObject({ uuid, status: 'S', images_sent: instances.length });
     expect(await orthancHas(study.study_uid)).toBe(instances.length - stored.length);
   }, 60_000);
+
+  it('pushes a JPEG 2000 study kept in JPEG 2000 where it is accepted; elsewhere it falls back to Explicit VR Little Endian, or fails the instance with the reason', async () => {
+    const cardiology = await server.api.namespaceOf(admin, 'Cardiology');
+    // Two JPEG 2000 studies of one instance each: one sound, one whose codestream no decoder reads.
+    const sound = freshCorpusCopy('MR_small_jp2klossless.dcm');
+    const broken = freshCorpusCopy('MR_small_jp2klossless.dcm');
+    expect(sound.transferSyntax).toBe(J2K_LOSSLESS);
+    const codestream = broken.bytes.indexOf(Buffer.from([0xff, 0x4f, 0xff, 0x51]));
+    expect(codestream).toBeGreaterThan(0);
+    broken.bytes.fill(0, codestream, codestream + 4);
+    const uploaded = async (bytes: Buffer) => {
+      expect([200, 202]).toContain((await server.api.upload(admin, cardiology, bytes)).status);
+      const studyUid = dicomParser.parseDicom(new Uint8Array(bytes)).string('x0020000d')!.trim();
+      const listed = await until(
+        () => server.api.call('study/list', { 'filter.study_uid.equals': studyUid }, admin),
+        (answer) => answer.body.studies.length === 1,
+      );
+      return listed.body.studies[0] as { uuid: string; study_uid: string };
+    };
+    const j2k = await uploaded(sound.bytes);
+    const unreadable = await uploaded(broken.bytes);
+    const push = async (study: { uuid: string }, to: string) => {
+      const started = await server.api.call('study/push', { uuid: study.uuid, destination_id: to }, admin);
+      expect(started.body).toMatchObject({ status: 'OK' });
+      return ended(study.uuid);
+    };
+    const heldBy = async (pacs: Orthanc, studyUid: string) => {
+      const [found] = await pacs.rest<{ ID: string }[]>('POST', '/tools/lookup', studyUid);
+      const [instance] = await pacs
+        .rest<string[]>('GET', `/studies/${found!.ID}/instances?expand`)
+        .then((list) => list as unknown as { ID: string }[]);
+      const meta = await pacs.rest<Record<string, string>>(
+        'GET',
+        `/instances/${instance!.ID}/metadata?expand`,
+      );
+      return {
+        syntax: meta['TransferSyntax'],
+        file: await pacs.restBytes(`/instances/${instance!.ID}/file`),
+      };
+    };
+
+    // Orthanc accepts JPEG 2000: the very dataset bytes arrive, still JPEG 2000.
+    expect(await push(j2k, destination)).toMatchObject({ status: 'S', images_sent: 1, images_failed: 0 });
+    const kept = await heldBy(orthanc, j2k.study_uid);
+    expect(kept.syntax).toBe(J2K_LOSSLESS);
+    expect(datasetOf(kept.file).equals(datasetOf(sound.bytes))).toBe(true);
+
+    // A PACS that does not take JPEG 2000: the instance goes as Explicit VR Little Endian...
+    const plainDir = path.join(workDir, 'plain');
+    fs.mkdirSync(plainDir);
+    const plain = await startOrthanc(ns, plainDir, {
+      modalities: { INBOX: ['INBOX', '127.0.0.1', 11112] },
+      dicomPort: 4243,
+      httpPort: 8043,
+      // Its own AE title: a destination's AE and host are a registered sender, one per destination.
+      config: { DicomAet: 'PLAIN_PACS', Jpeg2000TransferSyntaxAccepted: false },
+    });
+    const toPlain = await forwardIntoNamespace(ns, plain.dicomPort);
+    try {
+      const noJ2k = (
+        await server.api.call(
+          'destination/add',
+          {
+            account_id: account,
+            name: 'No JPEG 2000',
+            aetitle: 'PLAIN_PACS',
+            address: '127.0.0.1',
+            port: toPlain.port,
+            can_push: 1,
+          },
+          admin,
+        )
+      ).body.uuid as string;
+      expect(noJ2k).toBeTruthy();
+      expect(await push(j2k, noJ2k)).toMatchObject({ status: 'S', images_sent: 1 });
+      expect((await heldBy(plain, j2k.study_uid)).syntax).toBe(EXPLICIT_LE);
+
+      // ...and one that cannot be decoded fails, saying why; nothing of it reaches the PACS.
+      const failed = await push(unreadable, noJ2k);
+      expect(failed).toMatchObject({ status: 'F', images_sent: 0, images_failed: 1 });
+      expect(failed.reason).toMatch(/refused 1\.2\.840\.10008\.1\.2\.4\.90.*could not be transcoded/);
+      expect(await plain.rest<string[]>('POST', '/tools/lookup', unreadable.study_uid)).toEqual([]);
+    } finally {
+      await toPlain.close();
+    }
+  }, 120_000);
 });
