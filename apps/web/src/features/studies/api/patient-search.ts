@@ -3,19 +3,16 @@ import { SEARCH_POLL_MS, type DestinationSearch } from '@imaging-inbox/contract'
 import { apiGet, apiPost } from '../../../lib/api-client';
 
 /**
- * Search Patient (C-Find flow): a C-FIND of the destination for the patient's exams, started with
- * destination/search (answering its uuid at once), then polled every 1500 ms until it ends.
+ * Search Patient (C-Find flow): study/patient/search starts a C-FIND of the gatekeeper group's query
+ * destination for the nomination's patient and answers the search's uuid at once.
  */
-export const useStartPatientSearch = () =>
+export const useStartPatientSearch = (copyUuid: string) =>
   useMutation({
-    mutationFn: (vars: { destinationId: string; groupUuid: string; patientid: string }) =>
-      apiPost<{ uuid: string }>('destination/search', {
-        uuid: vars.destinationId,
-        copy_to: vars.groupUuid,
-        patientid: vars.patientid,
-      }),
+    mutationFn: (vars: { patientid: string }) =>
+      apiPost<{ uuid: string }>('study/patient/search', { uuid: copyUuid, patientid: vars.patientid }),
   });
 
+/** The search's results (destination/search/get), polled every 1500 ms until it ends. */
 export const usePatientSearch = (uuid: string | null) =>
   useQuery({
     queryKey: ['destination-search', uuid],

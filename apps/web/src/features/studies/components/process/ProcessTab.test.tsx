@@ -68,6 +68,7 @@ describe('ProcessTab', () => {
   let orders: ReturnType<typeof order>[];
   let failReject: boolean;
   let failProcess: boolean;
+  let polls: number;
   const calls: { path: string; body: Record<string, string>; query: Record<string, string> }[] = [];
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 
@@ -76,6 +77,7 @@ describe('ProcessTab', () => {
     calls.length = 0;
     failReject = false;
     failProcess = false;
+    polls = 0;
     orders = [
       order({ uuid: 'o2', patientid: 'X1', patient_name: 'ROE^RICHARD', accession_number: 'ACC-1' }),
       order({}),
@@ -106,11 +108,52 @@ describe('ProcessTab', () => {
           200,
           { status: 'OK', destinations: [destination({}), destination({ uuid: 'd2', name: 'Elsewhere' })] },
         ],
-        'order/list': (body, url) => {
-          record('order/list')(body, url);
+        'order/search': (body, url) => {
+          record('order/search')(body, url);
+          const worklist = {
+            state: 'ok',
+            destination_id: 'd1',
+            destination_name: 'Hospital PACS',
+            reason: null,
+          };
           return url.searchParams.get('filter.patientid.equals') === 'NONE'
-            ? [200, { status: 'OK', orders: [] }]
-            : [200, { status: 'OK', orders }];
+            ? [200, { status: 'OK', orders: [], worklist }]
+            : [200, { status: 'OK', orders, worklist }];
+        },
+        'study/patient/search': (body, url) => {
+          record('study/patient/search')(body, url);
+          return [200, { status: 'OK', uuid: 'search-1' }];
+        },
+        'destination/search/get': () => {
+          polls += 1;
+          return [
+            200,
+            {
+              status: 'OK',
+              uuid: 'search-1',
+              destination_id: 'd1',
+              state: polls < 2 ? 'running' : 'done',
+              reason: null,
+              retrieves: [],
+              results:
+                polls < 2
+                  ? []
+                  : [
+                      {
+                        study_uid: '1.9',
+                        patient_name: 'DOE^JANE^M',
+                        patient_birth_date: '19800101',
+                        patient_sex: 'F',
+                        patientid: 'MRN7',
+                        accession_number: 'OLD-1',
+                        study_date: '20230101',
+                        study_description: 'CT HEAD',
+                        modality: 'CT',
+                        source_ae: 'PACS',
+                      },
+                    ],
+            },
+          ];
         },
         'study/reject': (body, url) => {
           record('study/reject')(body, url);
@@ -215,8 +258,8 @@ describe('ProcessTab', () => {
     fireEvent.change(value, { target: { value: 'MRN7' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     const found = await screen.findByRole('list', { name: 'Orders found' });
-    expect(calls.find((c) => c.path === 'order/list')!.query).toMatchObject({
-      account_id: 'acc',
+    expect(calls.find((c) => c.path === 'order/search')!.query).toMatchObject({
+      group_id: 'gk1',
       'filter.patientid.equals': 'MRN7',
     });
     // The order matching the exam's MRN and name is ranked first although the server gave it second.
@@ -292,6 +335,24 @@ describe('ProcessTab', () => {
     ).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     expect(await screen.findByRole('form', { name: 'Nomination form' })).toBeTruthy();
+  });
+
+  it('searches the patient by C-FIND (C-Find flow), polling until the search ends, and compares', async () => {
+    config = { ...config!, pacsPromotePreference: 'C-Find' };
+    renderTab('Nominations');
+    fireEvent.click(await screen.findByRole('button', { name: 'Process' }));
+    expect(screen.getByLabelText('Destination').textContent).toBe('Hospital PACS');
+    fireEvent.click(await screen.findByRole('button', { name: 'Search' }));
+    const found = await screen.findByRole('list', { name: 'Patients found' }, { timeout: 4000 });
+    expect(calls.find((c) => c.path === 'study/patient/search')!.body).toMatchObject({
+      uuid: 'c1',
+      patientid: 'MRN7',
+    });
+    expect(polls).toBeGreaterThanOrEqual(2);
+    fireEvent.click(within(found).getAllByRole('button')[0]!);
+    // C-Find: the accession number is typed on the comparison.
+    expect(await screen.findByLabelText('Accession number')).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Exam and order' }).textContent).toContain('DOE, JANE, M');
   });
 
   it('says when the gatekeeper group has no configuration', async () => {

@@ -66,9 +66,7 @@ export function ProcessWizard({ study, groupUuid, accountId, config }: Props) {
   const exam = examDemographics(study);
   const canDecide = study.permissions.study_approve === 1 && study.permissions.study_push === 1;
   const sendTo = destinations.data.filter((d) => config.destinations.includes(d.uuid));
-  const searchable = destinations.data.filter(
-    (d) => d.can_search === 1 || d.uuid === config.queryDestination,
-  );
+  const queried = destinations.data.find((d) => d.uuid === config.queryDestination) ?? null;
   const choose = (chosen: FoundOrder, all: FoundOrder[]) => {
     setOrder(chosen);
     setCandidates(all);
@@ -102,7 +100,7 @@ export function ProcessWizard({ study, groupUuid, accountId, config }: Props) {
       )}
       {step === 'search-order' && (
         <SearchOrderStep
-          accountId={accountId}
+          groupUuid={groupUuid}
           exam={exam}
           onChoose={choose}
           onWithoutOrder={withoutOrder}
@@ -111,9 +109,8 @@ export function ProcessWizard({ study, groupUuid, accountId, config }: Props) {
       )}
       {step === 'search-patient' && (
         <SearchPatientStep
-          groupUuid={groupUuid}
-          destinations={searchable}
-          initialDestination={config.queryDestination}
+          copyUuid={study.uuid}
+          destination={queried}
           mrn={study.patientid}
           onChoose={choose}
           onWithoutOrder={withoutOrder}

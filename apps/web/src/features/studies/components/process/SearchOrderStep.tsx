@@ -12,21 +12,23 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { rankOrders, type ExamDemographics } from '@imaging-inbox/contract';
+import {
+  ORDER_SEARCH_FILTERS,
+  ORDER_SEARCH_FILTER_LABELS,
+  orderSearchProblem,
+  rankOrders,
+  type ExamDemographics,
+  type OrderQuery,
+  type OrderSearchFilter,
+} from '@imaging-inbox/contract';
 import { useTranslation } from '../../../../lib/i18n';
 import { errorCode } from '../../../../lib/api-error';
 import { formatPatientName } from '../../../../lib/format';
 import { useDateDisplay } from '../../../../lib/date-preferences';
-import {
-  ORDER_FILTERS,
-  useOrderSearch,
-  type FoundOrder,
-  type OrderFilter,
-  type OrderQuery,
-} from '../../api/order-search';
+import { useOrderSearch, type FoundOrder } from '../../api/order-search';
 
 interface Props {
-  accountId: string;
+  groupUuid: string;
   exam: ExamDemographics;
   onChoose: (order: FoundOrder, candidates: FoundOrder[]) => void;
   onWithoutOrder: () => void;
@@ -34,22 +36,24 @@ interface Props {
 }
 
 /** Search Order (MWL flow): find the exam's order by accession number, patient name or MRN. */
-export function SearchOrderStep({ accountId, exam, onChoose, onWithoutOrder, onBack }: Props) {
+export function SearchOrderStep({ groupUuid, exam, onChoose, onWithoutOrder, onBack }: Props) {
   const { t } = useTranslation();
   const dates = useDateDisplay();
-  const [filter, setFilter] = useState<OrderFilter>('MRN');
+  const [filter, setFilter] = useState<OrderSearchFilter>('patientid');
   const [value, setValue] = useState(exam.patientid);
-  const [blank, setBlank] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
   const [query, setQuery] = useState<OrderQuery | null>(null);
-  const search = useOrderSearch(query);
+  const search = useOrderSearch(groupUuid, query);
   const code = search.isError ? errorCode(search.error) : null;
-  const orders = search.data ?? [];
+  const orders = search.data?.orders ?? [];
+  const worklist = search.data?.worklist;
+  const label = (f: OrderSearchFilter) => t(ORDER_SEARCH_FILTER_LABELS[f]);
   const ranked = rankOrders(exam, orders).ranked;
 
   const submit = () => {
-    const trimmed = value.trim();
-    setBlank(!trimmed);
-    if (trimmed) setQuery({ accountId, filter, value: trimmed });
+    const found = orderSearchProblem(filter, value);
+    setProblem(found);
+    if (!found) setQuery({ filter, value: value.trim() });
   };
 
   return (
@@ -68,30 +72,38 @@ export function SearchOrderStep({ accountId, exam, onChoose, onWithoutOrder, onB
           label={t('Find orders of')}
           value={filter}
           onChange={(e) => {
-            setFilter(e.target.value as OrderFilter);
-            setBlank(false);
+            setFilter(e.target.value as OrderSearchFilter);
+            setProblem(null);
           }}
           sx={{ width: 180, flexShrink: 0 }}
         >
-          {Object.keys(ORDER_FILTERS).map((f) => (
+          {ORDER_SEARCH_FILTERS.map((f) => (
             <MenuItem key={f} value={f}>
-              {t(f)}
+              {label(f)}
             </MenuItem>
           ))}
         </TextField>
         <TextField
           size="small"
-          label={t(filter)}
+          label={label(filter)}
           value={value}
           onChange={(e) => setValue(e.target.value)}
-          error={blank}
-          helperText={blank ? t('Please provide a {{filter}}', { filter: t(filter) }) : undefined}
+          error={problem !== null}
+          helperText={problem !== null ? t(problem) : undefined}
           sx={{ flex: 1 }}
         />
         <Button type="submit" variant="contained" disabled={search.isFetching}>
           {t('Search')}
         </Button>
       </Box>
+      {worklist?.state === 'failed' && (
+        <Alert severity="warning">
+          {t('The worklist of {{destination}} did not answer: {{reason}}', {
+            destination: worklist.destination_name,
+            reason: worklist.reason,
+          })}
+        </Alert>
+      )}
       {code === 'NOT_PERMITTED' && (
         <Alert severity="warning">{t('You are not permitted to view orders in this account.')}</Alert>
       )}
@@ -100,7 +112,7 @@ export function SearchOrderStep({ accountId, exam, onChoose, onWithoutOrder, onB
       )}
       {(code === 'NOT_FOUND' || (search.isSuccess && orders.length === 0)) && (
         <Alert severity="info" aria-label={t('No orders found')}>
-          {t('No orders found for this {{filter}}.', { filter: t(filter) })}{' '}
+          {t('No orders found for this {{filter}}.', { filter: label(filter) })}{' '}
           <Link component="button" onClick={onWithoutOrder} sx={{ verticalAlign: 'baseline' }}>
             {t('Send to PACS without an order')}
           </Link>
@@ -119,7 +131,7 @@ export function SearchOrderStep({ accountId, exam, onChoose, onWithoutOrder, onB
             >
               <ListItemText
                 primary={`${formatPatientName(r.order.patient_name)} · ${t('MRN')} ${r.order.patientid || '—'}`}
-                secondary={`${t('Accession')} ${r.order.accession_number || '—'} · ${r.order.modality || '—'} · ${
+                secondary={`${r.order.source ? `${t(r.order.source)} · ` : ''}${t('Accession')} ${r.order.accession_number || '—'} · ${r.order.modality || '—'} · ${
                   dates.day(r.order.scheduled_date) || '—'
                 } · ${r.order.requested_procedure || ''}`}
               />

@@ -20,9 +20,9 @@ import { usePatientSearch, useStartPatientSearch } from '../../api/patient-searc
 import { orderOfFoundExam } from '../../lib/process-flow';
 
 interface Props {
-  groupUuid: string;
-  destinations: readonly Destination[];
-  initialDestination: string | null;
+  copyUuid: string;
+  /** The gatekeeper group's C-Find destination, the one searched. */
+  destination: Destination | null;
   mrn: string;
   onChoose: (order: FoundOrder, candidates: FoundOrder[]) => void;
   onWithoutOrder: () => void;
@@ -33,19 +33,17 @@ interface Props {
 export function SearchPatientStep(props: Props) {
   const { t } = useTranslation();
   const dates = useDateDisplay();
-  const [destinationId, setDestinationId] = useState(props.initialDestination ?? '');
   const [value, setValue] = useState(props.mrn);
   const [blank, setBlank] = useState(false);
-  const start = useStartPatientSearch();
+  const start = useStartPatientSearch(props.copyUuid);
   const search = usePatientSearch(start.data?.uuid ?? null);
   const found = (search.data?.results ?? []).map(orderOfFoundExam);
   const running = start.isPending || search.data?.state === 'running' || (start.isSuccess && !search.data);
 
   const submit = () => {
     const trimmed = value.trim();
-    setBlank(!trimmed || !destinationId);
-    if (trimmed && destinationId)
-      start.mutate({ destinationId, groupUuid: props.groupUuid, patientid: trimmed });
+    setBlank(!trimmed);
+    if (trimmed) start.mutate({ patientid: trimmed });
   };
 
   return (
@@ -62,15 +60,16 @@ export function SearchPatientStep(props: Props) {
           select
           size="small"
           label={t('Destination')}
-          value={destinationId}
-          onChange={(e) => setDestinationId(e.target.value)}
+          value={props.destination?.uuid ?? ''}
+          // The group's configuration names the destination searched; shown, not chosen.
+          disabled
           sx={{ width: 180, flexShrink: 0 }}
         >
-          {props.destinations.map((d) => (
-            <MenuItem key={d.uuid} value={d.uuid} title={d.name}>
-              {cutName(d.name)}
+          {props.destination && (
+            <MenuItem value={props.destination.uuid} title={props.destination.name}>
+              {cutName(props.destination.name)}
             </MenuItem>
-          ))}
+          )}
         </TextField>
         <TextField
           size="small"
