@@ -5,6 +5,10 @@ import { AccountsRepository } from './repositories/accounts.repository.js';
 import { AuditRepository } from './repositories/audit.repository.js';
 import { AuthFailuresRepository } from './repositories/auth-failures.repository.js';
 import { DicomNodesRepository } from './repositories/dicom-nodes.repository.js';
+import { RolesRepository } from './repositories/roles.repository.js';
+import { GroupAdminRepository } from './repositories/group-admin.repository.js';
+import { RoleService } from './services/role.service.js';
+import { GroupAdminService } from './services/group-admin.service.js';
 import { MembershipsRepository } from './repositories/memberships.repository.js';
 import { OutboxRepository } from './repositories/outbox.repository.js';
 import { PasswordResetsRepository } from './repositories/password-resets.repository.js';
@@ -124,8 +128,10 @@ export function createContext(
     jobs: new JobsRepository(k, db.dialect),
     sends: new SendsRepository(k),
     customFields: new CustomFieldsRepository(k),
+    roles: new RolesRepository(k),
   };
   const audit = new AuditService(repos.audit);
+  const accountUsersRepo = new AccountUsersRepository(k);
   /** Durable jobs of this process; main.ts starts and stops it, handlers are registered below. */
   const jobRunner = new JobRunner({
     jobs: repos.jobs,
@@ -299,10 +305,19 @@ export function createContext(
       ourAeTitle: config.dicomAet,
     }),
     destinations,
+    roles: new RoleService({ roles: repos.roles, audit }),
+    groupAdmin: new GroupAdminService({
+      groups: new GroupAdminRepository(k),
+      accounts: repos.accounts,
+      roles: repos.roles,
+      accountUsers: accountUsersRepo,
+      audit,
+    }),
     accountUsers: new AccountUserService({
-      users: new AccountUsersRepository(k),
+      users: accountUsersRepo,
       directory: repos.users,
       accounts: repos.accounts,
+      roles: repos.roles,
       mailer,
       audit,
       publicUrl: config.publicUrl,

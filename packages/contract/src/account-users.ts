@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { choiceParam, flagParam, optionalText, rawText, requiredText } from './api-params.js';
 import { MAX_EMAIL_LENGTH } from './limits.js';
+import type { RoleRef } from './roles.js';
+import { roleIdParam } from './roles.js';
 
 /** Users of an account as its administrators see and manage them (account/user/*, user/enable). */
 
@@ -29,6 +31,8 @@ export interface AccountUser {
   /** Epoch milliseconds of the last sign-in; null when they never signed in. */
   last_login: number | null;
   role: AccountRole;
+  /** The role whose permissions the user holds on the account (an admin holds every one anyway). */
+  account_role: RoleRef | null;
   /** 0 once disabled: they cannot sign in and their sessions have ended. */
   enabled: 0 | 1;
 }
@@ -104,17 +108,21 @@ export const accountUserListRequest = z.object({
 /** account/user/get and account/user/delete: one user (`user_id`) of account `uuid`. */
 export const accountUserRequest = z.object({ uuid: requiredText(), user_id: requiredText() });
 
-/** account/user/set: a user's name and/or role in account `uuid`. */
+/**
+ * account/user/set: a user's name, admin flag (`role`) and/or account role (`role_id`, a role of
+ * the account; blank: none) in account `uuid`.
+ */
 export const accountUserSetRequest = z.object({
   uuid: requiredText(),
   user_id: requiredText(),
   name: rawText(),
   role: choiceParam(ACCOUNT_ROLES, `must be one of ${ACCOUNT_ROLES.join(', ')}`),
+  role_id: roleIdParam(),
 });
 
 /**
- * account/user/add: invites `email` to account `uuid` with `role` (user unless said) and an
- * optional `name`. A new address gets a one-time link to choose a password.
+ * account/user/add: invites `email` to account `uuid` with `role` (user unless said), an optional
+ * account role (`role_id`) and an optional `name`. A new address gets a one-time link to choose a password.
  */
 export const accountUserAddRequest = z.object({
   uuid: requiredText(),
@@ -125,6 +133,7 @@ export const accountUserAddRequest = z.object({
   ),
   name: rawText(),
   role: choiceParam(ACCOUNT_ROLES, `must be one of ${ACCOUNT_ROLES.join(', ')}`),
+  role_id: roleIdParam(),
 });
 
 /** How long an invitation's link to choose a password stays valid. */
@@ -132,3 +141,29 @@ export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
 
 /** user/enable: enables user `uuid`, or disables them with disable=1. */
 export const userEnableRequest = z.object({ uuid: requiredText(), disable: flagParam() });
+
+/** What the users page tells after delete, enable and disable (SPEC.md: success and failure messages). */
+export const USER_ADMIN_MESSAGES = {
+  deleted: 'User deleted successfully',
+  deleteFailed: 'Failed to delete user',
+  enabled: 'Users enabled successfully',
+  enableFailed: 'Failed to enable users',
+  disabled: 'Users disabled successfully',
+  disableFailed: 'Failed to disable users',
+  invited: 'Invitation sent',
+  saved: 'User saved',
+} as const;
+
+/**
+ * The users page's Enable and Disable buttons (SPEC.md): enable needs at least one disabled user
+ * selected, disable at least one enabled one.
+ */
+export function userSelectionActions(selected: readonly Pick<AccountUser, 'enabled'>[]): {
+  enable: boolean;
+  disable: boolean;
+} {
+  return {
+    enable: selected.some((u) => u.enabled === 0),
+    disable: selected.some((u) => u.enabled === 1),
+  };
+}

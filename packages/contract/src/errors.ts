@@ -55,6 +55,10 @@ export const ERROR_TYPES = [
    * sending would merge two patients' images there; nothing was changed or sent.
    */
   'STUDY_UID_CONFLICT',
+  /** Deleting what others still use: a role members hold, a group a DICOM sender or connection delivers to (sub-type: which). */
+  'IN_USE',
+  /** group/delete of a group that still holds studies (deleted ones awaiting purge included). */
+  'NOT_EMPTY',
   'INTERNAL',
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];

@@ -38,3 +38,5 @@ export * from './gatekeeper.js';
 export * from './order-match.js';
 export * from './orders.js';
 export * from './reports.js';
+export * from './roles.js';
+export * from './group-admin.js';

@@ -60,15 +60,29 @@ export interface AccountMemberTable {
   account_id: string;
   user_id: string;
   role: string;
-  /** JSON array of granted permission names at account level. */
+  /** JSON array of granted permission names at account level (used when role_id is null). */
   permissions: string;
+  /** The account role whose permissions the membership grants, read at each call. */
+  role_id: string | null;
 }
 
 export interface GroupMemberTable {
   group_id: string;
   user_id: string;
-  /** JSON array of granted permission names in this group. */
+  /** JSON array of granted permission names in this group (used when role_id is null). */
   permissions: string;
+  /** The account role whose permissions the membership grants in this group, read at each call. */
+  role_id: string | null;
+}
+
+/** A named permission set of an account (role/*). */
+export interface RoleTable {
+  uuid: string;
+  account_id: string;
+  name: string;
+  /** JSON array of permission names. */
+  permissions: string;
+  created: number;
 }
 
 export interface SessionTable {
@@ -561,6 +575,7 @@ export interface Database {
   users: UserTable;
   account_members: AccountMemberTable;
   group_members: GroupMemberTable;
+  roles: RoleTable;
   sessions: SessionTable;
   auth_failures: AuthFailureTable;
   password_resets: PasswordResetTable;

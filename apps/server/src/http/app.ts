@@ -15,6 +15,8 @@ import { bundleRoutes } from './routes/bundle.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
 import { settingRoutes } from './routes/setting.routes.js';
 import { dicomNodeRoutes } from './routes/dicom-node.routes.js';
+import { roleRoutes } from './routes/role.routes.js';
+import { groupAdminRoutes } from './routes/group-admin.routes.js';
 import { accountUserRoutes } from './routes/account-user.routes.js';
 import { destinationRoutes, destinationSearchRoutes, studyPushRoutes } from './routes/destination.routes.js';
 import { storageRoutes } from './routes/storage.routes.js';
@@ -136,6 +138,8 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   studyPushRoutes(ctx, app);
   accountRoutes(ctx, app);
   accountUserRoutes(ctx, app);
+  roleRoutes(ctx, app);
+  groupAdminRoutes(ctx, app);
   studyRoutes(ctx, app);
   customFieldRoutes(ctx, app);
   tagRoutes(ctx, app);

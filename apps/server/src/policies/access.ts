@@ -9,12 +9,15 @@ export interface GroupAccess {
   name: string;
   type: string;
   permissions: ReadonlySet<Permission>;
+  /** The role the membership holds (its permissions are the role's); null without one. */
+  roleId?: string | null;
 }
 
 export interface AccountAccess {
   accountId: string;
   admin: boolean;
   permissions: ReadonlySet<Permission>;
+  roleId?: string | null;
 }
 
 /**
@@ -55,6 +58,22 @@ export function toPermissionSet(names: string[]): Set<Permission> {
 
 export function permissionFlags(granted: ReadonlySet<Permission>): PermissionFlags {
   return Object.fromEntries(ALL_PERMISSIONS.map((p) => [p, granted.has(p) ? 1 : 0])) as PermissionFlags;
+}
+
+/**
+ * What a membership grants: its role's permissions as they are now when it holds a role, else the
+ * permissions written on the membership. The one place roles turn into permissions.
+ */
+export function membershipPermissions(row: {
+  permissions: string[];
+  role_permissions: string[] | null;
+}): Set<Permission> {
+  return toPermissionSet(row.role_permissions ?? row.permissions);
+}
+
+/** Does the caller hold this role, on an account or in a group? */
+export function holdsRole(caller: Caller, roleId: string): boolean {
+  return [...caller.accounts.values(), ...caller.groups.values()].some((m) => m.roleId === roleId);
 }
 
 /** Does the caller's group (namespace) grant this permission? (An account admin's groups grant all.) */

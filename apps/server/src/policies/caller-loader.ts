@@ -1,12 +1,12 @@
 import type { AccountAccess, Caller, GroupAccess } from './access.js';
-import { ALL_PERMISSION_SET, PERSONAL_NAMESPACE_PERMISSIONS, toPermissionSet } from './access.js';
+import { ALL_PERMISSION_SET, PERSONAL_NAMESPACE_PERMISSIONS, membershipPermissions } from './access.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { MembershipsRepository } from '../repositories/memberships.repository.js';
 import type { UserRow } from '../repositories/users.repository.js';
 
 /**
  * Builds the Caller for a signed-in user from their memberships, once per request: what each group
- * grants, every permission in every group of an account they administer, and the personal
+ * grants (its role's permissions as they are now, read on every request), every permission in every group of an account they administer, and the personal
  * 'Shared with me' namespace of studies shared with them.
  */
 export class AccessService {
@@ -27,7 +27,8 @@ export class AccessService {
       accounts.set(row.account_id, {
         accountId: row.account_id,
         admin,
-        permissions: admin ? ALL_PERMISSION_SET : toPermissionSet(row.permissions),
+        permissions: admin ? ALL_PERMISSION_SET : membershipPermissions(row),
+        roleId: row.role_id,
       });
     }
     const groups = new Map<string, GroupAccess>();
@@ -38,7 +39,8 @@ export class AccessService {
         namespaceId: row.namespace_id,
         name: row.name,
         type: row.type,
-        permissions: toPermissionSet(row.permissions),
+        permissions: membershipPermissions(row),
+        roleId: row.role_id,
       });
     }
     // Studies shared with the user personally: a cloud group of its own, seen by nobody else.

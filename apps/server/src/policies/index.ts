@@ -5,6 +5,7 @@
  */
 export * from './access.js';
 export * from './accounts.js';
+export * from './administration.js';
 export * from './account-users.js';
 export * from './caller-loader.js';
 export * from './destinations.js';

@@ -1,19 +1,20 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
+import type { AccountUser } from '@imaging-inbox/contract';
 import type { Database, PasswordResetTable, UserTable } from '../db/schema.js';
 import type { AlsoInTransaction } from './with-transaction.js';
 import { likePattern } from './study-search.sql.js';
 
-export interface AccountUserRow {
-  uuid: string;
-  name: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  last_login: number | null;
+/** The contract's user as stored: the role and status as written, the account role by id and name. */
+export type AccountUserRow = Pick<
+  AccountUser,
+  'uuid' | 'name' | 'first_name' | 'last_name' | 'email' | 'last_login'
+> & {
   role: string;
   status: string;
-}
+  role_id: string | null;
+  role_name: string | null;
+};
 
 export interface AccountUserQuery {
   /** Part of the name or e-mail, any case; `%` is the only wildcard. */
@@ -40,6 +41,7 @@ export class AccountUsersRepository {
     return db
       .selectFrom('account_members')
       .innerJoin('users', 'users.uuid', 'account_members.user_id')
+      .leftJoin('roles', 'roles.uuid', 'account_members.role_id')
       .where('account_members.account_id', '=', accountId);
   }
 
@@ -62,7 +64,8 @@ export class AccountUsersRepository {
       email: sql`users.email`,
       // Never signed in sorts as the oldest, the same on both dialects (they order NULLs apart).
       last_login: sql`coalesce(users.last_login, 0)`,
-      role: sql`account_members.role`,
+      // Admins first (ascending), then by the name of the role held.
+      role: sql`(case when account_members.role = 'admin' then '' else coalesce(lower(roles.name), '~') end)`,
     }[q.sort.field];
     const rows = await base
       .select([...USER_COLUMNS])
@@ -97,7 +100,7 @@ export class AccountUsersRepository {
    */
   async add(
     accountId: string,
-    member: { userId: string; role: string },
+    member: { userId: string; role: string; roleId: string | null },
     newUser: Insertable<UserTable> | undefined,
     passwordLink: Insertable<PasswordResetTable> | undefined,
     also: AlsoInTransaction,
@@ -107,7 +110,13 @@ export class AccountUsersRepository {
       if (passwordLink) await trx.insertInto('password_resets').values(passwordLink).execute();
       await trx
         .insertInto('account_members')
-        .values({ account_id: accountId, user_id: member.userId, role: member.role, permissions: '[]' })
+        .values({
+          account_id: accountId,
+          user_id: member.userId,
+          role: member.role,
+          role_id: member.roleId,
+          permissions: '[]',
+        })
         .execute();
       await also(trx);
     });
@@ -117,17 +126,24 @@ export class AccountUsersRepository {
   set(
     accountId: string,
     userId: string,
-    change: { name?: { name: string; first_name: string; last_name: string }; role?: string },
+    change: {
+      name?: { name: string; first_name: string; last_name: string };
+      role?: string;
+      roleId?: string | null;
+    },
   ): Promise<Guarded> {
     return this.guarded([accountId], async (trx) => {
       if (change.role && change.role !== 'admin' && !(await this.anotherAdmin(trx, accountId, userId))) {
         return 'last_admin';
       }
       if (change.name) await trx.updateTable('users').set(change.name).where('uuid', '=', userId).execute();
-      if (change.role) {
+      if (change.role || change.roleId !== undefined) {
         await trx
           .updateTable('account_members')
-          .set({ role: change.role })
+          .set({
+            ...(change.role ? { role: change.role } : {}),
+            ...(change.roleId !== undefined ? { role_id: change.roleId } : {}),
+          })
           .where('account_id', '=', accountId)
           .where('user_id', '=', userId)
           .execute();
@@ -235,4 +251,6 @@ const USER_COLUMNS = [
   'users.last_login',
   'account_members.role',
   'users.status',
+  'account_members.role_id',
+  'roles.name as role_name',
 ] as const;

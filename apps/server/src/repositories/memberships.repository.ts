@@ -4,7 +4,11 @@ import type { Database } from '../db/schema.js';
 export interface AccountMembership {
   account_id: string;
   role: string;
+  /** What the membership itself grants (used when it holds no role). */
   permissions: string[];
+  role_id: string | null;
+  /** The held role's permissions as they are now; null without a role. */
+  role_permissions: string[] | null;
 }
 
 export interface GroupMembership {
@@ -14,12 +18,20 @@ export interface GroupMembership {
   name: string;
   type: string;
   permissions: string[];
+  role_id: string | null;
+  role_permissions: string[] | null;
 }
 
 const parseList = (json: string): string[] => {
   const value: unknown = JSON.parse(json);
   return Array.isArray(value) ? value.map(String) : [];
 };
+
+const parsed = <T extends { permissions: string; role_permissions: string | null }>(row: T) => ({
+  ...row,
+  permissions: parseList(row.permissions),
+  role_permissions: row.role_permissions === null ? null : parseList(row.role_permissions),
+});
 
 /** Who belongs to which account and group, with the permissions each membership grants. */
 export class MembershipsRepository {
@@ -28,16 +40,24 @@ export class MembershipsRepository {
   async accountMemberships(userId: string): Promise<AccountMembership[]> {
     const rows = await this.db
       .selectFrom('account_members')
-      .select(['account_id', 'role', 'permissions'])
-      .where('user_id', '=', userId)
+      .leftJoin('roles', 'roles.uuid', 'account_members.role_id')
+      .select([
+        'account_members.account_id',
+        'account_members.role',
+        'account_members.permissions',
+        'account_members.role_id',
+        'roles.permissions as role_permissions',
+      ])
+      .where('account_members.user_id', '=', userId)
       .execute();
-    return rows.map((r) => ({ ...r, permissions: parseList(r.permissions) }));
+    return rows.map(parsed);
   }
 
   async groupMemberships(userId: string): Promise<GroupMembership[]> {
     const rows = await this.db
       .selectFrom('group_members')
       .innerJoin('groups', 'groups.uuid', 'group_members.group_id')
+      .leftJoin('roles', 'roles.uuid', 'group_members.role_id')
       .select([
         'groups.uuid as group_id',
         'groups.account_id',
@@ -45,10 +65,12 @@ export class MembershipsRepository {
         'groups.name',
         'groups.type',
         'group_members.permissions',
+        'group_members.role_id',
+        'roles.permissions as role_permissions',
       ])
       .where('group_members.user_id', '=', userId)
       .execute();
-    return rows.map((r) => ({ ...r, permissions: parseList(r.permissions) }));
+    return rows.map(parsed);
   }
 
   /** The user's personal namespaces (one per account where something was shared with them). */

@@ -2,7 +2,12 @@ import { INVITE_TTL_MS, USER_NAME_MAX_LENGTH } from '@imaging-inbox/contract';
 import type { AccountRole, AccountUser, AccountUserPage } from '@imaging-inbox/contract';
 import { DomainError, invalidField, missingFields, notFound } from '../domain/errors.js';
 import type { Caller } from '../policies/index.js';
-import { requireAccountUsers, requireManagedUser, requireMayTouchAdmin } from '../policies/index.js';
+import {
+  requireAccountUsers,
+  requireManagedUser,
+  requireMayTouchAdmin,
+  requireNotOwnGrant,
+} from '../policies/index.js';
 import type {
   AccountUserQuery,
   AccountUserRow,
@@ -12,6 +17,8 @@ import type {
 import type { Mailer } from '../mail/mailer.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
+import type { RolesRepository } from '../repositories/roles.repository.js';
+import { isUniqueViolation } from '../repositories/unique-violation.js';
 import type { AuditService } from './audit.service.js';
 import { hashToken, newSecretToken, newUuid } from './tokens.js';
 
@@ -20,6 +27,7 @@ interface Deps {
   /** Finds a user by e-mail (an invitation to a known address adds them, no new login). */
   directory: UsersRepository;
   accounts: AccountsRepository;
+  roles: RolesRepository;
   mailer: Mailer;
   audit: AuditService;
   publicUrl: string;
@@ -28,6 +36,8 @@ interface Deps {
 
 /** Password hash of an invited user who has not chosen a password yet: matches no password. */
 const NO_PASSWORD_YET = '!invited';
+
+const alreadyMember = () => invalidField('email', 'already a user of this account');
 
 const lastAdmin = () => new DomainError('LAST_ADMIN', 'account');
 
@@ -74,23 +84,34 @@ export class AccountUserService {
     caller: Caller,
     accountId: string,
     userId: string,
-    fields: { name?: string | undefined; role?: AccountRole | undefined },
+    fields: {
+      name?: string | undefined;
+      role?: AccountRole | undefined;
+      roleId?: string | null | undefined;
+    },
   ): Promise<AccountUser> {
     requireAccountUsers(caller, accountId, 'edit');
     const before = await this.member(accountId, userId);
     requireMayTouchAdmin(caller, accountId, before.role === 'admin' || fields.role === 'admin');
-    if (fields.name === undefined && fields.role === undefined) throw missingFields(['name', 'role']);
+    if (fields.name === undefined && fields.role === undefined && fields.roleId === undefined) {
+      throw missingFields(['name', 'role', 'role_id']);
+    }
     const name = fields.name === undefined ? undefined : this.checkName(fields.name);
+    if (fields.roleId !== undefined) {
+      requireNotOwnGrant(caller, accountId, userId === caller.user.uuid);
+      await this.checkRole(accountId, fields.roleId);
+    }
     refuseLastAdmin(
       await this.deps.users.set(accountId, userId, {
         ...(name ? { name } : {}),
         ...(fields.role ? { role: fields.role } : {}),
+        ...(fields.roleId !== undefined ? { roleId: fields.roleId } : {}),
       }),
     );
     const after = await this.member(accountId, userId);
     await this.record(caller, accountId, 'EDIT', userId, {
-      before: { name: before.name, role: before.role },
-      after: { name: after.name, role: after.role },
+      before: { name: before.name, role: before.role, role_id: before.role_id },
+      after: { name: after.name, role: after.role, role_id: after.role_id },
     });
     return present(after);
   }
@@ -111,19 +132,24 @@ export class AccountUserService {
   async invite(
     caller: Caller,
     accountId: string,
-    fields: { email: string; name?: string | undefined; role?: AccountRole | undefined },
+    fields: {
+      email: string;
+      name?: string | undefined;
+      role?: AccountRole | undefined;
+      roleId?: string | null | undefined;
+    },
   ): Promise<AccountUser> {
     requireAccountUsers(caller, accountId, 'invite');
     const role = fields.role ?? 'user';
     requireMayTouchAdmin(caller, accountId, role === 'admin');
+    const roleId = fields.roleId ?? null;
+    await this.checkRole(accountId, roleId);
     const email = fields.email.trim().toLowerCase();
     const name = this.checkName(fields.name ?? email.split('@')[0]!);
     const account = await this.deps.accounts.findAccount(accountId);
     if (!account) throw notFound('account');
     const known = await this.deps.directory.findByEmail(email);
-    if (known && (await this.deps.users.find(accountId, known.uuid))) {
-      throw invalidField('email', 'already a user of this account');
-    }
+    if (known && (await this.deps.users.find(accountId, known.uuid))) throw alreadyMember();
     const now = (this.deps.now ?? Date.now)();
     const userId = known?.uuid ?? newUuid();
     const inviter = caller.user.name || caller.user.email;
@@ -137,37 +163,50 @@ export class AccountUserService {
       const link = `${this.deps.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
       text = `${inviter} invited you to ${account.name} on Imaging Inbox.\n\nOpen this link within 7 days to choose your password (it works once):\n${link}\n\nThen sign in as ${email}.`;
     }
-    await this.deps.users.add(
-      accountId,
-      { userId, role },
-      known
-        ? undefined
-        : {
-            uuid: userId,
-            email,
-            ...name,
-            password_hash: NO_PASSWORD_YET,
-            password_history: '[]',
-            sysadmin: 0,
-            support: 0,
-            status: 'ACTIVE',
-            created: now,
-          },
-      reset,
-      (trx) =>
-        this.deps.mailer.queue(
-          {
-            kind: 'user_invite',
-            to: email,
-            subject: `You are invited to ${account.name} on Imaging Inbox`,
-            text,
-          },
-          trx,
-        ),
-    );
+    const newUser = known
+      ? undefined
+      : {
+          uuid: userId,
+          email,
+          ...name,
+          password_hash: NO_PASSWORD_YET,
+          password_history: '[]',
+          sysadmin: 0,
+          support: 0,
+          status: 'ACTIVE',
+          created: now,
+        };
+    const mail = {
+      kind: 'user_invite' as const,
+      to: email,
+      subject: `You are invited to ${account.name} on Imaging Inbox`,
+      text,
+    };
+    try {
+      await this.deps.users.add(accountId, { userId, role, roleId }, newUser, reset, (trx) =>
+        this.deps.mailer.queue(mail, trx),
+      );
+    } catch (error) {
+      // Two invitations of one address at once both passed the check above; the second one's user
+      // or membership row collides with the first's. The address is a member now: say so.
+      if (isUniqueViolation(error)) throw alreadyMember();
+      throw error;
+    }
     this.deps.mailer.kick();
-    await this.record(caller, accountId, 'INVITE', userId, { email, role, new_user: known ? 0 : 1 });
+    await this.record(caller, accountId, 'INVITE', userId, {
+      email,
+      role,
+      role_id: roleId,
+      new_user: known ? 0 : 1,
+    });
     return present(await this.member(accountId, userId));
+  }
+
+  /** A role given to a member must be one of the account's (null: none). */
+  private async checkRole(accountId: string, roleId: string | null): Promise<void> {
+    if (roleId === null) return;
+    const role = await this.deps.roles.find(roleId);
+    if (!role || role.account_id !== accountId) throw invalidField('role_id', 'not a role of this account');
   }
 
   /** Enables or disables a user the caller manages; disabling ends their sessions at once. */
@@ -228,6 +267,7 @@ export function present(row: AccountUserRow): AccountUser {
     email: row.email,
     last_login: row.last_login === null ? null : Number(row.last_login),
     role: row.role === 'admin' ? 'admin' : 'user',
+    account_role: row.role_id && row.role_name !== null ? { uuid: row.role_id, name: row.role_name } : null,
     enabled: row.status === 'ACTIVE' ? 1 : 0,
   };
 }

@@ -295,6 +295,37 @@ describe.each(DIALECTS)('user administration (account/user/*, user/enable) on %s
     expect(after).toEqual(before);
   });
 
+  it('answers two invitations of one new address at once with one user and a clear refusal, never a 500', async () => {
+    const email = 'twice@hospital.example';
+    const answers = await Promise.all([
+      call('account/user/add', { uuid: account, email }),
+      call('account/user/add', { uuid: account, email }),
+      call('account/user/add', { uuid: account, email }),
+    ]);
+    const statuses = answers.map((a) => a.status).sort();
+    expect(
+      statuses.every((s) => s === 200 || s === 412),
+      JSON.stringify(statuses),
+    ).toBe(true);
+    expect(answers.filter((a) => a.body.status === 'OK')).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.body.status !== 'OK')) {
+      expect(refused.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'email' });
+    }
+    const users = await server.ctx.db.kysely
+      .selectFrom('users')
+      .select('uuid')
+      .where('email', '=', email)
+      .execute();
+    expect(users).toHaveLength(1);
+    const mails = await server.ctx.db.kysely
+      .selectFrom('outbox')
+      .select('id')
+      .where('to_address', '=', email)
+      .execute();
+    expect(mails).toHaveLength(1);
+    await call('account/user/delete', { uuid: account, user_id: users[0]!.uuid });
+  });
+
   it('adds a user of another account without a new login, and tells them by mail', async () => {
     const added = await call('account/user/add', { uuid: account, email: 'partner@demo.local' });
     expect(added.body).toMatchObject({ status: 'OK', uuid: ids.partner, role: 'user' });

@@ -274,6 +274,90 @@ const ROUTES: Record<string, RouteCase> = {
     phase: 'write',
   },
 
+  // Roles of an account: seen with role_view or _edit, changed with role_edit.
+  [api('role/list')]: {
+    rule: { kind: 'accountUsers', anyOf: ['role_view', 'role_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('role/list', { account_id: o(x).accountId }),
+  },
+  [api('role/get')]: {
+    rule: { kind: 'accountUsers', anyOf: ['role_view', 'role_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('role/get', { uuid: o(x).roleId! }),
+  },
+  // A name the account's role already has: refused after the access check.
+  [api('role/add')]: {
+    rule: { kind: 'accountUsers', anyOf: ['role_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('role/add', { account_id: o(x).accountId, name: 'Matrix role' }),
+    accepts: ['INVALID_FIELD:name'],
+  },
+  // Renamed to its own name: nothing changes.
+  [api('role/set')]: {
+    rule: { kind: 'accountUsers', anyOf: ['role_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('role/set', { uuid: o(x).roleId!, name: 'Matrix role' }),
+  },
+  // The role is held: refused after the access check.
+  [api('role/delete')]: {
+    rule: { kind: 'accountUsers', anyOf: ['role_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('role/delete', { uuid: o(x).roleId! }),
+    accepts: ['IN_USE:role'],
+  },
+
+  // Groups of an account as its administrators see them: group_view or _edit, changed with group_edit.
+  [api('account/group/list')]: {
+    rule: { kind: 'accountUsers', anyOf: ['group_view', 'group_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('account/group/list', { uuid: o(x).accountId }),
+  },
+  [api('group/user/list')]: {
+    rule: { kind: 'accountUsers', anyOf: ['group_view', 'group_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('group/user/list', { uuid: o(x).groupId }),
+  },
+  // The name of a group the account has: refused after the access check.
+  [api('group/add')]: {
+    rule: { kind: 'accountUsers', anyOf: ['group_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) =>
+      post('group/add', {
+        account_id: o(x).accountId,
+        name: o(x).account === 'demo' ? 'Emergency' : 'Referrals',
+        type: 'CLOUD',
+      }),
+    accepts: ['INVALID_FIELD:name'],
+  },
+  // Renamed to its own name: nothing changes.
+  [api('group/set')]: {
+    rule: { kind: 'accountUsers', anyOf: ['group_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) =>
+      post('group/set', { uuid: o(x).groupId, name: o(x).account === 'demo' ? 'Emergency' : 'Referrals' }),
+  },
+  // The group holds studies: refused after the access check.
+  [api('group/delete')]: {
+    rule: { kind: 'accountUsers', anyOf: ['group_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('group/delete', { uuid: o(x).groupId }),
+    accepts: ['NOT_EMPTY:studies'],
+  },
+  // A made-up role: refused after the access check.
+  [api('group/user/add')]: {
+    rule: { kind: 'accountUsers', anyOf: ['group_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (w, x) =>
+      post('group/user/add', { uuid: o(x).groupId, user_id: accountUser(w, x), role_id: MADE_UP }),
+    accepts: ['INVALID_FIELD:role_id'],
+  },
+  [api('group/user/delete')]: {
+    rule: { kind: 'accountUsers', anyOf: ['group_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('group/user/delete', { uuid: o(x).groupId, user_id: MADE_UP }),
+    accepts: ['NOT_FOUND:user'],
+  },
+
   // PACS destinations: listed by whoever searches or pushes in the account, managed by its admins.
   [api('destination/list')]: {
     rule: { kind: 'account', needs: 'destinations' },

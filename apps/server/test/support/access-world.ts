@@ -78,6 +78,8 @@ export interface MatrixObject {
   destinationId?: string;
   /** A destination search into the study's group, which found the study (retrieves may start). */
   searchId?: string;
+  /** A role of the study's account ('Matrix role'), held by a member the matrix does not call as. */
+  roleId?: string;
 }
 
 export interface World {
@@ -321,6 +323,23 @@ export async function buildWorld(server: TestServer): Promise<World> {
   };
   await addDestination(objects.emergency, 'DEMO_PACS', sids.admin);
   await addDestination(objects.partner, 'PARTNER_PACS', sids.partnerAdmin);
+  // A role of each account, held (so role/delete is refused after the access check) by an invited
+  // user no row calls as.
+  for (const [key, sid, others] of [
+    ['emergency', sids.admin, ['intake', 'deleted', 'shared']],
+    ['partner', sids.partnerAdmin, []],
+  ] as const) {
+    const object = objects[key];
+    const role = await ok(server, 'role/add', { account_id: object.accountId, name: 'Matrix role' }, sid);
+    await ok(
+      server,
+      'account/user/add',
+      { uuid: object.accountId, email: `role-holder-${key}@matrix.example`, role_id: role.uuid as string },
+      sid,
+    );
+    object.roleId = role.uuid as string;
+    for (const other of others) objects[other].roleId = object.roleId;
+  }
   for (const key of ['intake', 'deleted', 'shared'] as const) {
     objects[key].destinationId = objects.emergency.destinationId;
   }

@@ -37,6 +37,8 @@ import { destinationRetrieves } from './20261124T1211-destination-retrieves.js';
 import { studyPushes } from './20261124T1220-study-pushes.js';
 import { groupConfigs } from './20261124T1300-group-configs.js';
 import { nominations } from './20261124T1301-nominations.js';
+import { roles } from './20261127T2040-roles.js';
+import { membershipRoles } from './20261127T2041-membership-roles.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +80,6 @@ export const migrations: Record<string, Migration> = {
   '20261124T1220-study-pushes': studyPushes,
   '20261124T1300-group-configs': groupConfigs,
   '20261124T1301-nominations': nominations,
+  '20261127T2040-roles': roles,
+  '20261127T2041-membership-roles': membershipRoles,
 };

@@ -27,11 +27,20 @@ export function accountUserRoutes(ctx: AppContext, app: FastifyInstance): void {
   });
 
   authedRoute(ctx, app, 'account/user/add', accountUserAddRequest, async ({ caller, input }) => {
-    return users.invite(caller, input.uuid, { email: input.email, name: input.name, role: input.role });
+    return users.invite(caller, input.uuid, {
+      email: input.email,
+      name: input.name,
+      role: input.role,
+      roleId: input.role_id,
+    });
   });
 
   authedRoute(ctx, app, 'account/user/set', accountUserSetRequest, async ({ caller, input }) => {
-    return users.set(caller, input.uuid, input.user_id, { name: input.name, role: input.role });
+    return users.set(caller, input.uuid, input.user_id, {
+      name: input.name,
+      role: input.role,
+      roleId: input.role_id,
+    });
   });
 
   authedRoute(ctx, app, 'account/user/delete', accountUserRequest, async ({ caller, input }) => {

@@ -1,0 +1,47 @@
+import type { Permission } from '@imaging-inbox/contract';
+import { notFound, notPermitted } from '../domain/errors.js';
+import type { Caller } from './access.js';
+import { isAccountAdmin } from './accounts.js';
+
+/**
+ * Administration of an account's roles and groups: seeing them needs the area's view or edit
+ * permission on the account, changing them its edit permission (an account admin holds all). A
+ * member who lacks it is refused (they know the account); anyone else gets the NOT_FOUND of a
+ * made-up account.
+ */
+export type AdminArea = 'role' | 'group';
+export type AdminAction = 'view' | 'edit';
+
+const GRANTED_BY: Record<AdminArea, Record<AdminAction, readonly Permission[]>> = {
+  role: { view: ['role_view', 'role_edit'], edit: ['role_edit'] },
+  group: { view: ['group_view', 'group_edit'], edit: ['group_edit'] },
+};
+
+export function mayAdminister(
+  caller: Caller,
+  accountId: string,
+  area: AdminArea,
+  action: AdminAction,
+): boolean {
+  const account = caller.accounts.get(accountId);
+  return !!account && GRANTED_BY[area][action].some((p) => account.permissions.has(p));
+}
+
+export function requireAdministration(
+  caller: Caller,
+  accountId: string,
+  area: AdminArea,
+  action: AdminAction,
+): void {
+  if (!caller.accounts.has(accountId)) throw notFound('account');
+  if (!mayAdminister(caller, accountId, area, action)) throw notPermitted(`${area}_${action}`);
+}
+
+/**
+ * What a membership may be given is not the holder's to raise: a caller who is not an account admin
+ * may not change their own memberships' roles, nor change or delete a role they hold, so role_edit,
+ * group_edit or account_user_edit never lead to holding more.
+ */
+export function requireNotOwnGrant(caller: Caller, accountId: string, ownGrant: boolean): void {
+  if (ownGrant && !isAccountAdmin(caller, accountId)) throw notPermitted('own_role');
+}
