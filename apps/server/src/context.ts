@@ -68,6 +68,7 @@ import { StudyFileEditor } from './services/study-file-editor.js';
 import { AttachmentsRepository } from './repositories/attachments.repository.js';
 import { AttachmentService } from './services/attachment.service.js';
 import { UploadSessionsRepository } from './repositories/upload-sessions.repository.js';
+import { ObjectUploadChunkStore } from './storage/object-upload-chunk-store.js';
 import { UploadChunkStore } from './storage/upload-chunk-store.js';
 import { UploadSessionService } from './ingest/upload-session.service.js';
 import { uploadAnswer } from './ingest/upload-answer.js';
@@ -338,7 +339,10 @@ export function createContext(
     deliveries: new DeliveryRouter({ searches: repos.destinationSearches, ourAeTitle: config.dicomAet }),
     uploadSessions: new UploadSessionService({
       repo: repos.uploadSessions,
-      chunks: new UploadChunkStore(config.dataDir),
+      chunks:
+        blobs instanceof S3BlobStore
+          ? new ObjectUploadChunkStore(blobs)
+          : new UploadChunkStore(config.dataDir),
       ingest,
       answerOf: uploadAnswer,
       limits: {

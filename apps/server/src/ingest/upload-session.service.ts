@@ -9,7 +9,7 @@ import type {
   UploadSessionsRepository,
 } from '../repositories/upload-sessions.repository.js';
 import { hashToken, newSecretToken } from '../services/tokens.js';
-import { ChunkLengthError, type UploadChunkStore } from '../storage/upload-chunk-store.js';
+import { ChunkLengthError, type UploadChunks } from '../storage/upload-chunk-store.js';
 import type { IngestResult, IngestService } from './ingest.service.js';
 import { LINK_SOURCE_KIND, linkIndexTarget } from './link-source.js';
 
@@ -41,7 +41,7 @@ export interface UploadTarget {
 
 export interface UploadSessionDeps {
   repo: UploadSessionsRepository;
-  chunks: UploadChunkStore;
+  chunks: UploadChunks;
   ingest: IngestService;
   limits: UploadSessionLimits;
   /** The answer of a stored file, the same as the single-request upload's. */
@@ -295,12 +295,7 @@ export class UploadSessionService {
         } satisfies UploadOffsetErrorData);
       }
       const { chunks } = this.deps;
-      await chunks.truncate(row.id_hash, row.size);
-      const temp = {
-        path: chunks.pathOf(row.id_hash),
-        size: row.size,
-        sha256: await chunks.sha256(row.id_hash, row.size),
-      };
+      const temp = await chunks.assemble(row.id_hash, row.size);
       let result: IngestResult;
       try {
         result = await this.deps.ingest.ingestTemp(
@@ -318,6 +313,8 @@ export class UploadSessionService {
       }
       const answer = this.deps.answerOf(result);
       await this.deps.repo.setAnswer(row.id_hash, JSON.stringify(answer));
+      // Chunks kept apart from the file the ingest took (on the object store) go now.
+      await chunks.remove(row.id_hash);
       return answer;
     });
   }

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -123,6 +124,51 @@ export class S3BlobStore implements BlobStore {
         ContentLength: bytes.byteLength,
       }),
     );
+  }
+
+  /**
+   * Scratch objects beside the blobs, named by the caller (resumable upload chunks under
+   * `uploads/`): never content-addressed, never listed by writtenSince, so never judged by the
+   * collector. Stored whole from memory (an object appears only once complete): a streamed body
+   * goes out aws-chunked, which not every S3-compatible server decodes.
+   */
+  putPart(name: string, bytes: Uint8Array): Promise<void> {
+    return this.put(name, bytes);
+  }
+
+  async copyPart(from: string, to: string): Promise<void> {
+    await this.client.send(
+      new CopyObjectCommand({
+        Bucket: this.location.bucket,
+        Key: this.objectKey(to),
+        CopySource: `${this.location.bucket}/${this.objectKey(from)}`,
+      }),
+    );
+  }
+
+  /** Scratch objects whose names start with `prefix`, with their sizes and write times. */
+  async listParts(prefix: string): Promise<{ name: string; size: number; writtenAt: number }[]> {
+    const parts: { name: string; size: number; writtenAt: number }[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.location.bucket,
+          Prefix: this.objectKey(prefix),
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (!object.Key) continue;
+        parts.push({
+          name: object.Key.slice(this.location.prefix.length),
+          size: object.Size ?? 0,
+          writtenAt: object.LastModified?.getTime() ?? 0,
+        });
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return parts;
   }
 
   async read(key: string): Promise<Buffer> {

@@ -5,16 +5,39 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
+import type { TempFile } from './blob-store.js';
 
 /** The body of an append ended before (or ran past) the length it announced. */
 export class ChunkLengthError extends Error {}
+
+/**
+ * Where resumable uploads keep their bytes between requests. The file one (below) is for the
+ * embedded single process; with several processes the chunks live on the shared object store
+ * (ObjectUploadChunkStore), so an append or a complete may land on any process.
+ */
+export interface UploadChunks {
+  create(idHash: string): Promise<void>;
+  /** Receives exactly `length` bytes of an append into storage private to its claim. */
+  stage(idHash: string, token: string, length: number, source: Readable): Promise<void>;
+  /** Makes a staged append part of the session's bytes at `offset` (durably). */
+  place(idHash: string, token: string, offset: number): Promise<void>;
+  /** place() for a chunk that is the whole file. */
+  placeWhole(idHash: string, token: string): Promise<void>;
+  discardStaged(idHash: string, token: string): Promise<void>;
+  /** SHA-256 of the first `size` bytes. */
+  sha256(idHash: string, size: number): Promise<string>;
+  /** The assembled file as a body staged for the ingest (which stores it and drops the temp). */
+  assemble(idHash: string, size: number): Promise<TempFile>;
+  remove(idHash: string): Promise<void>;
+  sweepStale(before: number): Promise<{ staleIds: string[]; stagedRemoved: number }>;
+}
 
 /**
  * The bytes of resumable uploads, one file per session under DATA_DIR/uploads named by the
  * session's id hash (plus, while an append runs, its staging file `<id hash>.<claim>.chunk`). Kept beside DATA_DIR/blobs on the same file system, so completing a session
  * is a rename into the blob store, not a copy.
  */
-export class UploadChunkStore {
+export class UploadChunkStore implements UploadChunks {
   readonly dir: string;
 
   constructor(dataDir: string) {
@@ -107,6 +130,12 @@ export class UploadChunkStore {
       await pipeline(fs.createReadStream(this.pathOf(idHash), { start: 0, end: size - 1 }), hash);
     }
     return hash.digest('hex');
+  }
+
+  /** The session's file itself, cut to `size` (the ingest moves it into the blob store). */
+  async assemble(idHash: string, size: number): Promise<TempFile> {
+    await this.truncate(idHash, size);
+    return { path: this.pathOf(idHash), size, sha256: await this.sha256(idHash, size) };
   }
 
   /** Cuts the file to `size`: a broken append may have left bytes past the held offset. */
