@@ -46,6 +46,9 @@ import { GroupConfigsRepository } from './repositories/group-configs.repository.
 import { GroupConfigService } from './services/group-config.service.js';
 import { NominationsRepository } from './repositories/nominations.repository.js';
 import { NominationService } from './services/nomination.service.js';
+import { NominationProcessService } from './services/nomination-process.service.js';
+import { NominationProcessRepository } from './repositories/nomination-process.repository.js';
+import { nominationProcessJob } from './jobs/nomination-process-job.js';
 import { studyPushJob } from './pacs/push-job.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { IngestRecovery } from './ingest/recovery-scan.js';
@@ -239,9 +242,23 @@ export function createContext(
     destinations: repos.destinations,
     audit,
   });
+  const nominationProcess = new NominationProcessService({
+    nominations: repos.nominations,
+    process: new NominationProcessRepository(k),
+    studies: repos.studies,
+    pushes: repos.studyPushes,
+    destinations: repos.destinations,
+    configs: groupConfigs,
+    fileEditor: new StudyFileEditor({ files: new StudyFilesRepository(k), blobs, collector }),
+    pacs,
+    jobs: jobQueue,
+    audit,
+  });
+  jobRunner.register(nominationProcessJob(nominationProcess));
   const services = {
     jobRunner,
     groupConfigs,
+    nominationProcess,
     nominations: new NominationService({
       nominations: repos.nominations,
       studies: repos.studies,

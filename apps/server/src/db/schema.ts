@@ -403,6 +403,11 @@ export interface NominationTable {
   nominated_by: string;
   created: number;
   updated: number;
+  /** JSON of what study/process was asked (ProcessIntent), set when the call is accepted. */
+  process: string | null;
+  processed_by: string | null;
+  /** When the push was queued (the nomination left Nominations). */
+  processed_at: number | null;
 }
 
 /** A request-study link; the token itself is never stored, only its SHA-256. */

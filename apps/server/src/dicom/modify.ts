@@ -6,7 +6,7 @@
  * attributes: one new item of Original Attributes Sequence (0400,0561) holding Modified Attributes
  * Sequence (0400,0550) with the old values, Attribute Modification DateTime (0400,0562),
  * Modifying System (0400,0563), Source of Previous Values (0400,0564, empty: the value came from
- * this file) and Reason for the Attribute Modification (0400,0565) CORRECT. Earlier items are
+ * this file) and Reason for the Attribute Modification (0400,0565) CORRECT (COERCE for values taken from an order). Earlier items are
  * kept, so a file edited twice carries both histories.
  *
  * Elements are edited in the denaturalised dataset dcmjs reads, so every other element (private
@@ -43,6 +43,11 @@ export interface ModifyOptions {
   at: Date;
   /** Modifying System (LO, ≤ 64 characters). */
   system?: string;
+  /**
+   * Reason for the Attribute Modification (0400,0565): CORRECT for a user's edit (the default),
+   * COERCE when the values come from elsewhere (a gatekeeper writing an order's attributes).
+   */
+  reason?: 'CORRECT' | 'COERCE';
 }
 
 /** DICOM DT in UTC: YYYYMMDDHHMMSS.FFFFFF+0000. */
@@ -87,7 +92,7 @@ export function modifyAttributes(
     [ATTRIBUTE_MODIFICATION_DATETIME]: { vr: 'DT', Value: [dicomDateTime(options.at)] },
     [MODIFYING_SYSTEM]: { vr: 'LO', Value: [(options.system ?? IMPLEMENTATION_VERSION_NAME).slice(0, 64)] },
     [SOURCE_OF_PREVIOUS_VALUES]: { vr: 'LO', Value: [] },
-    [REASON_FOR_MODIFICATION]: { vr: 'CS', Value: ['CORRECT'] },
+    [REASON_FOR_MODIFICATION]: { vr: 'CS', Value: [options.reason ?? 'CORRECT'] },
   };
   const existing = dataset[ORIGINAL_ATTRIBUTES_SEQUENCE];
   dataset[ORIGINAL_ATTRIBUTES_SEQUENCE] = {

@@ -47,3 +47,16 @@ export const PUSH_JOB = defineJob(
     cap: 2,
   }),
 );
+
+/**
+ * Finishes a nomination's processing (write the order's attributes, queue the push) when the call
+ * that accepted it did not get that far (the server stopped half-way). Enqueued, due a little
+ * later, with the acceptance; a run that finds the push queued does nothing.
+ */
+export const NOMINATION_PROCESS_JOB = defineJob(
+  'nomination.process',
+  z.object({ nomination: z.uuid() }).strict(),
+);
+
+/** Mails the members of a gatekeeper group who asked to hear of nominations to it (NominationMailer). */
+export const NOMINATION_MAIL_JOB = defineJob('nomination.mail', z.object({ nomination: z.uuid() }).strict());

@@ -32,3 +32,11 @@ export function requireNominationOwner<T extends StudyForPolicy>(caller: Caller,
 export function requireGatekeeperDecision<T extends StudyForPolicy>(caller: Caller, study: T | undefined): T {
   return requireStudy(caller, study, { permissions: ['study_approve'], deleted: 'refused' });
 }
+
+/**
+ * Processing a nomination (study/process): deciding on it (`study_approve`) and sending it to a
+ * destination (`study_push`), both on its copy in the gatekeeper group, not a deleted one.
+ */
+export function requireGatekeeperProcess<T extends StudyForPolicy>(caller: Caller, study: T | undefined): T {
+  return requireStudy(caller, study, { permissions: ['study_approve', 'study_push'], deleted: 'refused' });
+}

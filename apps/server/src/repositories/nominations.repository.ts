@@ -31,6 +31,10 @@ export class NominationsRepository {
     return this.listed().where('nominations.copy_uuid', '=', copyUuid).executeTakeFirst();
   }
 
+  find(uuid: string): Promise<NominationListed | undefined> {
+    return this.listed().where('nominations.uuid', '=', uuid).executeTakeFirst();
+  }
+
   /** The live (submitted) nomination of a study to a gatekeeper group. */
   live(studyUuid: string, gatekeeperId: string): Promise<NominationRow | undefined> {
     return this.db

@@ -44,6 +44,7 @@ export class StudyFileEditor {
     changes: Updateable<StudyTable>,
     at: Date,
     customFields: Record<string, string | null> = {},
+    reason: 'CORRECT' | 'COERCE' = 'CORRECT',
   ): Promise<{ files: number }> {
     const attributes: Partial<Record<EditableAttribute, string>> = {};
     for (const [field, keyword] of Object.entries(FILE_ATTRIBUTES)) {
@@ -62,7 +63,7 @@ export class StudyFileEditor {
         }
         let rewritten: Uint8Array | null;
         try {
-          rewritten = modifyAttributes(bytes, attributes, { at });
+          rewritten = modifyAttributes(bytes, attributes, { at, reason });
         } catch {
           throw new DomainError('INTERNAL', 'stored file is not readable DICOM');
         }

@@ -621,6 +621,14 @@ const ROUTES: Record<string, RouteCase> = {
     request: (_w, x) => post('study/reject', { uuid: o(x).uuid, reason: 'Matrix', message: 'Matrix' }),
     accepts: ['NOT_FOUND:nomination'],
   },
+  // Not a nomination: past study_approve and study_push, refused by the workflow.
+  [api('study/process')]: {
+    rule: { kind: 'study', needs: ['study_approve', 'study_push'], deleted: 'refused' },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) =>
+      post('study/process', { uuid: o(x).uuid, destination_id: o(x).destinationId ?? MADE_UP }),
+    accepts: ['NOT_FOUND:nomination'],
+  },
   [api('study/nomination')]: {
     rule: view,
     objects: STUDY_OBJECTS,

@@ -1,6 +1,7 @@
 import {
   studyNominateRequest,
   studyNominationRequest,
+  studyProcessRequest,
   studyRejectRequest,
   studyUuidRequest,
 } from '@imaging-inbox/contract';
@@ -8,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 
-/** The gatekeeper workflow: nominate a study, cancel, read its status; the gatekeeper rejects. */
+/** The gatekeeper workflow: nominate a study, cancel, read its status; the gatekeeper rejects or processes (sends to PACS). */
 export function nominationRoutes(ctx: AppContext, app: FastifyInstance): void {
   const nominations = ctx.services.nominations;
 
@@ -27,4 +28,8 @@ export function nominationRoutes(ctx: AppContext, app: FastifyInstance): void {
   authedRoute(ctx, app, 'study/reject', studyRejectRequest, async ({ caller, input }) => ({
     nomination: await nominations.reject(caller, input.uuid, input.reason, input.message),
   }));
+
+  authedRoute(ctx, app, 'study/process', studyProcessRequest, async ({ caller, input }) =>
+    ctx.services.nominationProcess.process(caller, input),
+  );
 }
