@@ -60,12 +60,15 @@ export interface RejectInput {
   message: string;
 }
 
-/** study/reject: the gatekeeper rejects the nomination (its copy) with a reason and a message. */
+/**
+ * study/reject: the gatekeeper rejects the nomination (its copy) with a reason and a message. The
+ * lists are refreshed when the view moves to Rejected, so the banner shows over the exam first.
+ */
 export const useRejectNomination = (copyUuid: string) => {
-  const refresh = useRefreshNomination(copyUuid);
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ reason, message }: RejectInput) =>
       apiPost<{ nomination: Nomination }>('study/reject', { uuid: copyUuid, reason, message }),
-    onSuccess: refresh,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: nominationKey(copyUuid) }),
   });
 };

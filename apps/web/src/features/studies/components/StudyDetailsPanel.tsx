@@ -24,7 +24,7 @@ export function StudyDetailsPanel({ study, groupType, state, onClose, onRemoved 
       aria-label={t('Exam details')}
       sx={{
         // A gatekeeper compares an exam with an order side by side: its panel is wider.
-        width: groupType === 'GATEKEEPER' ? 640 : 460,
+        width: groupType === 'GATEKEEPER' ? 560 : 460,
         flexShrink: 0,
         borderLeft: 1,
         borderColor: 'divider',

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   Alert,
   Box,
@@ -33,9 +33,6 @@ import { useDateDisplay } from '../../../../lib/date-preferences';
 import type { FoundOrder } from '../../api/order-search';
 import { useProcessNomination } from '../../api/study-process';
 import { comparisonProblems, processParams, type ComparisonForm } from '../../lib/process-flow';
-
-/** How long the 'Exam is being sent to PACS' banner shows before the view moves to Queued. */
-export const SENT_BANNER_MS = 2000;
 
 interface Props {
   copyUuid: string;
@@ -76,12 +73,6 @@ export function ComparisonStep(props: Props) {
   const [touched, setTouched] = useState(false);
   const problems = comparisonProblems(form);
   const valid = Object.keys(problems).length === 0;
-  const { onSent } = props;
-  useEffect(() => {
-    if (!process.isSuccess) return;
-    const timer = setTimeout(onSent, SENT_BANNER_MS);
-    return () => clearTimeout(timer);
-  }, [process.isSuccess, onSent]);
 
   const comparison = props.order ? compareOrder(props.exam, props.order) : null;
   const ranking = rankOrders(props.exam, props.candidates);
@@ -91,7 +82,7 @@ export function ComparisonStep(props: Props) {
   const send = () => {
     setTouched(true);
     if (!valid) return;
-    process.mutate(processParams(props.copyUuid, props.order, form));
+    process.mutate(processParams(props.copyUuid, props.order, form), { onSuccess: props.onSent });
   };
   const locked = process.isPending || process.isSuccess;
 
@@ -226,7 +217,6 @@ export function ComparisonStep(props: Props) {
         {props.destinations.length === 0 && (
           <Alert severity="warning">{t('No destination is configured for this gatekeeper group.')}</Alert>
         )}
-        {process.isSuccess && <Alert severity="success">{t('Exam is being sent to PACS')}</Alert>}
         {process.isError && <Alert severity="error">{t(failure(errorCode(process.error)))}</Alert>}
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
           <Button onClick={props.onBack} disabled={locked}>

@@ -235,7 +235,7 @@ describe('ProcessTab', () => {
     expect(await within(dialog).findByText('Failed to reject exam')).toBeTruthy();
     failReject = false;
     fireEvent.click(within(dialog).getByRole('button', { name: 'Reject' }));
-    expect(await within(dialog).findByText('Exam has been rejected')).toBeTruthy();
+    expect(await screen.findByText('Exam has been rejected')).toBeTruthy();
     expect(calls.filter((c) => c.path === 'study/reject').at(-1)!.body).toMatchObject({
       uuid: 'c1',
       reason: 'Wrong patient',

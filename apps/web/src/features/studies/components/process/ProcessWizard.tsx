@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSnackbar } from 'notistack';
 import { Alert, Stack, Step, StepLabel, Stepper } from '@mui/material';
 import type { GatekeeperConfig, Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../../lib/i18n';
@@ -7,6 +9,7 @@ import { Loading } from '../../../../components/Loading';
 import { UnexpectedErrorAlert } from '../../../../components/UnexpectedErrorAlert';
 import { useDestinations } from '../../../destinations';
 import { useNomination } from '../../api/nomination';
+import { refreshStudies } from '../../api/study-cache';
 import type { FoundOrder } from '../../api/order-search';
 import { FORM_NOT_CONFIGURED } from '../../lib/nomination-form';
 import {
@@ -23,8 +26,8 @@ import { RejectDialog } from './RejectDialog';
 import { SearchOrderStep } from './SearchOrderStep';
 import { SearchPatientStep } from './SearchPatientStep';
 
-/** How long 'Exam has been rejected' shows before the view moves to Rejected. */
-const REJECTED_BANNER_MS = 1500;
+/** How long the decision's banner shows over the exam before the view moves to its new state. */
+const MOVE_DELAY_MS = 1500;
 
 interface Props {
   study: Study;
@@ -47,11 +50,22 @@ export function ProcessWizard({ study, groupUuid, accountId, config }: Props) {
   const [order, setOrder] = useState<FoundOrder | null>(null);
   const [candidates, setCandidates] = useState<FoundOrder[]>([]);
   const [rejecting, setRejecting] = useState(false);
-  const moveTo = useCallback(
-    (state: string) => void navigate(`/group/${encodeURIComponent(groupUuid)}/${encodeURIComponent(state)}`),
-    [navigate, groupUuid],
+  const queryClient = useQueryClient();
+  const { enqueueSnackbar } = useSnackbar();
+  // The banner is a snackbar so it outlives the panel; the timer is not tied to this component
+  // either: the exam leaves Nominations, and the view follows it (SPEC.md section 4) whatever
+  // the panel does meanwhile. No ?study= in the new route: the selection clears.
+  const decided = useCallback(
+    (banner: string, state: string) => {
+      enqueueSnackbar(t(banner), { variant: 'success' });
+      setTimeout(() => {
+        void refreshStudies(queryClient);
+        void navigate(`/group/${encodeURIComponent(groupUuid)}/${encodeURIComponent(state)}`);
+      }, MOVE_DELAY_MS);
+    },
+    [enqueueSnackbar, t, queryClient, navigate, groupUuid],
   );
-  const onSent = useCallback(() => moveTo('Queued'), [moveTo]);
+  const onSent = useCallback(() => decided('Exam is being sent to PACS', 'Queued'), [decided]);
   useEffect(() => {
     if (!config) console.warn('GateKeeper configuration not found!');
   }, [config]);
@@ -136,7 +150,10 @@ export function ProcessWizard({ study, groupUuid, accountId, config }: Props) {
         open={rejecting}
         copyUuid={study.uuid}
         onClose={() => setRejecting(false)}
-        onRejected={() => setTimeout(() => moveTo('Rejected'), REJECTED_BANNER_MS)}
+        onRejected={() => {
+          setRejecting(false);
+          decided('Exam has been rejected', 'Rejected');
+        }}
       />
     </Stack>
   );

@@ -65,7 +65,6 @@ export function RejectDialog({ open, copyUuid, onClose, onRejected }: Props) {
             disabled={reject.isPending || reject.isSuccess}
           />
           {reject.isError && <Alert severity="error">{t('Failed to reject exam')}</Alert>}
-          {reject.isSuccess && <Alert severity="success">{t('Exam has been rejected')}</Alert>}
         </Stack>
       </DialogContent>
       <DialogActions>
