@@ -24,6 +24,8 @@ import { ProfileService } from './services/profile.service.js';
 import type { RateLimits } from './services/login-throttle.js';
 import { SessionService } from './services/session.service.js';
 import { StudyService } from './services/study.service.js';
+import { StudyUploadService } from './services/study-upload.service.js';
+import { StudySchemaService } from './services/study-schema.service.js';
 import { BlobCollector } from './storage/blob-collector.js';
 import { BlobReferencesRepository } from './repositories/blob-references.repository.js';
 import type { BlobStore } from './storage/blob-store.js';
@@ -255,6 +257,13 @@ export function createContext(
     audit,
   });
   jobRunner.register(nominationProcessJob(nominationProcess));
+  const attachments = new AttachmentService({
+    attachments: new AttachmentsRepository(k),
+    studies: repos.studies,
+    blobs,
+    collector,
+    audit,
+  });
   const services = {
     jobRunner,
     groupConfigs,
@@ -315,6 +324,7 @@ export function createContext(
       engineFqdn,
     }),
     ingest,
+    studyUploads: new StudyUploadService({ ingest: repos.ingest, access: studyAccess, audit }),
     recovery,
     dicomNodes: new DicomNodeService({
       nodes: repos.dicomNodes,
@@ -372,13 +382,8 @@ export function createContext(
     }),
     wrap: new WrapService({ settings: repos.settings, studies: repos.studies, ingest, blobs }),
     downloads: new DownloadService({ studies: repos.studies, dicomweb: repos.dicomweb, blobs, audit }),
-    attachments: new AttachmentService({
-      attachments: new AttachmentsRepository(k),
-      studies: repos.studies,
-      blobs,
-      collector,
-      audit,
-    }),
+    attachments,
+    studySchemas: new StudySchemaService({ files: new StudyFilesRepository(k), attachments }),
     trash: new StudyTrashService({ studies: repos.studies, access: studyAccess, audit }),
     marks: new StudyMarksService({ studies: repos.studies, tags: repos.tags, audit }),
     shares: new ShareService({

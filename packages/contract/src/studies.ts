@@ -1,3 +1,4 @@
+import type { Attachment } from './attachments.js';
 import type { StudyPushAttempt } from './destinations.js';
 import type { StudyPermissionFlags } from './permissions.js';
 
@@ -9,8 +10,13 @@ import type { StudyPermissionFlags } from './permissions.js';
 export const STUDY_STATUS = {
   new: 'NEW',
   retrieving: 'RETRIEVING',
+  /** Made empty by study/add for an upload; listed once study/sync reports the upload done. */
+  uploading: 'UPLOADING',
   incomplete: 'INCOMPLETE',
 } as const;
+
+/** Studies study/list and study/count leave out: something is still filling them. */
+export const UNLISTED_STUDY_STATUSES: readonly string[] = [STUDY_STATUS.retrieving, STUDY_STATUS.uploading];
 
 /** A study as api/v3 answers it (SPEC.md section 3). Dates are YYYYMMDD strings as in DICOM. */
 export interface Study {
@@ -181,4 +187,61 @@ export interface ImageUploadAnswer {
   sop_instance_uid: string;
   study_uuid: string;
   duplicate: boolean;
+}
+
+/** study/add: the study the upload fills (`created` 0 when one with that UID was already in the group). */
+export interface StudyAddAnswer {
+  status: 'OK';
+  uuid: string;
+  study_uid: string;
+  created: 0 | 1;
+}
+
+/**
+ * study/sync: what the group holds against what the uploader sent. The study is listed from now on:
+ * NEW when every image sent arrived, INCOMPLETE (marked) when some did not.
+ */
+export interface StudySyncAnswer {
+  status: 'OK';
+  uuid: string;
+  image_count: number;
+  images_sent: number;
+  study_status: string;
+}
+
+/** One image of a study as the storage `schema` call lists it. */
+export interface StudySchemaImage {
+  sop_instance_uid: string;
+  sop_class_uid: string;
+  instance_number: number | null;
+  transfer_syntax: string;
+  rows: number | null;
+  columns: number | null;
+  frames: number | null;
+  size: number;
+}
+
+/** One series of a study with its images (storage `schema`). */
+export interface StudySchemaSeries {
+  series_uid: string;
+  modality: string;
+  series_number: number | null;
+  series_description: string;
+  body_part: string;
+  image_count: number;
+  images: StudySchemaImage[];
+}
+
+/**
+ * GET storage/study/{storage_namespace}/{study_uid}/schema: what the storage holds of a study, its
+ * series with their images and its attachments (SPEC.md section 7, "Storage").
+ */
+export interface StudySchemaAnswer {
+  status: 'OK';
+  uuid: string;
+  study_uid: string;
+  storage_namespace: string;
+  image_count: number;
+  series: StudySchemaSeries[];
+  attachments: Attachment[];
 }

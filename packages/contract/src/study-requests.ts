@@ -205,3 +205,17 @@ export const attachmentListRequest = z.object({
   'page.number': intParam(1, 1, 100_000),
   'page.rows': intParam(ATTACHMENT_PAGE_ROWS, 1, 100),
 });
+
+const TIMING_EVENT = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/**
+ * study/timing/event: a client's timing of something it did with a study (`event`, a name such as
+ * `viewer_open`, and how long it took in `timing` milliseconds), kept in the study's audit trail.
+ */
+export const studyTimingEventRequest = z
+  .object({ uuid: requiredText(), event: requiredText(), timing: intParam(0, 0, 2_147_483_647) })
+  .transform((p, ctx) =>
+    TIMING_EVENT.test(p.event)
+      ? p
+      : reportInvalid(ctx, 'event', 'letters, digits and _ . : - only, up to 64'),
+  );

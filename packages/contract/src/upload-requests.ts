@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { optionalText, reportInvalid, requiredText } from './api-params.js';
+import { optionalText, reportInvalid, reportMissing, requiredInt, requiredText } from './api-params.js';
+import { MAX_INT } from './limits.js';
+import { STUDY_EDITABLE_FIELDS } from './study-requests.js';
+import type { StudyEditableField } from './study-requests.js';
 
 /** Request schemas of resumable upload sessions (api-params.ts explains the codecs). */
 
@@ -27,3 +30,29 @@ export const uploadSessionChunkRequest = z.object({ id: requiredText(), offset: 
 
 /** upload/session/complete. */
 export const uploadSessionCompleteRequest = z.object({ id: requiredText() });
+
+/**
+ * study/add: the empty study an upload is about to fill, in a group (`storage_namespace` as Ambra's
+ * uploader names it, or `phi_namespace` / `namespace_id`), with the attributes it already knows.
+ */
+export const studyAddRequest = z
+  .object({
+    storage_namespace: optionalText(),
+    phi_namespace: optionalText(),
+    namespace_id: optionalText(),
+    study_uid: requiredText(),
+    ...Object.fromEntries(STUDY_EDITABLE_FIELDS.map((f) => [f, optionalText()])),
+  })
+  .transform((p, ctx) => {
+    const namespaceId = p.storage_namespace ?? p.phi_namespace ?? p.namespace_id;
+    if (!namespaceId) return reportMissing(ctx, 'storage_namespace');
+    const fields: Partial<Record<StudyEditableField, string>> = {};
+    for (const field of STUDY_EDITABLE_FIELDS) {
+      const value = (p as Record<string, string | undefined>)[field];
+      if (value !== undefined) fields[field] = value;
+    }
+    return { namespaceId, studyUid: p.study_uid, fields };
+  });
+
+/** study/sync: the upload into a study is over and sent `image_count` images. */
+export const studySyncRequest = z.object({ uuid: requiredText(), image_count: requiredInt(0, MAX_INT) });

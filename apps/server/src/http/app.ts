@@ -29,6 +29,7 @@ import { userRoutes } from './routes/user.routes.js';
 import { userEventRoutes } from './routes/user-event.routes.js';
 import { downloadRoutes } from './routes/download.routes.js';
 import { attachmentRoutes } from './routes/attachment.routes.js';
+import { studySchemaRoutes } from './routes/study-schema.routes.js';
 import { studyTrashRoutes } from './routes/study-trash.routes.js';
 import { studyMarksRoutes } from './routes/study-marks.routes.js';
 import { studyShareRoutes } from './routes/study-share.routes.js';
@@ -150,6 +151,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   namespaceRoutes(ctx, app);
   downloadRoutes(ctx, app);
   attachmentRoutes(ctx, app);
+  studySchemaRoutes(ctx, app);
   studyTrashRoutes(ctx, app);
   studyMarksRoutes(ctx, app);
   studyShareRoutes(ctx, app);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { modalityMask, STUDY_STATUS } from '@imaging-inbox/contract';
+import type { StudyEditableField } from '@imaging-inbox/contract';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { ParsedInstance } from '../dicom/index.js';
@@ -16,6 +17,27 @@ export interface IndexTarget {
   destinationAeTitle?: string;
   /** A retrieve (C-MOVE) is filling the study: one created now stays out of study/list until it ends. */
   retrieving?: boolean;
+}
+
+/** The study's patient and exam attributes as its files carry them. */
+function studyAttributes(p: ParsedInstance) {
+  return {
+    patient_name: p.patientName,
+    patient_name_key: searchKey(p.patientName),
+    patientid: p.patientId,
+    patientid_key: searchKey(p.patientId),
+    patient_sex: p.patientSex,
+    patient_birth_date: p.patientBirthDate,
+    patient_age: p.patientAge,
+    accession_number: p.accessionNumber,
+    study_description: p.studyDescription,
+    study_description_key: searchKey(p.studyDescription),
+    study_date: p.studyDate,
+    study_time: p.studyTime,
+    referring_physician: p.referringPhysician,
+    referring_physician_key: searchKey(p.referringPhysician),
+    institution_name: p.institutionName,
+  };
 }
 
 export interface IndexResult {
@@ -55,11 +77,11 @@ export class IngestRepository {
 
   private readonly studyByUid = new QueryTemplate<
     { namespaceId: string; studyUid: string },
-    { uuid: string; modality: string }
+    { uuid: string; modality: string; study_status: string; image_count: number }
   >((slot) =>
     this.db
       .selectFrom('studies')
-      .select(['uuid', 'modality'])
+      .select(['uuid', 'modality', 'study_status', 'image_count'])
       .where('namespace_id', '=', slot('namespaceId'))
       .where('study_uid', '=', slot('studyUid')),
   );
@@ -187,6 +209,89 @@ export class IngestRepository {
     return rows.map((row) => row.blob_key);
   }
 
+  /**
+   * study/add: an empty UPLOADING study an upload will fill (its first file's attributes replace
+   * the ones given here); the group's study with that UID when there is one already.
+   */
+  async addEmptyStudy(
+    target: IndexTarget,
+    studyUid: string,
+    fields: Partial<Record<StudyEditableField, string>>,
+    now: number,
+  ): Promise<{ uuid: string; created: boolean }> {
+    const text = (f: StudyEditableField) => fields[f] ?? '';
+    const inserted = await this.db
+      .insertInto('studies')
+      .values({
+        uuid: randomUUID(),
+        account_id: target.accountId,
+        namespace_id: target.namespaceId,
+        study_uid: studyUid,
+        patient_name: text('patient_name'),
+        patient_name_key: searchKey(text('patient_name')),
+        patientid: text('patientid'),
+        patientid_key: searchKey(text('patientid')),
+        patient_sex: text('patient_sex'),
+        patient_birth_date: text('patient_birth_date'),
+        patient_age: '',
+        accession_number: text('accession_number'),
+        study_description: text('study_description'),
+        study_description_key: searchKey(text('study_description')),
+        study_date: text('study_date'),
+        study_time: text('study_time'),
+        modality: '',
+        referring_physician: text('referring_physician'),
+        referring_physician_key: searchKey(text('referring_physician')),
+        source_ae_title: '',
+        destination_ae_title: '',
+        institution_name: '',
+        study_status: STUDY_STATUS.uploading,
+        created: now,
+        updated: now,
+      })
+      .onConflict((oc) => oc.columns(['namespace_id', 'study_uid']).doNothing())
+      .returning('uuid')
+      .executeTakeFirst();
+    if (inserted) return { uuid: inserted.uuid, created: true };
+    const existing = await this.db
+      .selectFrom('studies')
+      .select('uuid')
+      .where('namespace_id', '=', target.namespaceId)
+      .where('study_uid', '=', studyUid)
+      .executeTakeFirstOrThrow();
+    return { uuid: existing.uuid, created: false };
+  }
+
+  /**
+   * study/sync: the uploader sent `sent` images into the study. One it was filling becomes listed:
+   * NEW when the group holds at least that many, else INCOMPLETE; a study in any other state keeps it.
+   */
+  async syncUpload(
+    studyUuid: string,
+    sent: number,
+    now: number,
+  ): Promise<{ imageCount: number; status: string }> {
+    // One statement, so images still arriving cannot slip between the count and the new state.
+    const updated = await this.db
+      .updateTable('studies')
+      .set({
+        study_status: sql<string>`case when image_count >= ${sent} then ${STUDY_STATUS.new} else ${STUDY_STATUS.incomplete} end`,
+        updated: now,
+      })
+      .where('uuid', '=', studyUuid)
+      .where('study_status', 'in', [STUDY_STATUS.uploading, STUDY_STATUS.incomplete])
+      .returning(['image_count', 'study_status'])
+      .executeTakeFirst();
+    const row =
+      updated ??
+      (await this.db
+        .selectFrom('studies')
+        .select(['image_count', 'study_status'])
+        .where('uuid', '=', studyUuid)
+        .executeTakeFirstOrThrow());
+    return { imageCount: Number(row.image_count), status: row.study_status };
+  }
+
   /** The study and series an instance with this SOP Instance UID is already indexed under, if any. */
   async findInstance(
     namespaceId: string,
@@ -275,7 +380,12 @@ export class IngestRepository {
     const existing = (
       await this.studyByUid.execute(trx, { namespaceId: target.namespaceId, studyUid: p.studyInstanceUid })
     ).rows[0];
-    if (existing) return { uuid: existing.uuid, created: false, modality: existing.modality };
+    if (existing) {
+      // study/add made it empty: its first file's attributes are the study's, not what was typed.
+      if (existing.study_status === STUDY_STATUS.uploading && Number(existing.image_count) === 0)
+        await trx.updateTable('studies').set(studyAttributes(p)).where('uuid', '=', existing.uuid).execute();
+      return { uuid: existing.uuid, created: false, modality: existing.modality };
+    }
     const uuid = randomUUID();
     const inserted = await trx
       .insertInto('studies')
@@ -284,24 +394,10 @@ export class IngestRepository {
         account_id: target.accountId,
         namespace_id: target.namespaceId,
         study_uid: p.studyInstanceUid,
-        patient_name: p.patientName,
-        patient_name_key: searchKey(p.patientName),
-        patientid: p.patientId,
-        patientid_key: searchKey(p.patientId),
-        patient_sex: p.patientSex,
-        patient_birth_date: p.patientBirthDate,
-        patient_age: p.patientAge,
-        accession_number: p.accessionNumber,
-        study_description: p.studyDescription,
-        study_description_key: searchKey(p.studyDescription),
-        study_date: p.studyDate,
-        study_time: p.studyTime,
+        ...studyAttributes(p),
         modality: '',
-        referring_physician: p.referringPhysician,
-        referring_physician_key: searchKey(p.referringPhysician),
         source_ae_title: target.sourceAeTitle ?? '',
         destination_ae_title: target.destinationAeTitle ?? '',
-        institution_name: p.institutionName,
         study_status: target.retrieving ? STUDY_STATUS.retrieving : STUDY_STATUS.new,
         created: now,
         updated: now,

@@ -32,6 +32,45 @@ export class StudyFilesRepository {
     return rows.map((r) => ({ ...r, size: Number(r.size) }));
   }
 
+  /** The study's series and their images, in series then instance number order (storage `schema`). */
+  async schema(studyUuid: string) {
+    const [series, images] = await Promise.all([
+      this.db
+        .selectFrom('series')
+        .select([
+          'uuid',
+          'series_uid',
+          'modality',
+          'series_number',
+          'series_description',
+          'body_part',
+          'image_count',
+        ])
+        .where('study_uuid', '=', studyUuid)
+        .orderBy('series_number')
+        .orderBy('series_uid')
+        .execute(),
+      this.db
+        .selectFrom('instances')
+        .select([
+          'series_uuid',
+          'sop_instance_uid',
+          'sop_class_uid',
+          'instance_number',
+          'transfer_syntax',
+          'rows',
+          'columns',
+          'frames',
+          'size',
+        ])
+        .where('study_uuid', '=', studyUuid)
+        .orderBy('instance_number')
+        .orderBy('sop_instance_uid')
+        .execute(),
+    ]);
+    return { series, images };
+  }
+
   /** The study's new values and its instances' new files; series and study sizes follow. */
   /**
    * Points the instances at their rewritten files and applies the index change, with any custom

@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
 import { sql } from 'kysely';
-import { isKnownModality, modalityMask, STUDY_STATUS } from '@imaging-inbox/contract';
+import { isKnownModality, modalityMask, UNLISTED_STUDY_STATUSES } from '@imaging-inbox/contract';
 import type { Database } from '../db/schema.js';
 import type { KeyedColumn, PlainColumn, StudyQuery } from './study-query.types.js';
 
@@ -58,8 +58,8 @@ export function applyStudyFilters(
   query = q.deleted
     ? query.where('studies.deleted', 'is not', null)
     : query.where('studies.deleted', 'is', null);
-  // A study a retrieve is still filling is not listed half-way (it shows once the move ends).
-  query = query.where('studies.study_status', '<>', STUDY_STATUS.retrieving);
+  // A study a retrieve or an upload is still filling is not listed half-way (it shows once it ends).
+  query = query.where('studies.study_status', 'not in', [...UNLISTED_STUDY_STATUSES]);
   for (const t of q.text) {
     query = query.where((eb) => textCondition(eb, t.column, t.kind, t.kind === 'like' ? t.pattern : t.value));
   }

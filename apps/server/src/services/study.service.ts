@@ -235,7 +235,7 @@ export class StudyService {
   }
 }
 
-function normaliseField(field: string, raw: string): string {
+export function normaliseField(field: string, raw: string): string {
   const value = raw.trim();
   if (field === 'patient_birth_date' || field === 'study_date') {
     if (value === '') return '';

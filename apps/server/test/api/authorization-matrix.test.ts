@@ -160,7 +160,13 @@ const ROUTES: Record<string, RouteCase> = {
   [api('session/ttl')]: { rule: session, request: () => post('session/ttl') },
   [api('session/logout')]: { rule: session, request: () => post('session/logout'), phase: 'last' },
   [api('user/get')]: { rule: session, request: () => post('user/get') },
-  [api('user/set')]: { rule: session, request: () => post('user/set'), phase: 'write' },
+  [api('user/set')]: {
+    rule: session,
+    request: () => post('user/set'),
+    // Nothing to change: every signed-in caller gets past the session to this answer.
+    accepts: ['USER_INFO_NOT_SET'],
+    phase: 'write',
+  },
   [api('user/password/change')]: {
     rule: session,
     request: () =>
@@ -478,6 +484,13 @@ const ROUTES: Record<string, RouteCase> = {
     objects: GROUP_OBJECTS,
     request: (_w, x) => post('upload/session/create', { namespace_id: o(x).namespaceId, size: '1000' }),
   },
+  [api('study/add')]: {
+    rule: { kind: 'group', needs: 'study_upload' },
+    objects: GROUP_OBJECTS,
+    request: (_w, x) =>
+      post('study/add', { storage_namespace: o(x).namespaceId, study_uid: '1.2.826.0.1.3680043.99.1' }),
+    phase: 'write',
+  },
   'POST /api/v3/storage/namespace/:namespace_id/image': {
     rule: { kind: 'group', needs: 'study_upload' },
     objects: GROUP_OBJECTS,
@@ -728,6 +741,18 @@ const ROUTES: Record<string, RouteCase> = {
     accepts: ['LOCKED'],
     phase: 'write',
   },
+  [api('study/sync')]: {
+    rule: { kind: 'study', needs: ['study_upload'], groupFlag: true, deleted: 'hidden' },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/sync', { uuid: o(x).uuid, image_count: '0' }),
+    phase: 'write',
+  },
+  [api('study/timing/event')]: {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/timing/event', { uuid: o(x).uuid, event: 'matrix_open', timing: '12' }),
+    phase: 'write',
+  },
   [api('study/lock/break')]: {
     rule: { kind: 'study', accountAdmin: true },
     objects: STUDY_OBJECTS,
@@ -777,6 +802,11 @@ const ROUTES: Record<string, RouteCase> = {
     rule: needs('study_download'),
     objects: STUDY_OBJECTS,
     request: (_w, x) => get(`${storage(x)}/download`),
+  },
+  'GET /api/v3/storage/study/:storage_namespace/:study_uid/schema': {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get(`${storage(x)}/schema`),
   },
   'GET /api/v3/storage/study/:storage_namespace/:study_uid/attachment/:id/version/:version/:filename?': {
     rule: view,

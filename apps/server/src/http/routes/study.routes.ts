@@ -1,9 +1,13 @@
 import {
+  studyAddRequest,
   studyExistsRequest,
   studySearchRequest,
   studySetRequest,
+  studySyncRequest,
+  studyTimingEventRequest,
   studyUuidRequest,
 } from '@imaging-inbox/contract';
+import { studyEvent } from '../../services/audit.service.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
@@ -38,5 +42,21 @@ export function studyRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'study/lock/break', studyUuidRequest, async ({ caller, input }) => {
     await studies.breakLock(caller, input.uuid);
+  });
+
+  // Ambra's uploader: the study first (unlisted while it fills), then the count of images it sent.
+  authedRoute(ctx, app, 'study/add', studyAddRequest, ({ caller, input }) =>
+    ctx.services.studyUploads.add(caller, input),
+  );
+
+  authedRoute(ctx, app, 'study/sync', studySyncRequest, ({ caller, input }) =>
+    ctx.services.studyUploads.sync(caller, input.uuid, input.image_count),
+  );
+
+  authedRoute(ctx, app, 'study/timing/event', studyTimingEventRequest, async ({ caller, input }) => {
+    const row = await ctx.services.studyAccess.byUuid(caller, input.uuid);
+    await ctx.services.audit.record(
+      studyEvent(caller, row, 'STUDY_TIMING', { event: input.event, timing: input.timing }),
+    );
   });
 }

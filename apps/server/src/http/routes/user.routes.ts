@@ -11,7 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute, authedRoute } from '../api.js';
-import { invalidField } from '../../domain/errors.js';
+import { DomainError, invalidField } from '../../domain/errors.js';
 
 export function userRoutes(ctx: AppContext, app: FastifyInstance): void {
   apiRoute(app, 'user/password/lost', passwordLostRequest, async ({ input, request }) => {
@@ -31,6 +31,7 @@ export function userRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   // Ambra's user/set changes only the fields it is given; an empty value clears an optional field.
   authedRoute(ctx, app, 'user/set', userSetRequest, async ({ caller, input }) => {
+    if (Object.keys(input).length === 0) throw new DomainError('USER_INFO_NOT_SET', 'no profile field given');
     const profile = await ctx.services.profile.set(caller, input);
     return { message: MESSAGES.profileSaved, ...profile };
   });
