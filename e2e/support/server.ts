@@ -11,6 +11,8 @@ export interface RunningServer {
   baseUrl: string;
   /** The server's DATA_DIR (its SQLite file lives there), for tests that move the clock on rows. */
   dataDir: string;
+  /** Its DICOM listener's port (127.0.0.1). */
+  dicomPort: number;
   pid: number;
   stop: () => Promise<void>;
 }
@@ -92,6 +94,7 @@ export async function startServer(
   return {
     baseUrl,
     dataDir,
+    dicomPort,
     pid,
     stop: async () => {
       if (child.exitCode === null) {

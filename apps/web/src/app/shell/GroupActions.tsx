@@ -13,7 +13,8 @@ export function GroupActions({ group }: { group: InboxGroup }) {
   const actions = groupActions(group);
   if (actions.length === 0) return null;
   return (
-    <Stack direction="row" spacing={1} sx={{ px: 2, pt: 1, flexWrap: 'wrap' }}>
+    // A flex gap, not Stack's margins: a button that wraps onto the next line starts at its left edge.
+    <Stack direction="row" useFlexGap spacing={1} sx={{ px: 2, pt: 1, flexWrap: 'wrap' }}>
       {actions.map((action) => (
         <Button
           key={action.route}

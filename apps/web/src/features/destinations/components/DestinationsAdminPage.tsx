@@ -4,7 +4,6 @@ import {
   Button,
   Chip,
   IconButton,
-  Stack,
   Table,
   TableBody,
   TableCell,
@@ -42,12 +41,14 @@ export function DestinationsAdminPage() {
     );
   }
   return (
-    <PagePanel title={t('Destinations')}>
-      <Stack direction="row" sx={{ mb: 2, justifyContent: 'flex-end' }}>
+    <PagePanel
+      title={t('Destinations')}
+      actions={
         <Button variant="contained" onClick={() => setDialog({ editing: undefined })}>
           {t('Add destination')}
         </Button>
-      </Stack>
+      }
+    >
       {destinations.isPending && <Loading />}
       {destinations.isError && <UnexpectedErrorAlert />}
       {destinations.data?.length === 0 && (

@@ -29,8 +29,8 @@ export function RetrieveResults({ results, selected, onToggle }: Props) {
             <TableCell colSpan={5}>
               <Typography variant="subtitle2" component="span">
                 {showName(patient.patient_name)}
-              </Typography>{' '}
-              <Typography variant="body2" component="span" color="text.secondary">
+              </Typography>
+              <Typography variant="body2" component="span" color="text.secondary" sx={{ ml: 2 }}>
                 {t('MRN {{mrn}} · born {{dob}} · {{sex}}', {
                   mrn: patient.patientid || '—',
                   dob: showDate(patient.patient_birth_date) || '—',

@@ -51,7 +51,8 @@ export function PushPanel({ study, accountId }: { study: Study; accountId: strin
           label={t('Destination')}
           value={chosen}
           onChange={(e) => setChosen(e.target.value)}
-          sx={{ minWidth: 260 }}
+          // The select gives way in a narrow panel; the button keeps its label on one line.
+          sx={{ flex: 1, minWidth: 0, maxWidth: 320 }}
         >
           {pushable.map((d) => (
             <MenuItem key={d.uuid} value={d.uuid} title={d.name}>
@@ -59,7 +60,12 @@ export function PushPanel({ study, accountId }: { study: Study; accountId: strin
             </MenuItem>
           ))}
         </TextField>
-        <Button variant="contained" disabled={!chosen || push.isPending} onClick={() => push.mutate(chosen)}>
+        <Button
+          variant="contained"
+          disabled={!chosen || push.isPending}
+          onClick={() => push.mutate(chosen)}
+          sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+        >
           {t('Push to PACS')}
         </Button>
       </Stack>
