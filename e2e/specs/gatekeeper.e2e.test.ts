@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { signIn } from '../support/actions';
+import { apiGet, apiLogin, signIn } from '../support/actions';
 
 const baseUrl = inject('baseUrl');
 const stamp = Date.now().toString(36).toUpperCase();
@@ -12,9 +12,28 @@ async function settled(b: BrowserSession) {
   await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
 }
 
-// study/process lands with the server's process flow; until then only nominate and reject run.
-const processRoute = await fetch(`${baseUrl}/api/v3/study/process`, { method: 'POST' });
-const canProcess = processRoute.status !== 404;
+/**
+ * Processing needs a destination for PACS Intake to send to (the demo world's archive); without
+ * one, only nominating and rejecting run.
+ */
+async function intakeHasDestination(): Promise<boolean> {
+  const sid = await apiLogin(baseUrl, 'gatekeeper@demo.local');
+  const { groups } = await apiGet<{ groups: { uuid: string; name: string }[] }>(baseUrl, 'group/list', {
+    sid,
+  });
+  const intake = groups.find((g) => g.name === 'PACS Intake');
+  if (!intake) return false;
+  const group = await apiGet<{ gatekeeper_config?: { destinations: string[] } | null }>(
+    baseUrl,
+    'group/get',
+    {
+      sid,
+      uuid: intake.uuid,
+    },
+  );
+  return (group.gatekeeper_config?.destinations.length ?? 0) > 0;
+}
+const canProcess = await intakeHasDestination();
 
 /**
  * The gatekeeper workflow on the demo world: a clinician of Emergency nominates two exams to PACS

@@ -86,6 +86,19 @@ export function apiPost<T>(path: string, params: Params = {}, options: CallOptio
   });
 }
 
+/** POST api/v3/{path} as multipart (a file with its fields), with the sid as a field. */
+export function apiPostMultipart<T>(
+  path: string,
+  params: Params,
+  file: { name: string; blob: Blob },
+  options: CallOptions = {},
+): Promise<T> {
+  const form = new FormData();
+  for (const [key, value] of toEntries(params, getSid())) form.append(key, value);
+  form.append(file.name, file.blob);
+  return send<T>(`${API_BASE}/${path}`, { method: 'POST', body: form, signal: options.signal });
+}
+
 /** POST api/v3/bundle: a JSON list of sub-requests answered in order. */
 export function apiBundle<T>(calls: ({ URL: string } & Params)[], options: CallOptions = {}): Promise<T[]> {
   const sid = getSid();

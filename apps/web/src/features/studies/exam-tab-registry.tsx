@@ -5,6 +5,8 @@ import { DownloadsTab } from './components/DownloadsTab';
 import { EditMrnTab } from './components/EditMrnTab';
 import { PacsTab } from './components/PacsTab';
 import { ProcessTab } from './components/process/ProcessTab';
+import { OrdersTab } from './components/OrdersTab';
+import { ReportsTab } from './components/ReportsTab';
 import { ExchangeTab } from './components/ExchangeTab';
 import { SendTab } from './components/SendTab';
 import { ShareTab } from './components/ShareTab';
@@ -18,7 +20,7 @@ const NOT_GATEKEEPER = ['CLOUD', 'LIBRARY', 'ALL'] as const;
 /**
  * Every exam-details tab (SPEC.md section 2), in strip order: the single and multi-select panels
  * show exactly the entries whose rules hold. Adding a tab is adding one entry here, with its screen;
- * Reports, Orders and Search Order get theirs when their features land.
+ * Search Order is the Process tab's step, not a tab of its own.
  */
 export const EXAM_TABS: readonly ExamTabEntry[] = [
   {
@@ -123,5 +125,23 @@ export const EXAM_TABS: readonly ExamTabEntry[] = [
     render: ({ studies, state, accountId }) => (
       <ProcessTab study={studies[0]!} state={state} accountId={accountId} />
     ),
+  },
+  {
+    id: 'reports',
+    label: 'Reports',
+    groupTypes: NOT_GATEKEEPER,
+    fromShare: true,
+    multiSelect: false,
+    render: ({ studies }) => <ReportsTab study={studies[0]!} />,
+  },
+  {
+    id: 'orders',
+    label: 'Orders',
+    // A gatekeeper sees the candidates ranked in its Process tab (SPEC.md section 2's gatekeeper tabs).
+    groupTypes: NOT_GATEKEEPER,
+    fromShare: true,
+    multiSelect: false,
+    when: ({ permissions }) => permissions?.order_view === 1,
+    render: ({ studies, accountId }) => <OrdersTab study={studies[0]!} accountId={accountId} />,
   },
 ];

@@ -18,8 +18,13 @@ interface Props extends ExamTabContext {
 /** The tabs of the exam-details registry that apply to this selection, and the open tab's screen. */
 export function ExamTabStrip({ idPrefix, onRemoved, empty = null, panelSx, ...ctx }: Props) {
   const { t } = useTranslation();
-  const { account } = useInbox();
-  const { tabs, defaultTab } = examTabs(ctx, EXAM_TABS);
+  const { account, permissions, groups } = useInbox();
+  // Account-level flags (order_view…) with those of the study's group: either grants.
+  const group = groups.find((g) => g.namespaceId === ctx.studies[0]?.phi_namespace);
+  const granted = { ...permissions };
+  for (const [name, flag] of Object.entries(group?.permissions ?? {}))
+    if (flag === 1) granted[name as keyof typeof granted] = 1;
+  const { tabs, defaultTab } = examTabs({ ...ctx, permissions: granted }, EXAM_TABS);
   const [chosen, setChosen] = useState<string | null>(null);
   const onLeave = useCallback(() => setChosen('summary'), []);
   const current = tabs.find((tab) => tab.id === chosen) ?? defaultTab;

@@ -41,13 +41,18 @@ describe('examTabs', () => {
       'Send exams',
       'Attachments',
       'Delete exams',
+      'Reports',
     ]);
+    expect(
+      examTabs({ groupType: 'CLOUD', state: 'Inbox', studies: [newStudy()], permissions: { order_view: 1 } })
+        .tabs,
+    ).toContain('Orders');
     expect(examTabs({ groupType: 'CLOUD', state: 'Shared w/ group', studies: [newStudy()] }).tabs).toContain(
       'Exchange',
     );
   });
-  it('lists no tab without a screen (Reports, Orders, Search Order)', () => {
-    for (const label of ['Reports', 'Orders', 'Search Order']) {
+  it('has no Search Order tab: it is a step of Process', () => {
+    for (const label of ['Search Order']) {
       expect(EXAM_TABS.map((tab) => tab.label)).not.toContain(label);
     }
   });

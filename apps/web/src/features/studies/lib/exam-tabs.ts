@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Study, StudyPermission } from '@imaging-inbox/contract';
+import type { PermissionFlags, Study, StudyPermission } from '@imaging-inbox/contract';
 import type { InboxGroupType } from '../../../session/groups';
 
 /** An action on a selection is allowed only if every selected study grants it. */
@@ -21,6 +21,8 @@ export interface ExamTabContext {
   groupType: InboxGroupType;
   state: string;
   studies: Study[];
+  /** The caller's flags on the account and on the study's group (order_view…), when known. */
+  permissions?: Partial<PermissionFlags>;
 }
 
 /** What a tab's screen is given. `studies` holds one study, or several for a multi-selection. */

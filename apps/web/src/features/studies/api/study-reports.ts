@@ -1,0 +1,39 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { StudyReportAddAnswer, StudyReportListAnswer } from '@imaging-inbox/contract';
+import { apiGet, apiPost, apiPostMultipart } from '../../../lib/api-client';
+
+const reportsKey = (studyUuid: string) => ['study', 'report', 'list', studyUuid] as const;
+
+/** The study's reports, newest first (study/report/list). */
+export const useStudyReports = (studyUuid: string) =>
+  useQuery({
+    queryKey: reportsKey(studyUuid),
+    queryFn: ({ signal }) =>
+      apiGet<StudyReportListAnswer>('study/report/list', { uuid: studyUuid }, { signal }),
+    select: (answer) => answer.reports,
+  });
+
+export interface NewReport {
+  title: string;
+  final: boolean;
+  /** A text report, or a PDF file. */
+  text?: string;
+  pdf?: File;
+}
+
+/** study/report/add: a text report as a field, a PDF as the multipart file `file`. */
+export const useAddReport = (studyUuid: string) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (report: NewReport) => {
+      const params = { uuid: studyUuid, title: report.title || undefined, final: report.final ? '1' : '0' };
+      return report.pdf
+        ? apiPostMultipart<StudyReportAddAnswer>('study/report/add', params, {
+            name: 'file',
+            blob: report.pdf,
+          })
+        : apiPost<StudyReportAddAnswer>('study/report/add', { ...params, text: report.text });
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: reportsKey(studyUuid) }),
+  });
+};
