@@ -6,6 +6,7 @@ import { LinkUploadPage } from '../features/link';
 import { RequestStudyPage } from '../features/request';
 import { RetrieveStudyPage } from '../features/retrieve';
 import { SendLinkPage } from '../features/send-link';
+import { GroupsAdminPage, UsersAdminPage } from '../features/admin';
 import { DestinationsAdminPage } from '../features/destinations';
 import { AccountSettingsPage } from '../features/settings';
 import { UploadPage } from '../features/upload';
@@ -15,8 +16,9 @@ import { NotFoundPage } from './NotFoundPage';
 const suspended = (node: ReactNode) => <Suspense fallback={<Loading />}>{node}</Suspense>;
 
 /**
- * Routes of SPEC.md section 2; external pages (/worklist, /organization/*) are served by the server,
- * except the destinations page, which the app renders itself.
+ * Routes of SPEC.md section 2; external pages (/worklist, /organization/routing-rules.html) are
+ * served by the server, except the administration pages the app renders itself (destinations, users,
+ * groups).
  */
 export const routes: RouteObject[] = [
   { path: '/', element: <SignInPage /> },
@@ -46,6 +48,8 @@ export const routes: RouteObject[] = [
               { path: '/account-settings', element: <AccountSettingsPage /> },
               // The first page of the Administration area (SPEC.md's /organization/*.html pages).
               { path: '/organization/destinations.html', element: <DestinationsAdminPage /> },
+              { path: '/organization/users.html', element: <UsersAdminPage /> },
+              { path: '/organization/groups.html', element: <GroupsAdminPage /> },
             ],
           },
         ],

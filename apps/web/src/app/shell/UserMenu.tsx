@@ -25,7 +25,9 @@ export function UserMenu() {
 
   const item = (link: MenuLink) =>
     link.external ? (
-      <MenuItem key={link.href} component="a" href={link.href} target="_blank" rel="noopener" onClick={close}>
+      // rel=opener: these pages are our own, and a new tab without an opener (target=_blank's
+      // default) gets no copy of this tab's session storage, so it would open signed out.
+      <MenuItem key={link.href} component="a" href={link.href} target="_blank" rel="opener" onClick={close}>
         {t(link.label)}
         <OpenInNew fontSize="inherit" sx={{ ml: 1 }} aria-label={t('opens in a new tab')} />
       </MenuItem>

@@ -1,0 +1,66 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  AdminGroup,
+  AdminGroupListAnswer,
+  GroupMember,
+  GroupMemberListAnswer,
+} from '@imaging-inbox/contract';
+import { MAX_PAGE_ROWS } from '@imaging-inbox/contract';
+import { apiGet, apiPost, type Params } from '../../../lib/api-client';
+
+/** The account's groups for their administrators (account/group/list). */
+export const useAccountGroups = (accountId: string) =>
+  useQuery({
+    queryKey: ['admin-groups', accountId],
+    queryFn: ({ signal }) =>
+      apiGet<AdminGroupListAnswer>(
+        'account/group/list',
+        { uuid: accountId, 'page.rows': MAX_PAGE_ROWS },
+        { signal },
+      ),
+    select: (answer) => answer.groups,
+  });
+
+/** The members of a group with the role each holds there (group/user/list). */
+export const useGroupMembers = (groupId: string) =>
+  useQuery({
+    queryKey: ['admin-groups', 'members', groupId],
+    queryFn: ({ signal }) =>
+      apiGet<GroupMemberListAnswer>(
+        'group/user/list',
+        { uuid: groupId, 'page.rows': MAX_PAGE_ROWS },
+        { signal },
+      ),
+    select: (answer) => answer.users,
+  });
+
+const useGroupsMutation = <V, R>(call: (vars: V) => Promise<R>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['admin-groups'] });
+      // The inbox's own group list (an admin sees every group) follows too.
+      await queryClient.invalidateQueries({ queryKey: ['group', 'list'] });
+    },
+  });
+};
+
+export const useAddGroup = () =>
+  useGroupsMutation((params: Params) => apiPost<AdminGroup>('group/add', params));
+
+export const useRenameGroup = () =>
+  useGroupsMutation((v: { uuid: string; name: string }) => apiPost<AdminGroup>('group/set', v));
+
+export const useDeleteGroup = () => useGroupsMutation((uuid: string) => apiPost('group/delete', { uuid }));
+
+/** group/user/add: adds a member with a role, or changes the role of one already in the group. */
+export const useSetGroupMember = () =>
+  useGroupsMutation((v: { groupId: string; userId: string; roleId: string }) =>
+    apiPost<GroupMember>('group/user/add', { uuid: v.groupId, user_id: v.userId, role_id: v.roleId }),
+  );
+
+export const useDeleteGroupMember = () =>
+  useGroupsMutation((v: { groupId: string; userId: string }) =>
+    apiPost('group/user/delete', { uuid: v.groupId, user_id: v.userId }),
+  );

@@ -1,0 +1,11 @@
+// The administration feature's public face: other features and the app import only from here.
+import { lazyPage } from '../../lib/lazy-page';
+
+export const UsersAdminPage = /* @__PURE__ */ lazyPage(
+  () => import('./components/UsersAdminPage'),
+  (m) => m.UsersAdminPage,
+);
+export const GroupsAdminPage = /* @__PURE__ */ lazyPage(
+  () => import('./components/GroupsAdminPage'),
+  (m) => m.GroupsAdminPage,
+);
