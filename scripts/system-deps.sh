@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Debian packages the product and its tests use: Chromium for browser tests, dcmtk and Orthanc as
-# real DICOM peers, PostgreSQL 15 for the scale-out tests, isoinfo (genisoimage) to check ISO downloads,
+# real DICOM peers, PostgreSQL 15 and haproxy for the scale-out tests, isoinfo (genisoimage) to check ISO downloads,
 # iproute2 and curl for the peers run in a private network namespace, dicom3tools (dciodvfy) to check
 # the IODs of written files, zip for test archives, ffmpeg for test videos. Installs only what is missing.
 set -euo pipefail
@@ -20,6 +20,8 @@ command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
 command -v zip >/dev/null 2>&1 || need+=(zip)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v curl >/dev/null 2>&1 || need+=(curl)
+# haproxy balances the cluster test's three server processes (HTTP with /readyz checks, DICOM over TCP).
+command -v haproxy >/dev/null 2>&1 || need+=(haproxy)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || command -v initdb >/dev/null 2>&1 || need+=(postgresql-15)
 
 if ((${#need[@]})); then
