@@ -85,7 +85,7 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(8 * 1024 ** 3),
-  /** Bytes all unfinished uploads together may take under DATA_DIR/uploads. */
+  /** Bytes all unfinished uploads together may take (DATA_DIR/uploads, or uploads/ in the bucket). */
   UPLOAD_TEMP_MAX_BYTES: z.coerce
     .number()
     .int()
