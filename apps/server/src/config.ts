@@ -95,6 +95,23 @@ const envSchema = z.object({
   HARVEST_MAIL_QUIET_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Wait before a mail's first retry after SMTP refused it or was unreachable; doubles each time. */
   MAIL_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /** A study that arrived by upload or C-STORE is routed once nothing arrived for it for this long. */
+  ROUTING_QUIET_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** First delay before a failed webhook delivery is tried again (doubling each time). */
+  WEBHOOK_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /**
+   * Hosts, addresses or CIDR ranges a webhook may reach although they are loopback, link-local or
+   * private (comma-separated); everything else of that kind is refused.
+   */
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((raw) =>
+      (raw ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** First delay before a push sends again what a PACS did not store (doubling each time). */
   PUSH_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
   /**
@@ -191,6 +208,9 @@ export interface Config {
   mailRetryMs: number;
   pushRetryMs: number;
   jobLeaseMs: number;
+  routingQuietMs: number;
+  webhookRetryMs: number;
+  webhookAllowedHosts: string[];
   destinationEchoTickMs: number;
   mailMaxAttempts: number;
   jobConcurrency: Record<string, number>;
@@ -244,6 +264,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailRetryMs: e.MAIL_RETRY_MS,
     pushRetryMs: e.PUSH_RETRY_MS,
     jobLeaseMs: e.JOB_LEASE_MS,
+    routingQuietMs: e.ROUTING_QUIET_MS,
+    webhookRetryMs: e.WEBHOOK_RETRY_MS,
+    webhookAllowedHosts: e.WEBHOOK_ALLOWED_HOSTS,
     destinationEchoTickMs: e.DESTINATION_ECHO_TICK_MS,
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
     jobConcurrency: e.JOB_CONCURRENCY ?? {},

@@ -95,6 +95,13 @@ import { SendService } from './services/send.service.js';
 import { SendAccessService } from './services/send-access.service.js';
 import { CustomFieldsRepository } from './repositories/custom-fields.repository.js';
 import { CustomFieldService } from './services/custom-field.service.js';
+import { RoutingRulesRepository } from './repositories/routing-rules.repository.js';
+import { WebhooksRepository } from './repositories/webhooks.repository.js';
+import { RoutingRuleService } from './services/routing-rule.service.js';
+import { RoutingEngine } from './services/routing-engine.js';
+import { WebhookService } from './services/webhook.service.js';
+import { OutboundGuard } from './services/outbound-guard.js';
+import { AuditLogService } from './services/audit-log.service.js';
 
 /** The composition root: every repository and service, wired once per process. */
 export function createContext(
@@ -135,6 +142,8 @@ export function createContext(
     sends: new SendsRepository(k),
     customFields: new CustomFieldsRepository(k),
     roles: new RolesRepository(k),
+    routingRules: new RoutingRulesRepository(k),
+    webhooks: new WebhooksRepository(k),
   };
   const audit = new AuditService(repos.audit);
   const accountUsersRepo = new AccountUsersRepository(k);
@@ -175,6 +184,28 @@ export function createContext(
     quietMs: config.harvestMailQuietMs,
     log,
   });
+  /** Routing rules run on what arrives; the services of their actions are connected below. */
+  const routing = new RoutingEngine({
+    rules: repos.routingRules,
+    studies: repos.studies,
+    accounts: repos.accounts,
+    nodes: repos.dicomNodes,
+    users: repos.users,
+    jobs: jobQueue,
+    audit,
+    quietMs: config.routingQuietMs,
+    log,
+  });
+  jobRunner.register(routing.evaluateHandler());
+  jobRunner.register(routing.actionHandler());
+  const webhooks = new WebhookService({
+    webhooks: repos.webhooks,
+    jobs: jobQueue,
+    audit,
+    guard: new OutboundGuard(config.webhookAllowedHosts),
+    retryMs: config.webhookRetryMs,
+  });
+  jobRunner.register(webhooks.handler());
   const metrics = new Metrics(config.processId, (now) => repos.jobs.queueStats(now));
   const ingest = new IngestService({
     repo: repos.ingest,
@@ -182,7 +213,10 @@ export function createContext(
     collector,
     audit,
     meter: metrics,
-    onStored: (event) => harvestNotifier.noteStored(event),
+    onStored: async (event) => {
+      await harvestNotifier.noteStored(event);
+      await routing.noteStored(event);
+    },
     maxInflatedBytes: config.uploadMaxBytes,
   });
   const recovery = new IngestRecovery({
@@ -391,6 +425,7 @@ export function createContext(
       audit,
       collector,
       mailsFor: (event) => shareNotifier.prepare(event),
+      onShared: (copyUuid) => routing.noteShared(copyUuid),
     }),
     purge: new PurgeService({ repo: repos.purge, settings: repos.settings, collector, audit }),
     links: new LinkService({ links: repos.links, mailer, audit, publicUrl: config.publicUrl }),
@@ -416,8 +451,19 @@ export function createContext(
     mailer,
     audit,
     publicUrl: config.publicUrl,
+    onDelivered: (copyUuid) => routing.noteShared(copyUuid),
   });
   jobRunner.register(sends.handler());
+  routing.connect({ shares: services.shares, pushes: services.pushes, sends, webhooks });
+  const routingRules = new RoutingRuleService({
+    rules: repos.routingRules,
+    accounts: repos.accounts,
+    nodes: repos.dicomNodes,
+    destinations: repos.destinations,
+    webhooks: repos.webhooks,
+    sends: repos.sends,
+    audit,
+  });
   const sendAccess = new SendAccessService({
     sends: repos.sends,
     studies: repos.studies,
@@ -429,7 +475,20 @@ export function createContext(
     audit,
     limits: options.linkLimits,
   });
-  return { config, db, repos, services: { ...services, sends, sendAccess } };
+  return {
+    config,
+    db,
+    repos,
+    services: {
+      ...services,
+      sends,
+      sendAccess,
+      routing,
+      routingRules,
+      webhooks,
+      auditLog: new AuditLogService(repos.audit),
+    },
+  };
 }
 
 export type AppContext = ReturnType<typeof createContext>;

@@ -40,3 +40,7 @@ export * from './orders.js';
 export * from './reports.js';
 export * from './roles.js';
 export * from './group-admin.js';
+export * from './routing.js';
+export * from './webhooks.js';
+export * from './admin-requests.js';
+export * from './audit-log.js';

@@ -573,6 +573,58 @@ export interface AttachmentTable {
   created: number;
 }
 
+export interface RoutingRuleTable {
+  uuid: string;
+  account_id: string;
+  sequence: number;
+  name: string;
+  /** group or sender; null: every study of the account. */
+  for_type: string | null;
+  for_id: string | null;
+  /** JSON array of RouteEvent. */
+  events: string;
+  match: string;
+  /** JSON array of RouteCondition. */
+  conditions: string;
+  /** JSON array of RouteAction. */
+  actions: string;
+  disabled: number;
+  created_by: string;
+  created: number;
+  updated: number;
+}
+
+export interface WebhookTable {
+  uuid: string;
+  account_id: string;
+  name: string;
+  url: string;
+  method: string;
+  /** JSON array of WebhookEvent. */
+  events: string;
+  secret: string;
+  disabled: number;
+  created_by: string;
+  created: number;
+  updated: number;
+}
+
+export interface WebhookDeliveryTable {
+  uuid: string;
+  webhook_id: string;
+  account_id: string;
+  event: string;
+  study_uuid: string | null;
+  /** The JSON body, signed afresh at each attempt. */
+  payload: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created: number;
+  updated: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   namespaces: NamespaceTable;
@@ -616,4 +668,7 @@ export interface Database {
   connections: ConnectionTable;
   study_sends: StudySendTable;
   send_grants: SendGrantTable;
+  routing_rules: RoutingRuleTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }

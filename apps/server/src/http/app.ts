@@ -10,6 +10,8 @@ import { addSecurityHeaders } from './security-headers.js';
 import { limitJsonDepth } from './json-body.js';
 import { serveWebApp } from './web-app.js';
 import { auditRoutes } from './routes/audit.routes.js';
+import { routingRoutes } from './routes/routing.routes.js';
+import { webhookRoutes } from './routes/webhook.routes.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { bundleRoutes } from './routes/bundle.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
@@ -145,6 +147,8 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   customFieldRoutes(ctx, app);
   tagRoutes(ctx, app);
   auditRoutes(ctx, app);
+  routingRoutes(ctx, app);
+  webhookRoutes(ctx, app);
   storageRoutes(ctx, app, options.maxUploadBytes);
   uploadSessionRoutes(ctx, app);
   wrapRoutes(ctx, app, options.maxUploadBytes);

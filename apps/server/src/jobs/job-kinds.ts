@@ -60,3 +60,33 @@ export const NOMINATION_PROCESS_JOB = defineJob(
 
 /** Mails the members of a gatekeeper group who asked to hear of nominations to it (NominationMailer). */
 export const NOMINATION_MAIL_JOB = defineJob('nomination.mail', z.object({ nomination: z.uuid() }).strict());
+
+/**
+ * Reads an account's routing rules for a study that arrived (upload, C-STORE once quiet), was
+ * shared or sent in, and queues the actions of the rules that match (RoutingEngine).
+ */
+export const ROUTE_EVALUATE_JOB = defineJob(
+  'route.evaluate',
+  z.object({ study: z.uuid(), trigger: z.enum(['upload', 'harvest', 'share']) }).strict(),
+);
+
+/** Runs one action of one routing rule on one study (RoutingEngine); queued once per (rule, study, action). */
+export const ROUTE_ACTION_JOB = defineJob(
+  'route.action',
+  z
+    .object({
+      rule: z.uuid(),
+      study: z.uuid(),
+      action: z.number().int().min(0),
+      trigger: z.enum(['upload', 'harvest', 'share', 'manual']),
+      /** Who ran it by hand (study/manual/route); the rule's author otherwise. */
+      by: z.uuid().optional(),
+    })
+    .strict(),
+);
+
+/** Delivers one webhook delivery (WebhookService): a signed HTTP request, retried with back-off. */
+export const WEBHOOK_JOB = defineJob('webhook.deliver', z.object({ delivery: z.uuid() }).strict(), (p) => ({
+  key: `webhook:${p.delivery}`,
+  cap: 1,
+}));

@@ -4,17 +4,20 @@ import type { Caller } from './access.js';
 import { isAccountAdmin } from './accounts.js';
 
 /**
- * Administration of an account's roles and groups: seeing them needs the area's view or edit
- * permission on the account, changing them its edit permission (an account admin holds all). A
- * member who lacks it is refused (they know the account); anyone else gets the NOT_FOUND of a
- * made-up account.
+ * Administration of an account's roles, groups and routing rules, and reading its audit log:
+ * seeing them needs the area's view or edit permission on the account, changing them its edit
+ * permission (an account admin holds all; the audit log is only read, with audit_view). A member
+ * who lacks it is refused (they know the account); anyone else gets the NOT_FOUND of a made-up
+ * account. Webhooks are the admins' alone (requireAccountAdmin).
  */
-export type AdminArea = 'role' | 'group';
+export type AdminArea = 'role' | 'group' | 'route' | 'audit';
 export type AdminAction = 'view' | 'edit';
 
 const GRANTED_BY: Record<AdminArea, Record<AdminAction, readonly Permission[]>> = {
   role: { view: ['role_view', 'role_edit'], edit: ['role_edit'] },
   group: { view: ['group_view', 'group_edit'], edit: ['group_edit'] },
+  route: { view: ['route_view', 'route_edit'], edit: ['route_edit'] },
+  audit: { view: ['audit_view'], edit: [] },
 };
 
 export function mayAdminister(
@@ -35,6 +38,19 @@ export function requireAdministration(
 ): void {
   if (!caller.accounts.has(accountId)) throw notFound('account');
   if (!mayAdminister(caller, accountId, area, action)) throw notPermitted(`${area}_${action}`);
+}
+
+/** An object of an account (a routing rule) read or changed by its administrators; outsiders do not find it (`what`). */
+export function requireAdministeredIn<T extends { account_id: string }>(
+  caller: Caller,
+  row: T | undefined,
+  area: AdminArea,
+  action: AdminAction,
+  what: string,
+): T {
+  if (!row || !caller.accounts.has(row.account_id)) throw notFound(what);
+  requireAdministration(caller, row.account_id, area, action);
+  return row;
 }
 
 /**

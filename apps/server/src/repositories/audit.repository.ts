@@ -3,6 +3,14 @@ import type { AuditEventTable, Database } from '../db/schema.js';
 
 export type AuditEventRow = Selectable<AuditEventTable>;
 
+export interface AuditLogFilter {
+  userId?: string | undefined;
+  objectId?: string | undefined;
+  actions?: string[] | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+}
+
 export class AuditRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -28,6 +36,48 @@ export class AuditRepository {
       .orderBy('audit_events.id', direction)
       .limit(options.limit)
       .offset(options.offset)
+      .execute();
+  }
+
+  /**
+   * An account's events, newest first: those recorded for the account, and those of its members
+   * that belong to no account (sign-ins, failed ones included, and sign-outs). One row more than
+   * asked tells of a next page.
+   */
+  accountLog(
+    accountId: string,
+    filter: AuditLogFilter,
+    limit: number,
+    offset: number,
+  ): Promise<(AuditEventRow & { user_name: string | null; user_email: string | null })[]> {
+    let query = this.db
+      .selectFrom('audit_events')
+      .leftJoin('users', 'users.uuid', 'audit_events.user_id')
+      .selectAll('audit_events')
+      .select(['users.name as user_name', 'users.email as user_email'])
+      .where((eb) =>
+        eb.or([
+          eb('audit_events.account_id', '=', accountId),
+          eb.and([
+            eb('audit_events.account_id', 'is', null),
+            eb(
+              'audit_events.user_id',
+              'in',
+              eb.selectFrom('account_members').select('user_id').where('account_id', '=', accountId),
+            ),
+          ]),
+        ]),
+      );
+    if (filter.userId) query = query.where('audit_events.user_id', '=', filter.userId);
+    if (filter.objectId) query = query.where('audit_events.object_id', '=', filter.objectId);
+    if (filter.actions?.length) query = query.where('audit_events.action', 'in', filter.actions);
+    if (filter.from !== undefined) query = query.where('audit_events.at', '>=', filter.from);
+    if (filter.to !== undefined) query = query.where('audit_events.at', '<=', filter.to);
+    return query
+      .orderBy('audit_events.at', 'desc')
+      .orderBy('audit_events.id', 'desc')
+      .limit(limit)
+      .offset(offset)
       .execute();
   }
 

@@ -246,15 +246,7 @@ export class AccountUserService {
     userId: string,
     detail: Record<string, unknown> | null,
   ) {
-    return this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId,
-      action,
-      objectType: 'USER',
-      objectId: userId,
-      detail,
-      ip: caller.ip,
-    });
+    return this.deps.audit.recordAdministration(caller, accountId, action, 'USER', userId, detail);
   }
 }
 

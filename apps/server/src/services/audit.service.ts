@@ -95,6 +95,29 @@ export class AuditService {
     await this.recordRead(studyEvent(caller, study, action, { via }));
   }
 
+  /**
+   * A caller's change to an object an account administers (a destination, a DICOM node, an account
+   * user, a routing rule, a webhook): who, which account, what and the before/after detail.
+   */
+  async recordAdministration(
+    caller: Pick<Caller, 'user' | 'ip'>,
+    accountId: string,
+    action: string,
+    objectType: string,
+    objectId: string,
+    detail: Record<string, unknown> | null,
+  ): Promise<void> {
+    await this.record({
+      userId: caller.user.uuid,
+      accountId,
+      action,
+      objectType,
+      objectId,
+      detail,
+      ip: caller.ip,
+    });
+  }
+
   /** The row for an event, for a repository that writes it in the same transaction as the change. */
   row(entry: AuditEntry): Insertable<AuditEventTable> {
     return {

@@ -91,6 +91,11 @@ export class DestinationService {
     return requireDestination(caller, await this.deps.destinations.find(uuid), 'list');
   }
 
+  /** A destination by uuid, for work done on an admin's behalf (a routing rule's push): no caller to ask. */
+  find(uuid: string): Promise<DestinationRow | undefined> {
+    return this.deps.destinations.find(uuid);
+  }
+
   async add(caller: Caller, accountId: string, fields: DestinationFields): Promise<Destination> {
     requireDestinationAccount(caller, accountId, 'manage');
     const missing = REQUIRED.filter((f) => !fields[f]?.trim());
@@ -269,15 +274,7 @@ export class DestinationService {
     uuid: string,
     detail: Record<string, unknown>,
   ) {
-    return this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId,
-      action,
-      objectType: 'destination',
-      objectId: uuid,
-      detail,
-      ip: caller.ip,
-    });
+    return this.deps.audit.recordAdministration(caller, accountId, action, 'destination', uuid, detail);
   }
 }
 

@@ -142,15 +142,7 @@ export class DicomNodeService {
     uuid: string,
     detail: Record<string, unknown>,
   ) {
-    return this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId,
-      action,
-      objectType: 'dicom_node',
-      objectId: uuid,
-      detail,
-      ip: caller.ip,
-    });
+    return this.deps.audit.recordAdministration(caller, accountId, action, 'dicom_node', uuid, detail);
   }
 }
 

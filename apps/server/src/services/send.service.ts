@@ -32,6 +32,8 @@ export interface SendDeps {
   mailer: Mailer;
   audit: AuditService;
   publicUrl: string;
+  /** Told of each copy delivered into another group (routing, webhooks). */
+  onDelivered?: (copyUuid: string) => Promise<void>;
   now?: () => number;
 }
 
@@ -42,8 +44,8 @@ export interface SendDeps {
  * run now or after DELAYED_SEND_MS, cancellable until the job delivers it. Connection and
  * share-code sends copy the study's index rows into the target namespace (same blob files).
  *
- * Routing rules of the receiving side do not exist yet: a connection send is recorded in the audit
- * as `routing: 'manual'`, i.e. whoever receives it routes it by hand.
+ * A copy delivered to a connection or share code is then routed by the receiving account's rules
+ * (their "on share" trigger), as a share into the group would be.
  */
 export class SendService {
   private readonly now: () => number;
@@ -101,6 +103,33 @@ export class SendService {
     options: { message: string | undefined; delayed: boolean },
   ): Promise<Omit<SendAnswer, 'status'>> {
     requireStudy(caller, row, { permissions: ['study_share', PERMISSION[request.method]], unlocked: true });
+    return this.create(row, request, { ...options, userId: caller.user.uuid, ip: caller.ip });
+  }
+
+  /**
+   * A routing rule's "send by share code" or "to a connection": the same send and job, on behalf of
+   * the rule's author (`userId`), as the admin who wrote the rule allowed it.
+   */
+  async sendByRule(
+    row: StudyRow,
+    request: Extract<SendRequest, { method: 'account' | 'share_code' }>,
+    userId: string,
+    detail: Record<string, unknown>,
+  ): Promise<Omit<SendAnswer, 'status'>> {
+    return this.create(row, request, { message: undefined, delayed: false, userId, ip: null, detail });
+  }
+
+  private async create(
+    row: StudyRow,
+    request: SendRequest,
+    options: {
+      message: string | undefined;
+      delayed: boolean;
+      userId: string;
+      ip: string | null;
+      detail?: Record<string, unknown>;
+    },
+  ): Promise<Omit<SendAnswer, 'status'>> {
     const message = options.message?.trim() || null;
     if (message && message.length > MAX_SHARE_MESSAGE) {
       throw invalidField('message', `at most ${MAX_SHARE_MESSAGE} characters`);
@@ -145,7 +174,7 @@ export class SendService {
       expires: null,
       code_hash: null,
       code_expires: null,
-      created_by: caller.user.uuid,
+      created_by: options.userId,
       created: now,
       updated: now,
     };
@@ -157,7 +186,7 @@ export class SendService {
     );
     await this.deps.sends.setJob(send.uuid, jobId);
     await this.deps.audit.record({
-      userId: caller.user.uuid,
+      userId: options.userId,
       accountId: row.account_id,
       action: 'CREATE',
       objectType: 'send',
@@ -171,9 +200,9 @@ export class SendService {
         message,
         delayed,
         run_at: send.run_at,
-        ...(request.method === 'account' ? { routing: 'manual' } : {}),
+        ...options.detail,
       },
-      ip: caller.ip,
+      ip: options.ip,
     });
     if (!delayed) this.deps.jobs.kick();
     return { send_id: send.uuid, send_status: 'scheduled', run_at: send.run_at };
@@ -272,11 +301,9 @@ export class SendService {
       now,
     );
     if (copy) {
-      await this.auditDelivery(send, 'SUCCESS', {
-        copy_uuid: copy,
-        target_account_id: target.account_id,
-        ...(send.method === 'account' ? { routing: 'manual' } : {}),
-      });
+      await this.auditDelivery(send, 'SUCCESS', { copy_uuid: copy, target_account_id: target.account_id });
+      // The receiving group's routing rules and webhooks hear of the study as of a share into it.
+      await this.deps.onDelivered?.(copy);
     }
   }
 

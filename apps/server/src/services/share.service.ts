@@ -17,6 +17,8 @@ export interface ShareDeps {
   collector: BlobCollector;
   /** The "shared with me" mails of a new share, queued in the share's transaction. */
   mailsFor?: (event: SharedEvent) => Promise<ShareMails>;
+  /** Told of each new copy in a group once its share committed (routing, webhooks). */
+  onShared?: (copyUuid: string) => Promise<void>;
   now?: () => number;
 }
 
@@ -85,25 +87,7 @@ export class ShareService {
       if (await this.deps.shares.uidTaken(copyInto, row.study_uid)) {
         throw invalidField(`${target.type}_id`, `the ${target.type} already holds this study`);
       }
-      const share = {
-        uuid: randomUUID(),
-        study_uuid: row.uuid,
-        account_id: row.account_id,
-        target_type: target.type,
-        target_id: target.id,
-        message,
-        created_by: caller.user.uuid,
-        created: this.now(),
-      };
-      // Sharing again only refreshes the message, so only a new share is mailed about.
-      const mails = await this.deps.mailsFor?.({
-        study: row,
-        target,
-        message,
-        sharedBy: { uuid: caller.user.uuid, name: caller.user.name },
-      });
-      await this.deps.shares.create(share, row, copyInto, share.created, mails?.queue);
-      mails?.kick();
+      await this.create(row, target, copyInto, message, caller.user);
     }
     await this.deps.audit.record({
       userId: caller.user.uuid,
@@ -114,6 +98,75 @@ export class ShareService {
       detail: { target_type: target.type, target_id: target.id, message, again: existing !== undefined },
       ip: caller.ip,
     });
+  }
+
+  /**
+   * A routing rule's "share to a group": the study copied into a group of its account on behalf of
+   * the rule's author (`by`), without their own permissions being asked, as the admin who wrote the
+   * rule allowed it. Answers the copy, or null when the group already holds the study.
+   */
+  async shareByRule(
+    row: StudyRow,
+    groupId: string,
+    by: { uuid: string; name: string },
+    detail: Record<string, unknown>,
+  ): Promise<string | null> {
+    const group = await this.deps.shares.group(row.account_id, groupId);
+    if (!group) throw notFound('group');
+    const target: ShareTarget = { type: 'group', id: group.uuid };
+    if (
+      group.namespace_id === row.namespace_id ||
+      (await this.deps.shares.find(row.uuid, target)) ||
+      (await this.deps.shares.uidTaken(group.namespace_id, row.study_uid))
+    ) {
+      return null;
+    }
+    const copy = await this.create(row, target, group.namespace_id, null, by);
+    await this.deps.audit.record({
+      userId: by.uuid,
+      accountId: row.account_id,
+      action: 'CREATE',
+      objectType: 'share',
+      objectId: row.uuid,
+      detail: { target_type: 'group', target_id: group.uuid, message: null, again: false, ...detail },
+    });
+    return copy;
+  }
+
+  /** Records a new share (and its copy and mails, in one transaction); answers the copy's uuid. */
+  private async create(
+    row: StudyRow,
+    target: ShareTarget,
+    copyInto: string,
+    message: string | null,
+    by: { uuid: string; name: string },
+  ): Promise<string | null> {
+    const share = {
+      uuid: randomUUID(),
+      study_uuid: row.uuid,
+      account_id: row.account_id,
+      target_type: target.type,
+      target_id: target.id,
+      message,
+      created_by: by.uuid,
+      created: this.now(),
+    };
+    // Sharing again only refreshes the message, so only a new share is mailed about.
+    const mails = await this.deps.mailsFor?.({
+      study: row,
+      target,
+      message,
+      sharedBy: { uuid: by.uuid, name: by.name },
+    });
+    let copyUuid: string | null = null;
+    await this.deps.shares.create(share, row, copyInto, share.created, async (trx, copy) => {
+      copyUuid = copy;
+      await mails?.queue(trx, copy);
+    });
+    mails?.kick();
+    // A copy in a group is a study arriving there: its routing rules and webhooks hear of it.
+    if (copyUuid && target.type === 'group') await this.deps.onShared?.(copyUuid);
+    return copyUuid;
   }
 
   async list(row: StudyRow): Promise<Pick<ShareListAnswer, 'shares'>> {

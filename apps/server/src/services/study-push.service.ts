@@ -8,6 +8,7 @@ import type { StudiesRepository, StudyRow } from '../repositories/studies.reposi
 import type { StudyPushesRepository, StudyPushListed } from '../repositories/study-pushes.repository.js';
 import type { AuditService } from './audit.service.js';
 import type { DestinationService } from './destination.service.js';
+import type { DestinationRow } from '../repositories/destinations.repository.js';
 import { newUuid } from './tokens.js';
 
 interface Deps {
@@ -35,6 +36,30 @@ export class StudyPushService {
   async push(caller: Caller, studyUuid: string, destinationId: string): Promise<StudyPushAttempt> {
     const study = await this.pushable(caller, studyUuid);
     const destination = await this.deps.destinations.usable(caller, destinationId);
+    return this.queue(study, destination, { userId: caller.user.uuid, ip: caller.ip });
+  }
+
+  /**
+   * A routing rule's "send to a destination": the same attempt and push job, on behalf of the
+   * rule's author (`userId`), as the admin who wrote the rule allowed it.
+   */
+  async pushByRule(
+    study: StudyRow,
+    destinationId: string,
+    userId: string,
+    detail: Record<string, unknown>,
+  ): Promise<StudyPushAttempt> {
+    const destination = await this.deps.destinations.find(destinationId);
+    if (!destination) throw notFound('destination');
+    return this.queue(study, destination, { userId, ip: null, detail });
+  }
+
+  /** Records an attempt of pushing the study (or what the last partial one missed) and queues its job. */
+  private async queue(
+    study: StudyRow,
+    destination: DestinationRow,
+    by: { userId: string; ip: string | null; detail?: Record<string, unknown> },
+  ): Promise<StudyPushAttempt> {
     if (destination.account_id !== study.account_id) throw notFound('destination');
     if (Number(destination.can_push) !== 1)
       throw invalidField('destination_id', 'this destination takes no pushes');
@@ -56,7 +81,7 @@ export class StudyPushService {
       account_id: study.account_id,
       destination_id: destination.uuid,
       destination_name: destination.name,
-      user_id: caller.user.uuid,
+      user_id: by.userId,
       status: 'I',
       reason: null,
       image_count: instances.length,
@@ -71,7 +96,7 @@ export class StudyPushService {
     );
     this.deps.jobs.kick();
     await this.deps.audit.record({
-      userId: caller.user.uuid,
+      userId: by.userId,
       accountId: study.account_id,
       action: 'PUSH',
       objectType: 'study',
@@ -83,8 +108,9 @@ export class StudyPushService {
         study_uid: study.study_uid,
         images: instances.length,
         retry_of: latest && latest.status !== 'S' ? latest.uuid : null,
+        ...by.detail,
       },
-      ip: caller.ip,
+      ip: by.ip,
     });
     return presentPush({ ...push, images_sent: 0, images_failed: 0 });
   }

@@ -364,6 +364,100 @@ const ROUTES: Record<string, RouteCase> = {
     accepts: ['NOT_FOUND:user'],
   },
 
+  // Routing rules: seen with route_view or route_edit, changed with route_edit (an admin holds both).
+  [api('route/list')]: {
+    rule: { kind: 'accountUsers', anyOf: ['route_view', 'route_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('route/list', { account_id: o(x).accountId }),
+  },
+  [api('route/get')]: {
+    rule: { kind: 'accountUsers', anyOf: ['route_view', 'route_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('route/get', { uuid: o(x).routeId! }),
+  },
+  // An action naming a made-up group: refused after the access check.
+  [api('route/add')]: {
+    rule: { kind: 'accountUsers', anyOf: ['route_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) =>
+      post('route/add', {
+        account_id: o(x).accountId,
+        name: 'Matrix',
+        when: 'upload',
+        actions: JSON.stringify([{ type: 'share_group', group_id: MADE_UP }]),
+      }),
+    accepts: ['INVALID_FIELD:actions.0'],
+  },
+  [api('route/set')]: {
+    rule: { kind: 'accountUsers', anyOf: ['route_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('route/set', { uuid: o(x).routeId!, name: ' ' }),
+    accepts: ['INVALID_FIELD:name'],
+  },
+  [api('route/delete')]: {
+    rule: { kind: 'accountUsers', anyOf: ['route_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('route/delete', { uuid: o(x).routeId! }),
+    phase: 'write',
+  },
+  // Running a rule by hand: study_manual_route on the study; a made-up rule is refused after that.
+  [api('study/manual/route')]: {
+    rule: { kind: 'study', needs: ['study_manual_route'] },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/manual/route', { uuid: o(x).uuid, route_id: MADE_UP }),
+    accepts: ['NOT_FOUND:route'],
+  },
+
+  // Webhooks and their deliveries: an account's admins only.
+  [api('webhook/event')]: { rule: session, request: () => post('webhook/event') },
+  [api('webhook/list')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('webhook/list', { account_id: o(x).accountId }),
+  },
+  [api('webhook/get')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('webhook/get', { uuid: o(x).webhookId! }),
+  },
+  [api('webhook/delivery/list')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('webhook/delivery/list', { uuid: o(x).webhookId! }),
+  },
+  // A target on the cloud metadata address: refused after the access check.
+  [api('webhook/add')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) =>
+      post('webhook/add', {
+        account_id: o(x).accountId,
+        name: 'Matrix',
+        url: 'http://169.254.169.254/latest/meta-data',
+        event: 'study_uploaded',
+      }),
+    accepts: ['INVALID_FIELD:url'],
+  },
+  [api('webhook/set')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('webhook/set', { uuid: o(x).webhookId!, name: ' ' }),
+    accepts: ['INVALID_FIELD:name'],
+  },
+  [api('webhook/delete')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('webhook/delete', { uuid: o(x).webhookId! }),
+    phase: 'write',
+  },
+
+  // The account's audit log: audit_view (an admin holds it).
+  [api('audit/log')]: {
+    rule: { kind: 'accountUsers', anyOf: ['audit_view'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('audit/log', { account_id: o(x).accountId }),
+  },
+
   // PACS destinations: listed by whoever searches or pushes in the account, managed by its admins.
   [api('destination/list')]: {
     rule: { kind: 'account', needs: 'destinations' },

@@ -152,7 +152,6 @@ describe.each(DIALECTS)('send exams on %s', (dialect) => {
     ]);
     expect(JSON.parse(audit[0]!.detail!)).toMatchObject({
       method: 'account',
-      routing: 'manual',
       delayed: false,
     });
     const list = await server.api.call('study/send/list', { uuid: a!.uuid }, clinician);

@@ -80,6 +80,10 @@ export interface MatrixObject {
   searchId?: string;
   /** A role of the study's account ('Matrix role'), held by a member the matrix does not call as. */
   roleId?: string;
+  /** A routing rule of the study's account. */
+  routeId?: string;
+  /** A webhook of the study's account. */
+  webhookId?: string;
 }
 
 export interface World {
@@ -343,6 +347,18 @@ export async function buildWorld(server: TestServer): Promise<World> {
   for (const key of ['intake', 'deleted', 'shared'] as const) {
     objects[key].destinationId = objects.emergency.destinationId;
   }
+  // A webhook (to a public address: nothing is ever sent to it) and a routing rule of each account.
+  const addRuleAndHook = async (object: MatrixObject, sid: string) => {
+    const hook = { name: 'Matrix hook', url: 'https://93.184.216.34/hook', event: 'study_shared' };
+    object.webhookId = (await ok(server, 'webhook/add', { account_id: object.accountId, ...hook }, sid))
+      .webhook.uuid as string;
+    const actions = JSON.stringify([{ type: 'webhook', webhook_id: object.webhookId }]);
+    const rule = { name: 'Matrix rule', when: 'manual', actions };
+    object.routeId = (await ok(server, 'route/add', { account_id: object.accountId, ...rule }, sid)).route
+      .uuid as string;
+  };
+  await addRuleAndHook(objects.emergency, sids.admin);
+  await addRuleAndHook(objects.partner, sids.partnerAdmin);
   // A destination search into each group, with the group's study among its results (written here:
   // nothing answers at the destination's port, so the search itself finds nothing).
   for (const [key, sid] of [

@@ -40,6 +40,9 @@ import { nominations } from './20261124T1301-nominations.js';
 import { nominationProcess } from './20261127T2020-nomination-process.js';
 import { roles } from './20261127T2040-roles.js';
 import { membershipRoles } from './20261127T2041-membership-roles.js';
+import { routingRules } from './20261127T2050-routing-rules.js';
+import { webhooks } from './20261127T2051-webhooks.js';
+import { auditAccountIndex } from './20261127T2052-audit-account-index.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -84,4 +87,7 @@ export const migrations: Record<string, Migration> = {
   '20261127T2020-nomination-process': nominationProcess,
   '20261127T2040-roles': roles,
   '20261127T2041-membership-roles': membershipRoles,
+  '20261127T2050-routing-rules': routingRules,
+  '20261127T2051-webhooks': webhooks,
+  '20261127T2052-audit-account-index': auditAccountIndex,
 };

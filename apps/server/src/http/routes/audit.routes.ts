@@ -1,11 +1,39 @@
-import { auditObjectRequest } from '@imaging-inbox/contract';
+import { auditLogRequest, auditObjectRequest } from '@imaging-inbox/contract';
 import type { AuditObjectAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 
-/** A study's history (Summary tab): its audit events, for callers who may view the study. */
+/**
+ * A study's history (Summary tab): its audit events, for callers who may view the study; and an
+ * account's audit log (audit/log) for its privacy officers, as pages or a CSV file.
+ */
 export function auditRoutes(ctx: AppContext, app: FastifyInstance): void {
+  authedRoute(ctx, app, 'audit/log', auditLogRequest, async ({ caller, input, reply }) => {
+    const filter = {
+      userId: input['filter.user_id'],
+      objectId: input['filter.study_id'],
+      actions: input['filter.action'],
+      from: input['filter.from'],
+      to: input['filter.to'],
+    };
+    if (input.format === 'csv') {
+      const csv = await ctx.services.auditLog.csv(caller, input.account_id, filter);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="audit-log.csv"')
+        .header('cache-control', 'no-store')
+        .send(csv);
+    }
+    return ctx.services.auditLog.page(
+      caller,
+      input.account_id,
+      filter,
+      input['page.number'],
+      input['page.rows'],
+    );
+  });
+
   authedRoute(
     ctx,
     app,

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../support/test-server.js';
+import { DIALECTS, startTestServer } from '../support/test-server.js';
+
+describe.each(DIALECTS)('the account audit log (audit/log) on %s', (dialect) => {
+  let server: TestServer;
+  let admin: string;
+  let accountId: string;
+  let partnerAccountId: string;
+  let viewerId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { SEED_STUDIES: '2' });
+    const db = server.ctx.db.kysely;
+    const accounts = await db.selectFrom('accounts').select(['uuid', 'name']).execute();
+    accountId = accounts.find((a) => a.name === 'Demo Hospital')!.uuid;
+    partnerAccountId = accounts.find((a) => a.name === 'Partner Clinic')!.uuid;
+    viewerId = (
+      await db
+        .selectFrom('users')
+        .select('uuid')
+        .where('email', '=', 'viewer@demo.local')
+        .executeTakeFirstOrThrow()
+    ).uuid;
+    // A failed sign-in of a member, a good one, and a partner's sign-in the demo log must not show.
+    await server.api.call('session/login', { login: 'viewer@demo.local', password: 'wrong-password-1' });
+    await server.api.login('viewer@demo.local');
+    await server.api.login('partner@demo.local');
+    admin = await server.api.login('admin@demo.local');
+  }, 120_000);
+  afterAll(() => server?.stop());
+
+  const log = (params: Record<string, string | number>, sid = admin) =>
+    server.api.call('audit/log', { account_id: accountId, ...params }, sid);
+
+  it("lists the account's events newest first, failed sign-ins included, filtered by user, action and time", async () => {
+    const viewerLogins = await log({ 'filter.user_id': viewerId, 'filter.action': 'LOGIN' });
+    expect(viewerLogins.body.status).toBe('OK');
+    expect(viewerLogins.body.events.map((e: { outcome: string }) => e.outcome)).toEqual([
+      'SUCCESS',
+      'FAILURE',
+    ]);
+    expect(viewerLogins.body.events[1]).toMatchObject({
+      action: 'LOGIN',
+      type: 'session',
+      user_email: 'viewer@demo.local',
+      detail: { login: 'viewer@demo.local' },
+    });
+    const all = await log({ 'page.rows': 1000 });
+    const emails = new Set(all.body.events.map((e: { user_email: string | null }) => e.user_email));
+    expect(emails.has('partner@demo.local')).toBe(false);
+    const times = all.body.events.map((e: { when: string }) => Date.parse(e.when));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+
+    const future = await log({ 'filter.from': Date.now() + 60_000 });
+    expect(future.body.events).toEqual([]);
+    const page = await log({ 'page.rows': 1 });
+    expect(page.body.events).toHaveLength(1);
+    expect(page.body.page).toEqual({ number: 1, rows: 1, more: 1 });
+  });
+
+  it('exports the filtered log as CSV, formulas neutralised', async () => {
+    const response = await fetch(`${server.url}/api/v3/audit/log`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        sid: admin,
+        account_id: accountId,
+        'filter.action': 'LOGIN',
+        format: 'csv',
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="audit-log.csv"/);
+    const lines = (await response.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('when,action,outcome,type,object_id,user_id,user_name,user_email,ip,detail');
+    expect(lines.slice(1).every((l) => l.includes('"LOGIN"'))).toBe(true);
+    expect(lines.some((l) => l.includes('"FAILURE"') && l.includes('viewer@demo.local'))).toBe(true);
+    const { csvCell } = await import('../../src/services/audit-log.service.js');
+    expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+  });
+
+  it('is for audit_view holders of the account only, and refuses bad filters', async () => {
+    const viewer = await server.api.login('viewer@demo.local');
+    expect((await log({}, viewer)).body.error_type).toBe('NOT_PERMITTED');
+    const partner = await server.api.login('partner@demo.local');
+    expect((await log({}, partner)).body.error_type).toBe('NOT_FOUND');
+    expect(
+      (await server.api.call('audit/log', { account_id: partnerAccountId }, admin)).body.error_type,
+    ).toBe('NOT_FOUND');
+    const bad = await log({ 'filter.from': 'yesterday' });
+    expect(bad.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'filter.from' });
+    expect((await log({ format: 'xml' })).body).toMatchObject({
+      error_type: 'INVALID_FIELD',
+      error_subtype: 'format',
+    });
+  });
+});

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import {
+  flagParam,
+  intParam,
+  listParam,
+  pageParams,
+  rawText,
+  requiredText,
+  optionalText,
+} from './api-params.js';
+import { MAX_PAGE_ROWS } from './limits.js';
+import {
+  firstIssue,
+  routeActionsSchema,
+  routeConditionsSchema,
+  ROUTE_EVENTS,
+  ROUTE_NAME_MAX_LENGTH,
+} from './routing.js';
+import { WEBHOOK_EVENTS, WEBHOOK_METHODS } from './webhooks.js';
+
+/** Request schemas of routing rules, webhooks and the account audit log (api-params.ts explains the codecs). */
+
+/** A parameter holding JSON checked by `schema`; absent or blank stays undefined. */
+function jsonParam<S extends z.ZodType>(schema: S) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx): z.output<S> | undefined => {
+      if (raw === undefined || raw.trim() === '') return undefined;
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        ctx.issues.push({ code: 'custom', message: 'must be JSON', input: raw });
+        return z.NEVER;
+      }
+      const parsed = schema.safeParse(value);
+      if (parsed.success) return parsed.data;
+      ctx.issues.push({ code: 'custom', message: firstIssue(parsed.error), input: raw });
+      return z.NEVER;
+    });
+}
+
+/** A list of fixed values (JSON array or comma-separated). */
+function choiceList<const T extends readonly [string, ...string[]]>(choices: T) {
+  return listParam().transform((list, ctx): T[number][] | undefined => {
+    if (list === undefined) return undefined;
+    const unknown = list.filter((v) => !(choices as readonly string[]).includes(v));
+    if (unknown.length) {
+      ctx.issues.push({ code: 'custom', message: `unknown: ${unknown.join(', ')}`, input: list });
+      return z.NEVER;
+    }
+    return [...new Set(list)] as T[number][];
+  });
+}
+
+const routeFields = {
+  name: rawText(),
+  sequence: rawText().transform((raw, ctx) => {
+    if (raw === undefined || raw.trim() === '') return undefined;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 0 || value > 1_000_000) {
+      ctx.issues.push({ code: 'custom', message: 'must be an integer from 0 to 1000000', input: raw });
+      return z.NEVER;
+    }
+    return value;
+  }),
+  /** group or sender; empty: every study of the account. */
+  for_type: rawText(),
+  for_id: rawText(),
+  when: choiceList(ROUTE_EVENTS),
+  match: rawText(),
+  conditions: jsonParam(routeConditionsSchema),
+  actions: jsonParam(routeActionsSchema),
+  disabled: flagParam(),
+};
+
+export const routeListRequest = z.object({ account_id: requiredText(), ...pageParams(MAX_PAGE_ROWS) });
+export const routeAddRequest = z.object({ account_id: requiredText(), ...routeFields });
+export const routeSetRequest = z.object({ uuid: requiredText(), ...routeFields });
+export const studyManualRouteRequest = z.object({ route_id: requiredText(), uuid: requiredText() });
+export { ROUTE_NAME_MAX_LENGTH };
+
+const webhookFields = {
+  name: rawText(),
+  url: rawText(),
+  method: rawText(),
+  event: choiceList(WEBHOOK_EVENTS),
+  disabled: flagParam(),
+};
+
+export const webhookListRequest = z.object({ account_id: requiredText(), ...pageParams(MAX_PAGE_ROWS) });
+export const webhookAddRequest = z.object({ account_id: requiredText(), ...webhookFields });
+export const webhookSetRequest = z.object({ uuid: requiredText(), ...webhookFields });
+export const webhookDeliveryListRequest = z.object({ uuid: requiredText(), ...pageParams(25, 500) });
+export const WEBHOOK_METHOD_CHOICES = WEBHOOK_METHODS;
+
+/** A time bound of the audit log: ms since the epoch or an ISO date-time. */
+const timeParam = () =>
+  optionalText().transform((raw, ctx) => {
+    if (raw === undefined) return undefined;
+    const value = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+    if (!Number.isFinite(value)) {
+      ctx.issues.push({ code: 'custom', message: 'must be a time (ms or ISO 8601)', input: raw });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+/** audit/log: the account's events, newest first, filtered; `format=csv` answers a CSV file. */
+export const auditLogRequest = z.object({
+  account_id: requiredText(),
+  'filter.user_id': optionalText(),
+  'filter.study_id': optionalText(),
+  'filter.action': listParam(),
+  'filter.from': timeParam(),
+  'filter.to': timeParam(),
+  format: optionalText().transform((raw, ctx) => {
+    if (raw === undefined || raw === 'json') return 'json' as const;
+    if (raw === 'csv') return 'csv' as const;
+    ctx.issues.push({ code: 'custom', message: 'must be json or csv', input: raw });
+    return z.NEVER;
+  }),
+  'page.number': intParam(1, 1, 1_000_000),
+  'page.rows': intParam(50, 1, 1000),
+});
