@@ -175,6 +175,31 @@ describe('administration: the menu, the users page and the groups page', () => {
       .waitFor();
     await screenshot(b.page, 'admin-groups');
 
+    // An admin's cloud group: its DICOM senders and promote-to-PACS list; a gatekeeper: its form.
+    await table.getByRole('button', { name: 'Emergency', exact: true }).click();
+    const emergency = b.page.getByRole('region', { name: 'Emergency' });
+    await emergency.getByRole('tab', { name: 'DICOM senders' }).click();
+    await emergency.getByLabel('AE title').fill('ER_CT');
+    await emergency.getByLabel('Address').fill('10.1.2.3');
+    await emergency.getByRole('button', { name: 'Add sender' }).click();
+    await emergency
+      .getByRole('table', { name: 'DICOM senders of Emergency' })
+      .getByRole('cell', { name: '10.1.2.3' })
+      .waitFor();
+    await screenshot(b.page, 'admin-group-senders');
+    await emergency.getByRole('button', { name: 'Delete ER_CT' }).click();
+    await expect.poll(async () => await emergency.getByRole('cell', { name: '10.1.2.3' }).count()).toBe(0);
+    await emergency.getByRole('tab', { name: 'Promote to PACS' }).click();
+    expect(await emergency.getByLabel('PACS Intake').isChecked()).toBe(true);
+    await table.getByRole('button', { name: 'PACS Intake', exact: true }).click();
+    const intake = b.page.getByRole('region', { name: 'PACS Intake' });
+    await intake.getByRole('tab', { name: 'Gatekeeper' }).click();
+    await intake.getByText('Nomination form').waitFor();
+    expect(await intake.getByLabel('Label').count()).toBeGreaterThan(0);
+    await intake.getByRole('button', { name: 'Save' }).click();
+    await b.page.getByText('Configuration saved').waitFor();
+    await screenshot(b.page, 'admin-group-gatekeeper');
+
     // The emergency group holds exams: it stays.
     b.page.on('dialog', (d) => void d.accept());
     await table.getByRole('button', { name: 'Delete Emergency' }).click();

@@ -28,6 +28,10 @@ import { useAccountGroups, useDeleteGroup } from '../api/groups';
 import { useRoles } from '../api/roles';
 import { GROUP_TYPE_LABELS, GroupDialog } from './GroupDialog';
 import { GroupMembers } from './GroupMembers';
+import { GroupSenders } from './GroupSenders';
+import { GroupWorkflow } from './GroupWorkflow';
+
+type TabName = 'members' | 'senders' | 'workflow';
 
 /** Why a group was not deleted, in words. */
 function deleteRefusal(error: unknown): string {
@@ -40,12 +44,15 @@ function deleteRefusal(error: unknown): string {
 
 /**
  * Administration → Groups (/organization/groups.html): the account's groups to list, add, rename
- * and delete (not while they hold exams), and each group's members with their roles.
+ * and delete (not while they hold exams), each group's members with their roles, and for account
+ * admins a cloud group's DICOM senders and promote-to-PACS list, a gatekeeper group's configuration.
  */
 export function GroupsAdminPage() {
   const { t } = useTranslation();
   const { enqueueSnackbar } = useSnackbar();
-  const { account, permissions } = useInbox();
+  const { user, account, permissions } = useInbox();
+  // DICOM senders and the gatekeeper workflow are the account admins' (dicom/node/*, group/config/set).
+  const isAdmin = user.admin === 1 || user.sysadmin === 1;
   const mayView = permissions.group_view === 1 || permissions.group_edit === 1;
   const mayEdit = permissions.group_edit === 1;
   const groups = useAccountGroups(account.uuid);
@@ -56,7 +63,7 @@ export function GroupsAdminPage() {
   const remove = useDeleteGroup();
   const [dialog, setDialog] = useState<{ editing: AdminGroup | undefined } | null>(null);
   const [openId, setOpenId] = useState<string | null>(null);
-  const [tab, setTab] = useState(0);
+  const [tab, setTab] = useState<TabName>('members');
 
   if (!mayView) {
     return (
@@ -108,7 +115,7 @@ export function GroupsAdminPage() {
                     sx={{ textTransform: 'none', p: 0, minWidth: 0 }}
                     onClick={() => {
                       setOpenId(g.uuid === openId ? null : g.uuid);
-                      setTab(0);
+                      setTab('members');
                     }}
                   >
                     {g.name}
@@ -145,10 +152,15 @@ export function GroupsAdminPage() {
           <Typography variant="h6" component="h2">
             {open.name}
           </Typography>
-          <Tabs value={tab} onChange={(_e, v: number) => setTab(v)} sx={{ mb: 2 }}>
-            <Tab label={t('Members')} />
+          <Tabs value={tab} onChange={(_e, v: TabName) => setTab(v)} sx={{ mb: 2 }}>
+            <Tab label={t('Members')} value="members" />
+            {isAdmin && open.type === 'CLOUD' && <Tab label={t('DICOM senders')} value="senders" />}
+            {isAdmin && open.type === 'CLOUD' && <Tab label={t('Promote to PACS')} value="workflow" />}
+            {isAdmin && open.type === 'GATEKEEPER' && <Tab label={t('Gatekeeper')} value="workflow" />}
           </Tabs>
-          {tab === 0 && <GroupMembers group={open} roles={roles.data ?? []} mayEdit={mayEdit} />}
+          {tab === 'members' && <GroupMembers group={open} roles={roles.data ?? []} mayEdit={mayEdit} />}
+          {tab === 'senders' && <GroupSenders group={open} mayEdit={isAdmin} />}
+          {tab === 'workflow' && <GroupWorkflow key={open.uuid} group={open} />}
         </Box>
       )}
       {dialog && (

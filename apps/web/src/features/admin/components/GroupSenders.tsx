@@ -1,0 +1,132 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  IconButton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import Delete from '@mui/icons-material/Delete';
+import type { AdminGroup } from '@imaging-inbox/contract';
+import { isAeTitle } from '@imaging-inbox/contract';
+import { useTranslation } from '../../../lib/i18n';
+import { errorBody } from '../../../lib/api-error';
+import { Loading } from '../../../components/Loading';
+import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
+import { useAddDicomNode, useDeleteDicomNode, useDicomNodes } from '../api/group-settings';
+
+/**
+ * The DICOM senders (modalities, gateways) registered to deliver into a cloud group: AE title and
+ * address, added and removed by account admins.
+ */
+export function GroupSenders({ group, mayEdit }: { group: AdminGroup; mayEdit: boolean }) {
+  const { t } = useTranslation();
+  const nodes = useDicomNodes(group.account_id);
+  const add = useAddDicomNode();
+  const remove = useDeleteDicomNode();
+  const [aeTitle, setAeTitle] = useState('');
+  const [host, setHost] = useState('');
+  const [name, setName] = useState('');
+  const aeProblem =
+    aeTitle.trim() && !isAeTitle(aeTitle.trim()) ? 'Up to 16 characters, no backslash.' : null;
+  const refused = errorBody(add.error);
+
+  if (nodes.isPending) return <Loading />;
+  if (nodes.isError) return <UnexpectedErrorAlert />;
+  const mine = nodes.data.filter((n) => n.group_id === group.uuid);
+  return (
+    <Stack spacing={2}>
+      {mine.length === 0 ? (
+        <Typography color="text.secondary">{t('No DICOM sender delivers into this group.')}</Typography>
+      ) : (
+        <Table size="small" aria-label={t('DICOM senders of {{name}}', { name: group.name })}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('Name')}</TableCell>
+              <TableCell>{t('AE title')}</TableCell>
+              <TableCell>{t('Address')}</TableCell>
+              {mayEdit && <TableCell align="right">{t('Actions')}</TableCell>}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {mine.map((n) => (
+              <TableRow key={n.uuid}>
+                <TableCell>{n.name}</TableCell>
+                <TableCell>{n.ae_title}</TableCell>
+                <TableCell>{n.host === '*' ? t('Any address') : n.host}</TableCell>
+                {mayEdit && (
+                  <TableCell align="right">
+                    <IconButton
+                      aria-label={t('Delete {{name}}', { name: n.name })}
+                      onClick={() => remove.mutate(n.uuid)}
+                      disabled={n.destination_id !== null}
+                    >
+                      <Delete fontSize="small" />
+                    </IconButton>
+                  </TableCell>
+                )}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      {mayEdit && (
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }}>
+          <TextField
+            size="small"
+            label={t('AE title')}
+            value={aeTitle}
+            onChange={(e) => setAeTitle(e.target.value)}
+            error={Boolean(aeProblem)}
+            helperText={aeProblem ? t(aeProblem) : undefined}
+          />
+          <TextField
+            size="small"
+            label={t('Address')}
+            placeholder="10.0.0.7 or *"
+            value={host}
+            onChange={(e) => setHost(e.target.value)}
+          />
+          <TextField size="small" label={t('Name')} value={name} onChange={(e) => setName(e.target.value)} />
+          <Button
+            variant="outlined"
+            disabled={!aeTitle.trim() || !host.trim() || Boolean(aeProblem) || add.isPending}
+            onClick={() =>
+              add.mutate(
+                {
+                  account_id: group.account_id,
+                  group_id: group.uuid,
+                  ae_title: aeTitle.trim(),
+                  host: host.trim(),
+                  name: name.trim() || undefined,
+                },
+                {
+                  onSuccess: () => {
+                    setAeTitle('');
+                    setHost('');
+                    setName('');
+                  },
+                },
+              )
+            }
+          >
+            {t('Add sender')}
+          </Button>
+        </Stack>
+      )}
+      {add.isError && (
+        <Alert severity="error">
+          {typeof refused?.error_data === 'string'
+            ? `${refused.error_subtype ?? ''}: ${refused.error_data}`
+            : t('The sender was not saved')}
+        </Alert>
+      )}
+    </Stack>
+  );
+}
