@@ -102,6 +102,14 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     if (methods.length) routes.push({ methods, url: route.url });
   });
 
+  // A body left partly unread (an upload refused as too large, or refused after its first bytes
+  // were read) keeps Node from parsing the next request on this keep-alive connection, which then
+  // waits forever: such an answer closes the connection instead.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.raw.complete && request.raw.readableDidRead) reply.header('connection', 'close');
+    return payload;
+  });
+
   // Latency by route pattern (never the URL itself: it can hold ids and a sid).
   app.addHook('onResponse', (request, reply, done) => {
     ctx.services.metrics.request(
