@@ -51,6 +51,8 @@ import { NominationService } from './services/nomination.service.js';
 import { NominationProcessService } from './services/nomination-process.service.js';
 import { NominationProcessRepository } from './repositories/nomination-process.repository.js';
 import { nominationProcessJob } from './jobs/nomination-process-job.js';
+import { OrdersRepository } from './repositories/orders.repository.js';
+import { OrderService } from './services/order.service.js';
 import { studyPushJob } from './pacs/push-job.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { IngestRecovery } from './ingest/recovery-scan.js';
@@ -133,6 +135,7 @@ export function createContext(
     studyPushes: new StudyPushesRepository(k),
     groupConfigs: new GroupConfigsRepository(k),
     nominations: new NominationsRepository(k),
+    orders: new OrdersRepository(k),
     links: new LinksRepository(k),
     uploadSessions: new UploadSessionsRepository(k),
     viewerTokens: new ViewerTokensRepository(k),
@@ -302,6 +305,13 @@ export function createContext(
     jobRunner,
     groupConfigs,
     nominationProcess,
+    orders: new OrderService({
+      orders: repos.orders,
+      destinations: repos.destinations,
+      configs: groupConfigs,
+      pacs,
+      audit,
+    }),
     nominations: new NominationService({
       nominations: repos.nominations,
       studies: repos.studies,

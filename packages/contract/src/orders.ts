@@ -152,13 +152,6 @@ export interface OrderSearchAnswer extends ApiOk {
   worklist: WorklistOutcome;
 }
 
-/** order/get: one stored order by uuid (needs order_view in its account). */
-export const orderGetRequest = z.object({ uuid: requiredText() });
-
-export interface OrderAnswer extends ApiOk {
-  order: Order;
-}
-
 /**
  * study/patient/search: the Search Patient step (C-Find flow) of a nomination (`uuid`, the gatekeeper
  * group's copy): a patient-level C-FIND of the group's query destination by MRN and/or name. Answers

@@ -410,6 +410,27 @@ export interface NominationTable {
   processed_at: number | null;
 }
 
+/** An account's order (see the orders migration). */
+export interface OrderTable {
+  uuid: string;
+  account_id: string;
+  accession_number: string;
+  patient_name: string;
+  /** The patient name upper-cased, for case-blind LIKE. */
+  patient_name_key: string;
+  patientid: string;
+  patient_birth_date: string;
+  patient_sex: string;
+  requested_procedure: string;
+  modality: string;
+  scheduled_date: string;
+  referring_physician: string;
+  status: string;
+  source: string;
+  created: number;
+  updated: number;
+}
+
 /** A request-study link; the token itself is never stored, only its SHA-256. */
 export interface LinkTable {
   uuid: string;
@@ -652,6 +673,7 @@ export interface Database {
   destinations: DestinationTable;
   group_configs: GroupConfigTable;
   nominations: NominationTable;
+  orders: OrderTable;
   destination_searches: DestinationSearchTable;
   destination_search_results: DestinationSearchResultTable;
   destination_retrieves: DestinationRetrieveTable;

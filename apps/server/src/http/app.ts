@@ -45,6 +45,7 @@ import { stowRoutes } from '../dicomweb/stow.js';
 import { linkRoutes } from './routes/link.routes.js';
 import { studySendRoutes } from './routes/study-send.routes.js';
 import { nominationRoutes } from './routes/nomination.routes.js';
+import { orderRoutes } from './routes/order.routes.js';
 import { sendPublicRoutes } from './routes/send-public.routes.js';
 import { linkPublicRoutes } from './routes/link-public.routes.js';
 import { uploadSessionRoutes } from './routes/upload-session.routes.js';
@@ -171,6 +172,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   linkPublicRoutes(ctx, app, options.maxUploadBytes);
   studySendRoutes(ctx, app);
   nominationRoutes(ctx, app);
+  orderRoutes(ctx, app);
   sendPublicRoutes(ctx, app);
   bundleRoutes(app);
   qidoRoutes(ctx, app);

@@ -1,5 +1,6 @@
 import {
   echo,
+  findAll,
   findContexts,
   moveContexts,
   openAssociation,
@@ -29,6 +30,15 @@ export interface PacsClient {
     onResult: (result: DicomAttributes) => Promise<void>,
     options: { cap: number; signal?: AbortSignal },
   ): Promise<FindOutcome>;
+  /** Modality Worklist C-FIND: every scheduled procedure step matching the keys, up to the cap. */
+  findWorklist(
+    peer: Peer,
+    keys: QueryKeys,
+    options: { cap: number; signal?: AbortSignal },
+  ): Promise<{
+    results: DicomAttributes[];
+    outcome: FindOutcome;
+  }>;
   /** Study Root C-MOVE of one study to `destinationAe`. */
   moveStudy(
     peer: Peer,
@@ -66,6 +76,9 @@ export function dicomPacsClient(callingAe: string): PacsClient {
       } finally {
         if (association.usable) await association.release();
       }
+    },
+    async findWorklist(peer, keys, options) {
+      return findAll(peer, { callingAe }, { model: 'worklist', keys }, options);
     },
     async moveStudy(peer, studyUid, destinationAe, options) {
       const association = await openAssociation(peer, { callingAe, contexts: moveContexts('study-root') });

@@ -16,3 +16,4 @@ export * from './study-access.js';
 export * from './study-lock.js';
 export * from './viewer-tokens.js';
 export * from './nominations.js';
+export * from './orders.js';

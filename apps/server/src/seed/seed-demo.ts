@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { generateStudySpecs, writeStudyFiles } from '../dicom/index.js';
+import { seedDemoOrders } from './demo-orders.js';
 import { hashPassword } from '../services/passwords.js';
 import { newUuid } from '../services/tokens.js';
 import {
@@ -146,7 +147,8 @@ export async function seedDemo(
     }
   }
 
-  await seedStudies(ctx, groupIds, options.studies, now);
+  const nominations = await seedStudies(ctx, groupIds, options.studies, now);
+  await seedDemoOrders(ctx, gatekeeper.accountId, nominations);
   options.log(`Demo world created: ${DEMO_USERS.map((u) => u.email).join(', ')}`);
   return { password, generated: options.password === undefined };
 }
@@ -156,7 +158,8 @@ async function seedStudies(
   groups: Map<string, { uuid: string; namespaceId: string; accountId: string }>,
   count: number,
   now: number,
-) {
+): Promise<string[]> {
+  const nominations: string[] = [];
   const specs = generateStudySpecs(count, SEED, { now: new Date(now) });
   let index = 0;
   for (const { group, share } of STUDY_SPREAD) {
@@ -178,23 +181,34 @@ async function seedStudies(
         created: now - index * 7 * HOUR,
         star: index % 7 === 0 ? 1 : 0,
       });
-      await decorate(ctx, studyUuid, group, index, now);
+      if (await decorate(ctx, studyUuid, group, index, now)) nominations.push(studyUuid);
       index++;
     }
   }
+  return nominations;
 }
 
 const TAGS = ['follow-up', 'urgent', 'teaching', 'second-opinion'];
 const PUSH_STATES = [null, 'I', 'S', 'F'] as const;
 
-/** Tags on some studies; gatekeeper studies spread over the nomination workflow states. */
-async function decorate(ctx: AppContext, studyUuid: string, group: string, index: number, now: number) {
+/**
+ * Tags on some studies; gatekeeper studies spread over the nomination workflow states. Answers
+ * whether the study is left a nomination (awaiting the gatekeeper).
+ */
+async function decorate(
+  ctx: AppContext,
+  studyUuid: string,
+  group: string,
+  index: number,
+  now: number,
+): Promise<boolean> {
   if (index % 3 === 0) await ctx.repos.tags.add(studyUuid, TAGS[index % TAGS.length]!);
-  if (group !== 'intake') return;
+  if (group !== 'intake') return false;
   const push = PUSH_STATES[index % PUSH_STATES.length] ?? null;
   await ctx.repos.studies.update(studyUuid, { must_approve: push ? 0 : 1, push_status: push });
   await ctx.repos.studies.setCustomFields(studyUuid, {
     nominated_at: new Date(now - index * HOUR).toISOString(),
     priority: index % 2 === 0 ? 'Routine' : 'Priority',
   });
+  return push === null;
 }

@@ -126,6 +126,11 @@ export type Rule =
    * other members get `lacking` (NOT_PERMITTED unless said), outsiders NOT_FOUND.
    */
   | { kind: 'accountUsers'; anyOf: Permission[]; lacking?: Outcome }
+  /**
+   * An account's orders: members holding `needs` on the account or in one of its groups (an admin
+   * holds it); other members NOT_PERMITTED, outsiders NOT_FOUND.
+   */
+  | { kind: 'orders'; needs: 'order_view' | 'order_edit' }
   /** The link grant of a request-study link; anyone else has no grant. */
   | { kind: 'grant' }
   /** An upload session of the clinician's sign-in session: other callers do not find it. */
@@ -156,6 +161,14 @@ export function expected(rule: Rule, p: Principal, object: MatrixObject | undefi
       if (!role) return 'NOT_FOUND';
       const held = role === 'admin' ? ALL_PERMISSIONS : accountGrant(p);
       return rule.anyOf.some((x) => held.includes(x)) ? 'OK' : (rule.lacking ?? 'NOT_PERMITTED');
+    }
+    case 'orders': {
+      const account = object!.account;
+      const role = ACCOUNT_ROLE[p][account];
+      if (!role) return 'NOT_FOUND';
+      if (role === 'admin' || accountGrant(p).includes(rule.needs)) return 'OK';
+      const groups = Object.entries(HOLDS[p]).filter(([ns]) => NS_ACCOUNT[ns as NsKey] === account);
+      return groups.some(([, g]) => g.includes(rule.needs)) ? 'OK' : 'NOT_PERMITTED';
     }
     case 'uploadSession':
       return p === 'clinician' ? 'OK' : 'NOT_FOUND';
