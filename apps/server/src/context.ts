@@ -53,6 +53,7 @@ import { NominationProcessRepository } from './repositories/nomination-process.r
 import { nominationProcessJob } from './jobs/nomination-process-job.js';
 import { OrdersRepository } from './repositories/orders.repository.js';
 import { OrderService } from './services/order.service.js';
+import { NominationNotifier } from './notifications/nomination-notifier.js';
 import { studyPushJob } from './pacs/push-job.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { IngestRecovery } from './ingest/recovery-scan.js';
@@ -320,6 +321,11 @@ export function createContext(
       configs: groupConfigs,
       collector,
       audit,
+      notifier: new NominationNotifier({
+        userEvents: repos.userEvents,
+        mailer,
+        publicUrl: config.publicUrl,
+      }),
     }),
     metrics,
     readiness: new Readiness({ health: new HealthRepository(k), blobs, processId: config.processId }),

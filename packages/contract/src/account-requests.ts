@@ -81,7 +81,7 @@ export const shareCodeRequest = z
 /** user/event: a group's notification preferences, the caller's own or (admins) another user's. */
 export const userEventRequest = z.object({ namespace_id: requiredText(), user_id: optionalText() });
 
-/** user/event/set: event_share and/or event_harvest, each 0 or 1; at least one must be given. */
+/** user/event/set: event_share, event_harvest and/or event_nominate, each 0 or 1; at least one must be given. */
 export const userEventSetRequest = z
   .object({
     namespace_id: requiredText(),

@@ -520,6 +520,7 @@ export interface UserEventTable {
   namespace_id: string;
   event_share: number;
   event_harvest: number;
+  event_nominate: Generated<number>;
   updated: number;
 }
 

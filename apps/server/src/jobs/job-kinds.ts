@@ -58,9 +58,6 @@ export const NOMINATION_PROCESS_JOB = defineJob(
   z.object({ nomination: z.uuid() }).strict(),
 );
 
-/** Mails the members of a gatekeeper group who asked to hear of nominations to it (NominationMailer). */
-export const NOMINATION_MAIL_JOB = defineJob('nomination.mail', z.object({ nomination: z.uuid() }).strict());
-
 /**
  * Reads an account's routing rules for a study that arrived (upload, C-STORE once quiet), was
  * shared or sent in, and queues the actions of the rules that match (RoutingEngine).

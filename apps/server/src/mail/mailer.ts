@@ -14,6 +14,7 @@ export type MailKind =
   | 'request_link'
   | 'request_link_used'
   | 'share'
+  | 'nomination'
   | 'send_link'
   | 'send_code'
   | 'harvest';

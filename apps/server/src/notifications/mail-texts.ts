@@ -75,3 +75,34 @@ export function shareMail(f: ShareMailFacts): Mail {
     ].join('\n'),
   };
 }
+
+export interface NominationMailFacts {
+  to: { email: string; name: string };
+  gatekeeperName: string;
+  /** The cloud group it was nominated from. */
+  source: string;
+  nominatedBy: string;
+  priority: string;
+  studyUuid: string;
+  link: string;
+  settingsLink: string;
+}
+
+export function nominationMail(f: NominationMailFacts): Mail {
+  return {
+    kind: 'nomination',
+    to: f.to.email,
+    subject: `An exam was nominated to ${f.gatekeeperName}`,
+    text: [
+      `Hello ${f.to.name},`,
+      '',
+      `${f.nominatedBy} nominated an exam from ${f.source} to ${f.gatekeeperName} (priority: ${f.priority}). It waits in Nominations to be processed or rejected.`,
+      '',
+      `Open the nominations: ${f.link}`,
+      `Exam reference (Study UUID in the advanced search): ${f.studyUuid}`,
+      '',
+      'This mail contains no patient details on purpose: sign in to see the exam.',
+      `You receive it because "Nominated to gatekeeper groups" is on for ${f.gatekeeperName}. Change this in your notification settings: ${f.settingsLink}`,
+    ].join('\n'),
+  };
+}

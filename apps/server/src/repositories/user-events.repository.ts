@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
-export type EventFlag = 'event_share' | 'event_harvest';
+export type EventFlag = 'event_share' | 'event_harvest' | 'event_nominate';
 
 export interface UserEventFlags {
   event_share: number;
   event_harvest: number;
+  event_nominate: number;
 }
 
 export interface Recipient {
@@ -14,7 +15,13 @@ export interface Recipient {
   name: string;
 }
 
-const OFF: UserEventFlags = { event_share: 0, event_harvest: 0 };
+const OFF: UserEventFlags = { event_share: 0, event_harvest: 0, event_nominate: 0 };
+
+const numbers = (r: UserEventFlags): UserEventFlags => ({
+  event_share: Number(r.event_share),
+  event_harvest: Number(r.event_harvest),
+  event_nominate: Number(r.event_nominate),
+});
 
 /** Notification flags per user and namespace, and who is to be mailed about an event. */
 export class UserEventsRepository {
@@ -23,26 +30,21 @@ export class UserEventsRepository {
   async flags(userId: string, namespaceId: string): Promise<UserEventFlags> {
     const row = await this.db
       .selectFrom('user_events')
-      .select(['event_share', 'event_harvest'])
+      .select(['event_share', 'event_harvest', 'event_nominate'])
       .where('user_id', '=', userId)
       .where('namespace_id', '=', namespaceId)
       .executeTakeFirst();
-    return row ? { event_share: Number(row.event_share), event_harvest: Number(row.event_harvest) } : OFF;
+    return row ? numbers(row) : OFF;
   }
 
   /** The user's flags in every namespace that has a row, keyed by namespace id. */
   async flagsOfUser(userId: string): Promise<Map<string, UserEventFlags>> {
     const rows = await this.db
       .selectFrom('user_events')
-      .select(['namespace_id', 'event_share', 'event_harvest'])
+      .select(['namespace_id', 'event_share', 'event_harvest', 'event_nominate'])
       .where('user_id', '=', userId)
       .execute();
-    return new Map(
-      rows.map((r) => [
-        r.namespace_id,
-        { event_share: Number(r.event_share), event_harvest: Number(r.event_harvest) },
-      ]),
-    );
+    return new Map(rows.map((r) => [r.namespace_id, numbers(r)]));
   }
 
   /** Writes the whole flag set of one user in one namespace (insert or update). */

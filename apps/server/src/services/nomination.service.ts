@@ -21,6 +21,7 @@ import type { StudiesRepository } from '../repositories/studies.repository.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
 import type { AuditService } from './audit.service.js';
 import type { GroupConfigService } from './group-config.service.js';
+import type { NominationNotifier } from '../notifications/nomination-notifier.js';
 
 interface Deps {
   nominations: NominationsRepository;
@@ -30,6 +31,8 @@ interface Deps {
   configs: GroupConfigService;
   collector: BlobCollector;
   audit: AuditService;
+  /** The 'nominated to gatekeeper groups' mails; none when absent. */
+  notifier?: Pick<NominationNotifier, 'prepare'>;
   now?: () => number;
 }
 
@@ -118,9 +121,17 @@ export class NominationService {
       },
       ip: caller.ip,
     });
-    await this.deps.shares.create(share, study, gatekeeper.namespace_id, now, (trx, copyUuid) =>
-      this.deps.nominations.recordIn(trx, row, copyUuid!, sortFields, audit),
-    );
+    const mails = await this.deps.notifier?.prepare({
+      gatekeeper,
+      source,
+      nominatedBy: { uuid: caller.user.uuid, name: caller.user.name },
+      priority: sortFields.priority,
+    });
+    await this.deps.shares.create(share, study, gatekeeper.namespace_id, now, async (trx, copyUuid) => {
+      await this.deps.nominations.recordIn(trx, row, copyUuid!, sortFields, audit);
+      await mails?.queue(trx, copyUuid!);
+    });
+    mails?.kick();
     const [listed] = await this.deps.nominations.ofStudy(study.uuid);
     return presentNomination(listed!);
   }

@@ -33,7 +33,7 @@ interface NamespaceRow {
 
 /**
  * Which mails a user gets per namespace (SPEC "Notification preferences": shared with me,
- * harvested from gateway). A user reads and sets their own flags in namespaces they belong to,
+ * harvested from gateway, nominated to gatekeeper groups). A user reads and sets their own flags in namespaces they belong to,
  * setting needs user_modify_notifications there; an account admin (or account_user_edit) may set
  * another member's flags. Refusals: NOT_FOUND (no such namespace), NOT_MEMBER (the user does not
  * belong to it), NOT_PERMITTED (may not set these flags).
@@ -154,6 +154,7 @@ function present(
     account_id: ns.account_id,
     event_share: flags?.event_share === 1 ? 1 : 0,
     event_harvest: flags?.event_harvest === 1 ? 1 : 0,
+    event_nominate: flags?.event_nominate === 1 ? 1 : 0,
     can_modify: modify ? 1 : 0,
   };
 }

@@ -89,8 +89,8 @@ describe.each(DIALECTS)('notification preferences (user/event) on %s', (dialect)
     expect(events.every((e) => e.user_id === users['clinician@demo.local'])).toBe(true);
     expect(JSON.parse(events[2]!.detail!)).toEqual({
       namespace_id: ns['Emergency'],
-      before: { event_share: 1, event_harvest: 1 },
-      after: { event_share: 0, event_harvest: 1 },
+      before: { event_share: 1, event_harvest: 1, event_nominate: 0 },
+      after: { event_share: 0, event_harvest: 1, event_nominate: 0 },
     });
   });
 

@@ -38,6 +38,7 @@ import { studyPushes } from './20261124T1220-study-pushes.js';
 import { groupConfigs } from './20261124T1300-group-configs.js';
 import { nominations } from './20261124T1301-nominations.js';
 import { nominationProcess } from './20261127T2020-nomination-process.js';
+import { userEventNominate } from './20261127T2021-user-event-nominate.js';
 import { orders } from './20261127T2030-orders.js';
 import { roles } from './20261127T2040-roles.js';
 import { membershipRoles } from './20261127T2041-membership-roles.js';
@@ -86,6 +87,7 @@ export const migrations: Record<string, Migration> = {
   '20261124T1300-group-configs': groupConfigs,
   '20261124T1301-nominations': nominations,
   '20261127T2020-nomination-process': nominationProcess,
+  '20261127T2021-user-event-nominate': userEventNominate,
   '20261127T2030-orders': orders,
   '20261127T2040-roles': roles,
   '20261127T2041-membership-roles': membershipRoles,

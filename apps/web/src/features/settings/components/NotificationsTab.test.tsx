@@ -12,6 +12,7 @@ const pref = (over: Partial<NotificationPreference>): NotificationPreference => 
   account_id: 'acc',
   event_share: 0,
   event_harvest: 0,
+  event_nominate: 0,
   can_modify: 1,
   ...over,
 });
