@@ -16,6 +16,7 @@ import {
   TableRow,
   TextField,
   Typography,
+  alpha,
 } from '@mui/material';
 import {
   COMPARED_ATTRIBUTES,
@@ -27,7 +28,7 @@ import {
   type NominationPriority,
 } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../../lib/i18n';
-import { errorCode } from '../../../../lib/api-error';
+import { errorBody, errorCode } from '../../../../lib/api-error';
 import { cutName, formatPatientName } from '../../../../lib/format';
 import { useDateDisplay } from '../../../../lib/date-preferences';
 import type { FoundOrder } from '../../api/order-search';
@@ -74,7 +75,9 @@ export function ComparisonStep(props: Props) {
   const problems = comparisonProblems(form);
   const valid = Object.keys(problems).length === 0;
 
-  const comparison = props.order ? compareOrder(props.exam, props.order) : null;
+  const typed = props.typedAccession ? form.accessionNumber.trim() : '';
+  const sent = props.order && typed ? { ...props.order, accession_number: typed } : props.order;
+  const comparison = sent ? compareOrder(props.exam, sent) : null;
   const ranking = rankOrders(props.exam, props.candidates);
   const shownValue = (field: string, value: string) =>
     field.endsWith('date') ? dates.day(value) : isPersonName(field) ? formatPatientName(value) : value;
@@ -111,14 +114,21 @@ export function ComparisonStep(props: Props) {
               exam_field: a.exam,
               label: a.label,
               exam: props.exam[a.exam],
-              order: props.exam[a.exam],
-              differs: false,
+              order: a.exam === 'accession_number' && typed ? typed : props.exam[a.exam],
+              differs: a.exam === 'accession_number' && !!typed && typed !== props.exam.accession_number,
             }))
           ).map((row) => (
             <TableRow
               key={row.exam_field}
               data-differs={row.differs || undefined}
-              sx={row.differs ? { bgcolor: 'warning.light', '& td, & th': { fontWeight: 600 } } : undefined}
+              sx={
+                row.differs
+                  ? {
+                      bgcolor: (theme) => alpha(theme.palette.warning.main, 0.14),
+                      '& td, & th': { fontWeight: 600 },
+                    }
+                  : undefined
+              }
             >
               <TableCell component="th">
                 {t(row.label)}
@@ -217,7 +227,15 @@ export function ComparisonStep(props: Props) {
         {props.destinations.length === 0 && (
           <Alert severity="warning">{t('No destination is configured for this gatekeeper group.')}</Alert>
         )}
-        {process.isError && <Alert severity="error">{t(failure(errorCode(process.error)))}</Alert>}
+        {process.isError && (
+          <Alert severity="error">
+            {t(failure(errorCode(process.error)))}
+            {typeof errorBody(process.error)?.error_data === 'string' && (
+              // The server's reason (the destination refused the check, the study is locked…).
+              <Typography variant="body2">{String(errorBody(process.error)?.error_data)}</Typography>
+            )}
+          </Alert>
+        )}
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
           <Button onClick={props.onBack} disabled={locked}>
             {t('Back')}

@@ -1,0 +1,189 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { NetworkNamespace } from '../../apps/server/test/support/netns.js';
+import { createNetworkNamespace } from '../../apps/server/test/support/netns.js';
+import type { Exposed } from '../../apps/server/test/support/netns-expose.js';
+import { exposeToNamespace } from '../../apps/server/test/support/netns-expose.js';
+import type { Forward } from '../../apps/server/test/support/netns-forward.js';
+import { forwardIntoNamespace } from '../../apps/server/test/support/netns-forward.js';
+import type { Orthanc } from '../../apps/server/test/support/orthanc.js';
+import { startOrthanc } from '../../apps/server/test/support/orthanc.js';
+import { apiGet, apiLogin, apiPost, signIn } from '../support/actions';
+import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
+import { startServer, type RunningServer } from '../support/server';
+
+/** Where Orthanc, inside its namespace, reaches our DICOM listener. */
+const INBOX_INSIDE_PORT = 11112;
+const ACCESSION = `GK${Date.now().toString(36).toUpperCase()}`.slice(0, 16);
+
+async function settled(b: BrowserSession) {
+  await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+}
+
+/**
+ * The gatekeeper sends a nomination to a real PACS: PACS Intake (no order query) sends to Orthanc in
+ * a private network namespace. A clinician nominates an exam, the gatekeeper processes it with a
+ * typed accession number, the exam goes Queued then Completed, and the nominator reads that it was
+ * sent to PACS.
+ */
+describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
+  let server: RunningServer;
+  let ns: NetworkNamespace;
+  let orthanc: Orthanc;
+  let toOrthanc: Forward;
+  let toUs: Exposed;
+  let work: string;
+  let b: BrowserSession;
+  let exam: { mrn: string; description: string };
+
+  beforeAll(async () => {
+    server = await startServer();
+    work = await mkdtemp(path.join(tmpdir(), 'imaging-inbox-e2e-gatekeeper-'));
+    ns = await createNetworkNamespace();
+    toUs = await exposeToNamespace(ns, server.dicomPort, INBOX_INSIDE_PORT);
+    orthanc = await startOrthanc(ns, work, {
+      modalities: { INBOX: ['INBOX', '127.0.0.1', INBOX_INSIDE_PORT] },
+    });
+    toOrthanc = await forwardIntoNamespace(ns, orthanc.dicomPort);
+
+    // The account admin points PACS Intake at Orthanc, keeping its nomination form.
+    const sid = await apiLogin(server.baseUrl, 'admin@demo.local');
+    const accounts = await apiPost<{ accounts: { uuid: string }[] }>(server.baseUrl, 'account/list', { sid });
+    const destination = await apiPost<{ uuid: string }>(server.baseUrl, 'destination/add', {
+      sid,
+      account_id: accounts.accounts[0]!.uuid,
+      name: 'Orthanc (Hospital PACS)',
+      aetitle: 'ORTHANC',
+      address: '127.0.0.1',
+      port: String(toOrthanc.port),
+      can_search: '1',
+      can_push: '1',
+    });
+    const groups = await apiPost<{ groups: { uuid: string; name: string }[] }>(server.baseUrl, 'group/list', {
+      sid,
+    });
+    const intake = groups.groups.find((g) => g.name === 'PACS Intake')!;
+    const current = await apiGet<{ gatekeeper_config: { customFields: unknown[] } }>(
+      server.baseUrl,
+      'group/get',
+      {
+        sid,
+        uuid: intake.uuid,
+      },
+    );
+    const set = await apiPost<{ status: string }>(server.baseUrl, 'group/config/set', {
+      sid,
+      uuid: intake.uuid,
+      config: JSON.stringify({
+        customFields: current.gatekeeper_config.customFields,
+        pacsPromotePreference: 'NONE',
+        destinations: [destination.uuid],
+        queryDestination: null,
+      }),
+    });
+    expect(set.status).toBe('OK');
+    b = await openBrowser(server.baseUrl);
+  }, 180_000);
+
+  afterAll(async () => {
+    await b?.close();
+    await toOrthanc?.close();
+    await toUs?.close();
+    await ns?.stop();
+    await server?.stop();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await screenshot(b.page, `failed-gatekeeper-pacs-${ctx.task.name.replace(/\W+/g, '-')}`);
+  });
+
+  const panel = () => b.page.getByRole('complementary', { name: 'Exam details' });
+  const card = () =>
+    b.page
+      .getByTestId('study-card')
+      .filter({ hasText: `MRN: ${exam.mrn}` })
+      .filter({ hasText: exam.description })
+      .first();
+  const switchUser = async (login: string) => {
+    await b.context.clearCookies();
+    await b.page.goto('/');
+    await b.page.evaluate(() => sessionStorage.clear());
+    await signIn(b.page, login);
+    await b.page.waitForURL('**/group/list');
+  };
+
+  it('a clinician nominates an exam', async () => {
+    await switchUser('clinician@demo.local');
+    await b.page.getByRole('button', { name: 'Emergency' }).click();
+    await b.page.getByTestId('study-card').first().waitFor();
+    await settled(b);
+    const first = b.page.getByTestId('study-card').nth(1);
+    exam = {
+      mrn: /MRN: (\S+?)DOB/.exec((await first.textContent()) ?? '')![1]!,
+      description: (await first.locator('.desc').textContent()) ?? '',
+    };
+    await first.getByRole('button', { name: /^Open / }).click();
+    await panel().getByRole('tab', { name: 'PACS' }).click();
+    const nominate = panel().getByRole('region', { name: 'Nominate to PACS' });
+    await nominate.getByLabel(/^Reason for visit/).fill('Outside CT for the tumour board');
+    await nominate.getByLabel(/^Nominated by/).fill('Dr Claire Clinician');
+    await nominate.getByRole('button', { name: 'Nominate' }).click();
+    await panel().getByLabel('Nomination status').getByText('Nominated to PACS Intake').waitFor();
+  });
+
+  it('the gatekeeper processes it to Orthanc: Queued, then Completed', async () => {
+    await switchUser('gatekeeper@demo.local');
+    await card().waitFor();
+    await card()
+      .getByRole('button', { name: /^Open / })
+      .click();
+    await panel().getByRole('button', { name: 'Process' }).click();
+    // No order query: straight to the comparison, the accession number typed there.
+    await panel().getByRole('table', { name: 'Exam and order' }).waitFor();
+    await panel().getByLabel('Accession number').fill(ACCESSION);
+    // The only destination is chosen already.
+    expect(
+      await panel()
+        .getByLabel(/^Destination system/)
+        .textContent(),
+    ).toContain('Orthanc');
+    await screenshot(b.page, 'gatekeeper-pacs-01-comparison');
+    await panel().getByRole('button', { name: 'Send to PACS' }).click();
+    await b.page.getByText('Exam is being sent to PACS').first().waitFor();
+    await b.page.waitForURL(/\/Queued$/);
+    expect(b.page.url()).not.toContain('study=');
+
+    await b.page.getByRole('link', { name: 'Completed' }).click();
+    await expect
+      .poll(
+        async () => {
+          await b.page.reload();
+          await b.page.getByTestId('study-card').first().waitFor();
+          return card().count();
+        },
+        { timeout: 60_000, interval: 2000 },
+      )
+      .toBe(1);
+    await card()
+      .getByRole('button', { name: /^Open / })
+      .click();
+    await panel().getByLabel('Exam state').getByText('This exam was sent to PACS').waitFor();
+    await screenshot(b.page, 'gatekeeper-pacs-02-completed');
+    expect(b.errors).toEqual([]);
+  });
+
+  it('the nominator reads that the exam was sent to PACS', async () => {
+    await switchUser('clinician@demo.local');
+    await b.page.getByRole('button', { name: 'Emergency' }).click();
+    await card().waitFor();
+    await card()
+      .getByRole('button', { name: /^Open / })
+      .click();
+    await panel().getByRole('tab', { name: 'PACS' }).click();
+    await panel().getByLabel('Nomination status').getByText('Sent to PACS by PACS Intake').waitFor();
+    await screenshot(b.page, 'gatekeeper-pacs-03-nominator-success');
+  });
+});
