@@ -4,6 +4,7 @@ import type { DestinationSearchesRepository } from '../repositories/destination-
 import type { DestinationsRepository } from '../repositories/destinations.repository.js';
 import type { AuditService } from '../services/audit.service.js';
 import { auditWorkEnd, reasonOf, startDestinationWork, statusText } from './destination-job.js';
+import type { MoveProgress } from '../dimse/client/index.js';
 import type { PacsClient } from './pacs-client.js';
 
 interface Deps {
@@ -65,6 +66,8 @@ export function destinationRetrieveJob(deps: Deps): JobHandler<{ retrieve: strin
       };
       if ('gone' in started) return finish('failed', 'the destination was deleted', {});
       let lastWrite = 0;
+      // The final response may leave its counts out (Orthanc's failure does): the last pending ones stand.
+      let latest: MoveProgress = {};
       let messageIdWrite: Promise<void> | undefined;
       let result;
       try {
@@ -75,6 +78,7 @@ export function destinationRetrieveJob(deps: Deps): JobHandler<{ retrieve: strin
             messageIdWrite = deps.searches.setMoveMessageId(uuid, messageId, now()).catch(() => undefined);
           },
           onProgress: (progress) => {
+            latest = progress;
             if (now() - lastWrite < PROGRESS_EVERY_MS) return;
             lastWrite = now();
             void deps.searches.setProgress(uuid, progress, lastWrite).catch(() => undefined);
@@ -88,20 +92,23 @@ export function destinationRetrieveJob(deps: Deps): JobHandler<{ retrieve: strin
       } finally {
         await messageIdWrite;
       }
-      await deps.searches.setProgress(
-        uuid,
-        { completed: result.completed, failed: result.failed, remaining: result.remaining ?? 0 },
-        now(),
-      );
-      const counts = { completed: result.completed, failed: result.failed, warning: result.warning };
-      if (result.category === 'success' || (result.category === 'warning' && !result.failed)) {
+      // Every instance that arrived was counted as it was stored; a PACS may report fewer or none.
+      const received = Number((await deps.searches.findRetrieve(uuid))?.received ?? 0);
+      const completed = Math.max(result.completed ?? latest.completed ?? 0, received);
+      const failed = result.failed ?? latest.failed ?? 0;
+      await deps.searches.setProgress(uuid, { completed, failed, remaining: result.remaining ?? 0 }, now());
+      const counts = { completed, failed, warning: result.warning ?? latest.warning };
+      if (result.category === 'success' || (result.category === 'warning' && !failed)) {
         return finish('done', null, counts);
       }
       const status = statusText(result.status);
       const said = `status ${status}${result.errorComment ? `: ${result.errorComment}` : ''}`;
-      const reason = result.failed
-        ? `${result.failed} instance(s) could not be retrieved (${said})`
-        : `the destination refused the retrieve (${said})`;
+      // Orthanc, for one, ends a move whose sub-operation failed with Cxxx and counts no failure.
+      const reason = failed
+        ? `${failed} instance(s) could not be retrieved (${said})`
+        : completed
+          ? `the destination ended the retrieve part-way, after ${completed} instance(s) (${said})`
+          : `the destination refused the retrieve (${said})`;
       return finish('failed', reason, { ...counts, status });
     },
   };

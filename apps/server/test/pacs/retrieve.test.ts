@@ -428,4 +428,64 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
     expect(new Set(instances.map((i) => i.sop_instance_uid)).size).toBe(total);
     expect(instances).toHaveLength(total);
   }, 180_000);
+
+  it('lists what arrived as incomplete, with the reason, when the PACS ends the move on an instance we refuse', async () => {
+    const [spec] = generateStudySpecs(1, 9300, { now: new Date('2026-05-01T00:00:00Z') });
+    spec!.series = spec!.series.slice(0, 1);
+    spec!.series[0]!.instanceCount = 4;
+    const dir = path.join(workDir, 'refused');
+    fs.mkdirSync(dir, { recursive: true });
+    const files = writeStudyFiles(spec!).map((file) => {
+      const name = path.join(dir, `${file.sopInstanceUid}.dcm`);
+      fs.writeFileSync(name, file.bytes);
+      return name;
+    });
+    // One instance of a SOP class no storage service has: our listener refuses its context, so
+    // Orthanc's sub-operation for it fails while the others are stored.
+    const odd = files[0]!;
+    await ns.run('dcmodify', ['-nb', '-m', '(0008,0016)=1.2.826.0.1.3680043.2.1143.999.1', odd]);
+    await ns.run('curl', [
+      '-s',
+      '-f',
+      '-X',
+      'POST',
+      '--data-binary',
+      `@${odd}`,
+      'http://127.0.0.1:8042/instances',
+    ]);
+    fs.rmSync(odd);
+    await storeWithStorescu(ns, orthanc, 'INBOX', dir);
+
+    const search = await server.api.call(
+      'destination/search',
+      { uuid: destination, copy_to: cardiology, patientid: spec!.patientId },
+      admin,
+    );
+    await until(
+      () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
+      (a) => a.body.state !== 'running',
+    );
+    await server.api.call(
+      'destination/retrieve',
+      { destination_search_id: search.body.uuid, study_uid: spec!.studyInstanceUid },
+      admin,
+    );
+    const ended = await until(
+      () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
+      (a) => a.body.retrieves[0]?.state !== 'running',
+    );
+    // Orthanc ends such a move with C000 and counts the three it delivered, not the one that failed.
+    expect(ended.body.retrieves[0]).toMatchObject({ state: 'failed', completed: 3 });
+    expect(ended.body.retrieves[0].reason).toMatch(
+      /^the destination ended the retrieve part-way, after 3 instance\(s\) \(status C000/,
+    );
+    const listed = await server.api.call(
+      'study/list',
+      { 'filter.phi_namespace.equals': cardiology, 'filter.study_uid.equals': spec!.studyInstanceUid },
+      admin,
+    );
+    expect(listed.body.studies).toEqual([
+      expect.objectContaining({ study_status: 'INCOMPLETE', image_count: 3 }),
+    ]);
+  }, 120_000);
 });
