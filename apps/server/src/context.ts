@@ -208,6 +208,8 @@ export function createContext(
     audit,
     guard: new OutboundGuard(config.webhookAllowedHosts),
     retryMs: config.webhookRetryMs,
+    studies: repos.studies,
+    log,
   });
   jobRunner.register(webhooks.handler());
   const metrics = new Metrics(config.processId, (now) => repos.jobs.queueStats(now));
@@ -275,6 +277,17 @@ export function createContext(
       pacs,
       audit,
       backoffMs: (attempt) => config.pushRetryMs * 2 ** (attempt - 1),
+      onFinished: (push, status) =>
+        webhooks.emitAbout(
+          status === 'S' ? 'study_pushed_success' : 'study_pushed_failure',
+          push.study_uuid,
+          {
+            push: push.uuid,
+            destination_id: push.destination_id,
+            destination_name: push.destination_name,
+            status,
+          },
+        ),
     }),
   );
   const groupConfigs = new GroupConfigService({
@@ -326,6 +339,7 @@ export function createContext(
         mailer,
         publicUrl: config.publicUrl,
       }),
+      onEvent: (event, studyUuid, detail) => webhooks.emitAbout(event, studyUuid, detail),
     }),
     metrics,
     readiness: new Readiness({ health: new HealthRepository(k), blobs, processId: config.processId }),

@@ -22,6 +22,8 @@ interface Deps {
   maxAttempts?: number;
   /** Delay before pass n+1 (default 5 s, doubling). */
   backoffMs?: (attempt: number) => number;
+  /** Told of each attempt's end (webhooks), after it is recorded. */
+  onFinished?: (push: StudyPushRow, status: 'S' | 'P' | 'F') => Promise<void>;
   now?: () => number;
 }
 
@@ -51,6 +53,7 @@ export function studyPushJob(deps: Deps): JobHandler<{ push: string; destination
       outcome: status === 'S' ? 'SUCCESS' : 'FAILURE',
       detail: { push: push.uuid, destination_id: push.destination_id, status, reason, ...counts },
     });
+    await deps.onFinished?.(push, status);
   };
   return {
     job: PUSH_JOB,

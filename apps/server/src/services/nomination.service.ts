@@ -33,6 +33,12 @@ interface Deps {
   audit: AuditService;
   /** The 'nominated to gatekeeper groups' mails; none when absent. */
   notifier?: Pick<NominationNotifier, 'prepare'>;
+  /** Told of a nomination and of a rejection, on the nominator's study, once recorded (webhooks). */
+  onEvent?: (
+    event: 'study_nominated' | 'study_rejected',
+    studyUuid: string,
+    detail: Record<string, unknown>,
+  ) => Promise<void>;
   now?: () => number;
 }
 
@@ -133,6 +139,11 @@ export class NominationService {
     });
     mails?.kick();
     const [listed] = await this.deps.nominations.ofStudy(study.uuid);
+    await this.deps.onEvent?.('study_nominated', study.uuid, {
+      nomination: row.uuid,
+      gatekeeper_id: gatekeeper.uuid,
+      gatekeeper_name: gatekeeper.name,
+    });
     return presentNomination(listed!);
   }
 
@@ -193,6 +204,7 @@ export class NominationService {
       audit(copy.uuid),
       audit(nomination.study_uuid),
     ]);
+    await this.deps.onEvent?.('study_rejected', nomination.study_uuid, detail);
     return presentNomination((await this.deps.nominations.ofCopy(copy.uuid))!);
   }
 

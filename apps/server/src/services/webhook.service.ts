@@ -25,7 +25,7 @@ import type { JobHandler } from '../jobs/job-runner.js';
 import { PermanentJobError } from '../jobs/job-runner.js';
 import type { Caller } from '../policies/index.js';
 import { requireAccountAdmin, requireAdministered } from '../policies/index.js';
-import type { StudyRow } from '../repositories/studies.repository.js';
+import type { StudiesRepository, StudyRow } from '../repositories/studies.repository.js';
 import type {
   WebhookDeliveryRow,
   WebhookRow,
@@ -49,6 +49,9 @@ interface Deps {
   jobs: JobQueue;
   audit: AuditService;
   guard: OutboundGuard;
+  /** Finds the study an event is about (emitAbout). */
+  studies: Pick<StudiesRepository, 'findByUuid'>;
+  log: (line: string) => void;
   /** First retry delay; doubles with each attempt. */
   retryMs: number;
   maxAttempts?: number;
@@ -180,6 +183,19 @@ export class WebhookService {
       (h) => !Number(h.disabled) && (JSON.parse(h.events) as string[]).includes(event),
     );
     for (const hook of hooks) await this.queue(hook, event, study, detail);
+  }
+
+  /**
+   * An event about a study (a push's end, a nomination, a rejection) from work that must not fail
+   * because of webhooks: a problem is logged, never thrown.
+   */
+  async emitAbout(event: WebhookEvent, studyUuid: string, detail: Record<string, unknown>): Promise<void> {
+    try {
+      const study = await this.deps.studies.findByUuid(studyUuid);
+      if (study) await this.emit(study.account_id, event, study, detail);
+    } catch (error) {
+      this.deps.log(`Could not queue the ${event} webhooks of study ${studyUuid}: ${String(error)}`);
+    }
   }
 
   /** Queues a delivery to one webhook (a routing rule's action), whatever events it names. */

@@ -311,6 +311,46 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
     });
   });
 
+  it("tells webhooks of a nomination and its rejection, on the nominator's study", async () => {
+    const hook = await call('webhook/add', {
+      account_id: accountId,
+      name: 'Gatekeeping',
+      url: sink.url,
+      event: '["study_nominated","study_rejected"]',
+    });
+    const spec = only('CT', 3);
+    await cstore(spec);
+    const study = await until('the study', () => studyIn('Emergency', spec.studyInstanceUid));
+    const clinician = await server.api.login('clinician@demo.local');
+    const nominated = await call(
+      'study/nominate',
+      {
+        uuid: study.uuid,
+        gatekeeper_id: groups['PACS Intake']!.uuid,
+        'customfield-priority': 'Routine',
+        'customfield-reason_for_visit': 'Outside MRI',
+        'customfield-nominated_by': 'Dr Claire',
+      },
+      clinician,
+    );
+    expect(nominated.body.status, JSON.stringify(nominated.body)).toBe('OK');
+    const gatekeeper = await server.api.login('gatekeeper@demo.local');
+    const rejected = await call(
+      'study/reject',
+      { uuid: nominated.body.nomination.copy_uuid, reason: 'Duplicate', message: 'Already at PACS' },
+      gatekeeper,
+    );
+    expect(rejected.body.status, JSON.stringify(rejected.body)).toBe('OK');
+    const events = await until('both deliveries', async () => {
+      const answer = await call('webhook/delivery/list', { uuid: hook.body.webhook.uuid });
+      const list = answer.body.deliveries as { event: string; status: string; study_uuid: string }[];
+      return list.length === 2 && list.every((d) => d.status === 'delivered') ? list : undefined;
+    });
+    expect(events.map((e) => e.event).sort()).toEqual(['study_nominated', 'study_rejected']);
+    expect(events.every((e) => e.study_uuid === study.uuid)).toBe(true);
+    await call('webhook/delete', { uuid: hook.body.webhook.uuid });
+  });
+
   it('refuses a webhook to the metadata address, loopback or a private network, and changes nothing', async () => {
     const before = await db().selectFrom('webhooks').select('uuid').execute();
     for (const url of [
