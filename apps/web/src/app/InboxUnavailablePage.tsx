@@ -10,7 +10,7 @@ export function InboxUnavailablePage() {
   const { t } = useTranslation();
   const logout = useLogout();
   return (
-    <CenteredCard title={t('Page not found')}>
+    <CenteredCard title={t('Inbox not available')}>
       <Stack spacing={3}>
         <Typography>{t(MESSAGES.noSuitableAccount)}</Typography>
         <Typography color="text.secondary">{t(MESSAGES.notFoundPage)}</Typography>

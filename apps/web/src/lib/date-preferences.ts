@@ -14,6 +14,7 @@ export function useDateDisplay() {
     () => ({
       day: (value: string | null | undefined) => formatDicomDate(value, preferences.dateFormat),
       timestamp: (value: string | null | undefined) => formatTimestamp(value, preferences),
+      format: preferences.dateFormat,
     }),
     [preferences],
   );

@@ -1,10 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { cutName, formatDicomDate, formatMegabytes, formatPatientName, formatTimestamp } from './format';
+import {
+  cutName,
+  formatDicomDate,
+  formatMegabytes,
+  formatPatientAge,
+  formatPatientName,
+  formatTimestamp,
+} from './format';
 
 describe('format', () => {
   it('cuts names to 25 characters', () => {
     expect(cutName('Short')).toBe('Short');
     expect(cutName('A very long group name indeed, really')).toBe('A very long group name in…');
+  });
+  it('shows a DICOM age as people write it, and anything else as stored', () => {
+    expect(formatPatientAge('058Y')).toBe('58 years');
+    expect(formatPatientAge('001Y')).toBe('1 year');
+    expect(formatPatientAge('003M')).toBe('3 months');
+    expect(formatPatientAge('002W')).toBe('2 weeks');
+    expect(formatPatientAge('010D')).toBe('10 days');
+    expect(formatPatientAge('')).toBe('');
+    expect(formatPatientAge(null)).toBe('');
+    expect(formatPatientAge('about 60')).toBe('about 60');
   });
   it('shows sizes in MB (1024*1024)', () => {
     expect(formatMegabytes(3 * 1024 * 1024)).toBe('3.0 MB');

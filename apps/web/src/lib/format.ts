@@ -1,5 +1,6 @@
 import { DEFAULT_DATE_FORMAT, formatDay, type DateFormat } from '@imaging-inbox/contract';
 import { MEGABYTE, NAME_CUT } from '@imaging-inbox/contract';
+import { t } from './i18n';
 
 /** Group and destination names are cut to 25 characters in dropdowns (SPEC.md section 9). */
 export function cutName(name: string, max: number = NAME_CUT): string {
@@ -86,4 +87,23 @@ export function formatTimestamp(
   );
   const day = formatDay(parts.year ?? '', parts.month ?? '', parts.day ?? '', preferences.dateFormat);
   return `${day} ${parts.hour}:${parts.minute}`;
+}
+
+const AGE_UNITS: Record<string, string> = {
+  D: '{{count}} days',
+  W: '{{count}} weeks',
+  M: '{{count}} months',
+  Y: '{{count}} years',
+};
+
+/**
+ * A DICOM age (AS, `058Y`, `003M`) as people write it: '58 years', '3 months'. Anything else is
+ * shown as stored, since a hand-typed age is better seen than hidden.
+ */
+export function formatPatientAge(value: string | null | undefined): string {
+  const text = (value ?? '').trim();
+  const match = /^(\d{1,3})\s*([DWMY])$/i.exec(text);
+  if (!match) return text;
+  const count = Number(match[1]);
+  return t(AGE_UNITS[match[2]!.toUpperCase()]!, { count });
 }

@@ -10,6 +10,10 @@ type Messages = Record<string, string>;
 
 const en: Messages = {
   '{{count}} exams_one': '{{count}} exam',
+  '{{count}} days_one': '{{count}} day',
+  '{{count}} weeks_one': '{{count}} week',
+  '{{count}} months_one': '{{count}} month',
+  '{{count}} years_one': '{{count}} year',
   '{{count}} images_one': '{{count}} image',
   '{{count}} hours ({{minutes}} minutes)_one': '{{count}} hour ({{minutes}} minutes)',
   'Delete {{count}} exams_one': 'Delete {{count}} exam',

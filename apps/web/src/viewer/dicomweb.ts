@@ -73,7 +73,7 @@ export class ViewerDicomweb {
     const [item] = await this.json(`/studies?StudyInstanceUID=${encodeURIComponent(this.studyUid)}`);
     if (!item) return undefined;
     return {
-      patientName: text(item, '00100010').replace(/\^/g, ' ').trim(),
+      patientName: text(item, '00100010').trim(),
       patientId: text(item, '00100020'),
       birthDate: text(item, '00100030'),
       sex: text(item, '00100040'),

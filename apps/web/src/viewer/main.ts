@@ -1,4 +1,5 @@
 import './viewer.css';
+import { DATE_FORMATS, DEFAULT_DATE_FORMAT } from '@imaging-inbox/contract';
 import { ParentCredential } from './credential';
 import { ViewerDicomweb } from './dicomweb';
 import { parseViewerHash } from '../lib/viewer-hash';
@@ -6,7 +7,7 @@ import { buildLayout } from './layout';
 import { Stage } from './stage';
 import { ViewerApp } from './viewer-app';
 
-/** The embedded viewer: `/viewer/#study/{storage_namespace}/{study_uid}/{phi_namespace}`. */
+/** The embedded viewer: `/viewer/?date_format=…#study/{storage_namespace}/{study_uid}/{phi_namespace}`. */
 function boot(): void {
   const root = document.getElementById('viewer')!;
   const layout = buildLayout(root);
@@ -17,7 +18,15 @@ function boot(): void {
     layout.status.textContent = 'No study to show.';
     return;
   }
-  const app = new ViewerApp(layout, stage, new ViewerDicomweb(target.studyUid, credential), credential);
+  const asked = new URLSearchParams(window.location.search).get('date_format');
+  const dateFormat = DATE_FORMATS.find((f) => f === asked) ?? DEFAULT_DATE_FORMAT;
+  const app = new ViewerApp(
+    layout,
+    stage,
+    new ViewerDicomweb(target.studyUid, credential),
+    credential,
+    dateFormat,
+  );
   app.start().catch((error: unknown) => {
     layout.status.textContent = `The study cannot be shown: ${error instanceof Error ? error.message : String(error)}`;
   });

@@ -1,3 +1,5 @@
+import { DEFAULT_DATE_FORMAT, type DateFormat } from '@imaging-inbox/contract';
+import { formatDicomDate, formatPatientName } from '../lib/format';
 import type { ParentCredential } from './credential';
 import type { SeriesInfo, StudyInfo, ViewerDicomweb } from './dicomweb';
 import { seriesButton, type ViewerLayout } from './layout';
@@ -7,9 +9,6 @@ import type { Stage } from './stage';
 
 type Mode = 'wl' | 'pan' | 'zoom';
 const CINE_FPS = 15;
-
-const formatDate = (value: string) =>
-  /^\d{8}$/.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6)}` : value;
 
 /**
  * The viewer's behaviour: which series and slice are on screen, the shared window, interaction
@@ -34,6 +33,7 @@ export class ViewerApp {
     private readonly stage: Stage,
     private readonly client: ViewerDicomweb,
     private readonly credential: ParentCredential,
+    private readonly dateFormat: DateFormat = DEFAULT_DATE_FORMAT,
   ) {
     this.bind();
   }
@@ -185,13 +185,15 @@ export class ViewerApp {
     const series = this.series[this.seriesIndex];
     const lines = (...values: (string | undefined)[]) => values.filter(Boolean).join('\n');
     this.ui.overlay.topLeft.textContent = lines(
-      study?.patientName,
+      study?.patientName && formatPatientName(study.patientName),
       study?.patientId && `ID ${study.patientId}`,
-      [study?.birthDate && formatDate(study.birthDate), study?.sex].filter(Boolean).join(' '),
+      [study?.birthDate && formatDicomDate(study.birthDate, this.dateFormat), study?.sex]
+        .filter(Boolean)
+        .join(' '),
     );
     this.ui.overlay.topRight.textContent = lines(
       study?.description,
-      study?.date && formatDate(study.date),
+      study?.date && formatDicomDate(study.date, this.dateFormat),
       study?.accession && `Acc ${study.accession}`,
       series && `${series.modality} #${series.number} ${series.description}`,
     );

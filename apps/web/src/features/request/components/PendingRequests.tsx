@@ -22,6 +22,7 @@ import {
   type LinkSort,
 } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
+import { useDateDisplay } from '../../../lib/date-preferences';
 import { PagePanel } from '../../../components/PagePanel';
 import { useInbox } from '../../../session/inbox-context';
 import type { InboxGroup } from '../../../session/groups';
@@ -30,6 +31,7 @@ import { usePendingRequests, useRevokeLink } from '../api/links';
 /** The Pending Requests state of a cloud group: its live request links, sortable and revocable. */
 export function PendingRequests({ group }: { group: InboxGroup }) {
   const { t } = useTranslation();
+  const dates = useDateDisplay();
   const { account } = useInbox();
   const { enqueueSnackbar } = useSnackbar();
   const [sort, setSort] = useState<LinkSort>(DEFAULT_LINK_SORT);
@@ -81,7 +83,7 @@ export function PendingRequests({ group }: { group: InboxGroup }) {
               <TableRow key={link.uuid}>
                 <TableCell>{link.email}</TableCell>
                 <TableCell>{link.description ?? ''}</TableCell>
-                <TableCell>{new Date(link.created).toLocaleString()}</TableCell>
+                <TableCell>{dates.timestamp(new Date(link.created).toISOString())}</TableCell>
                 <TableCell>{linkExpiryDays(link.created, link.minutes_alive, now)}</TableCell>
                 <TableCell align="right">
                   <Tooltip title={t('Revoke')}>

@@ -42,10 +42,12 @@ export function SearchBar() {
     ...groups.filter((g) => g.uuid !== ALL_MY_GROUPS.uuid),
   ];
   const disabled = state.advancedOpen;
+  // Off a group's page (settings, requests) the box shows where Search goes: the first group.
+  const shownGroupId = groups.some((g) => g.uuid === groupId) ? groupId : (dropdownGroups[0]?.uuid ?? '');
 
   /** Opens the chosen group's first state unless it is the one shown; the page goes back to 1. */
   const goToChosenGroup = () => {
-    const group = groups.find((g) => g.uuid === groupId) ?? groups[0];
+    const group = groups.find((g) => g.uuid === shownGroupId);
     if (!group) return;
     if (route?.kind === 'show' && route.group.uuid === group.uuid) return;
     void navigate(statePath(group, group.states[0] ?? 'Inbox'));
@@ -59,7 +61,7 @@ export function SearchBar() {
 
   const onAdvancedSearch = (filters: AdvancedFilters) => {
     dispatch({ type: 'applyAdvanced', filters });
-    const group = groups.find((g) => g.uuid === groupId) ?? groups[0];
+    const group = groups.find((g) => g.uuid === shownGroupId);
     if (group) void navigate(statePath(group, group.states[0] ?? 'Inbox'));
   };
 
@@ -87,7 +89,7 @@ export function SearchBar() {
           <Select
             labelId="search-group-label"
             label={t('Group')}
-            value={groups.some((g) => g.uuid === groupId) ? groupId : ''}
+            value={shownGroupId}
             onChange={(e) => setGroupId(e.target.value)}
           >
             {dropdownGroups.map((g) => (

@@ -53,6 +53,12 @@ function timeZones(): string[] {
  * share code and description. Clear goes back to the loaded values; Save is enabled only when the
  * form is valid and changed. The banner shows for a few seconds after a save.
  */
+/**
+ * The fields are uncontrolled (react-hook-form), so a reset (Clear) changes their values without the
+ * label noticing: a floating label would then be drawn over the value. Labels stay above instead.
+ */
+const SHRUNK_LABEL = { inputLabel: { shrink: true } } as const;
+
 export function ProfileTab() {
   const profile = useQuery(profileQuery());
   if (profile.isPending) return <Loading />;
@@ -113,6 +119,7 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
           autoComplete="given-name"
           error={!!errors.first}
           helperText={message('first')}
+          slotProps={SHRUNK_LABEL}
           {...register('first')}
         />
         <TextField
@@ -121,6 +128,7 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
           autoComplete="family-name"
           error={!!errors.last}
           helperText={message('last')}
+          slotProps={SHRUNK_LABEL}
           {...register('last')}
         />
         <TextField
@@ -159,6 +167,7 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
           autoComplete="tel"
           error={!!errors.mobile_phone}
           helperText={message('mobile_phone') ?? t('International format, for example +14155552671')}
+          slotProps={SHRUNK_LABEL}
           {...register('mobile_phone')}
         />
         <TextField
@@ -168,6 +177,7 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
             message('share_code') ??
             t('Others can send exams to you with this code; they arrive in Shared with me.')
           }
+          slotProps={SHRUNK_LABEL}
           {...register('share_code')}
         />
         <TextField
@@ -177,6 +187,7 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
           maxRows={3}
           error={!!errors.share_description}
           helperText={message('share_description')}
+          slotProps={SHRUNK_LABEL}
           {...register('share_description')}
         />
         <Stack direction="row" spacing={1}>

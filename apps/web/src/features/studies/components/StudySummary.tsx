@@ -11,7 +11,7 @@ import {
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
-import { formatMegabytes, formatPatientName } from '../../../lib/format';
+import { formatMegabytes, formatPatientAge, formatPatientName } from '../../../lib/format';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import { ExamHistory } from './ExamHistory';
 import { StudyMarks } from './StudyMarks';
@@ -88,7 +88,7 @@ export function StudySummary({ study }: { study: Study }) {
             ['Patient name', formatPatientName(study.patient_name)],
             ['MRN', study.patientid],
             ['Date of birth', dates.day(study.patient_birth_date)],
-            ['Age', study.patient_age],
+            ['Age', formatPatientAge(study.patient_age)],
             ['Sex', study.patient_sex],
           ]}
         />

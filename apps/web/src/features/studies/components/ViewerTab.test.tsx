@@ -38,9 +38,9 @@ const post = async (
 };
 
 describe('ViewerTab', () => {
-  it('embeds the viewer at /viewer/#study/{storage}/{uid}/{phi} without the session id', () => {
+  it('embeds the viewer at /viewer/#study/{storage}/{uid}/{phi} with the date format, without the session id', () => {
     const { frame } = setup();
-    expect(frame.getAttribute('src')).toBe('/viewer/#study/ns-a/1.2.3/ns-a');
+    expect(frame.getAttribute('src')).toBe('/viewer/?date_format=MM-DD-YYYY#study/ns-a/1.2.3/ns-a');
     expect(frame.getAttribute('src')).not.toContain('sid');
   });
 

@@ -5,6 +5,7 @@ import FullscreenExit from '@mui/icons-material/FullscreenExit';
 import { VIEWER_PATH, type Study, type ViewerTokenAnswer } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { viewerHash } from '../../../lib/viewer-hash';
+import { useDateDisplay } from '../../../lib/date-preferences';
 import { fetchViewerToken } from '../api/viewer-token';
 import { viewerMessageHandler } from '../lib/viewer-bridge';
 
@@ -20,6 +21,7 @@ interface Props {
  */
 export function ViewerTab({ study, onClose }: Props) {
   const { t } = useTranslation();
+  const dates = useDateDisplay();
   const frame = useRef<HTMLIFrameElement>(null);
   const [fullScreen, setFullScreen] = useState(false);
   const prefetched = useRef<Promise<ViewerTokenAnswer> | null>(null);
@@ -47,7 +49,8 @@ export function ViewerTab({ study, onClose }: Props) {
     return () => window.removeEventListener('message', handler);
   }, [study.uuid]);
 
-  const src = `${VIEWER_PATH}${viewerHash({
+  // The viewer is its own page: it shows dates in the user's format, which it is told here.
+  const src = `${VIEWER_PATH}?date_format=${encodeURIComponent(dates.format)}${viewerHash({
     storageNamespace: study.storage_namespace,
     studyUid: study.study_uid,
     phiNamespace: study.phi_namespace,

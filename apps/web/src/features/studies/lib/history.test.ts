@@ -29,6 +29,10 @@ describe('historyDetail', () => {
       historyDetail('retrieve incomplete', { destination_name: 'Orthanc', reason: 'the peer closed' }),
     ).toBe('from Orthanc: the peer closed');
   });
+  it('names the tag a tag edit added or removed', () => {
+    expect(historyDetail('edit', { tag_added: 'urgent' })).toBe('Tag added: urgent');
+    expect(historyDetail('edit', { tag_removed: 'urgent' })).toBe('Tag removed: urgent');
+  });
   it('says what an edit changed, old → new', () => {
     expect(historyDetail('edit', { before: { patientid: 'A1' }, after: { patientid: 'B2' }, files: 3 })).toBe(
       'MRN: A1 → B2',

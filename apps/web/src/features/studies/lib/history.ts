@@ -79,6 +79,9 @@ export function historyDetail(kind: HistoryKind, detail: unknown): string {
   if (!d) return '';
   switch (kind) {
     case 'edit': {
+      // Tags are edits too; their detail names the one tag added or removed.
+      if (typeof d['tag_added'] === 'string') return `Tag added: ${d['tag_added']}`;
+      if (typeof d['tag_removed'] === 'string') return `Tag removed: ${d['tag_removed']}`;
       const before = (d['before'] ?? {}) as Record<string, unknown>;
       const after = (d['after'] ?? {}) as Record<string, unknown>;
       return Object.keys(after)
