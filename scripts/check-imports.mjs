@@ -2,7 +2,7 @@
 // Import boundaries that keep the code whole (docs/architecture.md, "Rules that keep it whole"),
 // checked by `npm run lint`:
 //   server-layers     apps/server: http/ → services/ → repositories/ → db/, never upwards
-//   server-protocols  dicom/, dimse/, storage/, imaging/ never import http/ or services/
+//   server-protocols  dicom/, dimse/, hl7/, storage/, imaging/ never import http/ or services/
 //   server-http-edge  nothing outside http/ imports http/ (dicomweb/ is the DICOMweb half of the HTTP
 //                     edge, main.ts builds the app)
 //   web-feature-api   apps/web: a feature is used from outside only through its index.ts
@@ -19,7 +19,7 @@ const WEB_SRC = 'apps/web/src';
 
 /** Server layers, highest first: a layer may import those below it, never those above. */
 const LAYER_RANK = { http: 3, services: 2, repositories: 1, db: 0 };
-const PROTOCOL_AREAS = new Set(['dicom', 'dimse', 'storage', 'imaging']);
+const PROTOCOL_AREAS = new Set(['dicom', 'dimse', 'hl7', 'storage', 'imaging']);
 /** Besides http/ itself, what may import http/. */
 const HTTP_EDGE = new Set(['http', 'dicomweb', 'main.ts']);
 

@@ -2,7 +2,8 @@
 # Debian packages the product and its tests use: Chromium for browser tests, dcmtk and Orthanc as
 # real DICOM peers, PostgreSQL 15 and haproxy for the scale-out tests, isoinfo (genisoimage) to check ISO downloads,
 # iproute2 and curl for the peers run in a private network namespace, dicom3tools (dciodvfy) to check
-# the IODs of written files, zip for test archives, ffmpeg for test videos. Installs only what is missing.
+# the IODs of written files, zip for test archives, ffmpeg for test videos, python3-hl7's mllp_send to
+# send HL7 v2 messages. Installs only what is missing.
 set -euo pipefail
 
 need=()
@@ -18,6 +19,8 @@ command -v isoinfo >/dev/null 2>&1 || need+=(genisoimage)
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
 # Info-ZIP's zip writes the archives the upload wizard's ZIP reader is tested on.
 command -v zip >/dev/null 2>&1 || need+=(zip)
+# python3-hl7's mllp_send sends the HL7 v2 messages the MLLP listener tests receive.
+command -v mllp_send >/dev/null 2>&1 || need+=(python3-hl7)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v curl >/dev/null 2>&1 || need+=(curl)
 # haproxy balances the cluster test's three server processes (HTTP with /readyz checks, DICOM over TCP).

@@ -56,6 +56,19 @@ const envSchema = z.object({
     .trim()
     .regex(/^[\x20-\x5b\x5d-\x7e]{1,16}$/, 'must be 1-16 printable ASCII characters without backslash')
     .default('INBOX'),
+  /** The HL7 v2 MLLP listener's port; unset: no listener. 0 picks a free port (tests). */
+  HL7_PORT: portSchema.optional(),
+  /** The account (vanity or uuid) of HL7 messages whose receiving facility (MSH-6) is empty. */
+  HL7_ACCOUNT: z.string().trim().min(1).optional(),
+  /** The largest HL7 message read; a larger one is answered AR and its connection closed. */
+  HL7_MAX_MESSAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
+  /** An HL7 connection that sends nothing for this long is closed. */
+  HL7_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   SMTP_URL: z
     .string()
     .refine((v) => /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://')
@@ -193,6 +206,8 @@ export interface Config {
   dicomAet: string;
   dicomTimeouts: { artimMs: number; idleMs: number };
   dicomMaxConnections: number;
+  /** The HL7 v2 MLLP listener: off when `port` is undefined. */
+  hl7: { port: number | undefined; account: string | undefined; maxMessageBytes: number; idleMs: number };
   smtpUrl: string | undefined;
   mailFrom: string;
   publicUrl: string;
@@ -249,6 +264,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dicomAet: e.DICOM_AET,
     dicomTimeouts: { artimMs: e.DICOM_ARTIM_MS, idleMs: e.DICOM_IDLE_MS },
     dicomMaxConnections: e.DICOM_MAX_CONNECTIONS,
+    hl7: {
+      port: e.HL7_PORT,
+      account: e.HL7_ACCOUNT,
+      maxMessageBytes: e.HL7_MAX_MESSAGE_BYTES,
+      idleMs: e.HL7_IDLE_MS,
+    },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),

@@ -54,6 +54,8 @@ import { nominationProcessJob } from './jobs/nomination-process-job.js';
 import { OrdersRepository } from './repositories/orders.repository.js';
 import { OrderService } from './services/order.service.js';
 import { NominationNotifier } from './notifications/nomination-notifier.js';
+import { Hl7ResultsRepository } from './repositories/hl7-results.repository.js';
+import { Hl7InboxService } from './services/hl7-inbox.service.js';
 import { studyPushJob } from './pacs/push-job.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { IngestRecovery } from './ingest/recovery-scan.js';
@@ -137,6 +139,7 @@ export function createContext(
     groupConfigs: new GroupConfigsRepository(k),
     nominations: new NominationsRepository(k),
     orders: new OrdersRepository(k),
+    hl7Results: new Hl7ResultsRepository(k),
     links: new LinksRepository(k),
     uploadSessions: new UploadSessionsRepository(k),
     viewerTokens: new ViewerTokensRepository(k),
@@ -315,16 +318,25 @@ export function createContext(
     collector,
     audit,
   });
+  const orders = new OrderService({
+    orders: repos.orders,
+    destinations: repos.destinations,
+    configs: groupConfigs,
+    pacs,
+    audit,
+  });
   const services = {
     jobRunner,
     groupConfigs,
     nominationProcess,
-    orders: new OrderService({
+    orders,
+    hl7: new Hl7InboxService({
+      accounts: repos.accounts,
       orders: repos.orders,
-      destinations: repos.destinations,
-      configs: groupConfigs,
-      pacs,
+      orderService: orders,
+      results: repos.hl7Results,
       audit,
+      defaultAccount: config.hl7.account,
     }),
     nominations: new NominationService({
       nominations: repos.nominations,

@@ -10,6 +10,7 @@ import { RunMarker } from './storage/run-marker.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withStartupLock } from './db/startup-lock.js';
 import { DicomListener } from './dimse/listener.js';
+import { MllpListener } from './hl7/mllp-listener.js';
 import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
 import { startPurgeTimer } from './jobs/purge-timer.js';
@@ -23,6 +24,8 @@ export interface RunningServer {
   url: string;
   /** The port the DICOM listener is bound to (DICOM_PORT, or the free port picked for 0). */
   dicomPort: number;
+  /** The port the HL7 MLLP listener is bound to; undefined when HL7_PORT is not set. */
+  hl7Port: number | undefined;
   /** The recovery scan this start ran after an unclean stop; undefined after a clean one. */
   recovery: RecoveryReport | undefined;
   stop(): Promise<void>;
@@ -101,6 +104,20 @@ export async function startServer(
     throw error;
   }
   log(`DICOM listener ${config.dicomAet} on ${config.host}:${dicomPort}`);
+  const hl7 = config.hl7.port === undefined ? undefined : startHl7(ctx, config, log);
+  let hl7Port: number | undefined;
+  if (hl7) {
+    try {
+      hl7Port = await hl7.start(config.hl7.port!, config.host);
+    } catch (error) {
+      await dicom.stop();
+      await http.close();
+      await db.close();
+      marker.clear();
+      throw error;
+    }
+    log(`HL7 MLLP listener on ${config.host}:${hl7Port}`);
+  }
   const purgeTimer = startPurgeTimer(ctx.services.purge, log);
   const uploadSweep = startUploadSweepTimer(ctx.services.uploadSessions, log);
   const destinationEcho = startDestinationEchoTimer(
@@ -119,6 +136,7 @@ export async function startServer(
     http,
     url,
     dicomPort,
+    hl7Port,
     recovery,
     async stop() {
       ctx.services.readiness.drain();
@@ -127,6 +145,7 @@ export async function startServer(
       await destinationEcho.stop();
       await harvestMailTimer.stop();
       await ctx.services.jobRunner.stop();
+      await hl7?.stop();
       await dicom.stop();
       await http.close();
       await ctx.services.blobs.close();
@@ -135,6 +154,19 @@ export async function startServer(
       marker.clear();
     },
   };
+}
+
+/** The HL7 v2 listener (orders and results), answering each message through the HL7 inbox. */
+function startHl7(ctx: AppContext, config: Config, log: (line: string) => void): MllpListener {
+  const inbox = ctx.services.hl7;
+  return new MllpListener({
+    handle: (message) => inbox.handle(message),
+    tooLarge: () => inbox.tooLarge(config.hl7.maxMessageBytes),
+    maxMessageBytes: config.hl7.maxMessageBytes,
+    idleMs: config.hl7.idleMs,
+    maxConnections: 50,
+    log,
+  });
 }
 
 async function hasAnyAccount(ctx: AppContext): Promise<boolean> {

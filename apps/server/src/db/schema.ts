@@ -431,6 +431,24 @@ export interface OrderTable {
   updated: number;
 }
 
+/** A report result received over HL7 (see the hl7-results migration). */
+export interface Hl7ResultTable {
+  uuid: string;
+  account_id: string;
+  accession_number: string;
+  /** The filler's order number (OBR-3), else the placer's, else the accession number. */
+  result_id: string;
+  /** 'Preliminary' or 'Final'. */
+  status: string;
+  author: string;
+  observed: number | null;
+  title: string;
+  text: string;
+  control_id: string;
+  created: number;
+  updated: number;
+}
+
 /** A request-study link; the token itself is never stored, only its SHA-256. */
 export interface LinkTable {
   uuid: string;
@@ -675,6 +693,7 @@ export interface Database {
   group_configs: GroupConfigTable;
   nominations: NominationTable;
   orders: OrderTable;
+  hl7_results: Hl7ResultTable;
   destination_searches: DestinationSearchTable;
   destination_search_results: DestinationSearchResultTable;
   destination_retrieves: DestinationRetrieveTable;

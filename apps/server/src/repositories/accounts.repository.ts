@@ -32,6 +32,15 @@ export class AccountsRepository {
     return this.db.selectFrom('accounts').selectAll().where('uuid', '=', uuid).executeTakeFirst();
   }
 
+  /** The account with this vanity name (case-blind), as an HL7 message's receiving facility names it. */
+  findAccountByVanity(vanity: string): Promise<AccountRow | undefined> {
+    return this.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where((e) => e(e.fn('lower', ['vanity']), '=', vanity.toLowerCase()))
+      .executeTakeFirst();
+  }
+
   accountsByIds(uuids: string[]): Promise<AccountRow[]> {
     if (!uuids.length) return Promise.resolve([]);
     return this.db.selectFrom('accounts').selectAll().where('uuid', 'in', uuids).orderBy('name').execute();

@@ -40,6 +40,7 @@ import { nominations } from './20261124T1301-nominations.js';
 import { nominationProcess } from './20261127T2020-nomination-process.js';
 import { userEventNominate } from './20261127T2021-user-event-nominate.js';
 import { orders } from './20261127T2030-orders.js';
+import { hl7Results } from './20261127T2031-hl7-results.js';
 import { roles } from './20261127T2040-roles.js';
 import { membershipRoles } from './20261127T2041-membership-roles.js';
 import { routingRules } from './20261127T2050-routing-rules.js';
@@ -89,6 +90,7 @@ export const migrations: Record<string, Migration> = {
   '20261127T2020-nomination-process': nominationProcess,
   '20261127T2021-user-event-nominate': userEventNominate,
   '20261127T2030-orders': orders,
+  '20261127T2031-hl7-results': hl7Results,
   '20261127T2040-roles': roles,
   '20261127T2041-membership-roles': membershipRoles,
   '20261127T2050-routing-rules': routingRules,
