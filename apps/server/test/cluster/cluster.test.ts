@@ -6,7 +6,8 @@
  * chunks of one file land on different processes), study lists are searched, and studies are
  * shared, which queues mail jobs to a real SMTP server. Afterwards every acknowledged instance is
  * indexed once and its blob is in the bucket with the bytes that were sent, every study's counts
- * match its rows, every acknowledged share exists once, and no mail was delivered twice.
+ * match its rows, every acknowledged share exists once, no mail was delivered twice, and no object
+ * in the bucket is forgotten (unreferenced, older than the grace period and not noted for removal).
  *
  * Needs the built server (`npm run build`) and haproxy (scripts/system-deps.sh).
  */
@@ -19,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/dialect.js';
 import { buildInstance, newUid } from '../../src/dicom/index.js';
 import type { InstanceSpec } from '../../src/dicom/write.js';
+import { BlobReferencesRepository } from '../../src/repositories/blob-references.repository.js';
 import { S3BlobStore } from '../../src/storage/s3-blob-store.js';
 import { SERVER_MAIN } from '../support/child-server.js';
 import { ClusterNode, Haproxy } from '../support/cluster.js';
@@ -27,6 +29,7 @@ import { SmtpSink } from '../support/smtp-sink.js';
 import { createPgDatabase, DEMO_PASSWORD } from '../support/test-server.js';
 
 const ROUNDS = Number(process.env.CLUSTER_KILL_ROUNDS ?? 10);
+const GRACE_SECONDS = 60;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -142,7 +145,7 @@ describe.skipIf(spawnSync('haproxy', ['-v']).status !== 0)(
         SMTP_URL: sink.url,
         MAIL_RETRY_MS: '200',
         SEED_STUDIES: '12',
-        BLOB_GRACE_SECONDS: '60',
+        BLOB_GRACE_SECONDS: String(GRACE_SECONDS),
         TRUST_PROXY: 'loopback',
       };
       for (const id of ['node-a', 'node-b', 'node-c']) nodes.push(await ClusterNode.create(id, work, env));
@@ -381,6 +384,19 @@ describe.skipIf(spawnSync('haproxy', ['-v']).status !== 0)(
               : dataset(stored).equals(dataset(sent.bytes)));
           if (!same) damaged++;
         }
+        // No stray object: each one in the bucket is referenced, young enough that an ingest may
+        // still be indexing it, or noted for the collector (found by a restarted process's scan).
+        const references = new BlobReferencesRepository(db.kysely);
+        const pending = new Set(
+          (await db.kysely.selectFrom('blob_removals').select('blob_key').execute()).map((r) => r.blob_key),
+        );
+        const { keys: everything } = await blobs.writtenSince(0);
+        const stray: string[] = [];
+        for (const key of everything) {
+          if (pending.has(key) || (await references.isReferenced(key))) continue;
+          const stat = await blobs.stat(key);
+          if (stat && stat.writtenAt < Date.now() - GRACE_SECONDS * 1000) stray.push(key);
+        }
         await blobs.close();
 
         // No half-visible study: every study's counts are its rows.
@@ -417,6 +433,7 @@ describe.skipIf(spawnSync('haproxy', ['-v']).status !== 0)(
             `acknowledged ${acknowledged.size} instances (${cstored} C-STORE over ${figures.associations} associations, ` +
             `${acknowledged.size - cstored} resumable uploads, ${figures.uploadsOnSeveral} with chunks on several processes); ` +
             `lost ${lost}, duplicates ${duplicates}, damaged ${damaged}, half-visible studies ${halfVisible.length}; ` +
+            `${everything.length} objects in the bucket (${pending.size} noted for the collector, ${stray.length} stray); ` +
             `shares ${shared.length}, mails ${sink.received.length} (${sentRows.length} sent rows, ${mailedTwice} twice); ` +
             `searches ${figures.searches} answered, ${figures.searchFailures} failed ${JSON.stringify(Object.fromEntries(failedSearches))}`,
         );
@@ -431,6 +448,7 @@ describe.skipIf(spawnSync('haproxy', ['-v']).status !== 0)(
           damaged: 0,
           halfVisible: 0,
         });
+        expect(stray).toEqual([]);
         expect(doubleCopies).toEqual([]);
         expect(shared.length).toBeGreaterThan(0);
         expect(mailedTwice).toBe(0);
