@@ -16,6 +16,8 @@ import { startServer, type RunningServer } from '../support/server';
 
 /** Where Orthanc, inside its namespace, reaches our DICOM listener. */
 const INBOX_INSIDE_PORT = 11112;
+/** The order's procedure, which becomes the processed exam's description. */
+const PROCEDURE = 'CT TUMOUR BOARD REVIEW';
 const ACCESSION = `GK${Date.now().toString(36).toUpperCase()}`.slice(0, 16);
 
 async function settled(b: BrowserSession) {
@@ -23,10 +25,10 @@ async function settled(b: BrowserSession) {
 }
 
 /**
- * The gatekeeper sends a nomination to a real PACS: PACS Intake (no order query) sends to Orthanc in
- * a private network namespace. A clinician nominates an exam, the gatekeeper processes it with a
- * typed accession number, the exam goes Queued then Completed, and the nominator reads that it was
- * sent to PACS.
+ * The gatekeeper sends a nomination to a real PACS: PACS Intake (MWL flow) sends to Orthanc in a
+ * private network namespace. A clinician nominates an exam, the gatekeeper finds the account's order
+ * for it, compares and sends it; the exam goes Queued then Completed, and the nominator reads that
+ * it was sent to PACS.
  */
 describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
   let server: RunningServer;
@@ -36,7 +38,9 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
   let toUs: Exposed;
   let work: string;
   let b: BrowserSession;
-  let exam: { mrn: string; description: string };
+  let exam: { mrn: string; description: string; name: string };
+  let sid = '';
+  let accountId = '';
 
   beforeAll(async () => {
     server = await startServer();
@@ -49,8 +53,9 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
     toOrthanc = await forwardIntoNamespace(ns, orthanc.dicomPort);
 
     // The account admin points PACS Intake at Orthanc, keeping its nomination form.
-    const sid = await apiLogin(server.baseUrl, 'admin@demo.local');
+    sid = await apiLogin(server.baseUrl, 'admin@demo.local');
     const accounts = await apiPost<{ accounts: { uuid: string }[] }>(server.baseUrl, 'account/list', { sid });
+    accountId = accounts.accounts[0]!.uuid;
     const destination = await apiPost<{ uuid: string }>(server.baseUrl, 'destination/add', {
       sid,
       account_id: accounts.accounts[0]!.uuid,
@@ -59,6 +64,7 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
       address: '127.0.0.1',
       port: String(toOrthanc.port),
       can_search: '1',
+      can_search_mwl: '1',
       can_push: '1',
     });
     const groups = await apiPost<{ groups: { uuid: string; name: string }[] }>(server.baseUrl, 'group/list', {
@@ -78,9 +84,9 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
       uuid: intake.uuid,
       config: JSON.stringify({
         customFields: current.gatekeeper_config.customFields,
-        pacsPromotePreference: 'NONE',
+        pacsPromotePreference: 'MWL',
         destinations: [destination.uuid],
-        queryDestination: null,
+        queryDestination: destination.uuid,
       }),
     });
     expect(set.status).toBe('OK');
@@ -101,11 +107,11 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
   });
 
   const panel = () => b.page.getByRole('complementary', { name: 'Exam details' });
-  const card = () =>
+  const card = (description = exam.description) =>
     b.page
       .getByTestId('study-card')
       .filter({ hasText: `MRN: ${exam.mrn}` })
-      .filter({ hasText: exam.description })
+      .filter({ hasText: description })
       .first();
   const switchUser = async (login: string) => {
     await b.context.clearCookies();
@@ -124,6 +130,7 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
     exam = {
       mrn: /MRN: (\S+?)DOB/.exec((await first.textContent()) ?? '')![1]!,
       description: (await first.locator('.desc').textContent()) ?? '',
+      name: (await first.locator('h3').textContent()) ?? '',
     };
     await first.getByRole('button', { name: /^Open / }).click();
     await panel().getByRole('tab', { name: 'PACS' }).click();
@@ -134,23 +141,42 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
     await panel().getByLabel('Nomination status').getByText('Nominated to PACS Intake').waitFor();
   });
 
-  it('the gatekeeper processes it to Orthanc: Queued, then Completed', async () => {
+  it('the gatekeeper finds its order, compares and sends it to Orthanc: Queued, then Completed', async () => {
+    // The hospital's order for this exam (as an HL7 feed or a clerk would enter it).
+    const added = await apiPost<{ status: string }>(server.baseUrl, 'order/add', {
+      sid,
+      account_id: accountId,
+      accession_number: ACCESSION,
+      patient_name: exam.name.replace(', ', '^'),
+      patientid: exam.mrn,
+      requested_procedure: PROCEDURE,
+      modality: 'CT',
+    });
+    expect(added.status).toBe('OK');
     await switchUser('gatekeeper@demo.local');
     await card().waitFor();
     await card()
       .getByRole('button', { name: /^Open / })
       .click();
     await panel().getByRole('button', { name: 'Process' }).click();
-    // No order query: straight to the comparison, the accession number typed there.
-    await panel().getByRole('table', { name: 'Exam and order' }).waitFor();
-    await panel().getByLabel('Accession number').fill(ACCESSION);
+    // MWL flow: Search Order by the exam's MRN (filled in), the account's order found and ranked.
+    await panel().getByRole('button', { name: 'Search' }).click();
+    const found = panel().getByRole('list', { name: 'Orders found' });
+    await found.getByText(ACCESSION, { exact: false }).waitFor();
+    await screenshot(b.page, 'gatekeeper-pacs-01-search-order');
+    await found.getByRole('button').filter({ hasText: ACCESSION }).click();
+    const table = panel().getByRole('table', { name: 'Exam and order' });
+    await table.waitFor();
+    // The order's accession number and procedure differ from the exam's: both are marked.
+    const differing = await table.locator('tr[data-differs] th').allTextContents();
+    expect(differing).toEqual(expect.arrayContaining(['Accession number≠', 'Description≠']));
     // The only destination is chosen already.
     expect(
       await panel()
         .getByLabel(/^Destination system/)
         .textContent(),
     ).toContain('Orthanc');
-    await screenshot(b.page, 'gatekeeper-pacs-01-comparison');
+    await screenshot(b.page, 'gatekeeper-pacs-02-comparison');
     await panel().getByRole('button', { name: 'Send to PACS' }).click();
     await b.page.getByText('Exam is being sent to PACS').first().waitFor();
     await b.page.waitForURL(/\/Queued$/);
@@ -162,16 +188,16 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
         async () => {
           await b.page.reload();
           await b.page.getByTestId('study-card').first().waitFor();
-          return card().count();
+          return card(PROCEDURE).count();
         },
         { timeout: 60_000, interval: 2000 },
       )
       .toBe(1);
-    await card()
+    await card(PROCEDURE)
       .getByRole('button', { name: /^Open / })
       .click();
     await panel().getByLabel('Exam state').getByText('This exam was sent to PACS').waitFor();
-    await screenshot(b.page, 'gatekeeper-pacs-02-completed');
+    await screenshot(b.page, 'gatekeeper-pacs-03-completed');
     expect(b.errors).toEqual([]);
   });
 
@@ -184,6 +210,6 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
       .click();
     await panel().getByRole('tab', { name: 'PACS' }).click();
     await panel().getByLabel('Nomination status').getByText('Sent to PACS by PACS Intake').waitFor();
-    await screenshot(b.page, 'gatekeeper-pacs-03-nominator-success');
+    await screenshot(b.page, 'gatekeeper-pacs-04-nominator-success');
   });
 });

@@ -118,7 +118,8 @@ export function NominatePanel({ study, targets }: { study: Study; targets: reado
       {cancel.isSuccess && !showForm && (
         <Alert severity="success">{t('The nomination was cancelled.')}</Alert>
       )}
-      {current?.status === 'REJECTED' && !again && (
+      {/* The rejecting gatekeeper keeps its copy, so only another gatekeeper can take the exam again. */}
+      {current?.status === 'REJECTED' && !again && targets.some((g) => g.uuid !== current.gatekeeper_id) && (
         <Button sx={{ alignSelf: 'flex-start' }} onClick={() => setAgain(true)}>
           {t('Nominate again')}
         </Button>

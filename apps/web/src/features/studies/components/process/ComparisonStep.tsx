@@ -117,31 +117,41 @@ export function ComparisonStep(props: Props) {
               order: a.exam === 'accession_number' && typed ? typed : props.exam[a.exam],
               differs: a.exam === 'accession_number' && !!typed && typed !== props.exam.accession_number,
             }))
-          ).map((row) => (
-            <TableRow
-              key={row.exam_field}
-              data-differs={row.differs || undefined}
-              sx={
-                row.differs
-                  ? {
-                      bgcolor: (theme) => alpha(theme.palette.warning.main, 0.14),
-                      '& td, & th': { fontWeight: 600 },
-                    }
-                  : undefined
-              }
-            >
-              <TableCell component="th">
-                {t(row.label)}
-                {row.differs && (
-                  <Box component="span" sx={{ ml: 0.5 }} aria-label={t('differs')}>
-                    ≠
-                  </Box>
-                )}
-              </TableCell>
-              <TableCell>{shownValue(row.exam_field, row.exam) || '—'}</TableCell>
-              <TableCell>{shownValue(row.exam_field, row.order) || (props.order ? '—' : '')}</TableCell>
-            </TableRow>
-          ))}
+          )
+            // A value the order lacks is not written: the exam keeps its own, so it is no difference.
+            .map((row) => {
+              const kept = !!props.order && !row.order.trim();
+              return { ...row, kept, differs: row.differs && !kept };
+            })
+            .map((row) => (
+              <TableRow
+                key={row.exam_field}
+                data-differs={row.differs || undefined}
+                sx={
+                  row.differs
+                    ? {
+                        bgcolor: (theme) => alpha(theme.palette.warning.main, 0.14),
+                        '& td, & th': { fontWeight: 600 },
+                      }
+                    : undefined
+                }
+              >
+                <TableCell component="th">
+                  {t(row.label)}
+                  {row.differs && (
+                    <Box component="span" sx={{ ml: 0.5 }} aria-label={t('differs')}>
+                      ≠
+                    </Box>
+                  )}
+                </TableCell>
+                <TableCell>{shownValue(row.exam_field, row.exam) || '—'}</TableCell>
+                <TableCell sx={row.kept ? { color: 'text.secondary' } : undefined}>
+                  {row.kept
+                    ? t('{{value}} (kept)', { value: shownValue(row.exam_field, row.exam) || '—' })
+                    : shownValue(row.exam_field, row.order)}
+                </TableCell>
+              </TableRow>
+            ))}
         </TableBody>
       </Table>
       {comparison && (
