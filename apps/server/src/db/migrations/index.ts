@@ -46,6 +46,7 @@ import { membershipRoles } from './20261127T2041-membership-roles.js';
 import { routingRules } from './20261127T2050-routing-rules.js';
 import { webhooks } from './20261127T2051-webhooks.js';
 import { auditAccountIndex } from './20261127T2052-audit-account-index.js';
+import { listedCountIndex } from './20261127T2070-listed-count-index.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -96,4 +97,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T2050-routing-rules': routingRules,
   '20261127T2051-webhooks': webhooks,
   '20261127T2052-audit-account-index': auditAccountIndex,
+  '20261127T2070-listed-count-index': listedCountIndex,
 };
