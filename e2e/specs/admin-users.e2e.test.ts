@@ -200,10 +200,25 @@ describe('administration: the menu, the users page and the groups page', () => {
     await b.page.getByText('Configuration saved').waitFor();
     await screenshot(b.page, 'admin-group-gatekeeper');
 
+    // Custom exam fields of the account.
+    const fields = b.page.getByRole('region', { name: 'Custom fields' });
+    await fields.getByLabel('Field name').fill('Contrast agent');
+    await fields.getByLabel('Field type').click();
+    await b.page.getByRole('option', { name: 'Drop-down list' }).click();
+    await fields.getByLabel('Choices (comma-separated)').fill('None, Iodine');
+    await fields.getByRole('button', { name: 'Add field' }).click();
+    const fieldRow = fields.getByRole('row', { name: /Contrast agent/ });
+    await fieldRow.waitFor();
+    expect(await fieldRow.textContent()).toContain('None, Iodine');
+    await fieldRow.scrollIntoViewIfNeeded();
+    await screenshot(b.page, 'admin-custom-fields');
+
     // The emergency group holds exams: it stays.
     b.page.on('dialog', (d) => void d.accept());
     await table.getByRole('button', { name: 'Delete Emergency' }).click();
     await b.page.getByText('The group holds exams: it cannot be deleted.').waitFor();
+    await fields.getByRole('button', { name: 'Delete Contrast agent' }).click();
+    await expect.poll(async () => await fieldRow.count()).toBe(0);
     await table.getByRole('button', { name: 'Delete Orthopedics' }).click();
     await expect.poll(async () => await table.getByRole('row', { name: /Orthopedics/ }).count()).toBe(0);
   });

@@ -245,7 +245,7 @@ export function createContext(
     mailer,
     publicUrl: config.publicUrl,
   });
-  const customFields = new CustomFieldService({ fields: repos.customFields });
+  const customFields = new CustomFieldService({ fields: repos.customFields, audit });
   const passwordReset = new PasswordResetService({
     users: repos.users,
     resets: repos.resets,

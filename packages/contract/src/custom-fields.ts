@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { PARAM_MISSING, choiceParam, flagParam, requiredText } from './api-params.js';
+
 /**
  * Custom fields (SPEC.md section 3): per-account definitions of extra exam fields, answered by
  * customfield/list and filled in the Exchange tab. A study's values are set with study/set under
@@ -60,3 +63,82 @@ export function customFieldProblem(
   const max = field.type === 'memo' ? CUSTOM_FIELD_MEMO_MAX_LENGTH : CUSTOM_FIELD_TEXT_MAX_LENGTH;
   return value.length > max ? 'too_long' : null;
 }
+
+/** The longest custom field name, and how many choices a radio or select field may offer. */
+export const CUSTOM_FIELD_NAME_MAX_LENGTH = 100;
+export const CUSTOM_FIELD_MAX_OPTIONS = 100;
+
+const optionSchema = z.object({
+  value: z.string().trim().min(1).max(CUSTOM_FIELD_TEXT_MAX_LENGTH),
+  field_label: z.string().trim().min(1).max(CUSTOM_FIELD_TEXT_MAX_LENGTH),
+});
+
+/**
+ * The choices of a radio or select field: a JSON array of `{value, field_label}` or of plain
+ * values (each its own label), or comma-separated values. Blank: none. Absent stays undefined.
+ */
+const optionsParam = () =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx): CustomFieldOption[] | undefined => {
+      if (raw === undefined) return undefined;
+      const text = raw.trim();
+      if (!text) return [];
+      let list: unknown;
+      if (text.startsWith('[')) {
+        try {
+          list = JSON.parse(text);
+        } catch {
+          ctx.issues.push({ code: 'custom', message: 'must be a JSON array', input: raw });
+          return z.NEVER;
+        }
+      } else {
+        list = text.split(',').map((v) => v.trim());
+      }
+      const items = Array.isArray(list)
+        ? list.map((o: unknown) => (typeof o === 'string' ? { value: o, field_label: o } : o))
+        : null;
+      const parsed = z.array(optionSchema).max(CUSTOM_FIELD_MAX_OPTIONS).safeParse(items);
+      const values = parsed.success ? parsed.data.map((o) => o.value) : [];
+      if (!parsed.success || new Set(values).size !== values.length) {
+        ctx.issues.push({
+          code: 'custom',
+          message: `must be up to ${CUSTOM_FIELD_MAX_OPTIONS} distinct choices, each with a value and a label`,
+          input: raw,
+        });
+        return z.NEVER;
+      }
+      return parsed.data;
+    });
+
+const fieldName = () =>
+  requiredText().max(
+    CUSTOM_FIELD_NAME_MAX_LENGTH,
+    `must be at most ${CUSTOM_FIELD_NAME_MAX_LENGTH} characters`,
+  );
+
+/** customfield/add: a new study field of account `account_id`. */
+export const customFieldAddRequest = z.object({
+  account_id: requiredText(),
+  name: fieldName(),
+  type: choiceParam(CUSTOM_FIELD_TYPES, `must be one of ${CUSTOM_FIELD_TYPES.join(', ')}`).pipe(
+    z.enum(CUSTOM_FIELD_TYPES, { error: PARAM_MISSING }),
+  ),
+  required: flagParam(),
+  options: optionsParam(),
+});
+
+/** customfield/set: changes the name, required flag and/or choices of field `uuid` (its type stays). */
+export const customFieldSetRequest = z.object({
+  uuid: requiredText(),
+  name: fieldName().optional(),
+  required: flagParam(),
+  options: optionsParam(),
+});
+
+/** customfield/delete: removes field `uuid` and every exam's value of it. */
+export const customFieldDeleteRequest = z.object({ uuid: requiredText() });
+
+export type CustomFieldAddRequest = z.output<typeof customFieldAddRequest>;
+export type CustomFieldSetRequest = z.output<typeof customFieldSetRequest>;

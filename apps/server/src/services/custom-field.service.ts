@@ -5,11 +5,16 @@ import type {
   CustomFieldListRequest,
   CustomFieldType,
   CustomFieldValueParam,
+  CustomFieldAddRequest,
+  CustomFieldSetRequest,
 } from '@imaging-inbox/contract';
 import { customFieldProblem } from '@imaging-inbox/contract';
-import { DomainError, invalidField } from '../domain/errors.js';
+import { DomainError, invalidField, notFound } from '../domain/errors.js';
 import type { Caller } from '../policies/index.js';
-import { requireAccountMember } from '../policies/index.js';
+import { requireAccountMember, requireAdministration } from '../policies/index.js';
+import { isUniqueViolation } from '../repositories/unique-violation.js';
+import type { AuditService } from './audit.service.js';
+import { newUuid } from './tokens.js';
 import type { CustomFieldRow, CustomFieldsRepository } from '../repositories/custom-fields.repository.js';
 
 /** One validated change of a study's custom field value, with the names the history shows. */
@@ -25,7 +30,84 @@ export interface CustomFieldChange {
  * study/set carries against them before anything is written.
  */
 export class CustomFieldService {
-  constructor(private readonly deps: { fields: CustomFieldsRepository }) {}
+  constructor(
+    private readonly deps: { fields: CustomFieldsRepository; audit?: AuditService; now?: () => number },
+  ) {}
+
+  /**
+   * customfield/add, /set, /delete: the account's group administrators (group_edit) define the
+   * fields. A radio or select field needs at least one choice; text and memo take none.
+   */
+  async add(caller: Caller, input: CustomFieldAddRequest): Promise<CustomField> {
+    requireAdministration(caller, input.account_id, 'group', 'edit');
+    const options = checkOptions(input.type, input.options ?? []);
+    const uuid = newUuid();
+    try {
+      await this.deps.fields.insert({
+        uuid,
+        account_id: input.account_id,
+        object: 'study',
+        name: input.name,
+        type: input.type,
+        required: input.required ?? 0,
+        options: JSON.stringify(options),
+        display_order: await this.deps.fields.nextOrder(input.account_id, 'study'),
+        created: (this.deps.now ?? Date.now)(),
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken();
+      throw error;
+    }
+    await this.record(caller, input.account_id, 'ADD', uuid, { name: input.name, type: input.type });
+    return presentCustomField((await this.deps.fields.find(uuid))!);
+  }
+
+  async set(caller: Caller, input: CustomFieldSetRequest): Promise<CustomField> {
+    const before = await this.administered(caller, input.uuid);
+    const type = before.type as CustomFieldType;
+    const options = input.options === undefined ? undefined : checkOptions(type, input.options);
+    try {
+      await this.deps.fields.update(input.uuid, {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.required !== undefined ? { required: input.required } : {}),
+        ...(options !== undefined ? { options: JSON.stringify(options) } : {}),
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken();
+      throw error;
+    }
+    const after = presentCustomField((await this.deps.fields.find(input.uuid))!);
+    await this.record(caller, before.account_id, 'EDIT', before.uuid, {
+      before: presentCustomField(before),
+      after,
+    });
+    return after;
+  }
+
+  async remove(caller: Caller, uuid: string): Promise<void> {
+    const row = await this.administered(caller, uuid);
+    await this.deps.fields.remove(uuid);
+    await this.record(caller, row.account_id, 'DELETE', uuid, { name: row.name });
+  }
+
+  private async administered(caller: Caller, uuid: string): Promise<CustomFieldRow> {
+    const row = await this.deps.fields.find(uuid);
+    if (!row || !caller.accounts.has(row.account_id)) throw notFound('customfield');
+    requireAdministration(caller, row.account_id, 'group', 'edit');
+    return row;
+  }
+
+  private async record(caller: Caller, accountId: string, action: string, uuid: string, detail: unknown) {
+    await this.deps.audit?.record({
+      userId: caller.user.uuid,
+      accountId,
+      action,
+      objectType: 'CUSTOMFIELD',
+      objectId: uuid,
+      detail: detail as Record<string, unknown>,
+      ip: caller.ip,
+    });
+  }
 
   /** customfield/list: members of the account only; another account answers NOT_FOUND. */
   async list(caller: Caller, request: CustomFieldListRequest): Promise<CustomField[]> {
@@ -65,6 +147,15 @@ export class CustomFieldService {
     }
     return changes;
   }
+}
+
+const nameTaken = () => invalidField('name', 'another custom field of the account has this name');
+
+function checkOptions(type: CustomFieldType, options: CustomFieldOption[]): CustomFieldOption[] {
+  const choices = type === 'radio' || type === 'select';
+  if (choices && !options.length) throw invalidField('options', `a ${type} field needs at least one choice`);
+  if (!choices && options.length) throw invalidField('options', `a ${type} field has no choices`);
+  return options;
 }
 
 export function presentCustomField(row: CustomFieldRow): CustomField {

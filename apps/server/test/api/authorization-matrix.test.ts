@@ -312,6 +312,29 @@ const ROUTES: Record<string, RouteCase> = {
     accepts: ['IN_USE:role'],
   },
 
+  // Custom field definitions: the account's group administrators (group_edit) define them.
+  // A radio field without choices: refused after the access check.
+  [api('customfield/add')]: {
+    rule: { kind: 'accountUsers', anyOf: ['group_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) =>
+      post('customfield/add', { account_id: o(x).accountId, name: 'Matrix radio', type: 'radio' }),
+    accepts: ['INVALID_FIELD:options'],
+  },
+  // Renamed to its own name: nothing changes.
+  [api('customfield/set')]: {
+    rule: { kind: 'accountUsers', anyOf: ['group_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('customfield/set', { uuid: o(x).customFieldId!, name: 'Matrix field' }),
+  },
+  // A made-up field: every signed-in caller gets past the session to its NOT_FOUND (its deletion by
+  // a group administrator, and the refusal of others, are in custom-field-admin.test.ts).
+  [api('customfield/delete')]: {
+    rule: session,
+    request: () => post('customfield/delete', { uuid: MADE_UP }),
+    accepts: ['NOT_FOUND:customfield'],
+  },
+
   // Groups of an account as its administrators see them: group_view or _edit, changed with group_edit.
   [api('account/group/list')]: {
     rule: { kind: 'accountUsers', anyOf: ['group_view', 'group_edit'] },

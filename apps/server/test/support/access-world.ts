@@ -80,6 +80,8 @@ export interface MatrixObject {
   searchId?: string;
   /** A role of the study's account ('Matrix role'), held by a member the matrix does not call as. */
   roleId?: string;
+  /** A custom field of the study's account ('Matrix field', text). */
+  customFieldId?: string;
   /** A routing rule of the study's account. */
   routeId?: string;
   /** A webhook of the study's account. */
@@ -342,7 +344,17 @@ export async function buildWorld(server: TestServer): Promise<World> {
       sid,
     );
     object.roleId = role.uuid as string;
-    for (const other of others) objects[other].roleId = object.roleId;
+    const field = await ok(
+      server,
+      'customfield/add',
+      { account_id: object.accountId, name: 'Matrix field', type: 'text' },
+      sid,
+    );
+    object.customFieldId = field.uuid as string;
+    for (const other of others) {
+      objects[other].roleId = object.roleId;
+      objects[other].customFieldId = object.customFieldId;
+    }
   }
   for (const key of ['intake', 'deleted', 'shared'] as const) {
     objects[key].destinationId = objects.emergency.destinationId;

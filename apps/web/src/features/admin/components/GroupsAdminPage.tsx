@@ -27,6 +27,7 @@ import { useInbox } from '../../../session/inbox-context';
 import { useAccountGroups, useDeleteGroup } from '../api/groups';
 import { useRoles } from '../api/roles';
 import { GROUP_TYPE_LABELS, GroupDialog } from './GroupDialog';
+import { CustomFieldsPanel } from './CustomFieldsPanel';
 import { GroupMembers } from './GroupMembers';
 import { GroupSenders } from './GroupSenders';
 import { GroupWorkflow } from './GroupWorkflow';
@@ -163,6 +164,15 @@ export function GroupsAdminPage() {
           {tab === 'workflow' && <GroupWorkflow key={open.uuid} group={open} />}
         </Box>
       )}
+      <Box component="section" aria-label={t('Custom fields')} sx={{ mt: 4 }}>
+        <Typography variant="h6" component="h2" gutterBottom>
+          {t('Custom fields')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {t('Extra exam fields of the account, filled in the Exchange tab of every group.')}
+        </Typography>
+        <CustomFieldsPanel accountId={account.uuid} mayEdit={mayEdit} />
+      </Box>
       {dialog && (
         <GroupDialog accountId={account.uuid} editing={dialog.editing} onClose={() => setDialog(null)} />
       )}
