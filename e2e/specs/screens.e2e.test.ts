@@ -67,6 +67,34 @@ describe.each([
     expect(overflow).toEqual({ x: 0, y: 0 });
   });
 
+  it('profile labels stay above their values after Clear, and the Group box names a group off a group page', async () => {
+    await b.page.goto('/account-settings');
+    const first = b.page.getByLabel(/^First name/);
+    await first.waitFor();
+    await settled(b);
+    const stored = await first.inputValue();
+    await first.fill('Changed');
+    await b.page.getByRole('form', { name: 'Profile' }).getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => first.inputValue()).toBe(stored);
+    await screenshot(b.page, name('profile-after-clear'));
+    const shrunk = await b.page.evaluate(() =>
+      Array.from(document.querySelectorAll('form[aria-label="Profile"] label')).map((l) =>
+        l.getAttribute('data-shrink'),
+      ),
+    );
+    expect(shrunk.length).toBeGreaterThan(0);
+    expect(shrunk.every((v) => v === 'true')).toBe(true);
+    const group = b.page.getByRole('combobox', { name: 'Group' });
+    expect((await group.textContent())?.trim()).not.toBe('');
+  });
+
+  it('/404 says the inbox is not available', async () => {
+    await b.page.goto('/404');
+    await b.page.getByText('Inbox not available').waitFor();
+    await screenshot(b.page, name('inbox-unavailable'));
+    expect(await b.page.getByText('Page not found').count()).toBe(0);
+  });
+
   it('upload wizard', async () => {
     await b.page.goto('/study/upload');
     await b.page.getByRole('heading').first().waitFor();
