@@ -2,7 +2,10 @@
  * Search benchmark (issue 2, "Speed"): fills a fresh database with N studies and measures
  * study/list (page of 50 with its total, `with_count=1`) over HTTP, one request each.
  *
- *   npm run bench:search -- [--studies 100000] [--runs 200] [--warmup 20] [--database-url postgres://…]
+ *   npm run bench:search -- [--studies 100000] [--runs 200] [--warmup 20] [--concurrency 1] [--database-url postgres://…]
+ *
+ * With --concurrency N, N clients share the timed runs (each one request at a time): the table
+ * adds the requests per second the server answered.
  *
  * SQLite goes into a fresh temporary DATA_DIR (removed afterwards unless --keep). A PostgreSQL
  * database must be empty: the benchmark migrates it and leaves the data in place.
@@ -30,6 +33,7 @@ interface Args {
   studies: number;
   runs: number;
   warmup: number;
+  concurrency: number;
   databaseUrl: string | undefined;
   keep: boolean;
 }
@@ -40,6 +44,7 @@ function parse(): Args {
       studies: { type: 'string', default: '100000' },
       runs: { type: 'string', default: '200' },
       warmup: { type: 'string', default: '20' },
+      concurrency: { type: 'string', default: '1' },
       'database-url': { type: 'string' },
       keep: { type: 'boolean', default: false },
     },
@@ -54,6 +59,7 @@ function parse(): Args {
     studies: int('studies', values.studies, 1),
     runs: int('runs', values.runs, 1),
     warmup: int('warmup', values.warmup, 0),
+    concurrency: int('concurrency', values.concurrency, 1),
     databaseUrl: values['database-url'],
     keep: values.keep,
   };
@@ -195,7 +201,14 @@ async function main() {
     ];
 
     // 3. Sequential requests: warm-up, then timed runs of a page of 50 with its total.
-    const results: { name: string; count: number; rows: number; median: number; p95: number }[] = [];
+    const results: {
+      name: string;
+      count: number;
+      rows: number;
+      median: number;
+      p95: number;
+      perSecond: number;
+    }[] = [];
     for (const q of queries) {
       const body = { sid, 'page.rows': '50', with_count: '1', ...q.filters };
       const listUrl = `${server.url}/api/v3/study/list`;
@@ -209,13 +222,20 @@ async function main() {
       };
       for (let i = 0; i < args.warmup; i++) check((await post(listUrl, body)).text);
       const times: number[] = [];
-      for (let i = 0; i < args.runs; i++) {
-        const t0 = performance.now();
-        const res = await post(listUrl, body);
-        times.push(performance.now() - t0);
-        if (res.status !== 200) throw new Error(`${q.name}: HTTP ${res.status}`);
-        check(res.text);
-      }
+      let started = 0;
+      const client = async () => {
+        while (started < args.runs) {
+          started++;
+          const t0 = performance.now();
+          const res = await post(listUrl, body);
+          times.push(performance.now() - t0);
+          if (res.status !== 200) throw new Error(`${q.name}: HTTP ${res.status}`);
+          check(res.text);
+        }
+      };
+      const wall0 = performance.now();
+      await Promise.all(Array.from({ length: args.concurrency }, client));
+      const perSecond = times.length / ((performance.now() - wall0) / 1000);
       if (count === 0 || rows === 0) throw new Error(`${q.name}: no matches, the benchmark query is wrong`);
       times.sort((a, b) => a - b);
       results.push({
@@ -224,6 +244,7 @@ async function main() {
         rows,
         median: percentile(times, 0.5),
         p95: percentile(times, 0.95),
+        perSecond,
       });
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }
@@ -231,16 +252,16 @@ async function main() {
     const width = Math.max(...results.map((r) => r.name.length), 5);
     console.log('');
     console.log(
-      `${'query'.padEnd(width)}  ${'matches'.padStart(8)}  ${'rows'.padStart(4)}  ${'median'.padStart(8)}  ${'p95'.padStart(8)}`,
+      `${'query'.padEnd(width)}  ${'matches'.padStart(8)}  ${'rows'.padStart(4)}  ${'median'.padStart(8)}  ${'p95'.padStart(8)}  ${'req/s'.padStart(7)}`,
     );
     for (const r of results) {
       console.log(
-        `${r.name.padEnd(width)}  ${String(r.count).padStart(8)}  ${String(r.rows).padStart(4)}  ${r.median.toFixed(1).padStart(5)} ms  ${r.p95.toFixed(1).padStart(5)} ms`,
+        `${r.name.padEnd(width)}  ${String(r.count).padStart(8)}  ${String(r.rows).padStart(4)}  ${r.median.toFixed(1).padStart(5)} ms  ${r.p95.toFixed(1).padStart(5)} ms  ${r.perSecond.toFixed(0).padStart(7)}`,
       );
     }
     console.log('');
     console.log(
-      `studies=${args.studies} backend=${backend} runs=${args.runs} (study/list page.rows=50 with_count=1, one request each)`,
+      `studies=${args.studies} backend=${backend} runs=${args.runs} concurrency=${args.concurrency} (study/list page.rows=50 with_count=1)`,
     );
     console.log(
       `fill_s=${(fillMs / 1000).toFixed(1)} (${Math.round(args.studies / (fillMs / 1000))} studies/s)`,
