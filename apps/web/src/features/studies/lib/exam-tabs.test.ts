@@ -41,7 +41,6 @@ describe('examTabs', () => {
       'Send exams',
       'Attachments',
       'Delete exams',
-      'Reports',
     ]);
     expect(
       examTabs({ groupType: 'CLOUD', state: 'Inbox', studies: [newStudy()], permissions: { order_view: 1 } })
