@@ -56,6 +56,8 @@ import { OrderService } from './services/order.service.js';
 import { NominationNotifier } from './notifications/nomination-notifier.js';
 import { Hl7ResultsRepository } from './repositories/hl7-results.repository.js';
 import { Hl7InboxService } from './services/hl7-inbox.service.js';
+import { StudyReportsRepository } from './repositories/study-reports.repository.js';
+import { StudyReportService } from './services/study-report.service.js';
 import { studyPushJob } from './pacs/push-job.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { IngestRecovery } from './ingest/recovery-scan.js';
@@ -330,6 +332,13 @@ export function createContext(
     groupConfigs,
     nominationProcess,
     orders,
+    studyReports: new StudyReportService({
+      access: studyAccess,
+      reports: new StudyReportsRepository(k),
+      results: repos.hl7Results,
+      blobs,
+      log,
+    }),
     hl7: new Hl7InboxService({
       accounts: repos.accounts,
       orders: repos.orders,

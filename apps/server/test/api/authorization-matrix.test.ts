@@ -787,6 +787,11 @@ const ROUTES: Record<string, RouteCase> = {
     objects: STUDY_OBJECTS,
     request: (_w, x) => post('study/nomination', { uuid: o(x).uuid }),
   },
+  [api('study/report/list')]: {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/report/list', { uuid: o(x).uuid }),
+  },
   [api('study/push/list')]: {
     rule: view,
     objects: STUDY_OBJECTS,

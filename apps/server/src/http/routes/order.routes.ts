@@ -1,9 +1,17 @@
-import { orderAddRequest, orderListRequest, orderSearchRequest } from '@imaging-inbox/contract';
+import {
+  orderAddRequest,
+  orderListRequest,
+  orderSearchRequest,
+  studyReportListRequest,
+} from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 
-/** Orders: an account's own (add, list) and a gatekeeper group's Search Order (with its worklist). */
+/**
+ * Orders: an account's own (add, list) and a gatekeeper group's Search Order (with its worklist);
+ * a study's reports (SR, PDF, HL7 results).
+ */
 export function orderRoutes(ctx: AppContext, app: FastifyInstance): void {
   const orders = ctx.services.orders;
 
@@ -18,4 +26,8 @@ export function orderRoutes(ctx: AppContext, app: FastifyInstance): void {
   authedRoute(ctx, app, 'order/search', orderSearchRequest, async ({ caller, input }) =>
     orders.search(caller, input.groupId, input.query),
   );
+
+  authedRoute(ctx, app, 'study/report/list', studyReportListRequest, async ({ caller, input }) => ({
+    reports: await ctx.services.studyReports.list(caller, input.uuid),
+  }));
 }
