@@ -275,6 +275,15 @@ export interface JobTable {
 }
 
 /** A registered DICOM sender: associations from this AE title and host deliver into the group. */
+/** Another AE title of our own listener, feeding one group (see the local-ae-titles migration). */
+export interface LocalAeTitleTable {
+  ae_title: string;
+  account_id: string;
+  group_uuid: string;
+  name: string;
+  created: number;
+}
+
 export interface DicomNodeTable {
   uuid: string;
   account_id: string;
@@ -689,6 +698,7 @@ export interface Database {
   jobs: JobTable;
   blob_removals: BlobRemovalTable;
   dicom_nodes: DicomNodeTable;
+  local_ae_titles: LocalAeTitleTable;
   destinations: DestinationTable;
   group_configs: GroupConfigTable;
   nominations: NominationTable;

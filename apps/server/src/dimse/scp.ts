@@ -198,10 +198,7 @@ export class StoreScpConnection implements PduHandler {
         REJECT.reasonApplicationContextNotSupported,
       );
     }
-    if (request.calledAe !== this.deps.aeTitle) {
-      this.deps.log(`DICOM association refused: called AE ${request.calledAe} is not ${this.deps.aeTitle}`);
-      return this.reject(REJECT.permanent, REJECT.sourceServiceUser, REJECT.reasonCalledAeNotRecognized);
-    }
+    if (request.calledAe !== this.deps.aeTitle) return this.negotiateLocal(request);
     const node = await this.deps.nodes.findAnyByAeTitle(request.callingAe);
     const deliversTo = node?.namespace_id ?? (node?.destination_id ? null : undefined);
     if (!node || deliversTo === undefined || !hostMatches(node.host, this.ip)) {
@@ -222,6 +219,11 @@ export class StoreScpConnection implements PduHandler {
         destinationAeTitle: this.deps.aeTitle,
       };
     }
+    this.accept(request);
+  }
+
+  /** Accepts the association: the contexts answered, the ingest source set, the idle limit started. */
+  private accept(request: AssociateRequest): void {
     this.source = {
       kind: 'cstore',
       userId: null,
@@ -236,6 +238,36 @@ export class StoreScpConnection implements PduHandler {
     this.deps.meter?.association('accepted');
     this.phase = 'established';
     this.heardFromPeer();
+  }
+
+  /**
+   * An association to another AE title of ours (local_ae_titles): what it stores goes to that
+   * title's group. Callers: a registered sender of the same account from its host, or this
+   * product itself (our own AE title, from this machine) pushing to it as to a PACS.
+   */
+  private async negotiateLocal(request: AssociateRequest): Promise<void> {
+    const local = await this.deps.nodes.findLocalAe(request.calledAe);
+    if (!local) {
+      this.deps.log(`DICOM association refused: called AE ${request.calledAe} is not ${this.deps.aeTitle}`);
+      return this.reject(REJECT.permanent, REJECT.sourceServiceUser, REJECT.reasonCalledAeNotRecognized);
+    }
+    const ourselves = request.callingAe === this.deps.aeTitle && isLoopback(this.ip);
+    const node = ourselves ? undefined : await this.deps.nodes.findAnyByAeTitle(request.callingAe);
+    if (!ourselves && (!node || node.account_id !== local.account_id || !hostMatches(node.host, this.ip))) {
+      this.deps.log(
+        `DICOM association refused: calling AE ${request.callingAe} from ${this.ip} may not send to ${request.calledAe}`,
+      );
+      return this.reject(REJECT.permanent, REJECT.sourceServiceUser, REJECT.reasonCallingAeNotRecognized);
+    }
+    if (this.phase !== 'negotiating') return;
+    this.callingAe = request.callingAe;
+    this.target = {
+      accountId: local.account_id,
+      namespaceId: local.namespace_id,
+      sourceAeTitle: request.callingAe,
+      destinationAeTitle: request.calledAe,
+    };
+    this.accept(request);
   }
 
   /** Restarts the idle limit of an established association. */
@@ -508,6 +540,10 @@ export class StoreScpConnection implements PduHandler {
 
 function normalizeIp(address: string): string {
   return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+function isLoopback(ip: string): boolean {
+  return ip === '::1' || ip.startsWith('127.');
 }
 
 function hostMatches(registered: string, ip: string): boolean {

@@ -15,6 +15,14 @@ export class DestinationsRepository {
     });
   }
 
+  /**
+   * Adds a destination that is this product's own listener (another of its AE titles): it never
+   * delivers C-MOVEs to us, so no sender is registered for it.
+   */
+  async insertLocal(row: Insertable<DestinationTable>): Promise<void> {
+    await this.db.insertInto('destinations').values(row).execute();
+  }
+
   find(uuid: string): Promise<DestinationRow | undefined> {
     return this.db.selectFrom('destinations').selectAll().where('uuid', '=', uuid).executeTakeFirst();
   }

@@ -38,6 +38,27 @@ export class DicomNodesRepository {
     return row as DicomNodeTarget | undefined;
   }
 
+  /** Another AE title of our own listener, with the namespace of the group it feeds. */
+  findLocalAe(
+    aeTitle: string,
+  ): Promise<{ ae_title: string; account_id: string; group_uuid: string; namespace_id: string } | undefined> {
+    return this.db
+      .selectFrom('local_ae_titles')
+      .innerJoin('groups', 'groups.uuid', 'local_ae_titles.group_uuid')
+      .select([
+        'local_ae_titles.ae_title',
+        'local_ae_titles.account_id',
+        'local_ae_titles.group_uuid',
+        'groups.namespace_id',
+      ])
+      .where('local_ae_titles.ae_title', '=', aeTitle)
+      .executeTakeFirst();
+  }
+
+  async insertLocalAe(row: Insertable<Database['local_ae_titles']>): Promise<void> {
+    await this.db.insertInto('local_ae_titles').values(row).execute();
+  }
+
   /** Any sender registered under this calling AE title, with or without a group. */
   findAnyByAeTitle(aeTitle: string): Promise<DicomNodeListed | undefined> {
     return this.listed().where('dicom_nodes.ae_title', '=', aeTitle).executeTakeFirst();

@@ -18,6 +18,7 @@ export const DEMO_ACCOUNTS = [
       { key: 'cardiology', name: 'Cardiology', type: 'CLOUD' },
       { key: 'intake', name: 'PACS Intake', type: 'GATEKEEPER' },
       { key: 'teaching', name: 'Teaching Files', type: 'LIBRARY' },
+      { key: 'archive', name: 'PACS Archive', type: 'LIBRARY' },
     ],
   },
   {
@@ -117,7 +118,11 @@ export const DEMO_USERS: DemoUser[] = [
     account: 'demo',
     role: 'user',
     accountPermissions: ['user_modify_notifications'],
-    groups: [{ group: 'intake', permissions: GATEKEEPER }],
+    groups: [
+      { group: 'intake', permissions: GATEKEEPER },
+      // Where the exams they send arrive, so they can see the whole way.
+      { group: 'archive', permissions: ['study_view', 'study_download'] },
+    ],
   },
   {
     email: 'viewer@demo.local',
@@ -182,8 +187,18 @@ export const STUDY_SPREAD: { group: string; share: number }[] = [
 ];
 
 /**
- * The gatekeeper workflow of Demo Hospital: PACS Intake's nomination form (no order query and no
- * destination until the admin adds one), and the cloud groups that may nominate to it.
+ * The demo's PACS, with no outside system: our own DICOM listener under a second AE title, storing
+ * what is sent to it in the library group PACS Archive. PACS Intake sends there.
+ */
+export const DEMO_PACS_ARCHIVE = {
+  group: 'archive',
+  aeTitle: 'PACS_ARCHIVE',
+  destinationName: 'PACS Archive',
+} as const;
+
+/**
+ * The gatekeeper workflow of Demo Hospital: PACS Intake's nomination form (no order query), its
+ * destination PACS Archive, and the cloud groups that may nominate to it.
  */
 export const DEMO_GATEKEEPER = {
   group: 'intake',

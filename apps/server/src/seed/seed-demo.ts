@@ -10,6 +10,7 @@ import {
   DEMO_CUSTOM_FIELDS,
   DEMO_DICOM_NODES,
   DEMO_GATEKEEPER,
+  DEMO_PACS_ARCHIVE,
   DEMO_USERS,
   STUDY_SPREAD,
 } from './demo-world.js';
@@ -96,10 +97,11 @@ export async function seedDemo(
   }
 
   const gatekeeper = groupIds.get(DEMO_GATEKEEPER.group)!;
+  const archive = await seedPacsArchive(ctx, groupIds.get(DEMO_PACS_ARCHIVE.group)!, now);
   const gatekeeperConfig = {
     customFields: DEMO_GATEKEEPER.customFields,
     pacsPromotePreference: 'NONE',
-    destinations: [],
+    destinations: [archive],
     queryDestination: null,
   };
   await ctx.repos.groupConfigs.set(
@@ -211,4 +213,43 @@ async function decorate(
     priority: index % 2 === 0 ? 'Routine' : 'Priority',
   });
   return push === null;
+}
+
+/**
+ * PACS Archive: a second AE title of our own listener feeding the group, and the destination that
+ * sends to it (this server's DICOM port on this machine, no sender registered: it never answers
+ * C-MOVEs); answers the destination's uuid.
+ */
+async function seedPacsArchive(
+  ctx: AppContext,
+  group: { uuid: string; accountId: string },
+  now: number,
+): Promise<string> {
+  await ctx.repos.dicomNodes.insertLocalAe({
+    ae_title: DEMO_PACS_ARCHIVE.aeTitle,
+    account_id: group.accountId,
+    group_uuid: group.uuid,
+    name: DEMO_PACS_ARCHIVE.destinationName,
+    created: now,
+  });
+  const uuid = newUuid();
+  await ctx.repos.destinations.insertLocal({
+    uuid,
+    account_id: group.accountId,
+    name: DEMO_PACS_ARCHIVE.destinationName,
+    aetitle: DEMO_PACS_ARCHIVE.aeTitle,
+    address: '127.0.0.1',
+    port: ctx.config.dicomPort,
+    can_search: 0,
+    can_search_mwl: 0,
+    can_push: 1,
+    c_echo_interval: null,
+    last_echo_ok: null,
+    last_echo_ms: null,
+    last_echo_reason: null,
+    last_echo_at: null,
+    created: now,
+    updated: now,
+  });
+  return uuid;
 }

@@ -34,9 +34,10 @@ describe.each(DIALECTS)('accounts, groups, namespaces, settings and bundle on %s
     expect(body.error_type).toBe('NOT_FOUND');
   });
 
-  it('lists the member groups in Library, Gatekeeper, Cloud order; the admin sees all four', async () => {
+  it('lists the member groups in Library, Gatekeeper, Cloud order; the admin sees all five', async () => {
     const admin = await server.api.login('admin@demo.local');
     expect((await server.api.groups(admin)).map((g) => g.name)).toEqual([
+      'PACS Archive',
       'Teaching Files',
       'PACS Intake',
       'Cardiology',

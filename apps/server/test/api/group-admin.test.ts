@@ -48,7 +48,13 @@ describe.each(DIALECTS)(
       const list = await call('account/group/list', { uuid: account });
       expect(list.body.status).toBe('OK');
       const byName = Object.fromEntries(list.body.groups.map((g: { name: string }) => [g.name, g]));
-      expect(Object.keys(byName)).toEqual(['Cardiology', 'Emergency', 'PACS Intake', 'Teaching Files']);
+      expect(Object.keys(byName)).toEqual([
+        'Cardiology',
+        'Emergency',
+        'PACS Archive',
+        'PACS Intake',
+        'Teaching Files',
+      ]);
       expect(byName['Emergency']).toMatchObject({ type: 'CLOUD', members: 2, uuid: groups['Emergency'] });
       expect(byName['Emergency'].studies).toBeGreaterThan(0);
       expect(byName['PACS Intake']).toMatchObject({ type: 'GATEKEEPER', members: 1 });

@@ -48,7 +48,7 @@ describe.each(DIALECTS)('study shares within the account on %s', (dialect) => {
   it('lists shareable groups (not its own) and users of the account only', async () => {
     const g = await server.api.get('study/share/who', { sid: clinician, uuid: study.uuid, type: 'group' });
     const names = g.body.groups.map((x: { name: string }) => x.name).sort();
-    expect(names).toEqual(['Cardiology', 'PACS Intake', 'Teaching Files']);
+    expect(names).toEqual(['Cardiology', 'PACS Archive', 'PACS Intake', 'Teaching Files']);
     const u = await server.api.get('study/share/who', { sid: clinician, uuid: study.uuid, type: 'user' });
     const emails = u.body.users.map((x: { user_email: string }) => x.user_email).sort();
     expect(emails).toEqual(['admin@demo.local', 'gatekeeper@demo.local', 'viewer@demo.local']);

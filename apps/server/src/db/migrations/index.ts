@@ -39,6 +39,7 @@ import { groupConfigs } from './20261124T1300-group-configs.js';
 import { nominations } from './20261124T1301-nominations.js';
 import { nominationProcess } from './20261127T2020-nomination-process.js';
 import { userEventNominate } from './20261127T2021-user-event-nominate.js';
+import { localAeTitles } from './20261127T2022-local-ae-titles.js';
 import { orders } from './20261127T2030-orders.js';
 import { hl7Results } from './20261127T2031-hl7-results.js';
 import { roles } from './20261127T2040-roles.js';
@@ -90,6 +91,7 @@ export const migrations: Record<string, Migration> = {
   '20261124T1301-nominations': nominations,
   '20261127T2020-nomination-process': nominationProcess,
   '20261127T2021-user-event-nominate': userEventNominate,
+  '20261127T2022-local-ae-titles': localAeTitles,
   '20261127T2030-orders': orders,
   '20261127T2031-hl7-results': hl7Results,
   '20261127T2040-roles': roles,

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { echo } from '../../src/dimse/client/index.js';
+import type { TestServer } from '../support/test-server.js';
+import { DIALECTS, startTestServer } from '../support/test-server.js';
+
+async function until<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await what();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * The demo world goes the whole way with no outside PACS: PACS Intake sends to PACS Archive, our
+ * own listener under a second AE title, whose exams land in the library group PACS Archive.
+ */
+describe.each(DIALECTS)('the demo PACS Archive on %s', (dialect) => {
+  let server: TestServer;
+  let clinician: string;
+  let gatekeeper: string;
+  let groups: Record<string, { uuid: string; namespace_id: string }>;
+  let archiveDestination: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    clinician = await server.api.login('clinician@demo.local');
+    gatekeeper = await server.api.login('gatekeeper@demo.local');
+    const admin = await server.api.login('admin@demo.local');
+    groups = Object.fromEntries((await server.api.groups(admin)).map((g) => [g.name, g]));
+    const config = (await server.api.call('group/get', { uuid: groups['PACS Intake']!.uuid }, admin)).body
+      .gatekeeper_config;
+    expect(config.destinations).toHaveLength(1);
+    archiveDestination = config.destinations[0];
+    // The seed wrote the configured DICOM port; this test server listens on a free one.
+    await server.ctx.db.kysely
+      .updateTable('destinations')
+      .set({ port: server.dicomPort })
+      .where('uuid', '=', archiveDestination)
+      .execute();
+  });
+  afterAll(() => server?.stop());
+
+  it('is configured: a destination taking pushes, PACS Intake sends there, the gatekeeper sees the archive', async () => {
+    const destination = await server.ctx.db.kysely
+      .selectFrom('destinations')
+      .selectAll()
+      .where('uuid', '=', archiveDestination)
+      .executeTakeFirstOrThrow();
+    expect(destination).toMatchObject({ name: 'PACS Archive', aetitle: 'PACS_ARCHIVE', can_push: 1 });
+    const mine = (await server.api.groups(gatekeeper)).map((g) => g.name);
+    expect(mine).toEqual(expect.arrayContaining(['PACS Intake', 'PACS Archive']));
+  });
+
+  it('takes a nominated exam processed to it: it arrives in PACS Archive with the order’s attributes', async () => {
+    const study = await server.ctx.db.kysely
+      .selectFrom('studies')
+      .select(['uuid', 'study_uid', 'image_count'])
+      .where('namespace_id', '=', groups['Emergency']!.namespace_id)
+      .where('deleted', 'is', null)
+      .orderBy('image_count')
+      .executeTakeFirstOrThrow();
+    const nominated = await server.api.call(
+      'study/nominate',
+      {
+        uuid: study.uuid,
+        gatekeeper_id: groups['PACS Intake']!.uuid,
+        'customfield-priority': 'Routine',
+        'customfield-reason_for_visit': 'Transfer',
+        'customfield-nominated_by': 'Dr Claire',
+      },
+      clinician,
+    );
+    const copy = nominated.body.nomination.copy_uuid as string;
+    const processed = await server.api.call(
+      'study/process',
+      {
+        uuid: copy,
+        destination_id: archiveDestination,
+        patient_name: 'ARCHIVED^ANNA',
+        patientid: 'MRN-ARCH-1',
+        accession_number: 'ACC-ARCH-1',
+      },
+      gatekeeper,
+    );
+    expect(processed.body.status, JSON.stringify(processed.body)).toBe('OK');
+    const status = await until(
+      () => server.api.call('study/nomination', { uuid: study.uuid }, clinician),
+      (r) => ['S', 'F', 'P'].includes(r.body.nomination.push_status as string),
+    );
+    expect(status.body.nomination).toMatchObject({ status: 'NOMINATION_SUCCESS', push_status: 'S' });
+    const arrived = await until(
+      () =>
+        server.api
+          .call(
+            'study/list',
+            { 'filter.phi_namespace.equals': groups['PACS Archive']!.namespace_id },
+            gatekeeper,
+          )
+          .then((r) => r.body.studies as Record<string, unknown>[]),
+      (list) =>
+        list.some((s) => s['study_uid'] === study.study_uid && s['image_count'] === study.image_count),
+    );
+    expect(arrived.find((s) => s['study_uid'] === study.study_uid)).toMatchObject({
+      patient_name: 'ARCHIVED^ANNA',
+      patientid: 'MRN-ARCH-1',
+      accession_number: 'ACC-ARCH-1',
+      destination_ae_title: 'PACS_ARCHIVE',
+    });
+  }, 120_000);
+
+  it('refuses a caller that is neither a registered sender of the account nor this product', async () => {
+    const peer = { aeTitle: 'PACS_ARCHIVE', host: '127.0.0.1', port: server.dicomPort };
+    await expect(echo(peer, { callingAe: 'STRANGER' })).rejects.toThrow(/calling AE/i);
+    await expect(echo({ ...peer, aeTitle: 'NOT_OURS' }, { callingAe: 'STRANGER' })).rejects.toThrow(
+      /called AE/i,
+    );
+    await expect(echo(peer, { callingAe: server.ctx.config.dicomAet })).resolves.toBeDefined();
+  });
+});
