@@ -8,6 +8,7 @@ import { RetrieveStudyPage } from '../features/retrieve';
 import { SendLinkPage } from '../features/send-link';
 import { GroupsAdminPage, UsersAdminPage } from '../features/admin';
 import { DestinationsAdminPage } from '../features/destinations';
+import { RoutingRulesPage } from '../features/routing';
 import { AccountSettingsPage } from '../features/settings';
 import { UploadPage } from '../features/upload';
 import { GroupPage, InboxShell, InboxUnavailablePage, QueryLayout, RequireSession } from './lazy-pages';
@@ -16,9 +17,8 @@ import { NotFoundPage } from './NotFoundPage';
 const suspended = (node: ReactNode) => <Suspense fallback={<Loading />}>{node}</Suspense>;
 
 /**
- * Routes of SPEC.md section 2; external pages (/worklist, /organization/routing-rules.html) are
- * served by the server, except the administration pages the app renders itself (destinations, users,
- * groups).
+ * Routes of SPEC.md section 2; external pages (/worklist) are served by the server, except the
+ * administration pages the app renders itself (destinations, users, groups, routing rules).
  */
 export const routes: RouteObject[] = [
   { path: '/', element: <SignInPage /> },
@@ -50,6 +50,7 @@ export const routes: RouteObject[] = [
               { path: '/organization/destinations.html', element: <DestinationsAdminPage /> },
               { path: '/organization/users.html', element: <UsersAdminPage /> },
               { path: '/organization/groups.html', element: <GroupsAdminPage /> },
+              { path: '/organization/routing-rules.html', element: <RoutingRulesPage /> },
             ],
           },
         ],
