@@ -13,8 +13,8 @@ const SWEEP_BATCH = 500;
  * indexes it, so a collector that finds the blob unreferenced (it checks the references first,
  * then the write time) cannot remove it under that ingest's new index row. A blob found
  * unreferenced inside its grace period is noted in `blob_removals` and judged again by sweep() once
- * the period is over. Stopped shares, edits, attachment removals and the purge go through this;
- * a failed ingest removes the blob it wrote itself through discardWritten.
+ * the period is over. Stopped shares, edits, attachment removals, the purge and failed ingests all
+ * go through this one judgement.
  */
 export class BlobCollector {
   constructor(
@@ -42,12 +42,13 @@ export class BlobCollector {
   }
 
   /**
-   * Removes a blob the caller has just written for an ingest that then failed or turned out a
-   * duplicate, unless a row references it: a refused ingest leaves no file behind.
+   * Gives up a blob the caller has just written for an ingest that then failed or turned out a
+   * duplicate. It is judged like any other, not deleted outright: another process may have written
+   * the same content (same key) and not yet committed the row that references it, so the blob waits
+   * out the grace period and goes with the next sweep if still unreferenced.
    */
   async discardWritten(key: string): Promise<void> {
-    if (await this.references.isReferenced(key)) return;
-    await this.blobs.delete(key);
+    await this.judge(key);
   }
 
   /** Removes the blob if it may go, defers it while it is young; answers whether it went. */

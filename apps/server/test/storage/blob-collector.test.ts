@@ -129,6 +129,23 @@ describe.each(DIALECTS)('blob collector grace period on %s', (dialect) => {
     expect(await pendingRemovals()).toEqual([]);
   });
 
+  it('keeps a blob a failed ingest gives up while another writer of the same bytes may still index it', async () => {
+    clock = Date.now();
+    const bytes = newInstance();
+    const { studyUuid } = await server.ctx.services.ingest.ingestBytes(bytes, target, source());
+    const [key] = await server.ctx.repos.purge.removeStudy(studyUuid);
+    // A failed ingest gives the blob up while a second process, which wrote the same content just
+    // now, has not committed its row yet: the blob must still be there when that row lands.
+    await collector.discardWritten(key!);
+    expect(fs.existsSync(storedFile(server, key!))).toBe(true);
+    expect(await pendingRemovals()).toContain(key);
+    await server.ctx.services.ingest.ingestBytes(bytes, target, source());
+    clock = Date.now() + GRACE_MS + 1_000;
+    await collector.sweep();
+    expect(fs.existsSync(storedFile(server, key!))).toBe(true);
+    expect(await pendingRemovals()).not.toContain(key);
+  });
+
   it('defers an unreferenced blob written within the grace period, and removes it after', async () => {
     clock = Date.now();
     const bytes = newInstance();
