@@ -37,6 +37,7 @@ import { DestinationService } from './services/destination.service.js';
 import { AccountUsersRepository } from './repositories/account-users.repository.js';
 import { AccountUserService } from './services/account-user.service.js';
 import { DestinationSearchesRepository } from './repositories/destination-searches.repository.js';
+import { PatientSearchService } from './services/patient-search.service.js';
 import { DestinationSearchService } from './services/destination-search.service.js';
 import { dicomPacsClient } from './pacs/pacs-client.js';
 import { destinationSearchJob } from './pacs/search-job.js';
@@ -300,6 +301,12 @@ export function createContext(
     destinations: repos.destinations,
     audit,
   });
+  const destinationSearches = new DestinationSearchService({
+    destinations,
+    searches: repos.destinationSearches,
+    jobs: jobQueue,
+    audit,
+  });
   const nominationProcess = new NominationProcessService({
     nominations: repos.nominations,
     process: new NominationProcessRepository(k),
@@ -435,11 +442,12 @@ export function createContext(
       audit,
       publicUrl: config.publicUrl,
     }),
-    destinationSearches: new DestinationSearchService({
-      destinations,
-      searches: repos.destinationSearches,
-      jobs: jobQueue,
-      audit,
+    destinationSearches,
+    patientSearches: new PatientSearchService({
+      studies: repos.studies,
+      destinations: repos.destinations,
+      configs: groupConfigs,
+      searches: destinationSearches,
     }),
     pushes: new StudyPushService({
       pushes: repos.studyPushes,

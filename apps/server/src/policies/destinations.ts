@@ -70,3 +70,18 @@ export function requireVisibleSearch<T extends { namespace_id: string }>(
   }
   return search;
 }
+
+/**
+ * A search whose progress and results the caller may read (destination/search/get): any it may
+ * retrieve from, and a gatekeeper's own Search Patient, while it still approves in that group
+ * (the search only reads the group's query destination; retrieving needs destination_search).
+ */
+export function requireFollowedSearch<T extends { namespace_id: string; user_id: string }>(
+  caller: Caller,
+  search: T | undefined,
+): T {
+  const permissions = search && caller.groups.get(search.namespace_id)?.permissions;
+  const own = search?.user_id === caller.user.uuid && permissions?.has('study_approve');
+  if (!search || !(permissions?.has('destination_search') || own)) throw notFound('destination_search');
+  return search;
+}

@@ -5,7 +5,8 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { parseSearchQuery } from '../pacs/search-query.js';
 import type { SearchParams } from '../pacs/search-query.js';
 import type { Caller } from '../policies/index.js';
-import { requireSearchTarget, requireVisibleSearch } from '../policies/index.js';
+import { requireFollowedSearch, requireSearchTarget, requireVisibleSearch } from '../policies/index.js';
+import type { DestinationRow } from '../repositories/destinations.repository.js';
 import type {
   DestinationRetrieveRow,
   DestinationSearchesRepository,
@@ -45,6 +46,19 @@ export class DestinationSearchService {
     const destination = await this.deps.destinations.usable(caller, destinationId);
     // Unauthorised looks like missing: no such group, another account's, or no destination_search in it.
     requireSearchTarget(caller, copyTo, destination.account_id);
+    return this.start(caller, destination, copyTo, params);
+  }
+
+  /**
+   * Starts a search of a destination the caller was already allowed to search into `namespaceId`
+   * (Retrieve Study, or a gatekeeper's Search Patient): the row, its job and the audit record.
+   */
+  async start(
+    caller: Caller,
+    destination: DestinationRow,
+    namespaceId: string,
+    params: SearchParams,
+  ): Promise<{ uuid: string }> {
     if (Number(destination.can_search) !== 1)
       throw invalidField('uuid', 'this destination cannot be searched');
     // A date the user picked as today may already be tomorrow in UTC: allow one day ahead.
@@ -55,7 +69,7 @@ export class DestinationSearchService {
       uuid,
       destination_id: destination.uuid,
       account_id: destination.account_id,
-      namespace_id: copyTo,
+      namespace_id: namespaceId,
       user_id: caller.user.uuid,
       query: JSON.stringify(query),
       state: 'running',
@@ -71,14 +85,14 @@ export class DestinationSearchService {
       action: 'DESTINATION_SEARCH',
       objectType: 'destination',
       objectId: destination.uuid,
-      detail: { search: uuid, namespace_id: copyTo, destination_name: destination.name, query },
+      detail: { search: uuid, namespace_id: namespaceId, destination_name: destination.name, query },
       ip: caller.ip,
     });
     return { uuid };
   }
 
   async get(caller: Caller, uuid: string): Promise<DestinationSearch> {
-    const search = await this.visible(caller, uuid);
+    const search = requireFollowedSearch(caller, await this.deps.searches.findSearch(uuid));
     const [results, retrieves] = await Promise.all([
       this.deps.searches.results(uuid),
       this.deps.searches.retrievesOfSearch(uuid),

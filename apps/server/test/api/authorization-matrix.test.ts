@@ -782,6 +782,14 @@ const ROUTES: Record<string, RouteCase> = {
       post('study/process', { uuid: o(x).uuid, destination_id: o(x).destinationId ?? MADE_UP }),
     accepts: ['NOT_FOUND:nomination'],
   },
+  // Search Patient: past study_approve and study_push, refused as the group is no gatekeeper or
+  // (PACS Intake) has no C-Find destination.
+  [api('study/patient/search')]: {
+    rule: { kind: 'study', needs: ['study_approve', 'study_push'], deleted: 'refused' },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/patient/search', { uuid: o(x).uuid, patientid: 'MATRIX' }),
+    accepts: ['NOT_FOUND:gatekeeper', 'NOT_FOUND:query_destination'],
+  },
   [api('study/nomination')]: {
     rule: view,
     objects: STUDY_OBJECTS,

@@ -1,6 +1,7 @@
 import {
   studyNominateRequest,
   studyNominationRequest,
+  studyPatientSearchRequest,
   studyProcessRequest,
   studyRejectRequest,
   studyUuidRequest,
@@ -31,5 +32,10 @@ export function nominationRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'study/process', studyProcessRequest, async ({ caller, input }) =>
     ctx.services.nominationProcess.process(caller, input),
+  );
+
+  // Search Patient (C-Find flow): answers the search's uuid, polled with destination/search/get.
+  authedRoute(ctx, app, 'study/patient/search', studyPatientSearchRequest, async ({ caller, input }) =>
+    ctx.services.patientSearches.search(caller, input),
   );
 }
