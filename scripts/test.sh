@@ -21,6 +21,9 @@ node --test scripts/check-imports.test.mjs
 npx prettier --check . >/dev/null || { npx prettier --check . | tail -20; exit 1; }
 echo "== server: unit and integration (SQLite and PostgreSQL)"
 (cd apps/server && npx vitest run)
+echo "== server: ingest, download, DICOMweb and purge on the S3-compatible store (a private s3rver)"
+(cd apps/server && TEST_BLOB_STORE=s3 npx vitest run test/api/upload.test.ts test/api/study-download.test.ts \
+  test/api/study-trash.test.ts test/dicomweb/dicomweb-read.test.ts test/dicomweb/stow.test.ts test/dimse/cstore.test.ts)
 echo "== web: component tests"
 (cd apps/web && npx vitest run --passWithNoTests)
 if [ -f e2e/vitest.config.ts ]; then

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
-import { storedFile } from '../support/blob-files.js';
 
 const DAY = 86_400_000;
 
@@ -172,7 +170,7 @@ describe.each(DIALECTS)('study delete, restore and purge on %s', (dialect) => {
       expect({ table, left: left.length }).toEqual({ table, left: 0 });
     }
     for (const { blob_key } of oldFiles) {
-      const exists = fs.existsSync(storedFile(server, blob_key));
+      const exists = await server.ctx.services.blobs.exists(blob_key);
       expect({ blob_key, exists }).toEqual({ blob_key, exists: blob_key === sharedKey });
     }
     expect(await deletedOf(recent!.uuid)).not.toBeNull();
