@@ -11,14 +11,15 @@ import { DestinationsAdminPage } from '../features/destinations';
 import { RoutingRulesPage } from '../features/routing';
 import { AccountSettingsPage } from '../features/settings';
 import { UploadPage } from '../features/upload';
+import { WorklistPage } from '../features/worklist';
 import { GroupPage, InboxShell, InboxUnavailablePage, QueryLayout, RequireSession } from './lazy-pages';
 import { NotFoundPage } from './NotFoundPage';
 
 const suspended = (node: ReactNode) => <Suspense fallback={<Loading />}>{node}</Suspense>;
 
 /**
- * Routes of SPEC.md section 2; external pages (/worklist) are served by the server, except the
- * administration pages the app renders itself (destinations, users, groups, routing rules).
+ * Routes of SPEC.md section 2. The app renders the pages SPEC.md calls external too: the
+ * administration pages (destinations, users, groups, routing rules) and the Advanced UI (/worklist).
  */
 export const routes: RouteObject[] = [
   { path: '/', element: <SignInPage /> },
@@ -46,6 +47,8 @@ export const routes: RouteObject[] = [
               { path: '/study/request/:groupId', element: <RequestStudyPage /> },
               { path: '/study/retrieve/:groupId', element: <RetrieveStudyPage /> },
               { path: '/account-settings', element: <AccountSettingsPage /> },
+              // The menu's Advanced UI: the inbox's study search as a dense table.
+              { path: '/worklist', element: <WorklistPage /> },
               // The first page of the Administration area (SPEC.md's /organization/*.html pages).
               { path: '/organization/destinations.html', element: <DestinationsAdminPage /> },
               { path: '/organization/users.html', element: <UsersAdminPage /> },

@@ -1,0 +1,156 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
+import {
+  Checkbox,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TableSortLabel,
+} from '@mui/material';
+import type { Study } from '@imaging-inbox/contract';
+import { useTranslation } from '../../../lib/i18n';
+import { formatPatientName } from '../../../lib/format';
+import { useDateDisplay } from '../../../lib/date-preferences';
+import { columnDirection, nextSort, type SortableColumn } from '../lib/column-sort';
+
+interface Props {
+  studies: Study[];
+  sort: string;
+  onSort: (sort: string) => void;
+  checked: ReadonlySet<string>;
+  onCheck: (study: Study, checked: boolean) => void;
+  /** Enter or a double click on a row. */
+  onOpen: (study: Study) => void;
+  /** The name of the group that holds a study. */
+  groupName: (study: Study) => string;
+}
+
+const tableSx = {
+  '& td, & th': { py: 0.5, px: 1, whiteSpace: 'nowrap' },
+  // The description takes the width the other columns leave and is cut with an ellipsis.
+  '& td.desc': { width: '100%', maxWidth: 0, minWidth: 120, overflow: 'hidden', textOverflow: 'ellipsis' },
+  '& tr:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineOffset: -2 },
+} as const;
+
+/**
+ * The worklist's dense table. One row holds the keyboard focus (roving tabindex): arrow keys move
+ * it, Space toggles the row's selection, Enter opens the study.
+ */
+export function WorklistTable({ studies, sort, onSort, checked, onCheck, onOpen, groupName }: Props) {
+  const { t } = useTranslation();
+  const dates = useDateDisplay();
+  const [focus, setFocus] = useState(0);
+  const rows = useRef<(HTMLTableRowElement | null)[]>([]);
+  const focused = Math.min(focus, Math.max(studies.length - 1, 0));
+
+  const moveTo = (index: number) => {
+    const next = Math.max(0, Math.min(studies.length - 1, index));
+    setFocus(next);
+    rows.current[next]?.focus();
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTableRowElement>, index: number, study: Study) => {
+    // Keys typed into the row's checkbox keep their own meaning.
+    if (e.target !== e.currentTarget) return;
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => moveTo(index + 1),
+      ArrowUp: () => moveTo(index - 1),
+      Home: () => moveTo(0),
+      End: () => moveTo(studies.length - 1),
+      ' ': () => onCheck(study, !checked.has(study.uuid)),
+      Enter: () => onOpen(study),
+    };
+    const action = keys[e.key];
+    if (!action) return;
+    e.preventDefault();
+    action();
+  };
+
+  const sortable = (column: SortableColumn, label: string) => {
+    const direction = columnDirection(sort, column);
+    return (
+      <TableCell sortDirection={direction}>
+        <TableSortLabel
+          active={direction !== false}
+          direction={direction || (column === 'patient' ? 'asc' : 'desc')}
+          onClick={() => onSort(nextSort(sort, column))}
+        >
+          {t(label)}
+        </TableSortLabel>
+      </TableCell>
+    );
+  };
+  const allChecked = studies.length > 0 && studies.every((s) => checked.has(s.uuid));
+  const someChecked = studies.some((s) => checked.has(s.uuid));
+
+  return (
+    <TableContainer sx={{ flex: 1, minHeight: 0 }}>
+      <Table size="small" stickyHeader sx={tableSx} aria-label={t('Exams')}>
+        <TableHead>
+          <TableRow>
+            <TableCell padding="checkbox">
+              <Checkbox
+                size="small"
+                checked={allChecked}
+                indeterminate={someChecked && !allChecked}
+                onChange={(e) => studies.forEach((s) => onCheck(s, e.target.checked))}
+                slotProps={{ input: { 'aria-label': t('Select all exams on this page') } }}
+              />
+            </TableCell>
+            {sortable('patient', 'Patient name')}
+            <TableCell>{t('MRN')}</TableCell>
+            {sortable('studyDate', 'Study date')}
+            <TableCell>{t('Modality')}</TableCell>
+            <TableCell>{t('Description')}</TableCell>
+            <TableCell align="right">{t('Images')}</TableCell>
+            <TableCell>{t('Group')}</TableCell>
+            {sortable('uploaded', 'Uploaded')}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {studies.map((study, index) => {
+            const name = formatPatientName(study.patient_name) || t('Unknown patient');
+            const isChecked = checked.has(study.uuid);
+            return (
+              <TableRow
+                key={study.uuid}
+                ref={(el) => {
+                  rows.current[index] = el;
+                }}
+                hover
+                selected={isChecked}
+                tabIndex={index === focused ? 0 : -1}
+                aria-selected={isChecked}
+                onFocus={() => setFocus(index)}
+                onKeyDown={(e) => onKeyDown(e, index, study)}
+                onDoubleClick={() => onOpen(study)}
+                data-testid="worklist-row"
+              >
+                <TableCell padding="checkbox">
+                  <Checkbox
+                    size="small"
+                    tabIndex={-1}
+                    checked={isChecked}
+                    onChange={(e) => onCheck(study, e.target.checked)}
+                    slotProps={{ input: { 'aria-label': t('Select {{name}}', { name }) } }}
+                  />
+                </TableCell>
+                <TableCell>{name}</TableCell>
+                <TableCell>{study.patientid || '—'}</TableCell>
+                <TableCell>{dates.day(study.study_date) || '—'}</TableCell>
+                <TableCell>{study.modality || '—'}</TableCell>
+                <TableCell className="desc" title={study.study_description}>
+                  {study.study_description || '—'}
+                </TableCell>
+                <TableCell align="right">{study.image_count}</TableCell>
+                <TableCell>{groupName(study)}</TableCell>
+                <TableCell>{dates.timestamp(study.created)}</TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
