@@ -45,12 +45,16 @@ describe.each(DIALECTS)('HL7 MLLP listener on %s', (dialect) => {
         timeout: 30_000,
       },
     );
-    return stdout
-      .replace(/[\x0b\x1c]/g, '')
-      .replaceAll('\\S\\', '^')
-      .split(/[\r\n]+/)
-      .filter(Boolean)
-      .map((s) => s.split('|'));
+    return (
+      stdout
+        // MLLP framing bytes: start of block (VT) and end of block (FS).
+        .replaceAll('\x0b', '')
+        .replaceAll('\x1c', '')
+        .replaceAll('\\S\\', '^')
+        .split(/[\r\n]+/)
+        .filter(Boolean)
+        .map((s) => s.split('|'))
+    );
   };
   const msa = (ack: string[][]) => ack.find((s) => s[0] === 'MSA')!;
   const msh = (type: string, id: string, facility = 'DEMO') =>
