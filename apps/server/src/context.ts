@@ -344,6 +344,9 @@ export function createContext(
       reports: new StudyReportsRepository(k),
       results: repos.hl7Results,
       blobs,
+      ingest,
+      audit,
+      accounts: repos.accounts,
       log,
     }),
     hl7: new Hl7InboxService({

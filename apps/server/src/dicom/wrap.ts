@@ -72,8 +72,16 @@ export interface NativePixels {
 /** LO and SH values are cut to their DICOM maximum length. */
 const lo = (value: string) => value.slice(0, 64);
 
-/** Encapsulated PDF Storage for one PDF. */
-export function wrapPdf(study: WrapStudy, instance: WrapInstance, pdf: Uint8Array): Uint8Array {
+/**
+ * Encapsulated PDF Storage for one PDF; `extra` adds or replaces attributes (a report's accession
+ * number, reading physician and verification flag).
+ */
+export function wrapPdf(
+  study: WrapStudy,
+  instance: WrapInstance,
+  pdf: Uint8Array,
+  extra: NaturalizedDataset = {},
+): Uint8Array {
   // OB values have even length: a PDF of odd length gets one trailing NUL (PS3.3 C.24.2.1), and
   // Encapsulated Document Length keeps the true size so readers can drop it.
   const padded = pdf.length % 2 === 0 ? pdf : concat(pdf, new Uint8Array(1));
@@ -86,6 +94,7 @@ export function wrapPdf(study: WrapStudy, instance: WrapInstance, pdf: Uint8Arra
     MIMETypeOfEncapsulatedDocument: 'application/pdf',
     EncapsulatedDocument: toArrayBuffer(padded),
     EncapsulatedDocumentLength: pdf.length,
+    ...extra,
     _vrMap: { EncapsulatedDocument: 'OB' },
   };
   return writePart10(ENCAPSULATED_PDF_STORAGE, instance.sopInstanceUid, EXPLICIT_VR_LITTLE_ENDIAN, dataset);

@@ -46,6 +46,7 @@ import { linkRoutes } from './routes/link.routes.js';
 import { studySendRoutes } from './routes/study-send.routes.js';
 import { nominationRoutes } from './routes/nomination.routes.js';
 import { orderRoutes } from './routes/order.routes.js';
+import { studyReportRoutes } from './routes/study-report.routes.js';
 import { sendPublicRoutes } from './routes/send-public.routes.js';
 import { linkPublicRoutes } from './routes/link-public.routes.js';
 import { uploadSessionRoutes } from './routes/upload-session.routes.js';
@@ -173,6 +174,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   studySendRoutes(ctx, app);
   nominationRoutes(ctx, app);
   orderRoutes(ctx, app);
+  studyReportRoutes(ctx, app, options.maxUploadBytes);
   sendPublicRoutes(ctx, app);
   bundleRoutes(app);
   qidoRoutes(ctx, app);

@@ -59,6 +59,7 @@ const CLINICIAN: Permission[] = [
   'study_star',
   'study_edit',
   'study_delete',
+  'study_report_add',
   'link_edit',
   'user_modify_notifications',
 ];

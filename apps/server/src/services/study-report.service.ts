@@ -1,7 +1,17 @@
 import type { StudyReport } from '@imaging-inbox/contract';
 import dicomParser from 'dicom-parser';
 import type { DataSet } from 'dicom-parser';
+import { formatDA, formatTM } from '../dicom/dates.js';
+import { newUid } from '../dicom/index.js';
+import { basicTextSr } from '../dicom/report-sr.js';
+import { wrapPdf, type WrapInstance, type WrapStudy } from '../dicom/wrap.js';
+import { checkWrapInput, WrapInputError } from '../dicom/wrap-input.js';
+import { DomainError, internal, invalidField, missingFields } from '../domain/errors.js';
+import type { IngestService } from '../ingest/ingest.service.js';
 import type { Caller, StudyAccess } from '../policies/index.js';
+import type { StudyRow } from '../repositories/studies.repository.js';
+import { studyEvent, type AuditService } from './audit.service.js';
+import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { Hl7ResultsRepository } from '../repositories/hl7-results.repository.js';
 import type { ReportInstanceRow, StudyReportsRepository } from '../repositories/study-reports.repository.js';
 import { SR_CLASS_PREFIX } from '../repositories/study-reports.repository.js';
@@ -11,8 +21,20 @@ interface Deps {
   access: StudyAccess;
   reports: StudyReportsRepository;
   results: Hl7ResultsRepository;
-  blobs: Pick<BlobStore, 'read'>;
+  blobs: Pick<BlobStore, 'read' | 'writeTemp'>;
+  ingest: Pick<IngestService, 'ingestTemp'>;
+  audit: Pick<AuditService, 'record'>;
+  accounts: Pick<AccountsRepository, 'findAccount'>;
   log?: (line: string) => void;
+  now?: () => number;
+}
+
+/** A report to add: text, or the bytes of a PDF. */
+export interface NewReport {
+  title: string;
+  final: boolean;
+  text?: string;
+  pdf?: Uint8Array;
 }
 
 /**
@@ -48,6 +70,73 @@ export class StudyReportService {
     return reports.sort((a, b) => (b.time ?? 0) - (a.time ?? 0));
   }
 
+  /**
+   * study/report/add: the report written as a new series of the study (a Basic Text SR for text, an
+   * Encapsulated PDF for a PDF) with the study's current patient and study attributes, stored through
+   * the ingest pipeline like any other instance, so it is pushed and downloaded with the study. The
+   * input is checked before anything is written; a refusal leaves the study as it was.
+   */
+  async add(caller: Caller, studyUuid: string, report: NewReport): Promise<StudyReport> {
+    const study = await this.deps.access.byUuid(caller, studyUuid, {
+      permissions: ['study_report_add'],
+      deleted: 'refused',
+    });
+    const text = report.text?.trim() ?? '';
+    if (report.pdf === undefined && text === '') throw missingFields(['text']);
+    if (report.pdf !== undefined && text !== '')
+      throw invalidField('text', 'a report is text or a PDF, not both');
+    if (report.pdf !== undefined) checkPdf(report.pdf);
+
+    const at = new Date((this.deps.now ?? Date.now)());
+    const title = report.title.trim() || (report.pdf ? 'PDF report' : 'Report');
+    const instance: WrapInstance = {
+      seriesInstanceUid: newUid(),
+      seriesNumber: Number(study.series_count) + 1,
+      sopInstanceUid: newUid(),
+      title,
+      contentDate: formatDA(at),
+      contentTime: formatTM(at),
+    };
+    const author = [caller.user.last_name, caller.user.first_name].join('^').replace(/\^$/, '');
+    const dicom = report.pdf
+      ? wrapPdf(studyAttributes(study), instance, report.pdf, {
+          AccessionNumber: study.accession_number,
+          ReferringPhysicianName: study.referring_physician,
+          NameOfPhysiciansReadingStudy: author,
+          VerificationFlag: report.final ? 'VERIFIED' : 'UNVERIFIED',
+        })
+      : basicTextSr(studyAttributes(study), instance, {
+          text,
+          final: report.final,
+          author,
+          accessionNumber: study.accession_number,
+          referringPhysician: study.referring_physician,
+          organization: (await this.deps.accounts.findAccount(study.account_id))?.name ?? '',
+        });
+
+    const temp = await this.deps.blobs.writeTemp(dicom);
+    const kind = report.pdf ? 'PDF' : 'SR';
+    // The pipeline owns the temp file from here: it stores it or discards it.
+    await this.deps.ingest.ingestTemp(
+      temp,
+      { accountId: study.account_id, namespaceId: study.namespace_id },
+      { kind: 'report', userId: caller.user.uuid, ip: caller.ip, detail: { report: kind, title } },
+    );
+    await this.deps.audit.record(
+      studyEvent(caller, study, 'REPORT_ADD', {
+        kind,
+        title,
+        status: report.final ? 'Final' : 'Preliminary',
+        sop_instance_uid: instance.sopInstanceUid,
+      }),
+    );
+    const added = (await this.deps.reports.instances(study.uuid)).find(
+      (row) => row.sop_instance_uid === instance.sopInstanceUid,
+    );
+    if (!added) throw internal('the added report is not in the study');
+    return this.fromInstance(added);
+  }
+
   private async fromInstance(row: ReportInstanceRow): Promise<StudyReport> {
     const sr = row.sop_class_uid.startsWith(SR_CLASS_PREFIX);
     const base: StudyReport = {
@@ -71,11 +160,14 @@ export class StudyReportService {
       return base;
     }
     const text = (tag: string) => data.string(tag)?.trim() ?? '';
-    const final = text('x0040a491') === 'COMPLETE' && text('x0040a493') === 'VERIFIED';
+    // An encapsulated PDF has no completion flag: its verification flag alone says final.
+    const final = (!sr || text('x0040a491') === 'COMPLETE') && text('x0040a493') === 'VERIFIED';
     const verifier = data.elements['x0040a073']?.items?.[0]?.dataSet;
     const author = personName(verifier?.string('x0040a075') ?? '') || personName(text('x00081060'));
+    // The title typed with the report is its series description; the SR's concept name is generic.
     const title =
       text('x00420010') ||
+      row.series_description ||
       data.elements['x0040a043']?.items?.[0]?.dataSet?.string('x00080104')?.trim() ||
       base.title;
     return {
@@ -86,6 +178,30 @@ export class StudyReportService {
       title,
       text: sr ? srText(data) : null,
     };
+  }
+}
+
+/** The study as its stored instances now describe it (edits included). */
+function studyAttributes(study: StudyRow): WrapStudy {
+  return {
+    patientName: study.patient_name,
+    patientId: study.patientid,
+    patientSex: study.patient_sex,
+    patientBirthDate: study.patient_birth_date,
+    studyInstanceUid: study.study_uid,
+    studyDate: study.study_date,
+    studyTime: study.study_time,
+    studyDescription: study.study_description,
+  };
+}
+
+/** A whole PDF (header and end-of-file marker), or the call's refusal. */
+function checkPdf(bytes: Uint8Array): void {
+  try {
+    if (checkWrapInput(bytes) !== 'pdf') throw new WrapInputError('INVALID_FILE_TYPE', 'not a PDF file');
+  } catch (error) {
+    if (error instanceof WrapInputError) throw new DomainError(error.code, 'file', error.detail);
+    throw error;
   }
 }
 

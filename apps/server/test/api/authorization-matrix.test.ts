@@ -800,6 +800,12 @@ const ROUTES: Record<string, RouteCase> = {
     objects: STUDY_OBJECTS,
     request: (_w, x) => post('study/report/list', { uuid: o(x).uuid }),
   },
+  [api('study/report/add')]: {
+    rule: { kind: 'study', needs: ['study_report_add'], deleted: 'refused' },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/report/add', { uuid: o(x).uuid, text: 'Matrix report.' }),
+    phase: 'write',
+  },
   [api('study/push/list')]: {
     rule: view,
     objects: STUDY_OBJECTS,

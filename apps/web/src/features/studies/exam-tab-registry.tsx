@@ -6,6 +6,7 @@ import { EditMrnTab } from './components/EditMrnTab';
 import { PacsTab } from './components/PacsTab';
 import { ProcessTab } from './components/process/ProcessTab';
 import { OrdersTab } from './components/OrdersTab';
+import { ReportsTab } from './components/ReportsTab';
 import { ExchangeTab } from './components/ExchangeTab';
 import { SendTab } from './components/SendTab';
 import { ShareTab } from './components/ShareTab';
@@ -19,8 +20,7 @@ const NOT_GATEKEEPER = ['CLOUD', 'LIBRARY', 'ALL'] as const;
 /**
  * Every exam-details tab (SPEC.md section 2), in strip order: the single and multi-select panels
  * show exactly the entries whose rules hold. Adding a tab is adding one entry here, with its screen;
- * Search Order is the Process tab's step, not a tab of its own. Reports (components/ReportsTab.tsx)
- * gets its entry once the server answers study/report/list.
+ * Search Order is the Process tab's step, not a tab of its own.
  */
 export const EXAM_TABS: readonly ExamTabEntry[] = [
   {
@@ -125,6 +125,16 @@ export const EXAM_TABS: readonly ExamTabEntry[] = [
     render: ({ studies, state, accountId }) => (
       <ProcessTab study={studies[0]!} state={state} accountId={accountId} />
     ),
+  },
+  {
+    id: 'reports',
+    label: 'Reports',
+    groupTypes: NOT_GATEKEEPER,
+    fromShare: true,
+    multiSelect: false,
+    // Anyone who sees the study reads its reports; adding one (study_report_add) is the tab's form.
+    when: ({ studies }) => allGrant(studies, 'study_view'),
+    render: ({ studies }) => <ReportsTab study={studies[0]!} />,
   },
   {
     id: 'orders',

@@ -94,9 +94,11 @@ describe('OrdersTab', () => {
 describe('ReportsTab', () => {
   let reports: StudyReport[];
   const added: { body: URLSearchParams | FormData }[] = [];
+  const multipart: FormData[] = [];
   beforeEach(() => {
     sessionStorage.setItem('sid', 'S1');
     added.length = 0;
+    multipart.length = 0;
     reports = [
       {
         id: 'r1',
@@ -127,7 +129,11 @@ describe('ReportsTab', () => {
         return [200, { status: 'OK', report }];
       },
     });
-    vi.stubGlobal('fetch', stub);
+    // A PDF goes as multipart, which the stub does not read: kept here to look at.
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.body instanceof FormData) multipart.push(init.body);
+      return stub(input, init);
+    });
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -153,6 +159,26 @@ describe('ReportsTab', () => {
       final: '1',
     });
     expect(await within(list).findByText('Final')).toBeTruthy();
+  });
+
+  it('sends a PDF report as the multipart file with its title and status', async () => {
+    renderWithRouter(<ReportsTab study={exam()} />);
+    const form = await screen.findByRole('region', { name: 'Add a report' });
+    fireEvent.click(within(form).getByRole('button', { name: 'PDF' }));
+    const pdf = new File(['%PDF-1.4 report %%EOF'], 'read.pdf', { type: 'application/pdf' });
+    fireEvent.change(within(form).getByLabelText('PDF file'), { target: { files: [pdf] } });
+    fireEvent.change(within(form).getByLabelText('Title'), { target: { value: 'Outside read' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Add report' }));
+    await waitFor(() => expect(multipart).toHaveLength(1));
+    const sent = multipart[0]!;
+    expect([sent.get('uuid'), sent.get('title'), sent.get('final'), sent.get('sid')]).toEqual([
+      's1',
+      'Outside read',
+      '0',
+      'S1',
+    ]);
+    expect((sent.get('file') as File).name).toBe('read.pdf');
+    expect(sent.get('text')).toBeNull();
   });
 
   it('offers no form without study_report_add', async () => {

@@ -41,7 +41,11 @@ describe('examTabs', () => {
       'Send exams',
       'Attachments',
       'Delete exams',
+      'Reports',
     ]);
+    expect(
+      examTabs({ groupType: 'CLOUD', state: 'Inbox', studies: [without('study_view')] }).tabs,
+    ).not.toContain('Reports');
     expect(
       examTabs({ groupType: 'CLOUD', state: 'Inbox', studies: [newStudy()], permissions: { order_view: 1 } })
         .tabs,

@@ -13,6 +13,7 @@ describe('historyKind', () => {
     ['DELETE', 'study', null],
     ['LOGIN', 'user', null],
     ['RETRIEVE_END', 'destination', null],
+    ['REPORT_ADD', 'study', 'report added'],
   ])('%s of %s shows as %s', (action, type, kind) => {
     expect(historyKind(action, type)).toBe(kind);
   });
@@ -28,6 +29,11 @@ describe('historyDetail', () => {
     expect(
       historyDetail('retrieve incomplete', { destination_name: 'Orthanc', reason: 'the peer closed' }),
     ).toBe('from Orthanc: the peer closed');
+  });
+  it('names the report added, its kind and status', () => {
+    expect(historyDetail('report added', { title: 'Emergency read', kind: 'SR', status: 'Final' })).toBe(
+      'Emergency read (SR, Final)',
+    );
   });
   it('names the tag a tag edit added or removed', () => {
     expect(historyDetail('edit', { tag_added: 'urgent' })).toBe('Tag added: urgent');

@@ -6,6 +6,7 @@ export const SHOWN_AUDIT_ACTIONS = [
   'STUDY_DOWNLOAD',
   'DELETE',
   'RETRIEVE_END',
+  'REPORT_ADD',
 ] as const;
 
 export type HistoryKind =
@@ -17,12 +18,14 @@ export type HistoryKind =
   | 'invite'
   | 'remove share'
   | 'retrieved'
-  | 'retrieve incomplete';
+  | 'retrieve incomplete'
+  | 'report added';
 
 /**
  * The history kind of an audit event: CREATE of a study is an upload, of an invite an invite, of a
  * share 'shared'; DELETE of a share is 'remove share'; the end of a retrieve from a PACS that
- * filled the study is 'retrieved', or 'retrieve incomplete' when it failed part-way. Anything else
+ * filled the study is 'retrieved', or 'retrieve incomplete' when it failed part-way; a report added
+ * from the Reports tab is 'report added'. Anything else
  * is not shown (null).
  */
 export function historyKind(
@@ -47,6 +50,8 @@ export function historyKind(
     case 'RETRIEVE_END':
       if (objectType !== 'study') return null;
       return outcome === 'FAILURE' ? 'retrieve incomplete' : 'retrieved';
+    case 'REPORT_ADD':
+      return objectType === 'study' ? 'report added' : null;
     default:
       return null;
   }
@@ -106,6 +111,11 @@ export function historyDetail(kind: HistoryKind, detail: unknown): string {
       const from = d['destination_name'] ? `from ${text(d['destination_name'])}` : '';
       const why = kind === 'retrieve incomplete' && d['reason'] ? text(d['reason']) : '';
       return [from, why].filter(Boolean).join(': ');
+    }
+    case 'report added': {
+      // e.g. 'Emergency read (SR, Final)'
+      const what = [d['kind'], d['status']].filter((v) => typeof v === 'string' && v).join(', ');
+      return [d['title'] ? text(d['title']) : '', what ? `(${what})` : ''].filter(Boolean).join(' ');
     }
     default:
       return '';
