@@ -34,6 +34,12 @@ export const useAddReport = (studyUuid: string) => {
           })
         : apiPost<StudyReportAddAnswer>('study/report/add', { ...params, text: report.text });
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: reportsKey(studyUuid) }),
+    // The report is a new series: the exam's counts and its history change with the list.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: reportsKey(studyUuid) }),
+        queryClient.invalidateQueries({ queryKey: ['study', 'list'] }),
+        queryClient.invalidateQueries({ queryKey: ['audit', 'object', studyUuid] }),
+      ]),
   });
 };
