@@ -52,7 +52,13 @@ describe.each(DIALECTS)('gatekeeper and cloud group configuration on %s', (diale
     expect(intake.body).toMatchObject({
       status: 'OK',
       type: 'GATEKEEPER',
-      gatekeeper_config: { pacsPromotePreference: 'NONE', destinations: [], queryDestination: null },
+      gatekeeper_config: { pacsPromotePreference: 'NONE', queryDestination: null },
+    });
+    // Its one destination is the demo's own archive (test/gatekeeper/demo-archive.test.ts).
+    const [archive, ...others] = intake.body.gatekeeper_config.destinations as string[];
+    expect(others).toEqual([]);
+    expect((await server.api.call('destination/get', { uuid: archive }, admin)).body).toMatchObject({
+      name: 'PACS Archive',
     });
     const fields = intake.body.gatekeeper_config.customFields as { name: string; required: boolean }[];
     expect(fields.map((f) => f.name)).toContain('reason_for_visit');
