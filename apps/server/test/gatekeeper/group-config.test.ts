@@ -57,7 +57,7 @@ describe.each(DIALECTS)('gatekeeper and cloud group configuration on %s', (diale
     // Its one destination is the demo's own archive (test/gatekeeper/demo-archive.test.ts).
     const [archive, ...others] = intake.body.gatekeeper_config.destinations as string[];
     expect(others).toEqual([]);
-    expect((await server.api.call('destination/get', { uuid: archive }, admin)).body).toMatchObject({
+    expect((await server.api.call('destination/get', { uuid: archive! }, admin)).body).toMatchObject({
       name: 'PACS Archive',
     });
     const fields = intake.body.gatekeeper_config.customFields as { name: string; required: boolean }[];
