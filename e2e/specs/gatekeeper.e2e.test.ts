@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { apiGet, apiLogin, signIn } from '../support/actions';
 
@@ -39,6 +40,13 @@ const canProcess = await intakeHasDestination();
  * The gatekeeper workflow on the demo world: a clinician of Emergency nominates two exams to PACS
  * Intake; the gatekeeper rejects one (the clinician then sees why) and processes the other to PACS.
  */
+/** PACS Intake's Nominations: the gatekeeper also sees PACS Archive, which sorts first. */
+async function openIntakeNominations(page: Page): Promise<void> {
+  await page.goto('/group/list');
+  await page.getByRole('button', { name: 'PACS Intake' }).click();
+  await page.waitForURL(/\/Nominations$/);
+}
+
 describe('gatekeeper: nominate, reject, process', () => {
   let clinician: BrowserSession;
   let gatekeeper: BrowserSession;
@@ -117,7 +125,7 @@ describe('gatekeeper: nominate, reject, process', () => {
 
   it('the gatekeeper sees the nomination, opens Process first, and rejects it with why', async () => {
     const page = gatekeeper.page;
-    await page.goto('/group/list');
+    await openIntakeNominations(page);
     await page.getByTestId('study-card').first().waitFor();
     await settled(gatekeeper);
     await openCard(gatekeeper, exams[1]!);
@@ -159,7 +167,7 @@ describe('gatekeeper: nominate, reject, process', () => {
 
   it.runIf(canProcess)('the gatekeeper processes the other nomination and sends it to PACS', async () => {
     const page = gatekeeper.page;
-    await page.goto('/group/list');
+    await openIntakeNominations(page);
     await page.getByTestId('study-card').first().waitFor();
     await settled(gatekeeper);
     await openCard(gatekeeper, exams[0]!);
@@ -191,7 +199,7 @@ describe('gatekeeper: nominate, reject, process', () => {
     }
     await screenshot(page, 'gatekeeper-08-comparison');
     await panel.getByRole('button', { name: 'Send to PACS' }).click();
-    await panel.getByText('Exam is being sent to PACS').waitFor();
+    await page.getByText('Exam is being sent to PACS').first().waitFor();
     await page.waitForURL(/\/Queued$/);
     // The push to the demo archive completes: the exam moves to Completed, the nominator sees it.
     await page.getByRole('link', { name: 'Completed' }).click();
