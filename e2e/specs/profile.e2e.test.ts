@@ -38,6 +38,8 @@ describe('account settings: profile and password', () => {
   it('saves a date format that the inbox then uses, and refuses a bad phone number', async () => {
     await signIn(b.page, LOGIN);
     await b.page.waitForURL('**/group/list');
+    // The gatekeeper's first group is the (empty) PACS Archive; its exams are in PACS Intake.
+    await b.page.getByRole('button', { name: 'PACS Intake' }).click();
     const studyDate = b.page
       .getByTestId('study-card')
       .first()
@@ -67,6 +69,7 @@ describe('account settings: profile and password', () => {
     expect(await b.page.getByLabel('Date format').inputValue()).toBe('YYYY-MM-DD');
 
     await b.page.goto('/group/list');
+    await b.page.getByRole('button', { name: 'PACS Intake' }).click();
     await expect
       .poll(
         async () =>

@@ -70,7 +70,9 @@ describe('embedded viewer', () => {
     const panel = b.page.getByRole('complementary', { name: 'Exam details' });
     await panel.getByRole('tab', { name: 'Viewer' }).click();
     const iframe = panel.locator('iframe[title="Viewer"]');
-    expect(await iframe.getAttribute('src')).toMatch(/^\/viewer\/#study\/[^/]+\/[^/]+\/[^/]+$/);
+    expect(await iframe.getAttribute('src')).toMatch(
+      /^\/viewer\/(\?date_format=[^#]+)?#study\/[^/]+\/[^/]+\/[^/]+$/,
+    );
     const frame = (await (await iframe.elementHandle()).contentFrame())!;
     await frame.waitForSelector('body[data-ready="1"]', { timeout: 15_000 });
 
