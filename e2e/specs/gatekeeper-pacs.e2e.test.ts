@@ -154,6 +154,8 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
     });
     expect(added.status).toBe('OK');
     await switchUser('gatekeeper@demo.local');
+    // The gatekeeper's first group is the demo's PACS Archive; nominations are in PACS Intake.
+    await b.page.getByRole('button', { name: 'PACS Intake' }).click();
     await card().waitFor();
     await card()
       .getByRole('button', { name: /^Open / })
