@@ -19,7 +19,8 @@ describe('Exchange tab: custom fields and exam fields', () => {
     b = await openBrowser(baseUrl);
     await signIn(b.page, 'gatekeeper@demo.local');
     await b.page.waitForURL('**/group/list');
-    // PACS Intake is the gatekeeper's only group: /group/list already shows its first state.
+    // The gatekeeper's first group is the demo's PACS Archive, which may be empty: open PACS Intake.
+    await b.page.getByRole('button', { name: 'PACS Intake' }).click();
     await b.page.getByTestId('study-card').first().waitFor();
     await settled(b);
   });
