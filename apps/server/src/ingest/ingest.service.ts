@@ -160,7 +160,7 @@ export class IngestService {
 
   private async discardAhead(storedAhead: Promise<string> | undefined): Promise<void> {
     const key = await storedAhead?.catch(() => undefined);
-    if (key) await this.removeIfUnreferenced(key);
+    if (key) await this.deps.collector.discardWritten(key);
   }
 
   private async index(
@@ -183,12 +183,12 @@ export class IngestService {
     } catch (error) {
       // A failed index may not have waited for the write: let it finish before judging the file.
       await fileDurable?.catch(() => undefined);
-      await this.removeIfUnreferenced(blob.key);
+      await this.deps.collector.discardWritten(blob.key);
       throw error;
     }
     if (result.duplicate) {
       // Same SOP Instance UID already stored; a different byte content must not linger unreferenced.
-      await this.removeIfUnreferenced(blob.key);
+      await this.deps.collector.discardWritten(blob.key);
     } else {
       this.deps.meter?.ingested(source.kind, blob.size);
       source.auditedStudies?.add(result.studyUuid);
@@ -224,10 +224,6 @@ export class IngestService {
       },
       ip: source.ip ?? null,
     });
-  }
-
-  private async removeIfUnreferenced(key: string): Promise<void> {
-    await this.deps.collector.discardWritten(key);
   }
 }
 
