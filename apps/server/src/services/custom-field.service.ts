@@ -16,6 +16,7 @@ import { isUniqueViolation } from '../repositories/unique-violation.js';
 import type { AuditService } from './audit.service.js';
 import { newUuid } from './tokens.js';
 import type { CustomFieldRow, CustomFieldsRepository } from '../repositories/custom-fields.repository.js';
+import { givenFields, ifGiven } from './given-fields.js';
 
 /** One validated change of a study's custom field value, with the names the history shows. */
 export interface CustomFieldChange {
@@ -67,11 +68,14 @@ export class CustomFieldService {
     const type = before.type as CustomFieldType;
     const options = input.options === undefined ? undefined : checkOptions(type, input.options);
     try {
-      await this.deps.fields.update(input.uuid, {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.required !== undefined ? { required: input.required } : {}),
-        ...(options !== undefined ? { options: JSON.stringify(options) } : {}),
-      });
+      await this.deps.fields.update(
+        input.uuid,
+        givenFields({
+          name: input.name,
+          required: input.required,
+          options: ifGiven(options, JSON.stringify),
+        }),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw nameTaken();
       throw error;

@@ -8,6 +8,7 @@ import type { AccountsRepository } from '../repositories/accounts.repository.js'
 import type { DicomNodeListed, DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
 import type { AuditService } from './audit.service.js';
 import { newUuid } from './tokens.js';
+import { givenFields } from './given-fields.js';
 
 export interface DicomNodeFields {
   ae_title?: string | undefined;
@@ -69,12 +70,12 @@ export class DicomNodeService {
       }
     }
     const valid = await this.validate(node.account_id, fields, node.uuid);
-    const changes = {
-      ...(valid.ae_title !== undefined ? { ae_title: valid.ae_title } : {}),
-      ...(valid.host !== undefined ? { host: valid.host } : {}),
-      ...(valid.group_id !== undefined ? { group_uuid: valid.group_id } : {}),
-      ...(valid.name !== undefined ? { name: valid.name } : {}),
-    };
+    const changes = givenFields({
+      ae_title: valid.ae_title,
+      host: valid.host,
+      group_uuid: valid.group_id,
+      name: valid.name,
+    });
     if (Object.keys(changes).length) {
       await this.deps.nodes.update(uuid, changes);
       await this.audit(caller, node.account_id, 'EDIT', uuid, {

@@ -7,6 +7,7 @@ import type { RoleRow, RolesRepository } from '../repositories/roles.repository.
 import { isUniqueViolation } from '../repositories/unique-violation.js';
 import type { AuditService } from './audit.service.js';
 import { newUuid } from './tokens.js';
+import { givenFields, ifGiven } from './given-fields.js';
 
 interface Deps {
   roles: RolesRepository;
@@ -63,10 +64,10 @@ export class RoleService {
     requireAdministration(caller, before.account_id, 'role', 'edit');
     requireNotOwnGrant(caller, before.account_id, holdsRole(caller, before.uuid));
     try {
-      await this.deps.roles.set(input.uuid, {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.permissions !== undefined ? { permissions: JSON.stringify(input.permissions) } : {}),
-      });
+      await this.deps.roles.set(
+        input.uuid,
+        givenFields({ name: input.name, permissions: ifGiven(input.permissions, JSON.stringify) }),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw nameTaken();
       throw error;

@@ -16,6 +16,7 @@ import type { SendsRepository } from '../repositories/sends.repository.js';
 import type { WebhooksRepository } from '../repositories/webhooks.repository.js';
 import type { AuditService } from './audit.service.js';
 import { newUuid } from './tokens.js';
+import { givenFields, ifGiven } from './given-fields.js';
 
 /** The fields route/add and route/set take, parsed by the contract (undefined: not given). */
 export interface RouteFields {
@@ -95,18 +96,17 @@ export class RoutingRuleService {
   async set(caller: Caller, uuid: string, fields: RouteFields): Promise<RoutingRule> {
     const row = requireAdministeredIn(caller, await this.deps.rules.find(uuid), 'route', 'edit', 'route');
     const valid = await this.validate(row.account_id, fields);
-    const changes: Partial<RoutingRuleRow> = {
-      ...(valid.name !== undefined ? { name: valid.name } : {}),
-      ...(valid.sequence !== undefined ? { sequence: valid.sequence } : {}),
-      ...(valid.for !== undefined
-        ? { for_type: valid.for?.type ?? null, for_id: valid.for?.id ?? null }
-        : {}),
-      ...(valid.when !== undefined ? { events: JSON.stringify(valid.when) } : {}),
-      ...(valid.match !== undefined ? { match: valid.match } : {}),
-      ...(valid.conditions !== undefined ? { conditions: JSON.stringify(valid.conditions) } : {}),
-      ...(valid.actions !== undefined ? { actions: JSON.stringify(valid.actions) } : {}),
-      ...(valid.disabled !== undefined ? { disabled: valid.disabled } : {}),
-    };
+    const changes = givenFields({
+      name: valid.name,
+      sequence: valid.sequence,
+      for_type: ifGiven(valid.for, (target) => target?.type ?? null),
+      for_id: ifGiven(valid.for, (target) => target?.id ?? null),
+      events: ifGiven(valid.when, JSON.stringify),
+      match: valid.match,
+      conditions: ifGiven(valid.conditions, JSON.stringify),
+      actions: ifGiven(valid.actions, JSON.stringify),
+      disabled: valid.disabled,
+    });
     if (!Object.keys(changes).length) return presentRule(row);
     const after = { ...row, ...changes, updated: this.now() };
     await this.deps.rules.update(uuid, { ...changes, updated: after.updated });

@@ -35,6 +35,7 @@ import type { AuditService } from './audit.service.js';
 import type { OutboundGuard } from './outbound-guard.js';
 import { OutboundRefused } from './outbound-guard.js';
 import { newUuid } from './tokens.js';
+import { givenFields, ifGiven } from './given-fields.js';
 
 export interface WebhookFields {
   name?: string | undefined;
@@ -134,13 +135,13 @@ export class WebhookService {
   async set(caller: Caller, uuid: string, fields: WebhookFields): Promise<Webhook> {
     const row = requireAdministered(caller, await this.deps.webhooks.find(uuid), 'webhook');
     const valid = await this.validate(fields);
-    const changes: Partial<WebhookRow> = {
-      ...(valid.name !== undefined ? { name: valid.name } : {}),
-      ...(valid.url !== undefined ? { url: valid.url } : {}),
-      ...(valid.method !== undefined ? { method: valid.method } : {}),
-      ...(valid.event !== undefined ? { events: JSON.stringify(valid.event) } : {}),
-      ...(valid.disabled !== undefined ? { disabled: valid.disabled } : {}),
-    };
+    const changes = givenFields({
+      name: valid.name,
+      url: valid.url,
+      method: valid.method,
+      events: ifGiven(valid.event, JSON.stringify),
+      disabled: valid.disabled,
+    });
     if (!Object.keys(changes).length) return presentWebhook(row);
     const after = { ...row, ...changes, updated: this.now() };
     await this.deps.webhooks.update(uuid, { ...changes, updated: after.updated });
