@@ -4,7 +4,7 @@ import { MAX_PAGE_ROWS } from './limits.js';
 import { EVENT_FLAGS } from './notifications.js';
 import type { EventFlagName } from './notifications.js';
 import { PROFILE_FIELD_NAMES } from './profile.js';
-import type { ProfileFields } from './profile.js';
+import type { ProfileChanges } from './profile.js';
 
 /** Request schemas of sessions, users, accounts, groups and settings (api-params.ts explains the codecs). */
 
@@ -52,13 +52,14 @@ export const passwordChangeRequest = z.object({
 
 /** user/set changes only the profile fields it is given; an empty value clears an optional one. */
 export const userSetRequest = z
-  .object(Object.fromEntries(PROFILE_FIELD_NAMES.map((f) => [f, rawText()])))
+  .object(Object.fromEntries([...PROFILE_FIELD_NAMES, 'language'].map((f) => [f, rawText()])))
   .transform((p) => {
-    const given: Partial<ProfileFields> = {};
+    const given: ProfileChanges = {};
     for (const field of PROFILE_FIELD_NAMES) {
       const value = p[field];
       if (value !== undefined) given[field] = value;
     }
+    if (p.language !== undefined) given.language = p.language;
     return given;
   });
 

@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './languages.js';
 export * from './permissions.js';
 export * from './groups.js';
 export * from './limits.js';

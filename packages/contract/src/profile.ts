@@ -3,6 +3,8 @@
  * (user/password/change). One rule set, checked by the form on every change and again by the server.
  */
 
+import { SUPPORTED_LANGUAGES, type Language } from './languages.js';
+
 /** SPEC section 9 "Date formats", the first being the default. */
 export const DATE_FORMATS = [
   'MM-DD-YYYY',
@@ -43,6 +45,7 @@ export const PROFILE_MESSAGES = {
   shareCodeInvalid: 'Use 4 to 32 letters, digits or dashes',
   shareCodeTaken: 'This share code is already in use',
   shareDescriptionTooLong: `At most ${SHARE_DESCRIPTION_MAX_LENGTH} characters`,
+  languageInvalid: `Choose one of ${SUPPORTED_LANGUAGES.join(', ')}, or nothing to follow the browser`,
 } as const;
 
 /** What user/get answers. */
@@ -57,6 +60,8 @@ export interface UserProfile {
   share_code: string | null;
   share_description: string | null;
   date_format: DateFormat;
+  /** The chosen language, or '' to follow the browser (e-mails then use the account's or English). */
+  language: Language | '';
 }
 
 export type ProfileFields = Pick<
@@ -65,6 +70,12 @@ export type ProfileFields = Pick<
 > & { date_format: string };
 
 export type ProfileField = keyof ProfileFields;
+
+/**
+ * What user/set may change. The language is chosen apart from the Profile form (its own picker), so
+ * it is not one of the form's fields: a form save leaves it as it is.
+ */
+export type ProfileChanges = Partial<ProfileFields> & { language?: string };
 export const PROFILE_FIELD_NAMES = [
   'first',
   'last',

@@ -51,6 +51,8 @@ export interface UserTable {
   time_zone: string | null;
   /** E.164 (+ and digits) or null; set on the Profile tab. */
   mobile_phone: string | null;
+  /** en, fr or es chosen on the Profile; null follows the browser (contract SUPPORTED_LANGUAGES). */
+  language: string | null;
   ui_json: string | null;
   created: number;
   last_login: number | null;

@@ -57,6 +57,10 @@ export class UsersRepository {
       .execute();
   }
 
+  async setLanguage(uuid: string, language: string | null): Promise<void> {
+    await this.db.updateTable('users').set({ language }).where('uuid', '=', uuid).execute();
+  }
+
   /** The share code and description of the user's personal namespace in the account, if it has one. */
   personalShareCode(
     userId: string,

@@ -4,9 +4,11 @@ import {
   PERSONAL_GROUP_NAME,
   PROFILE_MESSAGES,
   isDateFormat,
+  isLanguage,
   normalizeProfile,
   profileProblems,
   type DateFormat,
+  type ProfileChanges,
   type ProfileFields,
   type UserProfile,
 } from '@imaging-inbox/contract';
@@ -69,6 +71,7 @@ export class ProfileService {
       share_code: code?.share_code ?? null,
       share_description: code?.share_description ?? null,
       date_format: isDateFormat(dateFormat) ? dateFormat : DEFAULT_DATE_FORMAT,
+      language: isLanguage(user.language) ? user.language : '',
     };
   }
 
@@ -76,9 +79,12 @@ export class ProfileService {
    * Fields left out keep their value. Every field is checked before any is written, so a refused
    * save changes nothing.
    */
-  async set(caller: Caller, given: Partial<ProfileFields>): Promise<UserProfile> {
+  async set(caller: Caller, changes: ProfileChanges): Promise<UserProfile> {
+    const { language: givenLanguage, ...given } = changes;
     const before = await this.get(caller);
     const values = normalizeProfile({ ...before, ...given });
+    const wanted = givenLanguage === undefined ? before.language : givenLanguage.trim();
+    const language = wanted === '' || isLanguage(wanted) ? wanted : refuseLanguage();
     const problems = profileProblems(values);
     if (problems.time_zone) throw new DomainError('INVALID_TIME_ZONE', problems.time_zone);
     const [field, why] = Object.entries(problems)[0] ?? [];
@@ -98,9 +104,11 @@ export class ProfileService {
       mobile_phone: values.mobile_phone,
     });
     await this.deps.settings.set(settingsOwner(caller.user.uuid), DATE_FORMAT_SETTING, values.date_format);
-    const changed = (Object.keys(values) as (keyof ProfileFields)[]).filter(
+    if (language !== before.language) await this.deps.users.setLanguage(caller.user.uuid, language || null);
+    const changed: string[] = (Object.keys(values) as (keyof ProfileFields)[]).filter(
       (key) => values[key] !== before[key],
     );
+    if (language !== before.language) changed.push('language');
     await this.deps.audit.record({
       userId: caller.user.uuid,
       action: 'PROFILE_EDIT',
@@ -111,7 +119,7 @@ export class ProfileService {
     });
     // Everything stored is known here, so the answer needs no second read; profileProblems has
     // already refused any date format outside DATE_FORMATS.
-    return { ...before, ...values, date_format: values.date_format as DateFormat };
+    return { ...before, ...values, date_format: values.date_format as DateFormat, language };
   }
 
   /** `current` is the code the user holds now: keeping it is no conflict with oneself. */
@@ -172,6 +180,10 @@ export class ProfileService {
       ip: caller.ip,
     });
   }
+}
+
+function refuseLanguage(): never {
+  throw invalidField('language', PROFILE_MESSAGES.languageInvalid);
 }
 
 /** The account the session shows first (session/user answers the same one). */

@@ -188,6 +188,51 @@ describe.each(DIALECTS)(
       );
     });
 
+    it('keeps the chosen language, clears it with an empty value, and leaves it on other saves', async () => {
+      const viewer = await server.api.login('viewer@demo.local');
+      expect((await server.api.get('user/get', { sid: viewer })).body.language).toBe('');
+
+      const set = await server.api.call('user/set', { language: 'fr' }, viewer);
+      expect(set.body).toMatchObject({ status: 'OK', language: 'fr' });
+      expect((await userRow('viewer@demo.local')).language).toBe('fr');
+      // A Profile form save does not send the language: it stays.
+      await server.api.call('user/set', { first: 'Robin' }, viewer);
+      expect((await server.api.get('user/get', { sid: viewer })).body.language).toBe('fr');
+
+      const cleared = await server.api.call('user/set', { language: '' }, viewer);
+      expect(cleared.body.language).toBe('');
+      expect((await userRow('viewer@demo.local')).language).toBeNull();
+
+      const audit = await db()
+        .selectFrom('audit_events')
+        .select(['detail', 'user_id'])
+        .where('action', '=', 'PROFILE_EDIT')
+        .where('user_id', '=', (await userRow('viewer@demo.local')).uuid)
+        .orderBy('id')
+        .execute();
+      expect(audit.map((a) => JSON.parse(a.detail ?? '{}').fields)).toEqual([
+        ['language'],
+        ['first'],
+        ['language'],
+      ]);
+    });
+
+    it('refuses a language it does not speak and changes nothing', async () => {
+      const sid = await server.api.login('viewer@demo.local');
+      await server.api.call('user/set', { language: 'es' }, sid);
+      const before = await userRow('viewer@demo.local');
+      for (const language of ['de', 'EN', 'fr-FR', 'english', 'x'.repeat(5000)]) {
+        const { body } = await server.api.call('user/set', { first: 'Changed', language }, sid);
+        expect(body, language).toMatchObject({
+          status: 'ERROR',
+          error_type: 'INVALID_FIELD',
+          error_subtype: 'language',
+          error_data: PROFILE_MESSAGES.languageInvalid,
+        });
+      }
+      expect(await userRow('viewer@demo.local')).toEqual(before);
+    });
+
     it('changes the password with the current one, ends the other sessions, keeps this one', async () => {
       const other = await server.api.login('viewer@demo.local');
       const current = await server.api.login('viewer@demo.local');

@@ -48,6 +48,7 @@ import { routingRules } from './20261127T2050-routing-rules.js';
 import { webhooks } from './20261127T2051-webhooks.js';
 import { auditAccountIndex } from './20261127T2052-audit-account-index.js';
 import { listedCountIndex } from './20261127T2070-listed-count-index.js';
+import { userLanguage } from './20261128T0100-user-language.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -100,4 +101,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T2051-webhooks': webhooks,
   '20261127T2052-audit-account-index': auditAccountIndex,
   '20261127T2070-listed-count-index': listedCountIndex,
+  '20261128T0100-user-language': userLanguage,
 };

@@ -1,0 +1,19 @@
+/**
+ * The languages the product speaks (issue 17 "Translations"): the web app's locale tables, the
+ * server's e-mail messages and the profile's language choice all use these codes.
+ */
+export const SUPPORTED_LANGUAGES = ['en', 'fr', 'es'] as const;
+export type Language = (typeof SUPPORTED_LANGUAGES)[number];
+/** What everything falls back to when no choice applies. */
+export const DEFAULT_LANGUAGE: Language = 'en';
+
+/** Each language named in itself, as a language picker shows it. */
+export const LANGUAGE_NAMES: Record<Language, string> = {
+  en: 'English',
+  fr: 'Français',
+  es: 'Español',
+};
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
+}
