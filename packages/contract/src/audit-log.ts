@@ -10,5 +10,39 @@ export interface AuditLogEntry {
   user_name: string | null;
   user_email: string | null;
   ip: string | null;
+  /** The account's study the event is about: its patient (DICOM name) and description. */
+  study: { patient_name: string; description: string } | null;
   detail: Record<string, unknown> | null;
 }
+
+/**
+ * Actions the audit log's filter offers by name; any other action the server records can still be
+ * typed in.
+ */
+export const AUDIT_FILTER_ACTIONS = [
+  'LOGIN',
+  'LOGOUT',
+  'PASSWORD_CHANGE',
+  'PASSWORD_RESET',
+  'PASSWORD_RESET_REQUEST',
+  'PROFILE_EDIT',
+  'STUDY_VIEW',
+  'STUDY_SEARCH',
+  'STUDY_UPLOAD',
+  'STUDY_DOWNLOAD',
+  'STUDY_SEND',
+  'ROUTE',
+  'PUSH',
+  'NOMINATE',
+  'REJECT',
+  'ATTACHMENT_VIEW',
+  'LINK_CREATE',
+  'LINK_REVOKE',
+  'ORDER_ADD',
+  'REPORT_ADD',
+  'PURGE',
+  'ADD',
+  'EDIT',
+  'DELETE',
+  'INVITE',
+] as const;

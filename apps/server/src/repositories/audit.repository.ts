@@ -11,6 +11,13 @@ export interface AuditLogFilter {
   to?: number | undefined;
 }
 
+export type AccountLogRow = AuditEventRow & {
+  user_name: string | null;
+  user_email: string | null;
+  study_patient_name: string | null;
+  study_description: string | null;
+};
+
 export class AuditRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -49,12 +56,24 @@ export class AuditRepository {
     filter: AuditLogFilter,
     limit: number,
     offset: number,
-  ): Promise<(AuditEventRow & { user_name: string | null; user_email: string | null })[]> {
+  ): Promise<AccountLogRow[]> {
     let query = this.db
       .selectFrom('audit_events')
       .leftJoin('users', 'users.uuid', 'audit_events.user_id')
+      // The study an event is about, when it is one of this account's: its patient and description.
+      .leftJoin('studies', (join) =>
+        join
+          .onRef('studies.uuid', '=', 'audit_events.object_id')
+          .on('audit_events.object_type', '=', 'study')
+          .on('studies.account_id', '=', accountId),
+      )
       .selectAll('audit_events')
-      .select(['users.name as user_name', 'users.email as user_email'])
+      .select([
+        'users.name as user_name',
+        'users.email as user_email',
+        'studies.patient_name as study_patient_name',
+        'studies.study_description as study_description',
+      ])
       .where((eb) =>
         eb.or([
           eb('audit_events.account_id', '=', accountId),

@@ -1,7 +1,7 @@
 import type { AuditLogEntry } from '@imaging-inbox/contract';
 import type { Caller } from '../policies/index.js';
 import { requireAdministration } from '../policies/index.js';
-import type { AuditLogFilter, AuditRepository } from '../repositories/audit.repository.js';
+import type { AccountLogRow, AuditLogFilter, AuditRepository } from '../repositories/audit.repository.js';
 
 /** Rows one CSV export holds at most; a wider one is narrowed by time. */
 export const AUDIT_CSV_MAX_ROWS = 100_000;
@@ -67,19 +67,7 @@ export function csvCell(value: unknown): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-function present(row: {
-  id: number;
-  at: number;
-  action: string;
-  outcome: string;
-  object_type: string;
-  object_id: string | null;
-  user_id: string | null;
-  user_name: string | null;
-  user_email: string | null;
-  ip: string | null;
-  detail: string | null;
-}): AuditLogEntry {
+function present(row: AccountLogRow): AuditLogEntry {
   return {
     id: Number(row.id),
     when: new Date(Number(row.at)).toISOString(),
@@ -91,6 +79,10 @@ function present(row: {
     user_name: row.user_name,
     user_email: row.user_email,
     ip: row.ip,
+    study:
+      row.study_patient_name === null
+        ? null
+        : { patient_name: row.study_patient_name, description: row.study_description ?? '' },
     detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : null,
   };
 }

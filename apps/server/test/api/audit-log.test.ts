@@ -59,6 +59,26 @@ describe.each(DIALECTS)('the account audit log (audit/log) on %s', (dialect) => 
     expect(page.body.page).toEqual({ number: 1, rows: 1, more: 1 });
   });
 
+  it('names the study an event is about by its patient and description, and filters by study', async () => {
+    const study = await server.ctx.db.kysely
+      .selectFrom('studies')
+      .select(['uuid', 'patient_name', 'study_description'])
+      .where('account_id', '=', accountId)
+      .orderBy('uuid')
+      .executeTakeFirstOrThrow();
+    expect((await server.api.call('study/get', { uuid: study.uuid }, admin)).body.status).toBe('OK');
+    const views = await log({ 'filter.study_id': study.uuid });
+    expect(views.body.events.length).toBeGreaterThan(0);
+    expect(views.body.events[0]).toMatchObject({
+      action: 'STUDY_VIEW',
+      object_id: study.uuid,
+      user_email: 'admin@demo.local',
+      study: { patient_name: study.patient_name, description: study.study_description },
+    });
+    const logins = await log({ 'filter.action': 'LOGIN' });
+    expect(logins.body.events.every((e: { study: unknown }) => e.study === null)).toBe(true);
+  });
+
   it('exports the filtered log as CSV, formulas neutralised', async () => {
     const response = await fetch(`${server.url}/api/v3/audit/log`, {
       method: 'POST',

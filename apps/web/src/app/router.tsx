@@ -6,7 +6,7 @@ import { LinkUploadPage } from '../features/link';
 import { RequestStudyPage } from '../features/request';
 import { RetrieveStudyPage } from '../features/retrieve';
 import { SendLinkPage } from '../features/send-link';
-import { GroupsAdminPage, UsersAdminPage } from '../features/admin';
+import { AuditLogPage, GroupsAdminPage, UsersAdminPage } from '../features/admin';
 import { DestinationsAdminPage } from '../features/destinations';
 import { RoutingRulesPage } from '../features/routing';
 import { AccountSettingsPage } from '../features/settings';
@@ -54,6 +54,7 @@ export const routes: RouteObject[] = [
               { path: '/organization/users.html', element: <UsersAdminPage /> },
               { path: '/organization/groups.html', element: <GroupsAdminPage /> },
               { path: '/organization/routing-rules.html', element: <RoutingRulesPage /> },
+              { path: '/organization/audit.html', element: <AuditLogPage /> },
             ],
           },
         ],

@@ -32,6 +32,18 @@ describe('buildMenu', () => {
     expect(menu.administration.map((l) => l.label)).toEqual(['Groups', 'Routing Rules', 'Destinations']);
     expect(menu.administration.every((l) => l.external)).toBe(true);
   });
+  it('gives holders of audit_view the Audit Log', () => {
+    const audit = (granted: string[]) =>
+      buildMenu({ ...base, isAdmin: true, permissions: permissionFlags(granted) }).administration.find(
+        (l) => l.label === 'Audit Log',
+      );
+    expect(audit(['audit_view'])).toEqual({
+      label: 'Audit Log',
+      href: '/organization/audit.html',
+      external: true,
+    });
+    expect(audit(['group_view'])).toBeUndefined();
+  });
   it('hides Administration with hide_administration_tab', () => {
     const menu = buildMenu({ ...base, isAdmin: true, accountSettings: { hide_administration_tab: '1' } });
     expect(menu.administration).toEqual([]);

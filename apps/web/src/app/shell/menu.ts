@@ -19,6 +19,7 @@ const ADMIN_LINKS: { label: string; href: string; anyOf: Permission[] }[] = [
   { label: 'Groups', href: '/organization/groups.html', anyOf: ['group_view', 'group_edit'] },
   { label: 'Users', href: '/organization/users.html', anyOf: ['account_user_view', 'account_user_edit'] },
   { label: 'Routing Rules', href: '/organization/routing-rules.html', anyOf: ['route_view', 'route_edit'] },
+  { label: 'Audit Log', href: '/organization/audit.html', anyOf: ['audit_view'] },
   { label: 'Destinations', href: '/organization/destinations.html', anyOf: [] },
 ];
 

@@ -9,3 +9,7 @@ export const GroupsAdminPage = /* @__PURE__ */ lazyPage(
   () => import('./components/GroupsAdminPage'),
   (m) => m.GroupsAdminPage,
 );
+export const AuditLogPage = /* @__PURE__ */ lazyPage(
+  () => import('./components/AuditLogPage'),
+  (m) => m.AuditLogPage,
+);

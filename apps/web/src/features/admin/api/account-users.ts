@@ -13,8 +13,9 @@ export interface UserListQuery {
 const usersKey = ['account-users'] as const;
 
 /** A page of the account's users (account/user/list). */
-export const useAccountUsers = (accountId: string, q: UserListQuery) =>
+export const useAccountUsers = (accountId: string, q: UserListQuery, enabled = true) =>
   useQuery({
+    enabled,
     queryKey: [...usersKey, accountId, q],
     queryFn: ({ signal }) =>
       apiGet<AccountUserPage>(
