@@ -124,3 +124,55 @@ export const engineFqdnRequest = z
     if (!namespace || !p.study_uid) return reportMissing(ctx, 'namespace_id');
     return { by: 'study' as const, namespace, studyUid: p.study_uid };
   });
+
+/** The namespace settings this product keeps per namespace, over its account's value. */
+export const NAMESPACE_SETTINGS = ['enable_dicom_wrapping'] as const;
+export type NamespaceSettingName = (typeof NAMESPACE_SETTINGS)[number];
+
+/**
+ * Ambra's other namespace settings: named so a client sending one is told it is not kept here
+ * (INVALID_SETTING) rather than having it silently dropped.
+ */
+const OTHER_AMBRA_SETTINGS = [
+  'allow_drag_and_drop_in_study_uploader',
+  'auto_create_patient',
+  'auto_enable_dicom_wrapping',
+  'cloud_storage_config',
+  'disable_duplicate_study_upload',
+  'enable_epic_patient_lookup',
+  'enable_multipart_uploader',
+  'link_defaults',
+  'no_dup_share',
+  'pixel_anonymize_color',
+  'priority_notifications',
+  'single_file_dicom_wrapping',
+  'study_field_flags',
+  'ui_json',
+  'upload_settings',
+] as const;
+
+/**
+ * namespace/settings (Ambra's parameters): `uuid` of the namespace; with no setting it reads the
+ * namespace's settings, with some it sets them. Each value is kept as sent ('0'/'1' flags are
+ * checked by the server, which answers INVALID_SETTING_VALUE naming the setting).
+ */
+export const namespaceSettingsRequest = z
+  .object({
+    uuid: requiredText(),
+    ...Object.fromEntries(NAMESPACE_SETTINGS.map((name) => [name, rawText()])),
+    ...Object.fromEntries(OTHER_AMBRA_SETTINGS.map((name) => [name, rawText()])),
+  })
+  .transform((p) => {
+    const raw = p as Record<string, string | undefined>;
+    const changes: Partial<Record<NamespaceSettingName, string>> = {};
+    for (const name of NAMESPACE_SETTINGS) if (raw[name] !== undefined) changes[name] = raw[name].trim();
+    const unsupported = OTHER_AMBRA_SETTINGS.filter((name) => raw[name] !== undefined);
+    return { namespaceId: p.uuid, changes, unsupported };
+  });
+
+/** namespace/settings's answer: the namespace's settings as they apply (its own, else its account's). */
+export interface NamespaceSettingsAnswer {
+  status: 'OK';
+  uuid: string;
+  settings: Record<NamespaceSettingName, string>;
+}

@@ -59,6 +59,10 @@ export const ERROR_TYPES = [
   'IN_USE',
   /** group/delete of a group that still holds studies (deleted ones awaiting purge included). */
   'NOT_EMPTY',
+  /** namespace/settings: a setting this product does not keep per namespace (sub-type: its name). */
+  'INVALID_SETTING',
+  /** namespace/settings: a value the setting does not take (sub-type: the setting's name). */
+  'INVALID_SETTING_VALUE',
   'INTERNAL',
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];

@@ -226,3 +226,10 @@ export interface StudyProcessAnswer extends ApiOk {
   /** The attributes written, each with its value before and after. */
   changed: { field: string; from: string; to: string }[];
 }
+
+/**
+ * study/approve: approve a nomination as it was nominated, sending it unchanged to the gatekeeper
+ * group's destination (`destination_id` needed only when the group has several).
+ */
+export const studyApproveRequest = z.object({ uuid: requiredText(), destination_id: optionalText() });
+export type StudyApproveRequest = z.output<typeof studyApproveRequest>;

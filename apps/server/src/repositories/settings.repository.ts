@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
-/** Key/value settings; owner is `user:<uuid>` or `account:<uuid>`. */
+/** Key/value settings; owner is `user:<uuid>`, `account:<uuid>` or `namespace:<namespace id>`. */
 export class SettingsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 

@@ -1,8 +1,8 @@
-import type { StudyProcessAnswer, StudyProcessRequest } from '@imaging-inbox/contract';
-import { isoDateOf } from '@imaging-inbox/contract';
+import type { StudyApproveRequest, StudyProcessAnswer, StudyProcessRequest } from '@imaging-inbox/contract';
+import { NOMINATION_PRIORITIES, isoDateOf } from '@imaging-inbox/contract';
 import type { Updateable } from 'kysely';
 import type { StudyTable } from '../db/schema.js';
-import { DomainError, invalidField, notFound } from '../domain/errors.js';
+import { DomainError, invalidField, missingFields, notFound } from '../domain/errors.js';
 import { NOMINATION_PROCESS_JOB, PUSH_JOB } from '../jobs/job-kinds.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { PacsClient } from '../pacs/pacs-client.js';
@@ -168,6 +168,33 @@ export class NominationProcessService {
     await this.deps.jobs.cancel(recoveryJob);
     const listed = await this.deps.nominations.ofCopy(copy.uuid);
     return { status: 'OK', nomination: presentNomination(listed!), push_uuid: pushUuid ?? '', changed };
+  }
+
+  /**
+   * study/approve: the nomination processed as it was nominated (no attribute changed, its own
+   * priority) to the gatekeeper group's destination; with several destinations the caller names one.
+   * Every check of `process` applies (permissions, already processed, the destination's group).
+   */
+  async approve(caller: Caller, input: StudyApproveRequest): Promise<StudyProcessAnswer> {
+    const copy = requireGatekeeperProcess(caller, await this.deps.studies.findByUuid(input.uuid));
+    const nomination = await this.deps.nominations.ofCopy(copy.uuid);
+    if (!nomination) throw notFound('nomination');
+    let destinationId = input.destination_id;
+    if (!destinationId) {
+      const config = await this.deps.configs.gatekeeper(nomination.gatekeeper_id);
+      if (!config) throw invalidField('uuid', 'PACS form not configured');
+      if (config.destinations.length !== 1) throw missingFields(['destination_id']);
+      destinationId = config.destinations[0]!;
+    }
+    const answers = JSON.parse(nomination.answers) as Record<string, unknown>;
+    const asked = NOMINATION_PRIORITIES.find((p) => p === answers['priority']);
+    return this.process(caller, {
+      uuid: copy.uuid,
+      destinationId,
+      priority: asked ?? 'Routine',
+      orderId: null,
+      attributes: {},
+    });
   }
 
   /**

@@ -76,14 +76,18 @@ export class WrapService {
     this.now = deps.now ?? Date.now;
   }
 
-  async isEnabled(accountId: string): Promise<boolean> {
-    return (await this.deps.settings.get(`account:${accountId}`, WRAPPING_SETTING)) === '1';
+  /** The group's own setting (namespace/settings) when it has one, else its account's. */
+  async isEnabled(accountId: string, namespaceId: string): Promise<boolean> {
+    const own = await this.deps.settings.get(`namespace:${namespaceId}`, WRAPPING_SETTING);
+    const value = own ?? (await this.deps.settings.get(`account:${accountId}`, WRAPPING_SETTING));
+    return value === '1';
   }
 
   async wrap(request: WrapRequest): Promise<WrapUploadAnswer> {
     const built: TempFile[] = [];
     try {
-      if (!(await this.isEnabled(request.group.accountId))) throw notPermitted(WRAPPING_SETTING);
+      if (!(await this.isEnabled(request.group.accountId, request.group.namespaceId)))
+        throw notPermitted(WRAPPING_SETTING);
       const form = validateForm(request.fields, latestTodayIso(this.now()));
       if (request.files.length === 0) throw new DomainError('MISSING_FIELDS', 'file', ['file']);
       if (request.files.length > WRAP_MAX_FILES) {

@@ -589,6 +589,12 @@ const ROUTES: Record<string, RouteCase> = {
     objects: GROUP_OBJECTS,
     request: (_w, x) => post('namespace/engine/fqdn', { namespace_id: o(x).namespaceId }),
   },
+  // Read by members and the account's admins; setting needs group_edit (namespace-settings.test.ts).
+  [api('namespace/settings')]: {
+    rule: { kind: 'group', adminDenied: 'OK' },
+    objects: GROUP_OBJECTS,
+    request: (_w, x) => post('namespace/settings', { uuid: o(x).namespaceId }),
+  },
   [api('user/event')]: {
     rule: { kind: 'group', adminDenied: 'NOT_MEMBER' },
     objects: GROUP_OBJECTS,
@@ -780,6 +786,13 @@ const ROUTES: Record<string, RouteCase> = {
     objects: STUDY_OBJECTS,
     request: (_w, x) =>
       post('study/process', { uuid: o(x).uuid, destination_id: o(x).destinationId ?? MADE_UP }),
+    accepts: ['NOT_FOUND:nomination'],
+  },
+  // Not a nomination: past study_approve and study_push, refused by the workflow.
+  [api('study/approve')]: {
+    rule: { kind: 'study', needs: ['study_approve', 'study_push'], deleted: 'refused' },
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => get('/api/v3/study/approve', { uuid: o(x).uuid }),
     accepts: ['NOT_FOUND:nomination'],
   },
   // Search Patient: past study_approve and study_push, refused as the group is no gatekeeper or

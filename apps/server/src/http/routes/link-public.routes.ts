@@ -42,7 +42,7 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
         description: link.message,
         needs_password: link.password_hash !== null,
         expires: link.expires,
-        accepts_documents: await ctx.services.wrap.isEnabled(link.account_id),
+        accepts_documents: await ctx.services.wrap.isEnabled(link.account_id, link.namespace_id),
       };
     },
   );
@@ -76,7 +76,8 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
   app.post('/api/v3/link/public/wrap', async (request, reply) => {
     const grant = grantOf(request, collectParams(request));
     const link = await ctx.services.linkAccess.authorizeUpload(grant);
-    if (!(await ctx.services.wrap.isEnabled(link.account_id))) throw notPermitted(WRAPPING_SETTING);
+    if (!(await ctx.services.wrap.isEnabled(link.account_id, link.namespace_id)))
+      throw notPermitted(WRAPPING_SETTING);
     const answer = await receiveAndWrap(ctx, request, maxFileBytes, {
       group: { accountId: link.account_id, namespaceId: link.namespace_id },
       userId: null,

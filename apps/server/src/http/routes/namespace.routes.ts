@@ -1,10 +1,15 @@
-import { engineFqdnRequest, shareCodeRequest } from '@imaging-inbox/contract';
-import type { ShareCodeSettingsAnswer } from '@imaging-inbox/contract';
+import { engineFqdnRequest, namespaceSettingsRequest, shareCodeRequest } from '@imaging-inbox/contract';
+import type { NamespaceSettingsAnswer, ShareCodeSettingsAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
-import { notFound } from '../../domain/errors.js';
-import { requireGroup } from '../../policies/index.js';
+import { DomainError, notFound } from '../../domain/errors.js';
+import {
+  mayAdminister,
+  requireAdministration,
+  requireGroup,
+  requireKnownNamespace,
+} from '../../policies/index.js';
 
 /** Namespace (group) calls that are not about studies. */
 export function namespaceRoutes(ctx: AppContext, app: FastifyInstance): void {
@@ -28,7 +33,9 @@ export function namespaceRoutes(ctx: AppContext, app: FastifyInstance): void {
       organization: target?.organization ?? '',
       description: target?.description ?? null,
       share_code: target?.share_code ?? account.share_code,
-      settings: { enable_dicom_wrapping: (await ctx.services.wrap.isEnabled(account.uuid)) ? '1' : '0' },
+      settings: {
+        enable_dicom_wrapping: (await ctx.services.wrap.isEnabled(account.uuid, namespaceId)) ? '1' : '0',
+      },
     };
     return answer;
   });
@@ -48,5 +55,47 @@ export function namespaceRoutes(ctx: AppContext, app: FastifyInstance): void {
       deleted: 'hidden',
     });
     return { engine_fqdn: engineFqdn, namespace_id: study.namespace_id };
+  });
+
+  /**
+   * namespace/settings (Ambra's call): a member, or whoever may see the account's groups, reads the
+   * namespace's settings as they apply; whoever may edit the account's groups (group_edit) sets them, each kept on the namespace
+   * over its account's value and audited. Ambra settings this product does not keep per namespace
+   * are refused by name (INVALID_SETTING), not dropped.
+   */
+  authedRoute(ctx, app, 'namespace/settings', namespaceSettingsRequest, async ({ caller, input }) => {
+    const ns = await ctx.repos.accounts.namespace(input.namespaceId);
+    if (!ns) throw notFound('namespace');
+    if (!mayAdminister(caller, ns.account_id, 'group', 'view'))
+      requireKnownNamespace(caller, ns, 'group_edit');
+    const [unsupported] = input.unsupported;
+    if (unsupported) throw new DomainError('INVALID_SETTING', unsupported);
+    const changes = Object.entries(input.changes);
+    if (changes.length > 0) {
+      requireAdministration(caller, ns.account_id, 'group', 'edit');
+      for (const [name, value] of changes) {
+        if (value !== '0' && value !== '1') throw new DomainError('INVALID_SETTING_VALUE', name);
+      }
+      const owner = `namespace:${input.namespaceId}`;
+      const before: Record<string, string | null> = {};
+      for (const [name, value] of changes) {
+        before[name] = (await ctx.repos.settings.get(owner, name)) ?? null;
+        await ctx.repos.settings.set(owner, name, value);
+      }
+      await ctx.services.audit.recordAdministration(
+        caller,
+        ns.account_id,
+        'NAMESPACE_SETTINGS',
+        'NAMESPACE',
+        input.namespaceId,
+        { before, after: input.changes },
+      );
+    }
+    const wrapping = await ctx.services.wrap.isEnabled(ns.account_id, input.namespaceId);
+    const answer: Omit<NamespaceSettingsAnswer, 'status'> = {
+      uuid: input.namespaceId,
+      settings: { enable_dicom_wrapping: wrapping ? '1' : '0' },
+    };
+    return answer;
   });
 }

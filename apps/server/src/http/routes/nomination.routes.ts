@@ -1,4 +1,5 @@
 import {
+  studyApproveRequest,
   studyNominateRequest,
   studyNominationRequest,
   studyPatientSearchRequest,
@@ -32,6 +33,10 @@ export function nominationRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'study/process', studyProcessRequest, async ({ caller, input }) =>
     ctx.services.nominationProcess.process(caller, input),
+  );
+
+  authedRoute(ctx, app, 'study/approve', studyApproveRequest, async ({ caller, input }) =>
+    ctx.services.nominationProcess.approve(caller, input),
   );
 
   // Search Patient (C-Find flow): answers the search's uuid, polled with destination/search/get.

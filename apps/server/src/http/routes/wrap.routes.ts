@@ -29,7 +29,8 @@ export function wrapRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBytes
       const caller = await authenticate(ctx, request, collectParams(request));
       const group = requireUploadGroup(caller, request.params.namespace_id);
       // Asked before the body is read, so a refused call costs no disk.
-      if (!(await ctx.services.wrap.isEnabled(group.accountId))) throw notPermitted(WRAPPING_SETTING);
+      if (!(await ctx.services.wrap.isEnabled(group.accountId, group.namespaceId)))
+        throw notPermitted(WRAPPING_SETTING);
 
       const answer = await receiveAndWrap(ctx, request, maxFileBytes, { group, userId: caller.user.uuid });
       return reply.code(202).send(answer);

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../support/test-server.js';
+import { DIALECTS, startTestServer } from '../support/test-server.js';
+
+async function until<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await what();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * study/approve (SPEC.md section 7): the gatekeeper approves a nomination as it was nominated; it
+ * goes unchanged to the group's one destination, here the demo PACS Archive (our own listener).
+ */
+describe.each(DIALECTS)('study/approve on %s', (dialect) => {
+  let server: TestServer;
+  let clinician: string;
+  let gatekeeper: string;
+  let groups: Record<string, { uuid: string; namespace_id: string }>;
+  let study: {
+    uuid: string;
+    study_uid: string;
+    image_count: number;
+    patient_name: string;
+    patientid: string;
+  };
+  let copy: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    clinician = await server.api.login('clinician@demo.local');
+    gatekeeper = await server.api.login('gatekeeper@demo.local');
+    const admin = await server.api.login('admin@demo.local');
+    groups = Object.fromEntries((await server.api.groups(admin)).map((g) => [g.name, g]));
+    const config = (await server.api.call('group/get', { uuid: groups['PACS Intake']!.uuid }, admin)).body
+      .gatekeeper_config;
+    // The seed wrote the configured DICOM port; this test server listens on a free one.
+    await server.ctx.db.kysely
+      .updateTable('destinations')
+      .set({ port: server.dicomPort })
+      .where('uuid', '=', config.destinations[0])
+      .execute();
+    study = await server.ctx.db.kysely
+      .selectFrom('studies')
+      .select(['uuid', 'study_uid', 'image_count', 'patient_name', 'patientid'])
+      .where('namespace_id', '=', groups['Emergency']!.namespace_id)
+      .where('deleted', 'is', null)
+      .orderBy('image_count')
+      .executeTakeFirstOrThrow();
+    const nominated = await server.api.call(
+      'study/nominate',
+      {
+        uuid: study.uuid,
+        gatekeeper_id: groups['PACS Intake']!.uuid,
+        'customfield-priority': 'Priority',
+        'customfield-reason_for_visit': 'Transfer',
+        'customfield-nominated_by': 'Dr Claire',
+      },
+      clinician,
+    );
+    copy = nominated.body.nomination.copy_uuid as string;
+  });
+  afterAll(() => server?.stop());
+
+  it('refuses the nominating clinician, a made-up study and a study that is no nomination', async () => {
+    const byClinician = await server.api.get('study/approve', { sid: clinician, uuid: copy });
+    expect(byClinician.body.error_type).toBe('NOT_FOUND');
+    const madeUp = await server.api.get('study/approve', { sid: gatekeeper, uuid: 'no-such-study' });
+    expect(madeUp.body.error_type).toBe('NOT_FOUND');
+    const missing = await server.api.get('study/approve', { sid: gatekeeper });
+    expect(missing.body.error_type).toBe('MISSING_FIELDS');
+    const unknownDestination = await server.api.get('study/approve', {
+      sid: gatekeeper,
+      uuid: copy,
+      destination_id: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(unknownDestination.body).toMatchObject({
+      error_type: 'INVALID_FIELD',
+      error_subtype: 'destination_id',
+    });
+    const still = await server.api.call('study/nomination', { uuid: study.uuid }, clinician);
+    expect(still.body.nomination.push_status).toBeNull();
+  });
+
+  it('sends the nomination unchanged, with its priority, to the group’s destination; a second approve is refused', async () => {
+    const approved = await server.api.get('study/approve', { sid: gatekeeper, uuid: copy });
+    expect(approved.body.status, JSON.stringify(approved.body)).toBe('OK');
+    expect(approved.body.changed).toEqual([]);
+    const processed = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select('detail')
+      .where('object_id', '=', copy)
+      .where('action', '=', 'PROCESS')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(String(processed.detail))).toMatchObject({
+      priority: 'Priority',
+      images: study.image_count,
+    });
+    const again = await server.api.get('study/approve', { sid: gatekeeper, uuid: copy });
+    expect(again.body.error_type).toBe('ALREADY_PROCESSED');
+    const status = await until(
+      () => server.api.call('study/nomination', { uuid: study.uuid }, clinician),
+      (r) => ['S', 'F'].includes(r.body.nomination.push_status as string),
+    );
+    expect(status.body.nomination).toMatchObject({ status: 'NOMINATION_SUCCESS', push_status: 'S' });
+    const arrived = await until(
+      () =>
+        server.api
+          .call(
+            'study/list',
+            { 'filter.phi_namespace.equals': groups['PACS Archive']!.namespace_id },
+            gatekeeper,
+          )
+          .then((r) => r.body.studies as Record<string, unknown>[]),
+      (list) =>
+        list.some((s) => s['study_uid'] === study.study_uid && s['image_count'] === study.image_count),
+    );
+    expect(arrived.find((s) => s['study_uid'] === study.study_uid)).toMatchObject({
+      patient_name: study.patient_name,
+      patientid: study.patientid,
+    });
+  }, 120_000);
+});
