@@ -3,11 +3,16 @@ import './lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { setLanguage } from './lib/i18n';
+import { deviceLanguageChoice, resolveLanguage } from './lib/language-preference';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const render = () =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+// The first paint already speaks the device's language; if its texts cannot load, English it is.
+setLanguage(resolveLanguage(deviceLanguageChoice())).then(render, render);

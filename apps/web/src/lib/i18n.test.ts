@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { t } from './i18n';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { browserLanguage, currentLanguage, setLabelOverrides, setLanguage, t } from './i18n';
 
 describe('English plurals', () => {
   it('says one exam, one file and one document in the singular, and more in the plural', () => {
@@ -20,5 +21,59 @@ describe('English plurals', () => {
     const hint = '{{count}} hours ({{minutes}} minutes)';
     expect(t(hint, { count: 1, minutes: 60 })).toBe('1 hour (60 minutes)');
     expect(t(hint, { count: 3, minutes: 180 })).toBe('3 hours (180 minutes)');
+  });
+});
+
+describe('other languages', () => {
+  afterEach(async () => {
+    setLabelOverrides([]);
+    await setLanguage('en');
+  });
+
+  it('loads a language only when chosen, then speaks it', async () => {
+    const source = readFileSync(new URL('./i18n.ts', import.meta.url), 'utf8');
+    // Static imports would put every language in the sign-in page's chunk.
+    expect(source).not.toMatch(/^import .*locales/m);
+    expect(t('Sign in')).toBe('Sign in');
+    await setLanguage('fr');
+    expect(currentLanguage()).toBe('fr');
+    expect(t('Sign in')).toBe('Se connecter');
+    await setLanguage('es');
+    expect(t('Sign in')).toBe('Iniciar sesión');
+  });
+
+  it('picks plural forms by the language’s rules: French says 0 and 1 in the singular', async () => {
+    await setLanguage('fr');
+    expect(t('{{count}} exams selected', { count: 0 })).toBe('0 examen sélectionné');
+    expect(t('{{count}} exams selected', { count: 1 })).toBe('1 examen sélectionné');
+    expect(t('{{count}} exams selected', { count: 2 })).toBe('2 examens sélectionnés');
+    // A million is `many` in French; without its own form it reads like `other`.
+    expect(t('{{count}} images', { count: 1_000_000 })).toBe('1000000 images');
+    await setLanguage('es');
+    expect(t('{{count}} exams selected', { count: 0 })).toBe('0 estudios seleccionados');
+    expect(t('{{count}} exams selected', { count: 1 })).toBe('1 estudio seleccionado');
+    expect(t('{{count}} years', { count: 58 })).toBe('58 años');
+  });
+
+  it('prefers the account’s label override of the current language, with its values', async () => {
+    setLabelOverrides([
+      { language: 'fr', key: 'Inbox', text: 'Corbeille d’arrivée' },
+      { language: 'fr', key: 'Upload to {{name}}', text: 'Envoyer dans {{name}}' },
+      { language: 'en', key: 'Inbox', text: 'Exams In' },
+    ]);
+    expect(t('Inbox')).toBe('Exams In');
+    await setLanguage('fr');
+    expect(t('Inbox')).toBe('Corbeille d’arrivée');
+    expect(t('Upload to {{name}}', { name: 'Cardiologie' })).toBe('Envoyer dans Cardiologie');
+    expect(t('Share')).toBe('Partager');
+    setLabelOverrides([]);
+    expect(t('Inbox')).toBe('Boîte de réception');
+  });
+
+  it('follows the first browser language it speaks, else English', () => {
+    expect(browserLanguage(['de-DE', 'fr-CA', 'es'])).toBe('fr');
+    expect(browserLanguage(['es-419'])).toBe('es');
+    expect(browserLanguage(['de', 'it'])).toBe('en');
+    expect(browserLanguage([])).toBe('en');
   });
 });

@@ -1,12 +1,26 @@
+import { useSyncExternalStore } from 'react';
+
 /**
  * The product's texts. Keys are the English texts themselves (SPEC.md wording, verbatim), so English
  * needs no resource file and a missing translation can never show a key name; English lists only
- * its singular forms. Another language adds its own table of the same shape.
+ * its singular forms. French and Spanish live in `src/locales/*.ts`, each loaded with a dynamic
+ * import only when chosen, so the sign-in page carries English alone (docs/decisions/0040).
  *
  * A few lines instead of i18next: the app uses only `t(text, values)` with `{{name}}` values and a
  * `count` that picks the plural form, and the sign-in page should not carry a full i18n library.
  */
-type Messages = Record<string, string>;
+export type Messages = Readonly<Record<string, string>>;
+
+/** The languages the web app speaks; English is built in, the others are lazily loaded tables. */
+export const LANGUAGES = ['en', 'fr', 'es'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Each language's own name, the way its speakers look for it in a list. */
+export const LANGUAGE_NAMES: Readonly<Record<Language, string>> = {
+  en: 'English',
+  fr: 'Français',
+  es: 'Español',
+};
 
 const en: Messages = {
   '{{count}} exams_one': '{{count}} exam',
@@ -36,27 +50,124 @@ const en: Messages = {
     'This document ({{size}}) is sent as one exam: please enter its patient and exam details.',
 };
 
-const language = 'en';
-const tables: Record<string, Messages> = { en };
-const plurals = new Intl.PluralRules(language);
+/** Dynamic imports keep each table in its own chunk, fetched the first time it is chosen. */
+const loaders: Readonly<Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages }>>> = {
+  fr: () => import('../locales/fr'),
+  es: () => import('../locales/es'),
+};
+
+/** An account's own wording of a label for one language (label/list, edited by an admin). */
+export interface LabelOverride {
+  language: string;
+  key: string;
+  text: string;
+}
+
+const tables: Partial<Record<Language, Messages>> = { en };
+let language: Language = 'en';
+let plurals = new Intl.PluralRules('en');
+let overrides = new Map<string, string>();
+let overrideList: readonly LabelOverride[] = [];
+const listeners = new Set<() => void>();
+
+export interface Translator {
+  t: (key: string, values?: TranslateValues) => string;
+  language: Language;
+}
+
+function newTranslator(): Translator {
+  return { t: (key, values) => t(key, values), language };
+}
+
+/** Replaced on every change that alters a text, so subscribed components render again. */
+let translator: Translator = newTranslator();
+
+function changed(): void {
+  translator = newTranslator();
+  for (const listener of listeners) listener();
+}
+
+function indexOverrides(): void {
+  overrides = new Map(overrideList.filter((o) => o.language === language).map((o) => [o.key, o.text]));
+}
+
+/** Whether `value` names a language the app speaks. */
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** The first of the browser's languages the app speaks (`fr-CA` counts as `fr`), else English. */
+export function browserLanguage(
+  preferred: readonly string[] = globalThis.navigator?.languages ?? [],
+): Language {
+  for (const tag of preferred) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (isLanguage(base)) return base;
+  }
+  return 'en';
+}
+
+export function currentLanguage(): Language {
+  return language;
+}
+
+/** Loads the language's table (once) and makes it current; every subscribed component re-renders. */
+export async function setLanguage(next: Language): Promise<void> {
+  if (next !== 'en' && !tables[next]) tables[next] = (await loaders[next]()).default;
+  if (next === language) return;
+  language = next;
+  plurals = new Intl.PluralRules(next);
+  indexOverrides();
+  if (typeof document !== 'undefined') document.documentElement.lang = next;
+  changed();
+}
+
+/**
+ * The account's label overrides (label/list). `t()` prefers an override of the current language
+ * over the built-in text; an override may use the same `{{values}}` as the text it replaces.
+ */
+export function setLabelOverrides(list: readonly LabelOverride[]): void {
+  overrideList = list;
+  indexOverrides();
+  changed();
+}
 
 export type TranslateValues = Record<string, string | number | null | undefined> & { count?: number };
 
+function lookup(key: string, count: number | undefined): string {
+  const table = tables[language] ?? en;
+  if (count !== undefined) {
+    const category = plurals.select(count);
+    // French and Spanish `many` (a million and more) reads like `other` unless a table says otherwise.
+    const plural =
+      overrides.get(`${key}_${category}`) ??
+      table[`${key}_${category}`] ??
+      (category === 'many' ? (overrides.get(`${key}_other`) ?? table[`${key}_other`]) : undefined);
+    if (plural !== undefined) return plural;
+  }
+  return overrides.get(key) ?? table[key] ?? key;
+}
+
 /** The text for `key` in the current language, its plural form by `count`, values filled in. */
 export function t(key: string, values?: TranslateValues): string {
-  const table = tables[language] ?? {};
-  const count = values?.count;
-  const text =
-    (count === undefined ? undefined : table[`${key}_${plurals.select(count)}`]) ?? table[key] ?? key;
+  const text = lookup(key, values?.count);
   if (values === undefined) return text;
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_match, name: string) => String(values[name] ?? ''));
 }
 
-const translation = { t };
-
-/** The same translator inside components (the shape react-i18next offered). */
-export function useTranslation(): typeof translation {
-  return translation;
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
-export default translation;
+const getTranslator = () => translator;
+
+/**
+ * The translator inside components (the shape react-i18next offered). The component renders again
+ * when the language or the overrides change; `t` is a new function then, so memos keyed on it follow.
+ */
+export function useTranslation(): Translator {
+  return useSyncExternalStore(subscribe, getTranslator, getTranslator);
+}
+
+export default { t };

@@ -1,12 +1,14 @@
 import { Box } from '@mui/material';
 import { GroupAccordion } from './GroupAccordion';
 import { UploadButton } from './UploadButton';
+import { useTranslation } from '../../lib/i18n';
 
 export function LeftNav() {
+  const { t } = useTranslation();
   return (
     <Box
       component="nav"
-      aria-label="Groups"
+      aria-label={t('Groups')}
       sx={{
         width: 280,
         flexShrink: 0,

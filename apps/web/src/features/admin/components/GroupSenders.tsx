@@ -89,7 +89,7 @@ export function GroupSenders({ group, mayEdit }: { group: AdminGroup; mayEdit: b
           <TextField
             size="small"
             label={t('Address')}
-            placeholder="10.0.0.7 or *"
+            placeholder={t('10.0.0.7 or *')}
             value={host}
             onChange={(e) => setHost(e.target.value)}
           />

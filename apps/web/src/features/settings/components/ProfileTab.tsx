@@ -18,6 +18,7 @@ import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { errorBody } from '../../../lib/api-error';
 import { useExpiringState } from '../../../lib/use-expiring-state';
 import { profileQuery, useSaveProfile } from '../api/profile';
+import { LanguageField } from './LanguageField';
 
 /** The form holds every field as text; the placeholder time zone is the empty string. */
 type ProfileForm = Record<ProfileField, string>;
@@ -113,6 +114,7 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
       <Stack spacing={2} sx={{ maxWidth: 520 }}>
         {banner === 'saved' && <Alert severity="success">{t(MESSAGES.profileSaved)}</Alert>}
         {banner === 'failed' && <Alert severity="error">{t(MESSAGES.profileFailed)}</Alert>}
+        <LanguageField />
         <TextField
           label={t('First name')}
           required

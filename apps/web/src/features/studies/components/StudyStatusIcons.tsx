@@ -38,7 +38,7 @@ export function StudyStatusIcons({ study }: { study: Study }) {
       ))}
       {icons.includes('nominated') && nominatedAt && (
         <Typography variant="caption" color="text.secondary">
-          {t('{{time}} ago', { time: timeAgo(nominatedAt) })}
+          {timeAgo(nominatedAt)}
         </Typography>
       )}
     </Box>
