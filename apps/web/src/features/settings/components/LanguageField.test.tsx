@@ -15,6 +15,7 @@ const PROFILE: UserProfile = {
   share_code: null,
   share_description: null,
   date_format: 'MM-DD-YYYY',
+  language: '',
 };
 
 describe('Profile language picker', () => {
