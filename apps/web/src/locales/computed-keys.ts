@@ -13,6 +13,32 @@ export const CONTRACT_MESSAGE_TABLES: readonly Readonly<Record<string, string>>[
  * each is translated and still written somewhere in the sources (a stale entry fails).
  */
 export const COMPUTED_KEYS: readonly string[] = [
+  // features/admin/lib/audit-entry.ts: ACTION_LABELS
+  'Sign-in',
+  'Sign-out',
+  'Password change',
+  'Password reset',
+  'Password reset request',
+  'Profile edit',
+  'Study viewed',
+  'Study search',
+  'Study uploaded',
+  'Study downloaded',
+  'Study sent',
+  'Routing rule run',
+  'Push to PACS',
+  'Nomination',
+  'Rejection',
+  'Attachment viewed',
+  'Link created',
+  'Link revoked',
+  'Order added',
+  'Report added',
+  'Purge',
+  'Added',
+  'Edited',
+  'Deleted',
+  'Invitation',
   '1 to 16 characters, printable ASCII without backslash',
   'A DICOM sender delivers into this group: change it first.',
   'A file is larger than the upload limit.',
@@ -279,6 +305,8 @@ export const COMPUTED_KEYS: readonly string[] = [
  * a literal key or be listed here, with its possible texts added to COMPUTED_KEYS.
  */
 export const COMPUTED_CALLS: readonly string[] = [
+  'features/admin/components/AuditLogPage.tsx: actionLabel(a)',
+  'features/admin/components/AuditLogPage.tsx: actionLabel(e.action)',
   'app/InboxUnavailablePage.tsx: MESSAGES.noSuitableAccount',
   'app/InboxUnavailablePage.tsx: MESSAGES.notFoundPage',
   'app/NotFoundPage.tsx: MESSAGES.notFoundPage',
