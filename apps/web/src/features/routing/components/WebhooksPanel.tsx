@@ -21,6 +21,7 @@ import Delete from '@mui/icons-material/Delete';
 import { WEBHOOK_EVENTS } from '@imaging-inbox/contract';
 import type { Webhook, WebhookEvent } from '@imaging-inbox/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
+import { useDateDisplay } from '../../../lib/date-preferences';
 import { useTranslation } from '../../../lib/i18n';
 import { errorBody } from '../../../lib/api-error';
 import { useAddWebhook, useDeleteWebhook, useDeliveries } from '../api/routing';
@@ -92,8 +93,17 @@ export function WebhooksPanel({ accountId, webhooks }: Props) {
           </TableBody>
         </Table>
       )}
-      {open && <Deliveries uuid={open} />}
-      <Stack spacing={1} sx={{ mt: 2, maxWidth: 720 }}>
+      {open && (
+        <Box sx={{ mt: 2 }}>
+          <Typography variant="subtitle2">
+            {t('Latest deliveries of {{name}}', {
+              name: webhooks.data?.find((w) => w.uuid === open)?.name ?? '',
+            })}
+          </Typography>
+          <Deliveries uuid={open} />
+        </Box>
+      )}
+      <Stack spacing={1} sx={{ mt: 2, maxWidth: 720 }} role="group" aria-label={t('Add webhook')}>
         <Typography variant="subtitle2">{t('Add webhook')}</Typography>
         <Stack direction="row" spacing={1}>
           <TextField size="small" label={t('Name')} value={name} onChange={(e) => setName(e.target.value)} />
@@ -160,6 +170,7 @@ export function WebhooksPanel({ accountId, webhooks }: Props) {
 function Deliveries({ uuid }: { uuid: string }) {
   const { t } = useTranslation();
   const deliveries = useDeliveries(uuid);
+  const dates = useDateDisplay();
   if (!deliveries.data) return null;
   if (!deliveries.data.length)
     return <Typography color="text.secondary">{t('No deliveries yet.')}</Typography>;
@@ -177,7 +188,9 @@ function Deliveries({ uuid }: { uuid: string }) {
       <TableBody>
         {deliveries.data.map((d) => (
           <TableRow key={d.uuid}>
-            <TableCell>{new Date(d.created).toLocaleString()}</TableCell>
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>
+              {dates.timestamp(new Date(d.created).toISOString())}
+            </TableCell>
             <TableCell>
               {d.event in EVENT_NAMES ? t(EVENT_NAMES[d.event as WebhookEvent]) : t('Routing rule')}
             </TableCell>

@@ -54,4 +54,18 @@ describe('historyDetail', () => {
     expect(historyDetail('remove share', { target_type: 'user' })).toBe('from user');
     expect(historyDetail('view', null)).toBe('');
   });
+  it("names a routing rule's run, and why it failed", () => {
+    expect(historyKind('ROUTE', 'study', 'SUCCESS')).toBe('routed');
+    expect(historyKind('ROUTE', 'study', 'FAILURE')).toBe('routing failed');
+    expect(historyDetail('routed', { route_name: 'CT to Cardiology', action: 'share_group' })).toBe(
+      'CT to Cardiology: shared to a group',
+    );
+    expect(
+      historyDetail('routing failed', {
+        route_name: 'To PACS',
+        action: 'push',
+        error: 'Destination is gone',
+      }),
+    ).toBe('To PACS: sent to a destination · Destination is gone');
+  });
 });

@@ -7,6 +7,7 @@ export const SHOWN_AUDIT_ACTIONS = [
   'DELETE',
   'RETRIEVE_END',
   'REPORT_ADD',
+  'ROUTE',
 ] as const;
 
 export type HistoryKind =
@@ -19,13 +20,15 @@ export type HistoryKind =
   | 'remove share'
   | 'retrieved'
   | 'retrieve incomplete'
-  | 'report added';
+  | 'report added'
+  | 'routed'
+  | 'routing failed';
 
 /**
  * The history kind of an audit event: CREATE of a study is an upload, of an invite an invite, of a
  * share 'shared'; DELETE of a share is 'remove share'; the end of a retrieve from a PACS that
  * filled the study is 'retrieved', or 'retrieve incomplete' when it failed part-way; a report added
- * from the Reports tab is 'report added'. Anything else
+ * from the Reports tab is 'report added'; a routing rule's run is 'routed' or 'routing failed'. Anything else
  * is not shown (null).
  */
 export function historyKind(
@@ -52,6 +55,8 @@ export function historyKind(
       return outcome === 'FAILURE' ? 'retrieve incomplete' : 'retrieved';
     case 'REPORT_ADD':
       return objectType === 'study' ? 'report added' : null;
+    case 'ROUTE':
+      return outcome === 'FAILURE' ? 'routing failed' : 'routed';
     default:
       return null;
   }
@@ -117,7 +122,24 @@ export function historyDetail(kind: HistoryKind, detail: unknown): string {
       const what = [d['kind'], d['status']].filter((v) => typeof v === 'string' && v).join(', ');
       return [d['title'] ? text(d['title']) : '', what ? `(${what})` : ''].filter(Boolean).join(' ');
     }
+    case 'routed':
+    case 'routing failed': {
+      // e.g. 'Gateway CT to Cardiology: share to a group' and, when it failed, why
+      const what = ROUTE_ACTION_WORDS[String(d['action'])] ?? '';
+      const rule = d['route_name'] ? `${text(d['route_name'])}${what ? `: ${what}` : ''}` : what;
+      const why = kind === 'routing failed' && d['error'] ? text(d['error']) : '';
+      return [rule, why].filter(Boolean).join(' · ');
+    }
     default:
       return '';
   }
 }
+
+/** How the history names a routing rule's action. */
+const ROUTE_ACTION_WORDS: Record<string, string> = {
+  share_group: 'shared to a group',
+  push: 'sent to a destination',
+  webhook: 'webhook called',
+  share_code: 'sent by share code',
+  connection: 'sent to a connection',
+};
