@@ -46,7 +46,7 @@ describe('administration: the audit log', () => {
     await tab.getByRole('combobox', { name: 'Action' }).fill('Sign-in');
     await tab.getByRole('option', { name: 'Sign-in', exact: true }).click();
     await tab.waitForFunction(() =>
-      [...document.querySelectorAll('table[aria-label="Audit Log"] tbody tr')].every((r) =>
+      Array.from(document.querySelectorAll('table[aria-label="Audit Log"] tbody tr')).every((r) =>
         r.textContent?.includes('Sign-in'),
       ),
     );
