@@ -2,13 +2,19 @@
  * Search benchmark (issue 2, "Speed"): fills a fresh database with N studies and measures
  * study/list (page of 50 with its total, `with_count=1`) over HTTP, one request each.
  *
- *   npm run bench:search -- [--studies 100000] [--runs 200] [--warmup 20] [--concurrency 1] [--database-url postgres://…]
+ *   npm run bench:search -- [--studies 100000] [--runs 200] [--warmup 20] [--concurrency 1]
+ *                           [--pg | --database-url postgres://…] [--data-dir DIR] [--reuse] [--keep]
  *
  * With --concurrency N, N clients share the timed runs (each one request at a time): the table
  * adds the requests per second the server answered.
  *
- * SQLite goes into a fresh temporary DATA_DIR (removed afterwards unless --keep). A PostgreSQL
- * database must be empty: the benchmark migrates it and leaves the data in place.
+ * SQLite goes into a fresh temporary DATA_DIR (removed afterwards unless --keep), or into
+ * --data-dir (kept). A PostgreSQL database must be empty: the benchmark migrates it and leaves the
+ * data in place. --pg starts a private PostgreSQL cluster for the run (as the tests do, but with
+ * the en_US.UTF-8 collation of a typical install) and removes it afterwards.
+ *
+ * --reuse skips the fill: the database (--data-dir or --database-url) holds an earlier run's
+ * studies, filled with the same --studies, so two builds can be compared on the same data.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +28,7 @@ import { openDatabase } from '../src/db/dialect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { startServer } from '../src/main.js';
 import { seedDemo } from '../src/seed/seed-demo.js';
+import { startPgCluster } from '../test/support/pg-cluster.js';
 import { benchStudy, fillStudies } from './fill.js';
 
 const SEED = 4242;
@@ -35,6 +42,9 @@ interface Args {
   warmup: number;
   concurrency: number;
   databaseUrl: string | undefined;
+  pg: boolean;
+  dataDir: string | undefined;
+  reuse: boolean;
   keep: boolean;
 }
 
@@ -46,6 +56,9 @@ function parse(): Args {
       warmup: { type: 'string', default: '20' },
       concurrency: { type: 'string', default: '1' },
       'database-url': { type: 'string' },
+      pg: { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+      reuse: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
     },
     strict: true,
@@ -55,12 +68,18 @@ function parse(): Args {
     if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}`);
     return n;
   };
+  if (values.pg && values['database-url']) throw new Error('give --pg or --database-url, not both');
+  if (values.reuse && !values['data-dir'] && !values['database-url'])
+    throw new Error('--reuse needs the --data-dir or --database-url of an earlier run');
   return {
     studies: int('studies', values.studies, 1),
     runs: int('runs', values.runs, 1),
     warmup: int('warmup', values.warmup, 0),
     concurrency: int('concurrency', values.concurrency, 1),
     databaseUrl: values['database-url'],
+    pg: values.pg,
+    dataDir: values['data-dir'],
+    reuse: values.reuse,
     keep: values.keep,
   };
 }
@@ -109,54 +128,72 @@ async function post(url: string, body: unknown): Promise<{ status: number; text:
 
 async function main() {
   const args = parse();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
-  const backend = args.databaseUrl ? 'postgres' : 'sqlite';
+  const cluster = args.pg ? await startPgCluster({ locale: 'en_US.UTF-8' }) : undefined;
+  try {
+    await run(args, cluster?.url('postgres') ?? args.databaseUrl);
+  } finally {
+    cluster?.stop();
+  }
+}
+
+async function run(args: Args, databaseUrl: string | undefined) {
+  const dataDir = args.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
+  fs.mkdirSync(dataDir, { recursive: true });
+  const backend = databaseUrl ? 'postgres' : 'sqlite';
   console.log(
     `bench:search  studies=${args.studies}  backend=${backend}  runs=${args.runs}  data_dir=${dataDir}`,
   );
 
   // 1. Fresh schema, the demo world (accounts, groups, users) without studies, then the bulk fill.
   const now = new Date();
-  const db = openDatabase({ dataDir, databaseUrl: args.databaseUrl });
+  const db = openDatabase({ dataDir, databaseUrl });
   let peakRss = process.memoryUsage().rss;
-  let fillMs: number;
+  let fillMs = 0;
   try {
-    if (db.dialect === 'postgres') await assertEmptyPostgres(db);
-    await migrateToLatest(db);
-    const seedCtx = createContext(loadConfig({ DATA_DIR: dataDir, SEED_DEMO: '0' }), db);
-    await seedDemo(seedCtx, { password: PASSWORD, studies: 0, log: () => {} });
-    const account = await db.kysely
-      .selectFrom('accounts')
-      .select(['uuid'])
-      .where('vanity', '=', 'demo')
-      .executeTakeFirstOrThrow();
-    const groups = await db.kysely
-      .selectFrom('groups')
-      .select('namespace_id')
-      .where('account_id', '=', account.uuid)
-      .orderBy('name')
-      .execute();
-    const started = performance.now();
-    let lastLog = started;
-    await fillStudies(
-      db,
-      { accountId: account.uuid, namespaceIds: groups.map((g) => g.namespace_id) },
-      {
-        count: args.studies,
-        seed: SEED,
-        now,
-        onProgress: (done) => {
-          peakRss = Math.max(peakRss, process.memoryUsage().rss);
-          if (performance.now() - lastLog > 10_000 || done === args.studies) {
-            lastLog = performance.now();
-            const secs = (lastLog - started) / 1000;
-            console.log(`  filled ${done}/${args.studies} studies in ${secs.toFixed(1)} s`);
-          }
+    if (args.reuse) {
+      // The earlier run's studies stay; this build's migrations (new indexes) still apply.
+      await migrateToLatest(db);
+      if (db.dialect === 'postgres') await sql`vacuum analyze`.execute(db.kysely);
+    } else {
+      if (db.dialect === 'postgres') await assertEmptyPostgres(db);
+      await migrateToLatest(db);
+      const seedCtx = createContext(loadConfig({ DATA_DIR: dataDir, SEED_DEMO: '0' }), db);
+      await seedDemo(seedCtx, { password: PASSWORD, studies: 0, log: () => {} });
+      const account = await db.kysely
+        .selectFrom('accounts')
+        .select(['uuid'])
+        .where('vanity', '=', 'demo')
+        .executeTakeFirstOrThrow();
+      const groups = await db.kysely
+        .selectFrom('groups')
+        .select('namespace_id')
+        .where('account_id', '=', account.uuid)
+        .orderBy('name')
+        .execute();
+      const started = performance.now();
+      let lastLog = started;
+      await fillStudies(
+        db,
+        { accountId: account.uuid, namespaceIds: groups.map((g) => g.namespace_id) },
+        {
+          count: args.studies,
+          seed: SEED,
+          now,
+          onProgress: (done) => {
+            peakRss = Math.max(peakRss, process.memoryUsage().rss);
+            if (performance.now() - lastLog > 10_000 || done === args.studies) {
+              lastLog = performance.now();
+              const secs = (lastLog - started) / 1000;
+              console.log(`  filled ${done}/${args.studies} studies in ${secs.toFixed(1)} s`);
+            }
+          },
         },
-      },
-    );
-    if (db.dialect === 'postgres') await sql`analyze`.execute(db.kysely); // as autovacuum would after a bulk load
-    fillMs = performance.now() - started;
+      );
+      // As autovacuum does after a bulk insert: statistics, and the visibility map that lets a count
+      // read the index alone.
+      if (db.dialect === 'postgres') await sql`vacuum analyze`.execute(db.kysely);
+      fillMs = performance.now() - started;
+    }
   } finally {
     await db.close();
   }
@@ -164,7 +201,7 @@ async function main() {
   // 2. The real server, on a free port.
   const config = loadConfig({
     DATA_DIR: dataDir,
-    DATABASE_URL: args.databaseUrl,
+    DATABASE_URL: databaseUrl,
     HOST: '127.0.0.1',
     PORT: '0',
     SEED_DEMO: '0',
@@ -264,14 +301,16 @@ async function main() {
       `studies=${args.studies} backend=${backend} runs=${args.runs} concurrency=${args.concurrency} (study/list page.rows=50 with_count=1)`,
     );
     console.log(
-      `fill_s=${(fillMs / 1000).toFixed(1)} (${Math.round(args.studies / (fillMs / 1000))} studies/s)`,
+      args.reuse
+        ? 'fill_s=reused'
+        : `fill_s=${(fillMs / 1000).toFixed(1)} (${Math.round(args.studies / (fillMs / 1000))} studies/s)`,
     );
     console.log(`db_size_mb=${(sizeBytes / 1024 / 1024).toFixed(1)}`);
     console.log(`peak_rss_mb=${(peakRss / 1024 / 1024).toFixed(0)}`);
     console.log(`p95_ms_max=${Math.max(...results.map((r) => r.p95)).toFixed(1)}`);
   } finally {
     await server.stop();
-    if (!args.keep) fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!args.keep && !args.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

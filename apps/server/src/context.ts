@@ -180,7 +180,7 @@ export function createContext(
     : new FileBlobStore(config.dataDir, config.blobDir);
   const collector = new BlobCollector(blobs, new BlobReferencesRepository(k), config.blobGraceMs);
   const engineFqdn = new URL(config.publicUrl).host;
-  const access = new AccessService(repos.memberships, repos.accounts);
+  const access = new AccessService(repos.memberships);
   /** The access policy's study lookups: every route and service finds a requested study through it. */
   const studyAccess = new StudyAccess({ studies: repos.studies, dicomweb: repos.dicomweb });
   const harvestNotifier = new HarvestNotifier({

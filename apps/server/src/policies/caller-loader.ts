@@ -1,26 +1,25 @@
 import type { AccountAccess, Caller, GroupAccess } from './access.js';
 import { ALL_PERMISSION_SET, PERSONAL_NAMESPACE_PERMISSIONS, membershipPermissions } from './access.js';
-import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { MembershipsRepository } from '../repositories/memberships.repository.js';
 import type { UserRow } from '../repositories/users.repository.js';
 
 /**
- * Builds the Caller for a signed-in user from their memberships, once per request: what each group
- * grants (its role's permissions as they are now, read on every request), every permission in every group of an account they administer, and the personal
- * 'Shared with me' namespace of studies shared with them.
+ * Builds the Caller for a signed-in user from their memberships, once per request and in one
+ * statement: what each group grants (its role's permissions as they are now, read on every
+ * request, so a role or membership change applies at the next call in every process), every
+ * permission in every group of an account they administer, and the personal 'Shared with me'
+ * namespace of studies shared with them.
  */
 export class AccessService {
-  constructor(
-    private readonly memberships: MembershipsRepository,
-    private readonly accounts: AccountsRepository,
-  ) {}
+  constructor(private readonly memberships: MembershipsRepository) {}
 
   async load(user: UserRow, sidHash: string, ip: string): Promise<Caller> {
-    const [accountRows, groupRows, personalRows] = await Promise.all([
-      this.memberships.accountMemberships(user.uuid),
-      this.memberships.groupMemberships(user.uuid),
-      this.memberships.personalNamespaces(user.uuid),
-    ]);
+    const {
+      accounts: accountRows,
+      groups: groupRows,
+      personal: personalRows,
+      administered,
+    } = await this.memberships.accessOf(user.uuid);
     const accounts = new Map<string, AccountAccess>();
     for (const row of accountRows) {
       const admin = row.role === 'admin';
@@ -56,18 +55,16 @@ export class AccessService {
       });
     }
     // An account admin sees every group of the account with every permission.
-    for (const account of accounts.values()) {
-      if (!account.admin) continue;
-      for (const group of await this.accounts.groupsOfAccount(account.accountId)) {
-        groups.set(group.namespace_id, {
-          groupId: group.uuid,
-          accountId: group.account_id,
-          namespaceId: group.namespace_id,
-          name: group.name,
-          type: group.type,
-          permissions: ALL_PERMISSION_SET,
-        });
-      }
+    for (const group of administered) {
+      if (!accounts.get(group.account_id)?.admin) continue;
+      groups.set(group.namespace_id, {
+        groupId: group.group_id,
+        accountId: group.account_id,
+        namespaceId: group.namespace_id,
+        name: group.name,
+        type: group.type,
+        permissions: ALL_PERMISSION_SET,
+      });
     }
     return { user, sidHash, ip, accounts, groups };
   }

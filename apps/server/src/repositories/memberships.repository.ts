@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 
 export interface AccountMembership {
@@ -22,6 +23,28 @@ export interface GroupMembership {
   role_permissions: string[] | null;
 }
 
+/** Everything a caller's access is built from, read in one statement (see `accessOf`). */
+export interface AccessRows {
+  accounts: AccountMembership[];
+  groups: GroupMembership[];
+  personal: { id: string; account_id: string; name: string }[];
+  /** Every group of each account the user administers. */
+  administered: { group_id: string; account_id: string; namespace_id: string; name: string; type: string }[];
+}
+
+interface AccessUnionRow {
+  kind: 'account' | 'group' | 'personal' | 'administered';
+  account_id: string;
+  role: string | null;
+  permissions: string | null;
+  role_id: string | null;
+  role_permissions: string | null;
+  group_id: string | null;
+  namespace_id: string | null;
+  name: string | null;
+  type: string | null;
+}
+
 const parseList = (json: string): string[] => {
   const value: unknown = JSON.parse(json);
   return Array.isArray(value) ? value.map(String) : [];
@@ -36,6 +59,71 @@ const parsed = <T extends { permissions: string; role_permissions: string | null
 /** Who belongs to which account and group, with the permissions each membership grants. */
 export class MembershipsRepository {
   constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * The user's account and group memberships (with their roles' permissions as they are now),
+   * personal namespaces and the groups of the accounts they administer: what every signed-in call
+   * needs, as one statement instead of four round trips.
+   */
+  async accessOf(userId: string): Promise<AccessRows> {
+    const { rows } = await sql<AccessUnionRow>`
+      select 'account' as kind, am.account_id, am.role, am.permissions, am.role_id,
+             r.permissions as role_permissions, null as group_id, null as namespace_id, null as name, null as type
+        from account_members am left join roles r on r.uuid = am.role_id
+       where am.user_id = ${userId}
+      union all
+      select 'group', g.account_id, null, gm.permissions, gm.role_id,
+             r.permissions, g.uuid, g.namespace_id, g.name, g.type
+        from group_members gm join groups g on g.uuid = gm.group_id left join roles r on r.uuid = gm.role_id
+       where gm.user_id = ${userId}
+      union all
+      select 'personal', n.account_id, null, null, null, null, null, n.id, n.name, null
+        from namespaces n
+       where n.owner_user_id = ${userId}
+      union all
+      select 'administered', g.account_id, null, null, null, null, g.uuid, g.namespace_id, g.name, g.type
+        from groups g
+       where g.account_id in (select a.account_id from account_members a where a.user_id = ${userId} and a.role = 'admin')
+    `.execute(this.db);
+    const access: AccessRows = { accounts: [], groups: [], personal: [], administered: [] };
+    for (const row of rows) {
+      if (row.kind === 'account') {
+        access.accounts.push(
+          parsed({
+            account_id: row.account_id,
+            role: row.role ?? '',
+            permissions: row.permissions ?? '[]',
+            role_id: row.role_id,
+            role_permissions: row.role_permissions,
+          }),
+        );
+      } else if (row.kind === 'group') {
+        access.groups.push(
+          parsed({
+            group_id: row.group_id!,
+            account_id: row.account_id,
+            namespace_id: row.namespace_id!,
+            name: row.name!,
+            type: row.type!,
+            permissions: row.permissions ?? '[]',
+            role_id: row.role_id,
+            role_permissions: row.role_permissions,
+          }),
+        );
+      } else if (row.kind === 'personal') {
+        access.personal.push({ id: row.namespace_id!, account_id: row.account_id, name: row.name! });
+      } else {
+        access.administered.push({
+          group_id: row.group_id!,
+          account_id: row.account_id,
+          namespace_id: row.namespace_id!,
+          name: row.name!,
+          type: row.type!,
+        });
+      }
+    }
+    return access;
+  }
 
   async accountMemberships(userId: string): Promise<AccountMembership[]> {
     const rows = await this.db

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SessionTable } from '../db/schema.js';
+import type { UserRow } from './users.repository.js';
 
 export type SessionRow = Selectable<SessionTable>;
 
@@ -13,6 +14,45 @@ export class SessionsRepository {
 
   find(sidHash: string): Promise<SessionRow | undefined> {
     return this.db.selectFrom('sessions').selectAll().where('sid_hash', '=', sidHash).executeTakeFirst();
+  }
+
+  /** A session and its user in one statement: every signed-in call starts with both. */
+  async findWithUser(sidHash: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.uuid', 'sessions.user_id')
+      .selectAll('users')
+      .select([
+        'sessions.sid_hash as session_sid_hash',
+        'sessions.user_id as session_user_id',
+        'sessions.created as session_created',
+        'sessions.last_seen as session_last_seen',
+        'sessions.expires as session_expires',
+        'sessions.ip as session_ip',
+      ])
+      .where('sessions.sid_hash', '=', sidHash)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const {
+      session_sid_hash,
+      session_user_id,
+      session_created,
+      session_last_seen,
+      session_expires,
+      session_ip,
+      ...user
+    } = row;
+    return {
+      session: {
+        sid_hash: session_sid_hash,
+        user_id: session_user_id,
+        created: session_created,
+        last_seen: session_last_seen,
+        expires: session_expires,
+        ip: session_ip,
+      },
+      user,
+    };
   }
 
   async touch(sidHash: string, lastSeen: number, expires: number): Promise<void> {

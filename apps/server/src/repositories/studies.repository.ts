@@ -2,7 +2,7 @@ import type { StudyCustomFieldValue } from '@imaging-inbox/contract';
 import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
-import { applyStudyFilters, applyStudySort, studySortTerms } from './study-search.sql.js';
+import { applyStudyFilters, applyStudySort, sortKeyColumns, studySortTerms } from './study-search.sql.js';
 import { pushesOfStudies, type StudyPushListed } from './study-pushes.repository.js';
 
 /** Up to this many namespaces and rows per page window, study/list merges one stream per namespace. */
@@ -32,13 +32,27 @@ export class StudiesRepository {
     const rows =
       broad && namespaces.length <= MERGE_MAX_NAMESPACES && window <= MERGE_MAX_WINDOW
         ? await this.searchMerged(q, namespaces, window, offset)
-        : await applyStudySort(applyStudyFilters(this.db, this.db.selectFrom('studies'), q, namespaces), q)
-            .selectAll('studies')
-            .limit(q.rows + 1)
-            .offset(offset)
-            .execute();
+        : await this.searchSingle(q, namespaces, offset);
     const more = rows.length > q.rows;
     return { rows: more ? rows.slice(0, q.rows) : rows, more };
+  }
+
+  /**
+   * The page as one query over all namespaces: its sort keys and uuids first (from a covering
+   * index when the filter's index holds them), then only the page's own rows from the table.
+   */
+  private searchSingle(q: StudyQuery, namespaces: string[], offset: number): Promise<StudyRow[]> {
+    const page = applyStudySort(applyStudyFilters(this.db, this.db.selectFrom('studies'), q, namespaces), q)
+      .select(sortKeyColumns(q).map((column) => `studies.${column}` as const))
+      .limit(q.rows + 1)
+      .offset(offset)
+      .as('page');
+    let query = this.db
+      .selectFrom(page)
+      .innerJoin('studies', 'studies.uuid', 'page.uuid')
+      .selectAll('studies');
+    for (const t of studySortTerms(q, 'page')) query = query.orderBy(t.expr, t.direction);
+    return query.execute();
   }
 
   /**
@@ -46,6 +60,9 @@ export class StudiesRepository {
    * each namespace's first `window` rows come in index order from its (namespace_id, sort key)
    * index and stop early, then the few rows of all streams are merged and sorted. One query over
    * `namespace_id in (…)` cannot use such an index for the order and sorts every match instead.
+   * The streams carry only the sort keys and uuid, which the search indexes hold, so they are read
+   * from the index alone (or, when they must be sorted, sorted as small keys); only the page's
+   * own rows are then read from the table.
    */
   private searchMerged(
     q: StudyQuery,
@@ -53,18 +70,22 @@ export class StudiesRepository {
     window: number,
     offset: number,
   ): Promise<StudyRow[]> {
+    const keys = sortKeyColumns(q);
     const arms = namespaces.map((ns) =>
       this.db
         .selectFrom(
           applyStudySort(applyStudyFilters(this.db, this.db.selectFrom('studies'), q, [ns], 'exists'), q)
-            .selectAll('studies')
+            .select(keys.map((column) => `studies.${column}` as const))
             .limit(window)
             .as('arm'),
         )
         .selectAll(),
     );
     const union = arms.slice(1).reduce((all, arm) => all.unionAll(arm), arms[0]!);
-    let query = this.db.selectFrom(union.as('merged')).selectAll();
+    let query = this.db
+      .selectFrom(union.as('merged'))
+      .innerJoin('studies', 'studies.uuid', 'merged.uuid')
+      .selectAll('studies');
     for (const t of studySortTerms(q, 'merged')) query = query.orderBy(t.expr, t.direction);
     return query
       .limit(q.rows + 1)

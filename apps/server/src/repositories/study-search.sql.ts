@@ -6,6 +6,7 @@ import type { KeyedColumn, PlainColumn, StudyQuery } from './study-query.types.j
 
 type StudiesQuery = SelectQueryBuilder<Database, 'studies', object>;
 type Eb = ExpressionBuilder<Database, 'studies'>;
+type StudyColumn = keyof Database['studies'];
 
 const KEYED: Record<KeyedColumn, `${KeyedColumn}_key`> = {
   patient_name: 'patient_name_key',
@@ -174,6 +175,19 @@ export function studySortTerms(
   }
   terms.push({ expr: sql.ref(`${table}.uuid`), direction: 'asc' });
   return terms;
+}
+
+/**
+ * The columns of studies that the query's order reads: uuid (the last term, and what a custom
+ * field's value is looked up by) and each sorted column.
+ */
+export function sortKeyColumns(q: StudyQuery): StudyColumn[] {
+  const columns = new Set<StudyColumn>(['uuid']);
+  for (const s of q.sort) {
+    if (s.field === 'customfield') continue;
+    columns.add((SORT_COLUMNS[s.field] ?? s.field) as StudyColumn);
+  }
+  return [...columns];
 }
 
 export function applyStudySort(query: StudiesQuery, q: StudyQuery): StudiesQuery {

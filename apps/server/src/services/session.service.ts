@@ -89,15 +89,15 @@ export class SessionService {
   /** The live session of a sid, sliding its idle expiry; undefined when unknown or expired. */
   async resolve(sid: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
     const sidHash = hashToken(sid);
-    const session = await this.deps.sessions.find(sidHash);
-    if (!session) return undefined;
+    const found = await this.deps.sessions.findWithUser(sidHash);
+    if (!found) return undefined;
+    const { session, user } = found;
     const now = this.now();
     if (session.expires <= now) {
       await this.deps.sessions.delete(sidHash);
       return undefined;
     }
-    const user = await this.deps.users.findByUuid(session.user_id);
-    if (!user || user.status !== 'ACTIVE') return undefined;
+    if (user.status !== 'ACTIVE') return undefined;
     if (now - session.last_seen >= touchIntervalMs(this.deps.idleSeconds)) {
       const expires = now + this.deps.idleSeconds * 1000;
       await this.deps.sessions.touch(sidHash, now, expires);

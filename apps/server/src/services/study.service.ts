@@ -80,7 +80,9 @@ export class StudyService {
       this.deps.studies.extras(rows.map((r) => r.uuid)),
       this.deps.users.namesOf(lockHoldersOf(rows, this.now())),
     ]);
-    await this.deps.audit.record({
+    // A search is a read: an inbox re-asking the same search (polling, paging back and forth) is
+    // audited once a minute, as repeated reads are (decision 0008), not with a synced commit each.
+    await this.deps.audit.recordRead({
       userId: caller.user.uuid,
       action: 'STUDY_SEARCH',
       objectType: 'study',

@@ -232,18 +232,23 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
     }
   });
 
-  it('audits every search', async () => {
-    const before = await server.ctx.db.kysely
-      .selectFrom('audit_events')
-      .select('id')
-      .where('action', '=', 'STUDY_SEARCH')
-      .execute();
+  it('audits every search, a repeat of the same search within a minute once', async () => {
+    const searches = () =>
+      server.ctx.db.kysely
+        .selectFrom('audit_events')
+        .select(['id', 'detail'])
+        .where('action', '=', 'STUDY_SEARCH')
+        .orderBy('id')
+        .execute();
+    const before = await searches();
     await list({ 'filter.patient_name.like': 'A%' });
-    const after = await server.ctx.db.kysely
-      .selectFrom('audit_events')
-      .select('id')
-      .where('action', '=', 'STUDY_SEARCH')
-      .execute();
-    expect(after.length).toBe(before.length + 1);
+    await list({ 'filter.patient_name.like': 'A%' });
+    await list({ 'filter.patient_name.like': 'B%' });
+    const after = await searches();
+    expect(after.length).toBe(before.length + 2);
+    expect(after.slice(-2).map((e) => JSON.parse(e.detail ?? '{}').filters)).toEqual([
+      { 'filter.patient_name.like': 'A%' },
+      { 'filter.patient_name.like': 'B%' },
+    ]);
   });
 });

@@ -1,0 +1,11 @@
+import SQLite from 'better-sqlite3';
+const db = new SQLite(process.argv[2] + '/imaging-inbox.sqlite', { readonly: true });
+db.pragma('case_sensitive_like = ON');
+const ns = (db.prepare("select g.namespace_id from groups g join accounts a on a.uuid=g.account_id where a.vanity='demo'").all() as {namespace_id:string}[]).map(r=>r.namespace_id);
+const arm = (n: string) => `select * from (select studies.uuid, studies.patient_name_key from studies where namespace_id in ('${n}') and deleted is null and study_status not in ('RETRIEVING','UPLOADING') and (modality_bits & 18) <> 0 order by patient_name_key asc, uuid asc limit 51) as arm`;
+const q = `select studies.* from (${ns.map(arm).join(' union all ')}) as merged inner join studies on studies.uuid = merged.uuid order by merged.patient_name_key asc, merged.uuid asc limit 51`;
+for (const r of db.prepare('explain query plan ' + q).all() as {detail:string}[]) console.log(r.detail);
+let t0 = performance.now(); db.prepare(q).all(); console.log('list ms', (performance.now()-t0).toFixed(1));
+const c = `select count(*) from studies where namespace_id in (${ns.map(n=>`'${n}'`).join(',')}) and deleted is null and study_status not in ('RETRIEVING','UPLOADING') and (modality_bits & 18) <> 0`;
+for (const r of db.prepare('explain query plan ' + c).all() as {detail:string}[]) console.log(r.detail);
+t0 = performance.now(); db.prepare(c).all(); console.log('count ms', (performance.now()-t0).toFixed(1));
