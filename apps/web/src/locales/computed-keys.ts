@@ -283,6 +283,8 @@ export const COMPUTED_KEYS: readonly string[] = [
   'report added',
   'retrieve incomplete',
   'retrieved',
+  'routed',
+  'routing failed',
   'shared',
   'upload',
   'view',

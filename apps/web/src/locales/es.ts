@@ -299,6 +299,7 @@ const es: Messages = {
   HL7: 'HL7',
   'Held by': 'Bloqueado por',
   'Hide deliveries': 'Ocultar entregas',
+  'Latest deliveries of {{name}}': 'Últimas entregas de {{name}}',
   'History is not available.': 'El historial no está disponible.',
   IN_PROGRESS: 'EN_CURSO',
   'If you have a login with this email, a password reset link will be emailed to you.':
@@ -837,6 +838,8 @@ const es: Messages = {
   'report added': 'informe añadido',
   'retrieve incomplete': 'recuperación incompleta',
   retrieved: 'recuperado',
+  routed: 'enrutado',
+  'routing failed': 'enrutamiento fallido',
   select: 'seleccionar',
   shared: 'compartido',
   upload: 'cargar',

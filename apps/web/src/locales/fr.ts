@@ -298,6 +298,7 @@ const fr: Messages = {
   HL7: 'HL7',
   'Held by': 'Détenu par',
   'Hide deliveries': 'Masquer les livraisons',
+  'Latest deliveries of {{name}}': 'Dernières livraisons de {{name}}',
   'History is not available.': 'Historique indisponible.',
   IN_PROGRESS: 'EN_COURS',
   'If you have a login with this email, a password reset link will be emailed to you.':
@@ -840,6 +841,8 @@ const fr: Messages = {
   'report added': 'compte rendu ajouté',
   'retrieve incomplete': 'récupération incomplète',
   retrieved: 'récupéré',
+  routed: 'routé',
+  'routing failed': 'échec du routage',
   select: 'sélectionner',
   shared: 'partagé',
   upload: 'téléverser',
