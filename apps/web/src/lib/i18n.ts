@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES, isLanguage, type Language } from '@imaging-inbox/contract';
 
 /**
  * The product's texts. Keys are the English texts themselves (SPEC.md wording, verbatim), so English
@@ -11,16 +12,9 @@ import { useSyncExternalStore } from 'react';
  */
 export type Messages = Readonly<Record<string, string>>;
 
-/** The languages the web app speaks; English is built in, the others are lazily loaded tables. */
-export const LANGUAGES = ['en', 'fr', 'es'] as const;
-export type Language = (typeof LANGUAGES)[number];
-
-/** Each language's own name, the way its speakers look for it in a list. */
-export const LANGUAGE_NAMES: Readonly<Record<Language, string>> = {
-  en: 'English',
-  fr: 'Français',
-  es: 'Español',
-};
+/** The languages of the contract (English built in, the others lazily loaded tables). */
+export const LANGUAGES = SUPPORTED_LANGUAGES;
+export { LANGUAGE_NAMES, isLanguage, type Language };
 
 const en: Messages = {
   '{{count}} exams_one': '{{count}} exam',
@@ -89,11 +83,6 @@ function changed(): void {
 
 function indexOverrides(): void {
   overrides = new Map(overrideList.filter((o) => o.language === language).map((o) => [o.key, o.text]));
-}
-
-/** Whether `value` names a language the app speaks. */
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
 /** The first of the browser's languages the app speaks (`fr-CA` counts as `fr`), else English. */

@@ -1031,6 +1031,9 @@ const es: Messages = {
   Edited: 'Editado',
   Deleted: 'Eliminado',
   Invitation: 'Invitación',
+  'The language was not saved': 'El idioma no se ha guardado',
+  'Choose one of en, fr, es, or nothing to follow the browser':
+    'Elija en, fr o es, o nada para seguir el navegador',
 };
 
 export default es;

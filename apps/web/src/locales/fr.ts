@@ -1037,6 +1037,9 @@ const fr: Messages = {
   Edited: 'Modifié',
   Deleted: 'Supprimé',
   Invitation: 'Invitation',
+  'The language was not saved': "La langue n'a pas été enregistrée",
+  'Choose one of en, fr, es, or nothing to follow the browser':
+    'Choisissez en, fr ou es, ou rien pour suivre le navigateur',
 };
 
 export default fr;

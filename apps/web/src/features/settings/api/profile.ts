@@ -24,6 +24,15 @@ export const useSaveProfile = () => {
   });
 };
 
+/** user/set with the language alone ('' follows the browser); the cached profile takes the answer. */
+export const useSaveLanguage = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (language: string) => apiPost<UserProfile>('user/set', { language }),
+    onSuccess: (profile) => queryClient.setQueryData(KEY, profile),
+  });
+};
+
 export interface PasswordChange {
   old_password: string;
   password: string;

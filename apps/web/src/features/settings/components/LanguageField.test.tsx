@@ -19,9 +19,21 @@ const PROFILE: UserProfile = {
 };
 
 describe('Profile language picker', () => {
+  let saved: URLSearchParams[];
+
   beforeEach(() => {
     sessionStorage.setItem('sid', 'S1');
-    vi.stubGlobal('fetch', apiStub({ 'user/get': () => [200, { status: 'OK', ...PROFILE }] }));
+    saved = [];
+    vi.stubGlobal(
+      'fetch',
+      apiStub({
+        'user/get': () => [200, { status: 'OK', ...PROFILE }],
+        'user/set': (body) => {
+          saved.push(body);
+          return [200, { status: 'OK', ...PROFILE, language: body.get('language') }];
+        },
+      }),
+    );
   });
   afterEach(async () => {
     vi.unstubAllGlobals();
@@ -41,6 +53,11 @@ describe('Profile language picker', () => {
     // What was typed is kept: the page re-renders, it is not reloaded.
     expect(screen.getByDisplayValue('Casey')).toBeTruthy();
     expect(localStorage.getItem('language')).toBe('fr');
+    // Saved with the user alone, not with the form's other fields.
+    await waitFor(() =>
+      expect(saved.map((b) => [...b.keys()].filter((k) => k !== 'sid'))).toEqual([['language']]),
+    );
+    expect(saved[0]!.get('language')).toBe('fr');
     expect(document.documentElement.lang).toBe('fr');
 
     fireEvent.change(screen.getByLabelText('Langue'), { target: { value: 'es' } });
@@ -49,5 +66,16 @@ describe('Profile language picker', () => {
     fireEvent.change(screen.getByLabelText('Idioma'), { target: { value: 'en' } });
     await waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy());
     expect(screen.getByLabelText(/First name/)).toBeTruthy();
+    await waitFor(() => expect(saved.map((b) => b.get('language'))).toEqual(['fr', 'es', 'en']));
+  });
+
+  it('starts from the language saved with the user', async () => {
+    vi.stubGlobal(
+      'fetch',
+      apiStub({ 'user/get': () => [200, { status: 'OK', ...PROFILE, language: 'es' }] }),
+    );
+    renderWithRouter(<ProfileTab />);
+    await screen.findByDisplayValue('Casey');
+    expect(screen.getByLabelText<HTMLSelectElement>('Language').value).toBe('es');
   });
 });

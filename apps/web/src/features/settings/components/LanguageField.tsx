@@ -1,22 +1,22 @@
 import { useState } from 'react';
 import { TextField } from '@mui/material';
-import { LANGUAGES, LANGUAGE_NAMES, browserLanguage, useTranslation } from '../../../lib/i18n';
-import {
-  applyLanguageChoice,
-  deviceLanguageChoice,
-  type LanguageChoice,
-} from '../../../lib/language-preference';
+import { LANGUAGES, LANGUAGE_NAMES, browserLanguage, isLanguage, useTranslation } from '../../../lib/i18n';
+import { applyLanguageChoice, type LanguageChoice } from '../../../lib/language-preference';
+import { useSaveLanguage } from '../api/profile';
 
 /**
- * The display language (Account settings, Profile). It applies at once, without Save: a choice the
- * user has to confirm in a language they may not read would be a trap. '' follows the browser.
+ * The display language (Account settings, Profile). It applies at once and is saved with the
+ * user (user/set language), without the form's Save: a choice to confirm in a language the user may
+ * not read would be a trap. '' follows the browser.
  */
-export function LanguageField() {
+export function LanguageField({ saved }: { saved: string }) {
   const { t } = useTranslation();
-  const [choice, setChoice] = useState<LanguageChoice>(deviceLanguageChoice);
+  const [choice, setChoice] = useState<LanguageChoice>(isLanguage(saved) ? saved : '');
+  const save = useSaveLanguage();
   const choose = (next: LanguageChoice) => {
     setChoice(next);
     void applyLanguageChoice(next);
+    save.mutate(next);
   };
   return (
     <TextField
@@ -24,6 +24,8 @@ export function LanguageField() {
       label={t('Language')}
       value={choice}
       onChange={(e) => choose(e.target.value as LanguageChoice)}
+      error={save.isError}
+      helperText={save.isError ? t('The language was not saved') : undefined}
       slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
     >
       <option value="">

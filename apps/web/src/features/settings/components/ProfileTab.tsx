@@ -114,7 +114,7 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
       <Stack spacing={2} sx={{ maxWidth: 520 }}>
         {banner === 'saved' && <Alert severity="success">{t(MESSAGES.profileSaved)}</Alert>}
         {banner === 'failed' && <Alert severity="error">{t(MESSAGES.profileFailed)}</Alert>}
-        <LanguageField />
+        <LanguageField saved={profile.language} />
         <TextField
           label={t('First name')}
           required
