@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Db } from './db/dialect.js';
 import { Mailer } from './mail/mailer.js';
+import { MailLanguages } from './mail/mail-language.js';
 import { AccountsRepository } from './repositories/accounts.repository.js';
 import { AuditRepository } from './repositories/audit.repository.js';
 import { AuthFailuresRepository } from './repositories/auth-failures.repository.js';
@@ -167,6 +168,7 @@ export function createContext(
   const jobQueue = new JobQueue({ jobs: repos.jobs, kick: () => jobRunner.kick() });
   const mailer = new Mailer({
     outbox: repos.outbox,
+    languages: new MailLanguages({ settings: repos.settings, users: repos.users }),
     jobs: jobQueue,
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,

@@ -17,3 +17,9 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
 }
+
+/**
+ * The account setting (setting/set on `account:<uuid>`) naming the account's language: e-mails to
+ * its users who chose none are written in it.
+ */
+export const ACCOUNT_LANGUAGE_SETTING = 'default_language';

@@ -6,6 +6,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import type { JobHandler } from '../jobs/job-runner.js';
 import { PermanentJobError } from '../jobs/job-runner.js';
 import type { OutboxRepository } from '../repositories/outbox.repository.js';
+import type { MailLanguages } from './mail-language.js';
 
 /** What a mail is about; kept on its outbox row for the record. */
 export type MailKind =
@@ -39,6 +40,8 @@ export interface MailTransport {
 
 export interface MailerDeps {
   outbox: OutboxRepository;
+  /** Every mail is written in its reader's language; the services that compose mails ask here. */
+  languages: MailLanguages;
   jobs: JobQueue;
   smtpUrl: string | undefined;
   from: string;
@@ -65,9 +68,11 @@ export interface MailerDeps {
 export class Mailer {
   private readonly transport: MailTransport | undefined;
   private readonly now: () => number;
+  readonly languages: MailLanguages;
 
   constructor(private readonly deps: MailerDeps) {
     this.now = deps.now ?? Date.now;
+    this.languages = deps.languages;
     this.transport =
       deps.transport ??
       (deps.smtpUrl

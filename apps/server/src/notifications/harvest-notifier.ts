@@ -99,7 +99,9 @@ export class HarvestNotifier {
       await this.deps.notices.postpone(notice.study_uuid, quietFrom);
       return false;
     }
-    const recipients = await this.deps.userEvents.recipients(notice.namespace_id, 'event_harvest');
+    const recipients = await this.deps.mailer.languages.readers(
+      await this.deps.userEvents.recipients(notice.namespace_id, 'event_harvest'),
+    );
     const mails: Mail[] = [];
     if (recipients.length) {
       const group = await this.deps.accounts.groupOfNamespace(notice.namespace_id);
@@ -108,7 +110,7 @@ export class HarvestNotifier {
         mails.push(
           harvestMail({
             to,
-            groupName: group?.name ?? 'your group',
+            groupName: group?.name,
             senderName: node?.name ?? notice.source_ae_title,
             aeTitle: notice.source_ae_title,
             modality: study.modality,

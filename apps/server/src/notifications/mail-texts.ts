@@ -1,4 +1,6 @@
+import type { Language } from '@imaging-inbox/contract';
 import type { Mail } from '../mail/mailer.js';
+import { mailTexts } from '../mail/messages/index.js';
 
 /**
  * Texts of the notification mails. They carry no patient details (no name, initials, MRN, birth
@@ -8,9 +10,17 @@ import type { Mail } from '../mail/mailer.js';
  * nothing outside the inbox and can be pasted into the advanced search's Study UUID field.
  */
 
+/** Who a notification goes to, and the language they read (mail/mail-language.ts). */
+export interface MailReader {
+  email: string;
+  name: string;
+  language: Language;
+}
+
 export interface HarvestMailFacts {
-  to: { email: string; name: string };
-  groupName: string;
+  to: MailReader;
+  /** Absent when the group is gone by now. */
+  groupName: string | undefined;
   senderName: string;
   aeTitle: string;
   modality: string;
@@ -21,30 +31,35 @@ export interface HarvestMailFacts {
 }
 
 export function harvestMail(f: HarvestMailFacts): Mail {
-  const what = [f.modality && `Modality: ${f.modality.replaceAll('\\', ', ')}.`, `Images: ${f.imageCount}.`]
+  const t = mailTexts(f.to.language);
+  const group = f.groupName ?? t('harvest.yourGroup');
+  const what = [
+    f.modality && t('harvest.modality', { modality: f.modality.replaceAll('\\', ', ') }),
+    t('harvest.images', { count: f.imageCount }),
+  ]
     .filter(Boolean)
     .join(' ');
   return {
     kind: 'harvest',
     to: f.to.email,
-    subject: `New exam received in ${f.groupName}`,
+    subject: t('harvest.subject', { group }),
     text: [
-      `Hello ${f.to.name},`,
+      t('common.greeting', { name: f.to.name }),
       '',
-      `A new exam has arrived in ${f.groupName} from the DICOM sender ${f.senderName} (${f.aeTitle}).`,
+      t('harvest.arrived', { group, sender: f.senderName, aeTitle: f.aeTitle }),
       what,
       '',
-      `Open it in the inbox: ${f.link}`,
-      `Exam reference (Study UUID in the advanced search): ${f.studyUuid}`,
+      t('harvest.open', { link: f.link }),
+      t('common.examReference', { studyUuid: f.studyUuid }),
       '',
-      'This mail contains no patient details on purpose: sign in to see the exam.',
-      `You receive it because "Harvested from gateway" is on for ${f.groupName}. Change this in your notification settings: ${f.settingsLink}`,
+      t('common.noPatientDetails'),
+      t('harvest.why', { group, settingsLink: f.settingsLink }),
     ].join('\n'),
   };
 }
 
 export interface ShareMailFacts {
-  to: { email: string; name: string };
+  to: MailReader;
   sharedBy: string;
   /** The group the exam was shared into; absent for a share with the user directly. */
   groupName?: string;
@@ -57,27 +72,30 @@ export interface ShareMailFacts {
 }
 
 export function shareMail(f: ShareMailFacts): Mail {
-  const withWhom = f.groupName ? `the group ${f.groupName}` : 'you';
+  const t = mailTexts(f.to.language);
+  const { sharedBy } = f;
   return {
     kind: 'share',
     to: f.to.email,
-    subject: f.groupName ? `An exam was shared with ${f.groupName}` : 'An exam was shared with you',
+    subject: f.groupName ? t('share.subjectGroup', { group: f.groupName }) : t('share.subjectYou'),
     text: [
-      `Hello ${f.to.name},`,
+      t('common.greeting', { name: f.to.name }),
       '',
-      `${f.sharedBy} shared an exam with ${withWhom}.`,
-      ...(f.message ? ['', `Message from ${f.sharedBy}:`, f.message] : []),
+      f.groupName
+        ? t('share.sharedGroup', { sharedBy, group: f.groupName })
+        : t('share.sharedYou', { sharedBy }),
+      ...(f.message ? ['', t('share.messageFrom', { sharedBy }), f.message] : []),
       '',
-      `Open the inbox: ${f.link}`,
-      `Exam reference (Study UUID in the advanced search): ${f.studyUuid}`,
+      t('share.open', { link: f.link }),
+      t('common.examReference', { studyUuid: f.studyUuid }),
       '',
-      `You receive this mail because "Shared with me" is on for ${f.preferenceIn}. Change this in your notification settings: ${f.settingsLink}`,
+      t('share.why', { preferenceIn: f.preferenceIn, settingsLink: f.settingsLink }),
     ].join('\n'),
   };
 }
 
 export interface NominationMailFacts {
-  to: { email: string; name: string };
+  to: MailReader;
   gatekeeperName: string;
   /** The cloud group it was nominated from. */
   source: string;
@@ -89,20 +107,27 @@ export interface NominationMailFacts {
 }
 
 export function nominationMail(f: NominationMailFacts): Mail {
+  const t = mailTexts(f.to.language);
+  const gatekeeper = f.gatekeeperName;
   return {
     kind: 'nomination',
     to: f.to.email,
-    subject: `An exam was nominated to ${f.gatekeeperName}`,
+    subject: t('nomination.subject', { gatekeeper }),
     text: [
-      `Hello ${f.to.name},`,
+      t('common.greeting', { name: f.to.name }),
       '',
-      `${f.nominatedBy} nominated an exam from ${f.source} to ${f.gatekeeperName} (priority: ${f.priority}). It waits in Nominations to be processed or rejected.`,
+      t('nomination.nominated', {
+        nominatedBy: f.nominatedBy,
+        source: f.source,
+        gatekeeper,
+        priority: f.priority,
+      }),
       '',
-      `Open the nominations: ${f.link}`,
-      `Exam reference (Study UUID in the advanced search): ${f.studyUuid}`,
+      t('nomination.open', { link: f.link }),
+      t('common.examReference', { studyUuid: f.studyUuid }),
       '',
-      'This mail contains no patient details on purpose: sign in to see the exam.',
-      `You receive it because "Nominated to gatekeeper groups" is on for ${f.gatekeeperName}. Change this in your notification settings: ${f.settingsLink}`,
+      t('common.noPatientDetails'),
+      t('nomination.why', { gatekeeper, settingsLink: f.settingsLink }),
     ].join('\n'),
   };
 }

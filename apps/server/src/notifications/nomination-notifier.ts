@@ -26,9 +26,11 @@ export class NominationNotifier {
     queue: (trx: Kysely<Database>, copyUuid: string) => Promise<void>;
     kick: () => void;
   }> {
-    const recipients = (
-      await this.deps.userEvents.recipients(event.gatekeeper.namespace_id, 'event_nominate')
-    ).filter((to) => to.uuid !== event.nominatedBy.uuid);
+    const recipients = await this.deps.mailer.languages.readers(
+      (await this.deps.userEvents.recipients(event.gatekeeper.namespace_id, 'event_nominate')).filter(
+        (to) => to.uuid !== event.nominatedBy.uuid,
+      ),
+    );
     const base = this.deps.publicUrl;
     return {
       queue: async (trx, copyUuid) => {

@@ -67,8 +67,10 @@ export class ShareNotifier {
     if (target.type === 'group') {
       const group = await this.deps.accounts.findGroup(target.id);
       if (!group) return () => [];
-      const recipients = (await this.deps.userEvents.recipients(group.namespace_id, 'event_share')).filter(
-        (to) => to.uuid !== sharedBy.uuid,
+      const recipients = await this.deps.mailer.languages.readers(
+        (await this.deps.userEvents.recipients(group.namespace_id, 'event_share')).filter(
+          (to) => to.uuid !== sharedBy.uuid,
+        ),
       );
       return (studyUuid) =>
         recipients.map((to) =>
@@ -87,8 +89,9 @@ export class ShareNotifier {
     const account = await this.deps.accounts.findAccount(study.account_id);
     if (!account) return () => [];
     const recipients = await this.deps.userEvents.recipients(account.namespace_id, 'event_share');
-    const to = recipients.find((r) => r.uuid === target.id);
-    if (!to || to.uuid === sharedBy.uuid) return () => [];
+    const found = recipients.find((r) => r.uuid === target.id);
+    if (!found || found.uuid === sharedBy.uuid) return () => [];
+    const to = { ...found, language: await this.deps.mailer.languages.ofUser(found, found.account_id) };
     // The copy lands in the recipient's personal group, which the web shows as a group of its own.
     const personal = (await this.deps.memberships.personalNamespaces(to.uuid)).find(
       (p) => p.account_id === study.account_id,

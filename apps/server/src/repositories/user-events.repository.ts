@@ -13,6 +13,9 @@ export interface Recipient {
   uuid: string;
   email: string;
   name: string;
+  /** The user's chosen language (null: none), and the account of the namespace, to fall back on. */
+  language: string | null;
+  account_id: string;
 }
 
 const OFF: UserEventFlags = { event_share: 0, event_harvest: 0, event_nominate: 0 };
@@ -66,7 +69,7 @@ export class UserEventsRepository {
       .selectFrom('user_events')
       .innerJoin('users', 'users.uuid', 'user_events.user_id')
       .innerJoin('namespaces', 'namespaces.id', 'user_events.namespace_id')
-      .select(['users.uuid', 'users.email', 'users.name'])
+      .select(['users.uuid', 'users.email', 'users.name', 'users.language', 'namespaces.account_id'])
       .where('user_events.namespace_id', '=', namespaceId)
       .where(`user_events.${flag}`, '=', 1)
       .where('users.status', '=', 'ACTIVE')

@@ -57,6 +57,17 @@ export class UsersRepository {
       .execute();
   }
 
+  /** The first account the user belongs to (whose language their mails fall back on). */
+  async firstAccountId(uuid: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('account_members')
+      .select('account_id')
+      .where('user_id', '=', uuid)
+      .orderBy('account_id')
+      .executeTakeFirst();
+    return row?.account_id;
+  }
+
   async setLanguage(uuid: string, language: string | null): Promise<void> {
     await this.db.updateTable('users').set({ language }).where('uuid', '=', uuid).execute();
   }

@@ -21,6 +21,7 @@ import type { RolesRepository } from '../repositories/roles.repository.js';
 import { isUniqueViolation } from '../repositories/unique-violation.js';
 import type { AuditService } from './audit.service.js';
 import { hashToken, newSecretToken, newUuid } from './tokens.js';
+import { mailTexts } from '../mail/messages/index.js';
 
 interface Deps {
   users: AccountUsersRepository;
@@ -153,15 +154,17 @@ export class AccountUserService {
     const now = (this.deps.now ?? Date.now)();
     const userId = known?.uuid ?? newUuid();
     const inviter = caller.user.name || caller.user.email;
+    // A member reads their own language; a newcomer has none yet and reads the inviter's.
+    const t = mailTexts(await this.deps.mailer.languages.ofUser(known ?? caller.user, accountId));
     let text: string;
     let reset: { token_hash: string; user_id: string; expires: number; used: null } | undefined;
     if (known) {
-      text = `${inviter} added you to ${account.name} on Imaging Inbox.\n\nSign in as ${email}:\n${this.deps.publicUrl}/`;
+      text = t('invite.added', { inviter, account: account.name, email, link: `${this.deps.publicUrl}/` });
     } else {
       const token = newSecretToken();
       reset = { token_hash: hashToken(token), user_id: userId, expires: now + INVITE_TTL_MS, used: null };
       const link = `${this.deps.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-      text = `${inviter} invited you to ${account.name} on Imaging Inbox.\n\nOpen this link within 7 days to choose your password (it works once):\n${link}\n\nThen sign in as ${email}.`;
+      text = t('invite.invited', { inviter, account: account.name, email, link });
     }
     const newUser = known
       ? undefined
@@ -179,7 +182,7 @@ export class AccountUserService {
     const mail = {
       kind: 'user_invite' as const,
       to: email,
-      subject: `You are invited to ${account.name} on Imaging Inbox`,
+      subject: t('invite.subject', { account: account.name }),
       text,
     };
     try {

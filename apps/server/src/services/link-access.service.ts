@@ -6,6 +6,8 @@ import { verifyPassword } from './passwords.js';
 import type { PublicLinkGuardDeps } from './public-link-guard.js';
 import { noLink, PublicLinkGuard } from './public-link-guard.js';
 import { hashToken } from './tokens.js';
+import { mailTexts } from '../mail/messages/index.js';
+import { DEFAULT_LANGUAGE, type Language } from '@imaging-inbox/contract';
 
 export interface LinkAccessDeps extends PublicLinkGuardDeps {
   links: LinksRepository;
@@ -43,8 +45,13 @@ export class LinkAccessService {
       }
     }
     // The requester's "link was used" mail is queued with the first hit, in its transaction.
+    const language =
+      link.notify_on_use === 1
+        ? await this.deps.mailer.languages.ofUserId(link.created_by, link.account_id)
+        : DEFAULT_LANGUAGE;
     const hits = await this.deps.links.claimHit(link.uuid, now, async (trx, count) => {
-      if (count === 1 && link.notify_on_use === 1) await this.deps.mailer.queue(usedMail(link), trx);
+      if (count === 1 && link.notify_on_use === 1)
+        await this.deps.mailer.queue(usedMail(link, language), trx);
     });
     if (hits === undefined) throw noLink();
     const { grant, grantHash, expires } = this.guard.newGrant(now, link.expires);
@@ -101,11 +108,12 @@ export class LinkAccessService {
 }
 
 /** Tells the requester their link was opened (once, on its first use, when they asked for it). */
-function usedMail(link: LinkWithNames): Mail {
+function usedMail(link: LinkWithNames, language: Language): Mail {
+  const t = mailTexts(language);
   return {
     kind: 'request_link_used',
     to: link.requester_email,
-    subject: `Your study request to ${link.email} was used`,
-    text: `${link.email} opened your study request link for ${link.namespace_name} and can now upload exams.`,
+    subject: t('requestLinkUsed.subject', { email: link.email }),
+    text: t('requestLinkUsed.body', { email: link.email, group: link.namespace_name }),
   };
 }

@@ -8,6 +8,7 @@ import type { LinksRepository } from '../repositories/links.repository.js';
 import type { AuditService } from './audit.service.js';
 import { hashPassword } from './passwords.js';
 import { hashToken, newSecretToken, newUuid } from './tokens.js';
+import { mailTexts } from '../mail/messages/index.js';
 
 export interface NewLink {
   namespaceId: string;
@@ -41,16 +42,19 @@ export class LinkService {
     const uuid = newUuid();
     const now = this.now();
     const url = `${this.deps.publicUrl}/link/${token}`;
+    // The person asked has no account here: they read the requester's language.
+    const t = mailTexts(await this.deps.mailer.languages.ofUser(caller.user, group.accountId));
+    const requester = caller.user.name;
     const mail: Mail = {
       kind: 'request_link',
       to: input.email,
-      subject: `${caller.user.name} asks you to upload a study to ${group.name}`,
+      subject: t('requestLink.subject', { requester, group: group.name }),
       text: [
-        `${caller.user.name} (${caller.user.email}) asks you to upload imaging exams to ${group.name}.`,
-        input.message ? `\nMessage: ${input.message}\n` : '',
-        `Upload here: ${url}`,
-        input.password ? '\nThe link is protected by a password the requester will give you separately.' : '',
-        `\nThe link is valid for ${input.minutesAlive} minutes.`,
+        t('requestLink.asks', { requester, requesterEmail: caller.user.email, group: group.name }),
+        input.message ? `\n${t('requestLink.message', { message: input.message })}\n` : '',
+        t('requestLink.upload', { link: url }),
+        input.password ? `\n${t('requestLink.password')}` : '',
+        `\n${t('requestLink.validity', { minutes: input.minutesAlive })}`,
       ].join('\n'),
     };
     const passwordHash = input.password ? await hashPassword(input.password) : null;

@@ -8,6 +8,7 @@ import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AuditService } from './audit.service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { hashToken, newSecretToken } from './tokens.js';
+import { mailTexts } from '../mail/messages/index.js';
 
 const RESET_TTL_MS = 60 * 60_000;
 /** The new password may not equal the current one nor either of the two before it. */
@@ -74,6 +75,9 @@ export class PasswordResetService {
     }
     const token = newSecretToken();
     const link = `${this.deps.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+    const t = mailTexts(
+      await this.deps.mailer.languages.ofUser(user, await this.deps.users.firstAccountId(user.uuid)),
+    );
     await this.deps.resets.insertOnly(
       { token_hash: hashToken(token), user_id: user.uuid, expires: now + RESET_TTL_MS, used: null },
       now,
@@ -82,8 +86,8 @@ export class PasswordResetService {
           {
             kind: 'password_reset',
             to: user.email,
-            subject: 'Reset your Imaging Inbox password',
-            text: `Someone asked to reset the password of ${user.email}.\n\nOpen this link within one hour to choose a new password:\n${link}\n\nIf it was not you, ignore this message.`,
+            subject: t('passwordReset.subject'),
+            text: t('passwordReset.body', { email: user.email, link }),
           },
           trx,
         ),

@@ -12,6 +12,7 @@ import type { DownloadPlan, DownloadService } from './download.service.js';
 import type { PublicLinkGuardDeps } from './public-link-guard.js';
 import { noLink, PublicLinkGuard } from './public-link-guard.js';
 import { hashToken } from './tokens.js';
+import { mailTexts } from '../mail/messages/index.js';
 
 /** `limits`: the request-link limits, wrong codes counting as wrong passwords do. */
 export interface SendAccessDeps extends PublicLinkGuardDeps {
@@ -61,13 +62,15 @@ export class SendAccessService {
     const codesKey = `sendcode:${send.uuid}`;
     await this.guard.attempts.refuseIfOver(codesKey, this.guard.limits.perLink, now);
     const code = String(randomInt(0, 10 ** SEND_CODE_LENGTH)).padStart(SEND_CODE_LENGTH, '0');
+    // The reader has no account here: the code comes in the language of the mail that brought the link.
+    const t = mailTexts(await this.deps.mailer.languages.ofUserId(send.created_by, send.account_id));
     await this.deps.sends.setCode(send.uuid, codeHash(send, code), now + SEND_CODE_TTL_MS, (trx) =>
       this.deps.mailer.queue(
         {
           kind: 'send_code',
           to: send.email!,
-          subject: 'Your code to open the exam sent to you',
-          text: `Your code is ${code}. It works for ${SEND_CODE_TTL_MS / 60_000} minutes, once.`,
+          subject: t('sendCode.subject'),
+          text: t('sendCode.body', { code, minutes: SEND_CODE_TTL_MS / 60_000 }),
         },
         trx,
       ),

@@ -13,6 +13,7 @@ import type { StudiesRepository, StudyRow } from '../repositories/studies.reposi
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AuditService } from './audit.service.js';
 import { hashToken, newSecretToken, newUuid } from './tokens.js';
+import { mailDate, mailTexts } from '../mail/messages/index.js';
 
 /** Whom a send goes to, as study/share names it: account_id, share_code or email. */
 /** The send named by study/share's account_id, share_code or email (parsed by the contract's schema). */
@@ -266,19 +267,22 @@ export class SendService {
       const token = newSecretToken();
       const expires = now + SEND_LINK_TTL_MS;
       const sender = await this.deps.users.findByUuid(send.created_by);
-      const senderName = sender?.name ?? 'A colleague';
+      // The recipient is an address, not a user here: they read the sender's language.
+      const language = await this.deps.mailer.languages.ofUser(sender, send.account_id);
+      const t = mailTexts(language);
+      const senderName = sender?.name ?? t('sendLink.someone');
       const mail: Mail = {
         kind: 'send_link',
         to: send.email!,
-        subject: `${senderName} sent you an exam`,
+        subject: t('sendLink.subject', { sender: senderName }),
         text: [
-          `${senderName} sent you an imaging exam through Imaging Inbox.`,
-          ...(send.message ? ['', `Message: ${send.message}`] : []),
+          t('sendLink.sent', { sender: senderName }),
+          ...(send.message ? ['', t('sendLink.message', { message: send.message })] : []),
           '',
-          `Open it here (you will be asked to confirm this e-mail address):`,
+          t('sendLink.open'),
           `${this.deps.publicUrl}/send/${token}`,
           '',
-          `The link works until ${new Date(expires).toUTCString()}.`,
+          t('sendLink.until', { date: mailDate(language, expires) }),
         ].join('\n'),
       };
       // The send becomes sent and its mail is queued in one transaction: a retried job cannot
