@@ -1,6 +1,7 @@
 import type { Permission } from '@imaging-inbox/contract';
 import { notFound, notPermitted } from '../domain/errors.js';
 import type { Caller, GroupAccess } from './access.js';
+import { mayAdminister } from './administration.js';
 
 /**
  * The group (namespace) a call names, if the caller belongs to it; a group they are not in answers
@@ -28,6 +29,32 @@ export function requireGroupByUuid(caller: Caller, groupId: string): GroupAccess
   const group = [...caller.groups.values()].find((g) => g.groupId === groupId);
   if (!group) throw notFound('group');
   return group;
+}
+
+/**
+ * The group group/get answers: the caller's own (with what their membership grants), or, for who
+ * administers the groups of its account (group_view or group_edit) without being in it, any group
+ * of that account, granting nothing in it. Anyone else gets the NOT_FOUND `group` of a made-up id,
+ * so a member learns nothing of groups they may not administer.
+ */
+export function requireReadableGroup(
+  caller: Caller,
+  groupId: string,
+  row: { uuid: string; account_id: string; namespace_id: string; name: string; type: string } | undefined,
+): GroupAccess {
+  const own = [...caller.groups.values()].find((g) => g.groupId === groupId);
+  if (own) return own;
+  if (!row || row.uuid !== groupId || !mayAdminister(caller, row.account_id, 'group', 'view')) {
+    throw notFound('group');
+  }
+  return {
+    groupId: row.uuid,
+    accountId: row.account_id,
+    namespaceId: row.namespace_id,
+    name: row.name,
+    type: row.type,
+    permissions: new Set(),
+  };
 }
 
 /** The caller's groups granting a permission (optionally in one account). */

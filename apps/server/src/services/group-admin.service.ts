@@ -1,8 +1,13 @@
 import type { AdminGroup, GroupMember, GroupType, Permission } from '@imaging-inbox/contract';
 import { isPermission } from '@imaging-inbox/contract';
 import { DomainError, invalidField, notFound } from '../domain/errors.js';
-import type { Caller } from '../policies/index.js';
-import { membershipPermissions, requireAdministration, requireNotOwnGrant } from '../policies/index.js';
+import type { Caller, GroupAccess } from '../policies/index.js';
+import {
+  membershipPermissions,
+  requireAdministration,
+  requireNotOwnGrant,
+  requireReadableGroup,
+} from '../policies/index.js';
 import type { AccountsRepository, GroupRow } from '../repositories/accounts.repository.js';
 import type { AccountUsersRepository } from '../repositories/account-users.repository.js';
 import type {
@@ -40,6 +45,14 @@ export class GroupAdminService {
   async list(caller: Caller, accountId: string): Promise<AdminGroup[]> {
     requireAdministration(caller, accountId, 'group', 'view');
     return (await this.deps.groups.listOfAccount(accountId)).map(presentAdminGroup);
+  }
+
+  /** group/get's group: the caller's own, or any of an account whose groups they administer. */
+  async readable(caller: Caller, uuid: string): Promise<GroupAccess> {
+    if ([...caller.groups.values()].some((g) => g.groupId === uuid)) {
+      return requireReadableGroup(caller, uuid, undefined);
+    }
+    return requireReadableGroup(caller, uuid, await this.deps.groups.find(uuid));
   }
 
   async add(caller: Caller, accountId: string, name: string, type: GroupType): Promise<AdminGroup> {

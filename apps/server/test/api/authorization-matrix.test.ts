@@ -562,8 +562,9 @@ const ROUTES: Record<string, RouteCase> = {
   },
 
   // Groups (namespaces).
+  // Administrators of the account's groups read those they are not in too (group-admin.test.ts).
   [api('group/get')]: {
-    rule: { kind: 'group' },
+    rule: { kind: 'group', administeredWith: ['group_view', 'group_edit'] },
     objects: GROUP_OBJECTS,
     request: (_w, x) => post('group/get', { uuid: o(x).groupId }),
   },

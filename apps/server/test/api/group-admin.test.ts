@@ -201,6 +201,47 @@ describe.each(DIALECTS)(
       expect(after.body.groups.map((g: { name: string }) => g.name)).not.toContain('Cardiology');
     });
 
+    it('answers group/get to group_view holders for groups they are not in, granting nothing there', async () => {
+      const viewer = await server.api.login('viewer@demo.local');
+      // The viewer is in Emergency only: Cardiology is, to them, a made-up group.
+      const before = await call('group/get', { uuid: groups['Cardiology']! }, viewer);
+      expect(before.body).toMatchObject({ error_type: 'NOT_FOUND', error_subtype: 'group' });
+      const partner = await server.api.login('partner@demo.local');
+
+      const viewers = await addRole('Group readers', 'group_view');
+      await call('account/user/set', { uuid: account, user_id: ids.viewer!, role_id: viewers });
+      try {
+        const cardiology = await call('group/get', { uuid: groups['Cardiology']! }, viewer);
+        expect(cardiology.body).toMatchObject({
+          status: 'OK',
+          uuid: groups['Cardiology'],
+          name: 'Cardiology',
+          type: 'CLOUD',
+          account_id: account,
+        });
+        // Reading the group's settings gives no right in it.
+        expect(
+          Object.values(cardiology.body.permissions as Record<string, number>).every((v) => v === 0),
+        ).toBe(true);
+        expect(cardiology.body).toHaveProperty('cloud_config');
+        // In their own group they keep what their membership grants.
+        const emergency = await call('group/get', { uuid: groups['Emergency']! }, viewer);
+        expect(emergency.body.permissions.study_view).toBe(1);
+        // Another account's administrator of groups does not find it, nor does a made-up id answer.
+        expect((await call('group/get', { uuid: groups['Cardiology']! }, partner)).body.error_type).toBe(
+          'NOT_FOUND',
+        );
+        expect((await call('group/get', { uuid: 'no-such-group' }, viewer)).body.error_type).toBe(
+          'NOT_FOUND',
+        );
+      } finally {
+        await call('account/user/set', { uuid: account, user_id: ids.viewer!, role_id: '' });
+      }
+      expect((await call('group/get', { uuid: groups['Cardiology']! }, viewer)).body.error_type).toBe(
+        'NOT_FOUND',
+      );
+    });
+
     it('lets group_view holders see and group_edit holders change groups, never their own membership', async () => {
       const clinician = await server.api.login('clinician@demo.local');
       for (const [path, params] of [

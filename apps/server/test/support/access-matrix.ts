@@ -115,6 +115,8 @@ export type Rule =
       lacking?: Outcome;
       /** The answer for an admin of the group's account who is not in the group (they know it exists). */
       adminDenied?: Outcome;
+      /** Account permissions that let a member who is not in the group read it anyway (OK). */
+      administeredWith?: Permission[];
     }
   /**
    * An account: its members, its admins only, or (`destinations`) its admins and whoever may search
@@ -190,6 +192,10 @@ export function expected(rule: Rule, p: Principal, object: MatrixObject | undefi
       if (!granted && rule.adminDenied && ACCOUNT_ROLE[p][NS_ACCOUNT[object!.ns]] === 'admin') {
         return rule.adminDenied;
       }
+      const administers =
+        ACCOUNT_ROLE[p][NS_ACCOUNT[object!.ns]] === 'member' &&
+        rule.administeredWith?.some((x) => accountGrant(p).includes(x));
+      if (!granted && administers) return 'OK';
       if (!granted) return rule.denied ?? 'NOT_FOUND';
       if (rule.needs && !granted.includes(rule.needs)) return rule.lacking ?? 'NOT_PERMITTED';
       return 'OK';

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 import { DomainError, notFound } from '../../domain/errors.js';
-import { permissionFlags, requireAccountMember, requireGroupByUuid } from '../../policies/index.js';
+import { permissionFlags, requireAccountMember } from '../../policies/index.js';
 import type { Caller, GroupAccess } from '../../policies/index.js';
 
 const accountOwner = (uuid: string) => `account:${uuid}`;
@@ -77,9 +77,10 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
     return { groups: items, page };
   });
 
-  // With the group's gatekeeper-workflow configuration (its nomination form, or its promote list).
+  // With the group's gatekeeper-workflow configuration (its nomination form, or its promote list);
+  // its administrators read it without being in it (the Groups page).
   authedRoute(ctx, app, 'group/get', uuidRequest, async ({ caller, input }) => {
-    const group = requireGroupByUuid(caller, input.uuid);
+    const group = await ctx.services.groupAdmin.readable(caller, input.uuid);
     return { ...presentGroup(group), ...(await ctx.services.groupConfigs.describe(group)) };
   });
 
