@@ -11,6 +11,7 @@ import {
 import { MAX_INT, MAX_PAGE_ROWS } from './limits.js';
 import { DEFAULT_LINK_SORT, LINK_ACTIONS, LINK_SORT_OPTIONS } from './links.js';
 import type { LinkAction, LinkSort } from './links.js';
+import { PHONE_PATTERN } from './profile.js';
 import { emailSchema } from './validation.js';
 
 /** Request schemas of request-study links and e-mailed sends (api-params.ts explains the codecs). */
@@ -26,6 +27,10 @@ export const linkAddRequest = z
     password: rawText(),
     message: optionalText(),
     notify: flagParam(),
+    /** Whom the request is for (Ambra's `mobile_phone`), in international form; kept and shown. */
+    mobile_phone: optionalText(),
+    /** The share message of what the link uploads. */
+    share_description: optionalText(),
   })
   .transform((p, ctx) => {
     if (!(LINK_ACTIONS as readonly string[]).includes(p.action)) {
@@ -33,6 +38,10 @@ export const linkAddRequest = z
     }
     const email = emailSchema.safeParse(p.email);
     if (!email.success) return reportInvalid(ctx, 'email', 'must be a valid email address');
+    const mobilePhone = p.mobile_phone?.replace(/[\s()-]/g, '');
+    if (mobilePhone !== undefined && !PHONE_PATTERN.test(mobilePhone)) {
+      return reportInvalid(ctx, 'mobile_phone', 'must be + then 2 to 15 digits, for example +14155552671');
+    }
     return {
       namespaceId: p.namespace_id,
       action: p.action as LinkAction,
@@ -42,6 +51,8 @@ export const linkAddRequest = z
       password: p.password || undefined,
       message: p.message,
       notify: p.notify === 1,
+      mobilePhone,
+      shareDescription: p.share_description,
     };
   });
 

@@ -36,6 +36,10 @@ export interface PendingRequest {
   namespace_name: string;
   hits: number;
   max_hits: number;
+  /** Whom the request is for (no text message is sent: the requester reaches them). */
+  mobile_phone: string | null;
+  /** Goes with what the link uploads, as each study's share message. */
+  share_description: string | null;
 }
 
 export interface LinkListAnswer {

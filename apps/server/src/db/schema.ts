@@ -480,6 +480,10 @@ export interface LinkTable {
   created: number;
   expires: number;
   revoked: number | null;
+  /** Whom the request is for, in international form; kept and shown (no text message is sent). */
+  mobile_phone: string | null;
+  /** The share message of every study uploaded through the link. */
+  share_description: string | null;
 }
 
 /** A short-lived upload grant handed out by link/public/unlock; stored hashed. */

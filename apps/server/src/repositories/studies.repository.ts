@@ -180,6 +180,16 @@ export class StudiesRepository {
     await this.db.updateTable('studies').set(changes).where('uuid', '=', uuid).execute();
   }
 
+  /** Gives a study a share message unless it already has one (the first link's description stays). */
+  async setShareMessageIfNone(uuid: string, message: string): Promise<void> {
+    await this.db
+      .updateTable('studies')
+      .set({ share_message: message })
+      .where('uuid', '=', uuid)
+      .where('share_message', 'is', null)
+      .execute();
+  }
+
   /**
    * Takes (or, for its holder, renews) the lock when it is free, ours, or lapsed (taken at or
    * before `lapsedAt`); false when someone else holds a live lock. One compare-and-set, so two

@@ -18,6 +18,8 @@ export interface NewLink {
   password: string | undefined;
   message: string | undefined;
   notify: boolean;
+  mobilePhone: string | undefined;
+  shareDescription: string | undefined;
 }
 
 export interface LinkServiceDeps {
@@ -75,6 +77,8 @@ export class LinkService {
         created: now,
         expires: now + input.minutesAlive * 60_000,
         revoked: null,
+        mobile_phone: input.mobilePhone ?? null,
+        share_description: input.shareDescription ?? null,
       },
       (trx) => this.deps.mailer.queue(mail, trx),
     );
@@ -85,7 +89,12 @@ export class LinkService {
       action: 'LINK_CREATE',
       objectType: 'link',
       objectId: uuid,
-      detail: { namespace_id: group.namespaceId, email: input.email, max_hits: input.maxHits },
+      detail: {
+        namespace_id: group.namespaceId,
+        email: input.email,
+        max_hits: input.maxHits,
+        ...(input.mobilePhone ? { mobile_phone: input.mobilePhone } : {}),
+      },
       ip: caller.ip,
     });
     return { uuid, url };
@@ -110,6 +119,8 @@ export class LinkService {
       namespace_name: r.namespace_name,
       hits: r.hits,
       max_hits: r.max_hits,
+      mobile_phone: r.mobile_phone,
+      share_description: r.share_description,
     }));
   }
 
@@ -135,6 +146,9 @@ export class LinkService {
 function refuseOversized(input: NewLink): void {
   if (input.message !== undefined && input.message.length > MAX_SHARE_MESSAGE) {
     throw invalidField('message', `at most ${MAX_SHARE_MESSAGE} characters`);
+  }
+  if (input.shareDescription !== undefined && input.shareDescription.length > MAX_SHARE_MESSAGE) {
+    throw invalidField('share_description', `at most ${MAX_SHARE_MESSAGE} characters`);
   }
   if (input.password !== undefined && input.password.length > MAX_LINK_PASSWORD) {
     throw invalidField('password', `at most ${MAX_LINK_PASSWORD} characters`);

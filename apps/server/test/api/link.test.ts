@@ -232,4 +232,66 @@ describe.each(DIALECTS)('request-study links on %s', (dialect) => {
     expect(after).not.toContain(a.uuid);
     expect(after).toContain(z.uuid);
   });
+
+  it('keeps the mobile phone and share description, lists them, and gives the description to what the link uploads', async () => {
+    const { token, uuid } = await createLink({
+      mobile_phone: '+44 (20) 7946-0958',
+      share_description: 'Knee MRI for the orthopaedic referral',
+    });
+    const listed = (
+      await server.api.call('link/list', { 'filter.namespace_id.equals': emergency }, sid)
+    ).body.links.find((l: { uuid: string }) => l.uuid === uuid);
+    expect(listed).toMatchObject({
+      mobile_phone: '+442079460958',
+      share_description: 'Knee MRI for the orthopaedic referral',
+    });
+    const grant = (await unlock(token)).body.grant as string;
+    const [direct, resumable] = generateStudySpecs(2, 9101, { now: NOW });
+    const directFile = writeStudyFiles(direct!)[0]!;
+    expect((await upload(grant, directFile.bytes)).status).toBe(202);
+    // The resumable upload session of the link page takes the same way.
+    const sessionFile = writeStudyFiles(resumable!)[0]!;
+    const session = async (call: string, params: Record<string, string | number>, body?: Uint8Array) => {
+      const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+      const response = await fetch(`${server.url}/api/v3/link/public/upload/session/${call}?${query}`, {
+        method: 'POST',
+        headers: {
+          'x-link-grant': grant,
+          ...(body ? { 'content-type': 'application/octet-stream' } : {}),
+        },
+        ...(body ? { body } : {}),
+      });
+      return (await response.json()) as Record<string, unknown>;
+    };
+    const created = await session('create', { size: sessionFile.bytes.length });
+    const id = created['id'] as string;
+    await session('chunk', { id, offset: 0 }, sessionFile.bytes);
+    expect(await session('complete', { id })).toMatchObject({ study_uid: resumable!.studyInstanceUid });
+    for (const spec of [direct!, resumable!]) {
+      const study = (
+        await server.api.call('study/list', { 'filter.study_uid.equals': spec.studyInstanceUid }, sid)
+      ).body.studies[0];
+      expect(study).toMatchObject({ share_message: 'Knee MRI for the orthopaedic referral' });
+    }
+  });
+
+  it('refuses a mobile phone that is not international and a share description too long; no link is made', async () => {
+    const count = async () =>
+      Number(
+        (
+          await server.ctx.db.kysely
+            .selectFrom('links')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    for (const phone of ['020 7946 0958', '+0123', 'call me']) {
+      const refused = await addLink({ mobile_phone: phone });
+      expect(refused.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'mobile_phone' });
+    }
+    const long = await addLink({ share_description: 'x'.repeat(1025) });
+    expect(long.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'share_description' });
+    expect(await count()).toBe(before);
+  });
 });

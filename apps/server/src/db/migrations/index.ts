@@ -50,6 +50,7 @@ import { auditAccountIndex } from './20261127T2052-audit-account-index.js';
 import { listedCountIndex } from './20261127T2070-listed-count-index.js';
 import { userLanguage } from './20261128T0100-user-language.js';
 import { searchCoveringIndexes } from './20261128T0120-search-covering-indexes.js';
+import { linkRequestContact } from './20261128T0140-link-request-contact.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -104,4 +105,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T2070-listed-count-index': listedCountIndex,
   '20261128T0100-user-language': userLanguage,
   '20261128T0120-search-covering-indexes': searchCoveringIndexes,
+  '20261128T0140-link-request-contact': linkRequestContact,
 };

@@ -66,7 +66,9 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
       linkIndexTarget({ accountId: link.account_id, namespaceId: link.namespace_id }),
       { kind: LINK_SOURCE_KIND, userId: null, ip: request.ip },
     );
-    return reply.code(202).send(uploadAnswer(result));
+    const answer = uploadAnswer(result);
+    await giveShareDescription(ctx, link, answer.study_uuid);
+    return reply.code(202).send(answer);
   });
 
   // Documents (PDF, JPEG, PNG, MP4) with the patient and exam form, wrapped by the wizard's own
@@ -83,6 +85,7 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
       userId: null,
       link: { uuid: link.uuid },
     });
+    await giveShareDescription(ctx, link, answer.study_uuid);
     return reply.code(202).send(answer);
   });
 
@@ -99,6 +102,18 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
         target: { accountId: link.account_id, namespaceId: link.namespace_id },
         source: { kind: LINK_SOURCE_KIND, userId: null },
       }),
+      afterStored: (studyUuid) => giveShareDescription(ctx, link, studyUuid),
     };
   });
+}
+
+/** What a request link uploads carries the link's share description as its share message. */
+async function giveShareDescription(
+  ctx: AppContext,
+  link: { share_description: string | null },
+  studyUuid: string,
+): Promise<void> {
+  if (link.share_description && studyUuid) {
+    await ctx.repos.studies.setShareMessageIfNone(studyUuid, link.share_description);
+  }
 }

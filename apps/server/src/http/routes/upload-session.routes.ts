@@ -19,7 +19,12 @@ import { parseRequest } from '../request-schema.js';
 export type UploadCaller = (
   request: FastifyRequest,
   params: Params,
-) => Promise<{ owner: UploadOwner; targetOf: (namespaceId: string | undefined) => UploadTarget }>;
+) => Promise<{
+  owner: UploadOwner;
+  targetOf: (namespaceId: string | undefined) => UploadTarget;
+  /** Run on the study a completed session stored into (a request link gives it its share description). */
+  afterStored?: (studyUuid: string) => Promise<void>;
+}>;
 
 /**
  * The four calls of a resumable upload under `base` (upload/session or link/public/upload/session):
@@ -74,6 +79,7 @@ export function registerUploadSessionRoutes(
     uploadSessionCompleteRequest,
     async ({ guard, input, request, reply }) => {
       const answer = await sessions.complete(guard.owner, input.id, request.ip);
+      await guard.afterStored?.(answer.study_uuid);
       reply.code(202);
       const { status: _status, ...rest } = answer;
       return rest;

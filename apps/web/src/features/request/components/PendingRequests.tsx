@@ -72,7 +72,9 @@ export function PendingRequests({ group }: { group: InboxGroup }) {
           <TableHead>
             <TableRow>
               <TableCell>{t('Email')}</TableCell>
+              <TableCell>{t('Mobile phone')}</TableCell>
               <TableCell>{t('Description')}</TableCell>
+              <TableCell>{t('Share description')}</TableCell>
               <TableCell>{t('Created')}</TableCell>
               <TableCell>{t('Expires in (days)')}</TableCell>
               <TableCell />
@@ -82,7 +84,9 @@ export function PendingRequests({ group }: { group: InboxGroup }) {
             {links.data.map((link) => (
               <TableRow key={link.uuid}>
                 <TableCell>{link.email}</TableCell>
+                <TableCell>{link.mobile_phone ?? ''}</TableCell>
                 <TableCell>{link.description ?? ''}</TableCell>
+                <TableCell>{link.share_description ?? ''}</TableCell>
                 <TableCell>{dates.timestamp(new Date(link.created).toISOString())}</TableCell>
                 <TableCell>{linkExpiryDays(link.created, link.minutes_alive, now)}</TableCell>
                 <TableCell align="right">

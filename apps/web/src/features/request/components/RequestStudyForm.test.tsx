@@ -23,12 +23,21 @@ describe('RequestStudyForm', () => {
     await waitFor(() => expect(field(/^Maximum duration/)).toHaveProperty('value', '1440'));
     await waitFor(() => expect(submit).toHaveProperty('disabled', false));
 
+    fireEvent.change(field(/^Mobile phone/), { target: { value: '555' } });
+    expect(await screen.findByText(/Please enter a valid phone number/)).toBeTruthy();
+    await waitFor(() => expect(submit).toHaveProperty('disabled', true));
+    fireEvent.change(field(/^Mobile phone/), { target: { value: '+14155552671' } });
+    fireEvent.change(field(/^Share description/), { target: { value: 'Knee MRI for the referral' } });
+    await waitFor(() => expect(submit).toHaveProperty('disabled', false));
+
     fireEvent.click(submit);
     await waitFor(() => expect(onSubmit).toHaveBeenCalledOnce());
     expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({
       email: 'sender@hospital.example',
       maximumHits: '5',
       maximumDuration: '1440',
+      mobilePhone: '+14155552671',
+      shareDescription: 'Knee MRI for the referral',
     });
   });
 

@@ -89,6 +89,27 @@ export function RequestStudyForm({ disabled, loading, onSubmit }: Props) {
           disabled={disabled}
           {...register('studyDescription')}
         />
+        <TextField
+          label={t('Mobile phone')}
+          type="tel"
+          autoComplete="off"
+          disabled={disabled}
+          error={!!errors.mobilePhone}
+          helperText={
+            message(errors.mobilePhone?.message) ??
+            t('Shown with the request so you can reach them; no text message is sent')
+          }
+          {...register('mobilePhone')}
+        />
+        <TextField
+          label={t('Share description')}
+          multiline
+          minRows={2}
+          maxRows={3}
+          disabled={disabled}
+          helperText={t('Goes with the exams uploaded through the link')}
+          {...register('shareDescription')}
+        />
         <Button type="submit" variant="contained" disabled={disabled || !isValid} loading={loading}>
           {t('Request Study')}
         </Button>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '@imaging-inbox/contract';
+import { MESSAGES, PROFILE_MESSAGES } from '@imaging-inbox/contract';
 import { REQUEST_STUDY_DEFAULTS, linkAddParams, requestStudySchema } from './request-schema';
 
 const valid = {
@@ -55,6 +55,22 @@ describe('request study form rules (SPEC.md section 5)', () => {
       notify: 1,
       password: undefined,
       message: 'CT',
+      mobile_phone: undefined,
+      share_description: undefined,
     });
+  });
+
+  it('takes an empty or international mobile phone and carries it with the share description', () => {
+    expect(messages({ ...valid, mobilePhone: '+1 (415) 555-2671' })).toEqual({});
+    for (const bad of ['4155552671', '+0123', 'phone', '+1234567890123456']) {
+      expect(messages({ ...valid, mobilePhone: bad }).mobilePhone).toBe(PROFILE_MESSAGES.phoneInvalid);
+    }
+    expect(
+      linkAddParams('ns-1', {
+        ...valid,
+        mobilePhone: ' +1 415-555-2671 ',
+        shareDescription: ' MRI of the knee ',
+      }),
+    ).toMatchObject({ mobile_phone: '+14155552671', share_description: 'MRI of the knee' });
   });
 });

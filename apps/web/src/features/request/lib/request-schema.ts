@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MAX_INT, MESSAGES } from '@imaging-inbox/contract';
+import { MAX_INT, MESSAGES, PHONE_PATTERN, PROFILE_MESSAGES } from '@imaging-inbox/contract';
 
 const isPositiveWhole = (raw: string) => /^\d+$/.test(raw.trim()) && Number(raw) > 0;
 
@@ -21,7 +21,18 @@ export const requestStudySchema = z.object({
   maximumDuration: countField,
   linkPassword: z.string(),
   studyDescription: z.string(),
+  /** Empty, or international form as on the Profile (spaces, dashes and brackets are dropped). */
+  mobilePhone: z
+    .string()
+    .check(
+      z.refine((raw) => !raw.trim() || PHONE_PATTERN.test(phoneDigits(raw)), PROFILE_MESSAGES.phoneInvalid),
+    ),
+  shareDescription: z.string(),
 });
+
+function phoneDigits(raw: string): string {
+  return raw.trim().replace(/[\s()-]/g, '');
+}
 
 export type RequestStudyValues = z.infer<typeof requestStudySchema>;
 
@@ -32,6 +43,8 @@ export const REQUEST_STUDY_DEFAULTS: RequestStudyValues = {
   maximumDuration: '',
   linkPassword: '',
   studyDescription: '',
+  mobilePhone: '',
+  shareDescription: '',
 };
 
 /** The link/add parameters of a valid form. */
@@ -45,5 +58,7 @@ export function linkAddParams(namespaceId: string, values: RequestStudyValues) {
     notify: values.notifyOfLinkUse ? 1 : 0,
     password: values.linkPassword || undefined,
     message: values.studyDescription.trim() || undefined,
+    mobile_phone: phoneDigits(values.mobilePhone) || undefined,
+    share_description: values.shareDescription.trim() || undefined,
   };
 }
