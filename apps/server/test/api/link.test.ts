@@ -252,7 +252,9 @@ describe.each(DIALECTS)('request-study links on %s', (dialect) => {
     // The resumable upload session of the link page takes the same way.
     const sessionFile = writeStudyFiles(resumable!)[0]!;
     const session = async (call: string, params: Record<string, string | number>, body?: Uint8Array) => {
-      const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+      const query = new URLSearchParams(
+        Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
+      );
       const response = await fetch(`${server.url}/api/v3/link/public/upload/session/${call}?${query}`, {
         method: 'POST',
         headers: {

@@ -293,6 +293,7 @@ const es: Messages = {
     'Grupos Gatekeeper a los que este grupo puede proponer estudios',
   'General search': 'Búsqueda general',
   'Go back': 'Volver',
+  'Goes with the exams uploaded through the link': 'Acompaña a los exámenes subidos mediante el enlace',
   Group: 'Grupo',
   'Group deleted': 'Grupo eliminado',
   Groups: 'Grupos',
@@ -624,6 +625,8 @@ const es: Messages = {
   'Shared w/ group': 'Compartido con el grupo',
   'Shared with': 'Compartido con',
   'Shares are not available.': 'Los elementos compartidos no están disponibles.',
+  'Shown with the request so you can reach them; no text message is sent':
+    'Se muestra con la solicitud para que pueda contactar a la persona; no se envía ningún SMS',
   'Sign in': 'Iniciar sesión',
   Size: 'Tamaño',
   'Some files failed to upload': 'No se pudieron cargar algunos archivos',

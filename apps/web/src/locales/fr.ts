@@ -292,6 +292,7 @@ const fr: Messages = {
     'Groupes Gatekeeper auxquels ce groupe peut soumettre des examens',
   'General search': 'Recherche générale',
   'Go back': 'Retour',
+  'Goes with the exams uploaded through the link': 'Accompagne les examens téléversés par le lien',
   Group: 'Groupe',
   'Group deleted': 'Groupe supprimé',
   Groups: 'Groupes',
@@ -623,6 +624,8 @@ const fr: Messages = {
   'Shared w/ group': 'Partagé avec le groupe',
   'Shared with': 'Partagé avec',
   'Shares are not available.': 'Les partages ne sont pas disponibles.',
+  'Shown with the request so you can reach them; no text message is sent':
+    "Affiché avec la demande pour que vous puissiez joindre la personne ; aucun SMS n'est envoyé",
   'Sign in': 'Se connecter',
   Size: 'Taille',
   'Some files failed to upload': 'Le téléversement de certains fichiers a échoué',
