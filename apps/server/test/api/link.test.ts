@@ -255,14 +255,17 @@ describe.each(DIALECTS)('request-study links on %s', (dialect) => {
       const query = new URLSearchParams(
         Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
       );
-      const response = await fetch(`${server.url}/api/v3/link/public/upload/session/${call}?${query}`, {
-        method: 'POST',
-        headers: {
-          'x-link-grant': grant,
-          ...(body ? { 'content-type': 'application/octet-stream' } : {}),
+      const response = await fetch(
+        `${server.url}/api/v3/link/public/upload/session/${call}?${query.toString()}`,
+        {
+          method: 'POST',
+          headers: {
+            'x-link-grant': grant,
+            ...(body ? { 'content-type': 'application/octet-stream' } : {}),
+          },
+          ...(body ? { body } : {}),
         },
-        ...(body ? { body } : {}),
-      });
+      );
       return (await response.json()) as Record<string, unknown>;
     };
     const created = await session('create', { size: sessionFile.bytes.length });
