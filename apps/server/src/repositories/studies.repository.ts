@@ -82,15 +82,26 @@ export class StudiesRepository {
         .selectAll(),
     );
     const union = arms.slice(1).reduce((all, arm) => all.unionAll(arm), arms[0]!);
+    // Materialized, so each stream is planned for all of its `window` rows: as a subquery under the
+    // page's LIMIT, PostgreSQL planned each stream for the few rows the merge would take from it and
+    // chose a backward scan of the plain upload-time index, reading thousands of rows per namespace
+    // for a date range, over an index-only read of the date index's matches. The page's keys are
+    // then cut from the merged streams, so only the page's own rows are read from the table.
     let query = this.db
-      .selectFrom(union.as('merged'))
-      .innerJoin('studies', 'studies.uuid', 'merged.uuid')
+      .with(
+        (cte) => cte('merged').materialized(),
+        () => union,
+      )
+      .with('page', (db) => {
+        let page = db.selectFrom('merged').selectAll();
+        for (const t of studySortTerms(q, 'merged')) page = page.orderBy(t.expr, t.direction);
+        return page.limit(q.rows + 1).offset(offset);
+      })
+      .selectFrom('page')
+      .innerJoin('studies', 'studies.uuid', 'page.uuid')
       .selectAll('studies');
-    for (const t of studySortTerms(q, 'merged')) query = query.orderBy(t.expr, t.direction);
-    return query
-      .limit(q.rows + 1)
-      .offset(offset)
-      .execute();
+    for (const t of studySortTerms(q, 'page')) query = query.orderBy(t.expr, t.direction);
+    return query.execute();
   }
 
   async count(q: StudyQuery, namespaces: string[]): Promise<number> {
