@@ -13,6 +13,9 @@ export const CONTRACT_MESSAGE_TABLES: readonly Readonly<Record<string, string>>[
  * each is translated and still written somewhere in the sources (a stale entry fails).
  */
 export const COMPUTED_KEYS: readonly string[] = [
+  // contract ALL_MY_GROUPS.name (session/groups.ts), StudyCard's field labels
+  'All My Groups',
+  'DOB',
   // features/admin/lib/audit-entry.ts: ACTION_LABELS
   'Sign-in',
   'Sign-out',
@@ -307,6 +310,7 @@ export const COMPUTED_KEYS: readonly string[] = [
  * a literal key or be listed here, with its possible texts added to COMPUTED_KEYS.
  */
 export const COMPUTED_CALLS: readonly string[] = [
+  'session/groups.ts: ALL_MY_GROUPS.name',
   'features/admin/components/AuditLogPage.tsx: actionLabel(a)',
   'features/admin/components/AuditLogPage.tsx: actionLabel(e.action)',
   'app/InboxUnavailablePage.tsx: MESSAGES.noSuitableAccount',

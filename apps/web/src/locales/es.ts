@@ -1037,6 +1037,8 @@ const es: Messages = {
   'The language was not saved': 'El idioma no se ha guardado',
   'Choose one of en, fr, es, or nothing to follow the browser':
     'Elija en, fr o es, o nada para seguir el navegador',
+  'All My Groups': 'Todos mis grupos',
+  DOB: 'F. nac.',
 };
 
 export default es;

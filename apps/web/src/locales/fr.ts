@@ -1043,6 +1043,8 @@ const fr: Messages = {
   'The language was not saved': "La langue n'a pas été enregistrée",
   'Choose one of en, fr, es, or nothing to follow the browser':
     'Choisissez en, fr ou es, ou rien pour suivre le navigateur',
+  'All My Groups': 'Tous mes groupes',
+  DOB: 'Né(e) le',
 };
 
 export default fr;

@@ -8,6 +8,7 @@ import {
   type GroupType,
   type PermissionFlags,
 } from '@imaging-inbox/contract';
+import { t } from '../lib/i18n';
 
 export type InboxGroupType = GroupType | 'ALL';
 
@@ -71,4 +72,9 @@ export function toInboxGroups(groups: GroupSummary[]): InboxGroup[] {
 /** Multi-select exists in cloud and library groups only. */
 export function allowsMultiSelect(type: InboxGroupType): boolean {
   return type === 'CLOUD' || type === 'LIBRARY';
+}
+
+/** A group's name as shown: the synthetic All My Groups is a product label, translated; others are data. */
+export function groupDisplayName(group: { uuid: string; name: string }): string {
+  return group.uuid === ALL_MY_GROUPS.uuid ? t(ALL_MY_GROUPS.name) : group.name;
 }

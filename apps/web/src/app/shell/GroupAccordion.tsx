@@ -4,6 +4,7 @@ import { Accordion, AccordionDetails, AccordionSummary, Typography } from '@mui/
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import { useInbox } from '../../session/inbox-context';
 import { useGroupRoute } from '../../session/use-group-route';
+import { groupDisplayName } from '../../session/groups';
 import { GroupActions } from './GroupActions';
 import { StudyStateList } from './StudyStateList';
 
@@ -45,7 +46,7 @@ export function GroupAccordion() {
               id={summaryId}
               aria-controls={`group-${group.uuid}-states`}
             >
-              <Typography sx={{ fontWeight: 500 }}>{group.name}</Typography>
+              <Typography sx={{ fontWeight: 500 }}>{groupDisplayName(group)}</Typography>
             </AccordionSummary>
             <AccordionDetails id={`group-${group.uuid}-states`} sx={{ p: 0, pb: 1 }}>
               <StudyStateList group={group} />

@@ -1,7 +1,7 @@
 import { Link as RouterLink } from 'react-router';
 import { List, ListItemButton, ListItemText } from '@mui/material';
 import { useTranslation } from '../../lib/i18n';
-import type { InboxGroup } from '../../session/groups';
+import { groupDisplayName, type InboxGroup } from '../../session/groups';
 import { statePath } from '../../session/group-route';
 import { useGroupRoute } from '../../session/use-group-route';
 
@@ -10,7 +10,7 @@ export function StudyStateList({ group }: { group: InboxGroup }) {
   const { t } = useTranslation();
   const route = useGroupRoute();
   return (
-    <List dense disablePadding aria-label={t('{{name}} states', { name: group.name })}>
+    <List dense disablePadding aria-label={t('{{name}} states', { name: groupDisplayName(group) })}>
       {group.states.map((state) => {
         const selected = route?.kind === 'show' && route.group.uuid === group.uuid && route.state === state;
         return (

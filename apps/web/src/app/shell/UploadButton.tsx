@@ -78,7 +78,13 @@ export function UploadButton() {
     );
   }
   return (
-    <Button variant="contained" startIcon={<CloudUpload />} onClick={() => void navigate('/study/upload')}>
+    <Button
+      variant="contained"
+      startIcon={<CloudUpload />}
+      // French and Spanish labels are longer: in capitals they wrapped in the menu's width.
+      sx={{ textTransform: 'none', whiteSpace: 'nowrap' }}
+      onClick={() => void navigate('/study/upload')}
+    >
       {t('Upload exams')}
     </Button>
   );

@@ -18,6 +18,7 @@ import { cutName } from '../../../lib/format';
 import { useInbox } from '../../../session/inbox-context';
 import { statePath } from '../../../session/group-route';
 import { useGroupRoute } from '../../../session/use-group-route';
+import { groupDisplayName } from '../../../session/groups';
 import type { AdvancedFilters } from '../lib/advanced-filters';
 import { countAdvancedFilters } from '../lib/search-filters';
 import { useSearch } from '../search-context';
@@ -93,8 +94,8 @@ export function SearchBar() {
             onChange={(e) => setGroupId(e.target.value)}
           >
             {dropdownGroups.map((g) => (
-              <MenuItem key={g.uuid} value={g.uuid} title={g.name}>
-                {cutName(g.name)}
+              <MenuItem key={g.uuid} value={g.uuid} title={groupDisplayName(g)}>
+                {cutName(groupDisplayName(g))}
               </MenuItem>
             ))}
           </Select>

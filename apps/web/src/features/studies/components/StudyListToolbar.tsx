@@ -15,7 +15,8 @@ export function StudyListToolbar({ header, total, sort, options, onSort }: Props
   const { t } = useTranslation();
   return (
     <Stack direction="row" spacing={2} sx={{ px: 2, py: 1, alignItems: 'center' }}>
-      <Typography variant="h6" component="h2" sx={{ flex: 1 }} noWrap>
+      {/* Wraps rather than cuts: "Cardiología · Bandeja de entrada" outgrows the half-width list. */}
+      <Typography variant="h6" component="h2" sx={{ flex: 1, minWidth: 0, lineHeight: 1.3 }}>
         {header}
         {total !== undefined && (
           <Typography component="span" color="text.secondary" sx={{ ml: 1 }} data-testid="study-total">

@@ -7,7 +7,7 @@ import { useSnackbar } from 'notistack';
 import { useTranslation } from '../../../lib/i18n';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { errorCode } from '../../../lib/api-error';
-import { allowsMultiSelect, type InboxGroup } from '../../../session/groups';
+import { allowsMultiSelect, groupDisplayName, type InboxGroup } from '../../../session/groups';
 import type { StudyFilterParams } from '../../../session/state-filters';
 import { countAdvancedFilters, searchFilters, useSearch } from '../../search';
 import { studyCountQuery, studyListQuery } from '../api/list-studies';
@@ -86,8 +86,8 @@ export function StudyWorkspace({ group, state, stateFilter }: Props) {
   const searching =
     search.applied.patientName !== '' || countAdvancedFilters(search.applied.advanced, new Date()) > 0;
   const header = searching
-    ? t('Search results in {{group}} · {{state}}', { group: group.name, state: t(state) })
-    : `${group.name} · ${t(state)}`;
+    ? t('Search results in {{group}} · {{state}}', { group: groupDisplayName(group), state: t(state) })
+    : `${groupDisplayName(group)} · ${t(state)}`;
   const multiSelect = allowsMultiSelect(group.type);
 
   return (
