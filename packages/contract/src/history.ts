@@ -36,6 +36,11 @@ export interface ShareListAnswer {
   status: 'OK';
   shares: StudyShare[];
   page: AnswerPage;
+  /**
+   * The exam's owner, shown as the fixed first entry of the share list (SPEC.md section 9): the
+   * group (or personal namespace) the exam belongs to. It is no share and cannot be stopped.
+   */
+  owner: { namespace_id: string; name: string };
 }
 
 /** An account member a study could be shared with (study/share/who, type=user). */

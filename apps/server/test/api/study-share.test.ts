@@ -101,6 +101,8 @@ describe.each(DIALECTS)('study shares within the account on %s', (dialect) => {
     expect(list.body.shares).toEqual([
       expect.objectContaining({ uuid: intake.uuid, type: 'group', name: 'PACS Intake', message: 'v2' }),
     ]);
+    // The exam's own group is the fixed owner entry, never among the shares.
+    expect(list.body.owner).toEqual({ namespace_id: study.namespace_id, name: 'Emergency' });
     const created = await db
       .selectFrom('audit_events')
       .select('detail')
@@ -137,6 +139,7 @@ describe.each(DIALECTS)('study shares within the account on %s', (dialect) => {
     expect(files.length).toBeGreaterThan(0);
     const empty = await server.api.call('study/share/list', { uuid: study.uuid }, clinician);
     expect(empty.body.shares).toEqual([]);
+    expect(empty.body.owner.name).toBe('Emergency');
     const stops = await db
       .selectFrom('audit_events')
       .select('id')

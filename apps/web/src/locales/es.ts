@@ -225,6 +225,7 @@ const es: Messages = {
   'Exam is being sent to PACS': 'El estudio se está enviando al PACS',
   'Exam lock': 'Bloqueo del estudio',
   'Exam nominated': 'Estudio propuesto',
+  'Exam owner': 'Propietario del examen',
   'Exam received from a sender': 'Estudio recibido de un emisor',
   'Exam restored successfully': 'Estudio restaurado correctamente',
   'Exam sent to you': 'Estudio enviado a usted',

@@ -224,6 +224,7 @@ const fr: Messages = {
   'Exam is being sent to PACS': "L'examen est en cours d'envoi au PACS",
   'Exam lock': "Verrou de l'examen",
   'Exam nominated': 'Examen soumis',
+  'Exam owner': "Propriétaire de l'examen",
   'Exam received from a sender': "Examen reçu d'un émetteur",
   'Exam restored successfully': 'Examen restauré',
   'Exam sent to you': 'Examen qui vous a été envoyé',

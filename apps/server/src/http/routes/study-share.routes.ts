@@ -28,9 +28,11 @@ export function studyShareRoutes(ctx: AppContext, app: FastifyInstance): void {
   });
 
   authedRoute(ctx, app, 'study/share/list', studyItemListRequest, async ({ caller, input }) => {
-    const { shares: list } = await shares.list(await ctx.services.studyAccess.byUuid(caller, input.uuid));
+    const row = await ctx.services.studyAccess.byUuid(caller, input.uuid);
+    const { shares: list } = await shares.list(row);
     const { items, page } = pageOf(list, input['page.number'], input['page.rows']);
-    return { shares: items, page };
+    const namespace = await ctx.repos.accounts.namespace(row.namespace_id);
+    return { shares: items, page, owner: { namespace_id: row.namespace_id, name: namespace?.name ?? '' } };
   });
 
   authedRoute(ctx, app, 'study/share/stop', studyShareStopRequest, async ({ caller, input }) => {

@@ -37,7 +37,8 @@ describe('ShareTab', () => {
               users: [{ uuid: 'u1', name: 'Ada Admin', user_email: 'admin@demo.local' }],
             });
       }
-      if (path === 'study/share/list') return json({ status: 'OK', shares: [] });
+      if (path === 'study/share/list')
+        return json({ status: 'OK', shares: [], owner: { namespace_id: 'n0', name: 'Emergency' } });
       if (path === 'bundle') {
         const calls = bodyOf(init);
         bundles.push(calls);
@@ -65,6 +66,10 @@ describe('ShareTab', () => {
     const study = newStudy();
     renderWithRouter(<ShareTab studies={[study]} />);
     expect(await screen.findByText('This exam is not currently shared')).toBeTruthy();
+    // The exam's owner is the fixed first entry of the list, with nothing to stop.
+    const list = screen.getByRole('list', { name: 'Shared with' });
+    expect(list.textContent).toMatch(/^EmergencyExam owner/);
+    expect(screen.queryByRole('button', { name: /Stop sharing with Emergency/ })).toBeNull();
     const button = screen.getByRole('button', { name: 'Share' });
     expect((button as HTMLButtonElement).disabled).toBe(true);
 
@@ -86,7 +91,8 @@ describe('ShareTab', () => {
         bundles.push(bodyOf(init));
         return json([{ status: 'ERROR', error_type: 'NOT_FOUND' }]);
       }
-      if (url.pathname.endsWith('share/list')) return json({ status: 'OK', shares: [] });
+      if (url.pathname.endsWith('share/list'))
+        return json({ status: 'OK', shares: [], owner: { namespace_id: 'n0', name: 'Emergency' } });
       return json({ status: 'OK', users: [{ uuid: 'u1', name: 'Ada', user_email: 'a@x' }], groups: [] });
     });
     const study = newStudy();

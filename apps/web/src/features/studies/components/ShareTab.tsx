@@ -31,11 +31,18 @@ function ShareList({ study }: { study: Study }) {
   const stop = useStopShare();
   if (shares.isPending) return <Typography color="text.secondary">{t('Loading')}</Typography>;
   if (shares.isError) return <Typography color="text.secondary">{t('Shares are not available.')}</Typography>;
-  if (shares.data.length === 0)
-    return <Typography color="text.secondary">{t(MESSAGES.notShared)}</Typography>;
+  const { owner, shares: list } = shares.data;
   return (
     <List dense disablePadding aria-label={t('Shared with')}>
-      {shares.data.map((share) => (
+      <ListItem disableGutters>
+        <ListItemText primary={owner.name} secondary={t('Exam owner')} />
+      </ListItem>
+      {list.length === 0 && (
+        <ListItem disableGutters>
+          <ListItemText secondary={t(MESSAGES.notShared)} />
+        </ListItem>
+      )}
+      {list.map((share) => (
         <ListItem
           key={`${share.type}-${share.uuid}`}
           disableGutters
