@@ -106,6 +106,8 @@ import { CustomFieldsRepository } from './repositories/custom-fields.repository.
 import { CustomFieldService } from './services/custom-field.service.js';
 import { RoutingRulesRepository } from './repositories/routing-rules.repository.js';
 import { WebhooksRepository } from './repositories/webhooks.repository.js';
+import { LabelOverridesRepository } from './repositories/label-overrides.repository.js';
+import { LabelService } from './services/label.service.js';
 import { RoutingRuleService } from './services/routing-rule.service.js';
 import { RoutingEngine } from './services/routing-engine.js';
 import { WebhookService } from './services/webhook.service.js';
@@ -155,6 +157,7 @@ export function createContext(
     roles: new RolesRepository(k),
     routingRules: new RoutingRulesRepository(k),
     webhooks: new WebhooksRepository(k),
+    labels: new LabelOverridesRepository(k),
   };
   const audit = new AuditService(repos.audit);
   const accountUsersRepo = new AccountUsersRepository(k);
@@ -551,6 +554,7 @@ export function createContext(
       routingRules,
       webhooks,
       auditLog: new AuditLogService(repos.audit),
+      labels: new LabelService({ labels: repos.labels, audit }),
     },
   };
 }

@@ -45,3 +45,5 @@ export * from './routing.js';
 export * from './webhooks.js';
 export * from './admin-requests.js';
 export * from './audit-log.js';
+export * from './labels.js';
+export * from './label-requests.js';

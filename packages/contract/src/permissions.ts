@@ -48,6 +48,8 @@ export const OTHER_PERMISSIONS = [
   'user_modify_notifications',
   'user_modify_sharecode',
   'audit_view',
+  /** Reword the account's labels in any language (label/set, label/delete). */
+  'label_edit',
 ] as const;
 
 export const ALL_PERMISSIONS = [...STUDY_PERMISSIONS, ...OTHER_PERMISSIONS] as const;

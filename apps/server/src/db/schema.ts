@@ -680,6 +680,16 @@ export interface WebhookDeliveryTable {
   updated: number;
 }
 
+/** An account's wording of one label in one language (label/set); key is the English original. */
+export interface LabelOverrideTable {
+  account_id: string;
+  language: string;
+  key: string;
+  text: string;
+  updated_by: string;
+  updated: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   namespaces: NamespaceTable;
@@ -729,4 +739,5 @@ export interface Database {
   routing_rules: RoutingRuleTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
+  label_overrides: LabelOverrideTable;
 }

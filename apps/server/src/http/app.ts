@@ -12,6 +12,7 @@ import { serveWebApp } from './web-app.js';
 import { auditRoutes } from './routes/audit.routes.js';
 import { routingRoutes } from './routes/routing.routes.js';
 import { webhookRoutes } from './routes/webhook.routes.js';
+import { labelRoutes } from './routes/label.routes.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { bundleRoutes } from './routes/bundle.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
@@ -159,6 +160,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   auditRoutes(ctx, app);
   routingRoutes(ctx, app);
   webhookRoutes(ctx, app);
+  labelRoutes(ctx, app);
   storageRoutes(ctx, app, options.maxUploadBytes);
   uploadSessionRoutes(ctx, app);
   wrapRoutes(ctx, app, options.maxUploadBytes);

@@ -8,9 +8,10 @@ import { isAccountAdmin } from './accounts.js';
  * seeing them needs the area's view or edit permission on the account, changing them its edit
  * permission (an account admin holds all; the audit log is only read, with audit_view). A member
  * who lacks it is refused (they know the account); anyone else gets the NOT_FOUND of a made-up
- * account. Webhooks are the admins' alone (requireAccountAdmin).
+ * account. Webhooks are the admins' alone (requireAccountAdmin). The account's label overrides are
+ * read by every member and changed with label_edit.
  */
-export type AdminArea = 'role' | 'group' | 'route' | 'audit';
+export type AdminArea = 'role' | 'group' | 'route' | 'audit' | 'label';
 export type AdminAction = 'view' | 'edit';
 
 const GRANTED_BY: Record<AdminArea, Record<AdminAction, readonly Permission[]>> = {
@@ -18,6 +19,8 @@ const GRANTED_BY: Record<AdminArea, Record<AdminAction, readonly Permission[]>> 
   group: { view: ['group_view', 'group_edit'], edit: ['group_edit'] },
   route: { view: ['route_view', 'route_edit'], edit: ['route_edit'] },
   audit: { view: ['audit_view'], edit: [] },
+  // Every member reads the account's labels (the web app shows them): only changing them is guarded.
+  label: { view: ['label_edit'], edit: ['label_edit'] },
 };
 
 export function mayAdminister(

@@ -481,6 +481,27 @@ const ROUTES: Record<string, RouteCase> = {
     request: (_w, x) => post('audit/log', { account_id: o(x).accountId }),
   },
 
+  // The account's label overrides: read by its members, changed with label_edit (an admin holds it).
+  // The writes name a language the product does not speak: refused after the access check.
+  [api('label/list')]: {
+    rule: { kind: 'account', needs: 'member' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('label/list', { account_id: o(x).accountId }),
+  },
+  [api('label/set')]: {
+    rule: { kind: 'accountUsers', anyOf: ['label_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) =>
+      post('label/set', { account_id: o(x).accountId, language: 'xx', key: 'Inbox', text: 'Matrix' }),
+    accepts: ['INVALID_FIELD:language'],
+  },
+  [api('label/delete')]: {
+    rule: { kind: 'accountUsers', anyOf: ['label_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('label/delete', { account_id: o(x).accountId, language: 'xx', key: 'Inbox' }),
+    accepts: ['INVALID_FIELD:language'],
+  },
+
   // PACS destinations: listed by whoever searches or pushes in the account, managed by its admins.
   [api('destination/list')]: {
     rule: { kind: 'account', needs: 'destinations' },

@@ -3,6 +3,7 @@ import { Loading } from '../components/Loading';
 import { useSessionUser } from '../features/auth';
 import { SessionContext } from '../session/session-context';
 import { DatePreferencesProvider } from '../features/settings';
+import { useAccountLabels } from '../features/labels';
 import { getSid } from '../lib/storage';
 import { useSessionTtlPoll } from './use-session-ttl-poll';
 
@@ -15,6 +16,7 @@ export function RequireSession() {
   return (
     <SessionContext.Provider value={user.data}>
       <TtlPoll />
+      <AccountLabels />
       <DatePreferencesProvider>
         <Outlet />
       </DatePreferencesProvider>
@@ -24,5 +26,11 @@ export function RequireSession() {
 
 function TtlPoll() {
   useSessionTtlPoll();
+  return null;
+}
+
+/** The account's own wording of labels, for every page of the session. */
+function AccountLabels() {
+  useAccountLabels();
   return null;
 }

@@ -8,6 +8,7 @@ import { RetrieveStudyPage } from '../features/retrieve';
 import { SendLinkPage } from '../features/send-link';
 import { AuditLogPage, GroupsAdminPage, UsersAdminPage } from '../features/admin';
 import { DestinationsAdminPage } from '../features/destinations';
+import { LabelsAdminPage } from '../features/labels';
 import { RoutingRulesPage } from '../features/routing';
 import { AccountSettingsPage } from '../features/settings';
 import { UploadPage } from '../features/upload';
@@ -55,6 +56,7 @@ export const routes: RouteObject[] = [
               { path: '/organization/groups.html', element: <GroupsAdminPage /> },
               { path: '/organization/routing-rules.html', element: <RoutingRulesPage /> },
               { path: '/organization/audit.html', element: <AuditLogPage /> },
+              { path: '/organization/labels.html', element: <LabelsAdminPage /> },
             ],
           },
         ],

@@ -15,6 +15,7 @@ const es: Messages = {
   'A file is larger than the upload limit.': 'Un archivo supera el límite de carga.',
   'A group': 'Un grupo',
   'A port from 1 to 65535': 'Un puerto de 1 a 65535',
+  'Add label': 'Añadir etiqueta',
   'AE title': 'Título AE',
   Accession: 'N.º de acceso',
   'Accession number': 'Número de acceso',
@@ -198,6 +199,7 @@ const es: Messages = {
   'E-mail me a code': 'Enviarme un código por correo',
   'Each delivery is signed with the webhook secret (X-Imaging-Inbox-Signature).':
     'Cada entrega se firma con el secreto del webhook (X-Imaging-Inbox-Signature).',
+  'Edit label': 'Editar etiqueta',
   'Edit MRN': 'Editar NHC',
   'Edit destination': 'Editar destino',
   'Edit role': 'Editar rol',
@@ -301,6 +303,7 @@ const es: Messages = {
   HL7: 'HL7',
   'Held by': 'Bloqueado por',
   'Hide deliveries': 'Ocultar entregas',
+  Labels: 'Etiquetas',
   'Latest deliveries of {{name}}': 'Últimas entregas de {{name}}',
   'History is not available.': 'El historial no está disponible.',
   IN_PROGRESS: 'EN_CURSO',
@@ -392,6 +395,7 @@ const es: Messages = {
   'No file chosen': 'Ningún archivo elegido',
   'No gatekeeper groups yet.': 'Todavía no hay grupos Gatekeeper.',
   'No history yet.': 'Todavía no hay historial.',
+  'No labels replaced yet.': 'Todavía no se ha sustituido ninguna etiqueta.',
   'No matching': 'Sin emparejamiento',
   'No members yet.': 'Todavía no hay miembros.',
   'No order has this accession number.': 'Ninguna solicitud tiene este número de acceso.',
@@ -457,6 +461,8 @@ const es: Messages = {
   'Order matching': 'Emparejamiento de solicitudes',
   Orders: 'Solicitudes',
   'Orders found': 'Solicitudes encontradas',
+  'Original text': 'Texto original',
+  'Original text is required': 'El texto original es obligatorio',
   Other: 'Otro',
   'Others can send exams to you with this code; they arrive in Shared with me.':
     'Otras personas pueden enviarle estudios con este código; llegan a Compartidos conmigo.',
@@ -529,6 +535,10 @@ const es: Messages = {
   'Remove {{name}} from the group': 'Quitar a {{name}} del grupo',
   'Rename group': 'Cambiar nombre del grupo',
   'Rename {{name}}': 'Cambiar nombre de {{name}}',
+  'Replace any text of the app with your own wording, in each language.':
+    'Sustituya cualquier texto de la aplicación por su propia redacción, en cada idioma.',
+  Replacement: 'Sustitución',
+  'Replacement is required': 'La sustitución es obligatoria',
   Report: 'Informe',
   'Report kind': 'Tipo de informe',
   Reports: 'Informes',
@@ -626,6 +636,7 @@ const es: Messages = {
   'Shared w/ group': 'Compartido con el grupo',
   'Shared with': 'Compartido con',
   'Shares are not available.': 'Los elementos compartidos no están disponibles.',
+  'Show the original text of {{name}} again?': '¿Volver a mostrar el texto original de {{name}}?',
   'Shown with the request so you can reach them; no text message is sent':
     'Se muestra con la solicitud para que pueda contactar a la persona; no se envía ningún SMS',
   'Sign in': 'Iniciar sesión',
@@ -676,10 +687,13 @@ const es: Messages = {
   'The destination already holds this exam under another patient.':
     'El destino ya tiene este estudio con otro paciente.',
   'The destination was not saved': 'El destino no se ha guardado',
+  'The English text of the label, as the app shows it in English':
+    'El texto en inglés de la etiqueta, tal como lo muestra la aplicación en inglés',
   'The exam is being edited by someone else.': 'Otra persona está editando el estudio.',
   'The group holds exams: it cannot be deleted.': 'El grupo contiene estudios: no se puede eliminar.',
   'The group was not saved': 'El grupo no se ha guardado',
   'The invitation was not sent': 'La invitación no se ha enviado',
+  'The label could not be saved.': 'No se ha podido guardar la etiqueta.',
   'The member was not saved': 'El miembro no se ha guardado',
   'The name is too long.': 'El nombre es demasiado largo.',
   'The nomination was cancelled.': 'La propuesta se ha cancelado.',
@@ -735,6 +749,7 @@ const es: Messages = {
     'Para abrirlo, confirme que tiene acceso al buzón {{email}}.',
   Today: 'Hoy',
   'Today and yesterday': 'Hoy y ayer',
+  'Too long': 'Demasiado largo',
   'Too many documents for one upload: please send them in smaller groups.':
     'Demasiados documentos para una sola carga: envíelos en grupos más pequeños.',
   'Too many sign-in attempts. Please wait a few minutes and try again.':
@@ -809,6 +824,8 @@ const es: Messages = {
   'You cannot change your own membership.': 'No puede cambiar su propia pertenencia.',
   'You cannot change your own role.': 'No puede cambiar su propio rol.',
   'You do not belong to any group yet.': 'Todavía no pertenece a ningún grupo.',
+  "You don't have enough permissions to change labels":
+    'No tiene permisos suficientes para cambiar las etiquetas',
   "You don't have enough permissions to manage destinations":
     'No tiene permisos suficientes para gestionar destinos',
   "You don't have enough permissions to manage groups": 'No tiene permisos suficientes para gestionar grupos',

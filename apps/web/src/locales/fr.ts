@@ -15,6 +15,7 @@ const fr: Messages = {
   'A file is larger than the upload limit.': 'Un fichier dépasse la taille maximale de téléversement.',
   'A group': 'Un groupe',
   'A port from 1 to 65535': 'Un port de 1 à 65535',
+  'Add label': 'Ajouter un libellé',
   'AE title': 'Titre AE',
   Accession: "N° d'accession",
   'Accession number': "Numéro d'accession",
@@ -197,6 +198,7 @@ const fr: Messages = {
   'E-mail me a code': "M'envoyer un code par e-mail",
   'Each delivery is signed with the webhook secret (X-Imaging-Inbox-Signature).':
     'Chaque livraison est signée avec le secret du webhook (X-Imaging-Inbox-Signature).',
+  'Edit label': 'Modifier le libellé',
   'Edit MRN': "Modifier l'IPP",
   'Edit destination': 'Modifier la destination',
   'Edit role': 'Modifier le rôle',
@@ -300,6 +302,7 @@ const fr: Messages = {
   HL7: 'HL7',
   'Held by': 'Détenu par',
   'Hide deliveries': 'Masquer les livraisons',
+  Labels: 'Libellés',
   'Latest deliveries of {{name}}': 'Dernières livraisons de {{name}}',
   'History is not available.': 'Historique indisponible.',
   IN_PROGRESS: 'EN_COURS',
@@ -391,6 +394,7 @@ const fr: Messages = {
   'No file chosen': 'Aucun fichier choisi',
   'No gatekeeper groups yet.': "Aucun groupe Gatekeeper pour l'instant.",
   'No history yet.': "Aucun historique pour l'instant.",
+  'No labels replaced yet.': "Aucun libellé remplacé pour l'instant.",
   'No matching': 'Aucun rapprochement',
   'No members yet.': "Aucun membre pour l'instant.",
   'No order has this accession number.': "Aucune demande ne porte ce numéro d'accession.",
@@ -456,6 +460,8 @@ const fr: Messages = {
   'Order matching': 'Rapprochement des demandes',
   Orders: 'Demandes',
   'Orders found': 'Demandes trouvées',
+  'Original text': "Texte d'origine",
+  'Original text is required': "Le texte d'origine est obligatoire",
   Other: 'Autre',
   'Others can send exams to you with this code; they arrive in Shared with me.':
     "D'autres personnes peuvent vous envoyer des examens avec ce code ; ils arrivent dans Partagés avec moi.",
@@ -528,6 +534,10 @@ const fr: Messages = {
   'Remove {{name}} from the group': 'Retirer {{name}} du groupe',
   'Rename group': 'Renommer le groupe',
   'Rename {{name}}': 'Renommer {{name}}',
+  'Replace any text of the app with your own wording, in each language.':
+    "Remplacez n'importe quel texte de l'application par votre propre formulation, dans chaque langue.",
+  Replacement: 'Remplacement',
+  'Replacement is required': 'Le remplacement est obligatoire',
   Report: 'Compte rendu',
   'Report kind': 'Type de compte rendu',
   Reports: 'Comptes rendus',
@@ -625,6 +635,7 @@ const fr: Messages = {
   'Shared w/ group': 'Partagé avec le groupe',
   'Shared with': 'Partagé avec',
   'Shares are not available.': 'Les partages ne sont pas disponibles.',
+  'Show the original text of {{name}} again?': "Afficher à nouveau le texte d'origine de {{name}} ?",
   'Shown with the request so you can reach them; no text message is sent':
     "Affiché avec la demande pour que vous puissiez joindre la personne ; aucun SMS n'est envoyé",
   'Sign in': 'Se connecter',
@@ -675,11 +686,14 @@ const fr: Messages = {
   'The destination already holds this exam under another patient.':
     'La destination détient déjà cet examen sous un autre patient.',
   'The destination was not saved': "La destination n'a pas été enregistrée",
+  'The English text of the label, as the app shows it in English':
+    "Le texte anglais du libellé, tel que l'application l'affiche en anglais",
   'The exam is being edited by someone else.': "L'examen est en cours de modification par quelqu'un d'autre.",
   'The group holds exams: it cannot be deleted.':
     'Le groupe contient des examens : il ne peut pas être supprimé.',
   'The group was not saved': "Le groupe n'a pas été enregistré",
   'The invitation was not sent': "L'invitation n'a pas été envoyée",
+  'The label could not be saved.': "Le libellé n'a pas pu être enregistré.",
   'The member was not saved': "Le membre n'a pas été enregistré",
   'The name is too long.': 'Le nom est trop long.',
   'The nomination was cancelled.': 'La soumission a été annulée.',
@@ -736,6 +750,7 @@ const fr: Messages = {
     "Pour l'ouvrir, confirmez que vous consultez la boîte aux lettres {{email}}.",
   Today: "Aujourd'hui",
   'Today and yesterday': "Aujourd'hui et hier",
+  'Too long': 'Trop long',
   'Too many documents for one upload: please send them in smaller groups.':
     'Trop de documents pour un seul téléversement : envoyez-les par lots plus petits.',
   'Too many sign-in attempts. Please wait a few minutes and try again.':
@@ -810,6 +825,8 @@ const fr: Messages = {
   'You cannot change your own membership.': 'Vous ne pouvez pas modifier votre propre appartenance.',
   'You cannot change your own role.': 'Vous ne pouvez pas modifier votre propre rôle.',
   'You do not belong to any group yet.': "Vous n'appartenez encore à aucun groupe.",
+  "You don't have enough permissions to change labels":
+    "Vous n'avez pas les autorisations nécessaires pour modifier les libellés",
   "You don't have enough permissions to manage destinations":
     "Vous n'avez pas les permissions nécessaires pour gérer les destinations",
   "You don't have enough permissions to manage groups":

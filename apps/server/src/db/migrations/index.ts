@@ -49,6 +49,7 @@ import { webhooks } from './20261127T2051-webhooks.js';
 import { auditAccountIndex } from './20261127T2052-audit-account-index.js';
 import { listedCountIndex } from './20261127T2070-listed-count-index.js';
 import { userLanguage } from './20261128T0100-user-language.js';
+import { labelOverrides } from './20261128T0101-label-overrides.js';
 import { searchCoveringIndexes } from './20261128T0120-search-covering-indexes.js';
 import { linkRequestContact } from './20261128T0140-link-request-contact.js';
 
@@ -104,6 +105,7 @@ export const migrations: Record<string, Migration> = {
   '20261127T2052-audit-account-index': auditAccountIndex,
   '20261127T2070-listed-count-index': listedCountIndex,
   '20261128T0100-user-language': userLanguage,
+  '20261128T0101-label-overrides': labelOverrides,
   '20261128T0120-search-covering-indexes': searchCoveringIndexes,
   '20261128T0140-link-request-contact': linkRequestContact,
 };

@@ -44,6 +44,14 @@ describe('buildMenu', () => {
     });
     expect(audit(['group_view'])).toBeUndefined();
   });
+  it('gives Labels to admins holding label_edit', () => {
+    const menu = buildMenu({ ...base, isAdmin: true, permissions: permissionFlags(['label_edit']) });
+    expect(menu.administration.find((l) => l.label === 'Labels')).toEqual({
+      label: 'Labels',
+      href: '/organization/labels.html',
+      external: true,
+    });
+  });
   it('hides Administration with hide_administration_tab', () => {
     const menu = buildMenu({ ...base, isAdmin: true, accountSettings: { hide_administration_tab: '1' } });
     expect(menu.administration).toEqual([]);

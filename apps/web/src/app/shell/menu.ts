@@ -21,6 +21,7 @@ const ADMIN_LINKS: { label: string; href: string; anyOf: Permission[] }[] = [
   { label: 'Routing Rules', href: '/organization/routing-rules.html', anyOf: ['route_view', 'route_edit'] },
   { label: 'Audit Log', href: '/organization/audit.html', anyOf: ['audit_view'] },
   { label: 'Destinations', href: '/organization/destinations.html', anyOf: [] },
+  { label: 'Labels', href: '/organization/labels.html', anyOf: ['label_edit'] },
 ];
 
 export interface MenuInput {

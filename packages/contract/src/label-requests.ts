@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { optionalText, requiredText } from './api-params.js';
+
+/**
+ * Request schemas of the account's label overrides (api-params.ts explains the codecs). Without
+ * `account_id` a call is about the caller's first account, the one the session opens on.
+ */
+export const labelListRequest = z.object({ account_id: optionalText() });
+
+export const labelSetRequest = z.object({
+  account_id: optionalText(),
+  language: requiredText(),
+  key: requiredText(),
+  text: requiredText(),
+});
+
+export const labelDeleteRequest = z.object({
+  account_id: optionalText(),
+  language: requiredText(),
+  key: requiredText(),
+});
