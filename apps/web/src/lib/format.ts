@@ -1,6 +1,6 @@
 import { DEFAULT_DATE_FORMAT, formatDay, type DateFormat } from '@imaging-inbox/contract';
 import { MEGABYTE, NAME_CUT } from '@imaging-inbox/contract';
-import { t } from './i18n';
+import { currentLanguage, t } from './i18n';
 
 /** Group and destination names are cut to 25 characters in dropdowns (SPEC.md section 9). */
 export function cutName(name: string, max: number = NAME_CUT): string {
@@ -12,8 +12,21 @@ export function cutName(name: string, max: number = NAME_CUT): string {
  * read '0.0 MB' (any bytes at all are at least 1 KB).
  */
 export function formatMegabytes(bytes: number): string {
-  if (bytes >= MEGABYTE) return `${(bytes / MEGABYTE).toFixed(1)} MB`;
-  return `${bytes > 0 ? Math.max(1, Math.floor(bytes / 1024)) : 0} KB`;
+  const megabytes = bytes >= MEGABYTE;
+  const value = megabytes
+    ? Number((bytes / MEGABYTE).toFixed(1))
+    : bytes > 0
+      ? Math.max(1, Math.floor(bytes / 1024))
+      : 0;
+  const language = currentLanguage();
+  // English keeps the SPEC's "12.3 MB" / "127 KB"; other languages write their own ("12,3 Mo").
+  if (language === 'en') return megabytes ? `${value.toFixed(1)} MB` : `${value} KB`;
+  return new Intl.NumberFormat(language, {
+    style: 'unit',
+    unit: megabytes ? 'megabyte' : 'kilobyte',
+    minimumFractionDigits: megabytes ? 1 : 0,
+    maximumFractionDigits: megabytes ? 1 : 0,
+  }).format(value);
 }
 
 /** DICOM YYYYMMDD to the default display format MM-DD-YYYY; other input is returned as is. */

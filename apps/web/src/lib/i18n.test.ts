@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MEGABYTE } from '@imaging-inbox/contract';
 import { browserLanguage, currentLanguage, setLabelOverrides, setLanguage, t } from './i18n';
+import { formatMegabytes } from './format';
 
 describe('English plurals', () => {
   it('says one exam, one file and one document in the singular, and more in the plural', () => {
@@ -48,7 +50,7 @@ describe('other languages', () => {
     expect(t('{{count}} exams selected', { count: 1 })).toBe('1 examen sélectionné');
     expect(t('{{count}} exams selected', { count: 2 })).toBe('2 examens sélectionnés');
     // A million is `many` in French; without its own form it reads like `other`.
-    expect(t('{{count}} images', { count: 1_000_000 })).toBe('1000000 images');
+    expect(t('{{count}} images', { count: 1_000_000 }).replace(/\s/g, ' ')).toBe('1 000 000 images');
     await setLanguage('es');
     expect(t('{{count}} exams selected', { count: 0 })).toBe('0 estudios seleccionados');
     expect(t('{{count}} exams selected', { count: 1 })).toBe('1 estudio seleccionado');
@@ -75,5 +77,21 @@ describe('other languages', () => {
     expect(browserLanguage(['es-419'])).toBe('es');
     expect(browserLanguage(['de', 'it'])).toBe('en');
     expect(browserLanguage([])).toBe('en');
+  });
+});
+
+describe('numbers in the language', () => {
+  afterEach(async () => {
+    await setLanguage('en');
+  });
+
+  it('writes sizes with the language’s decimal mark and units, English as the SPEC says', async () => {
+    expect(formatMegabytes(12.34 * MEGABYTE)).toBe('12.3 MB');
+    expect(formatMegabytes(130_000)).toBe('126 KB');
+    await setLanguage('fr');
+    expect(formatMegabytes(12.34 * MEGABYTE).replace(/\s/g, ' ')).toBe('12,3 Mo');
+    expect(formatMegabytes(130_000).replace(/\s/g, ' ')).toBe('126 ko');
+    await setLanguage('es');
+    expect(formatMegabytes(12.34 * MEGABYTE).replace(/\s/g, ' ')).toBe('12,3 MB');
   });
 });

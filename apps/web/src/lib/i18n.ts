@@ -137,11 +137,17 @@ function lookup(key: string, count: number | undefined): string {
   return overrides.get(key) ?? table[key] ?? key;
 }
 
+/** A value as the language writes it: numbers grouped its way ("1 000" in French); English as given. */
+function shown(value: string | number | null | undefined): string {
+  if (typeof value === 'number' && language !== 'en') return new Intl.NumberFormat(language).format(value);
+  return String(value ?? '');
+}
+
 /** The text for `key` in the current language, its plural form by `count`, values filled in. */
 export function t(key: string, values?: TranslateValues): string {
   const text = lookup(key, values?.count);
   if (values === undefined) return text;
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_match, name: string) => String(values[name] ?? ''));
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_match, name: string) => shown(values[name]));
 }
 
 function subscribe(listener: () => void): () => void {

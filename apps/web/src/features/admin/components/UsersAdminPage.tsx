@@ -27,7 +27,7 @@ import Search from '@mui/icons-material/Search';
 import { useSnackbar } from 'notistack';
 import type { AccountUser, UserPageSize, UserSortField } from '@imaging-inbox/contract';
 import { USER_ADMIN_MESSAGES, USER_PAGE_SIZES, userSelectionActions } from '@imaging-inbox/contract';
-import { useTranslation } from '../../../lib/i18n';
+import { currentLanguage, useTranslation } from '../../../lib/i18n';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Loading } from '../../../components/Loading';
 import { PagePanel } from '../../../components/PagePanel';
@@ -50,7 +50,9 @@ const COLUMNS: { field: UserSortField; label: string }[] = [
 const lastLogin = (ms: number | null) =>
   ms === null
     ? 'Never'
-    : new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms));
+    : new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' }).format(
+        new Date(ms),
+      );
 
 /**
  * Administration → Users (/organization/users.html): the account's users with name, e-mail, last

@@ -13,7 +13,7 @@ import {
   Typography,
 } from '@mui/material';
 import { MESSAGES, SEND_CODE_LENGTH } from '@imaging-inbox/contract';
-import { useTranslation } from '../../../lib/i18n';
+import { currentLanguage, useTranslation } from '../../../lib/i18n';
 import { CenteredCard } from '../../../components/CenteredCard';
 import { Loading } from '../../../components/Loading';
 import { linkErrorCode } from '../../link';
@@ -65,7 +65,9 @@ function SentStudy({ grant }: { grant: string }) {
         </Button>
       </Box>
       <Typography variant="body2" color="text.secondary">
-        {t('This link works until {{date}}.', { date: new Date(study.data.expires).toLocaleString() })}
+        {t('This link works until {{date}}.', {
+          date: new Date(study.data.expires).toLocaleString(currentLanguage()),
+        })}
       </Typography>
     </Stack>
   );
