@@ -10,14 +10,19 @@
  * Also prints the server's and storescu's CPU time per instance (storescu runs under /usr/bin/time),
  * and on Linux the server's main thread alone (its JavaScript; the file syncs run on writer threads).
  *
- *   npm run bench:cstore [-- --small 10000 --ct 300 --database-url postgres://… --sets DIR --associations N --orthanc]
+ *   npm run bench:cstore [-- --small 10000 --ct 300 --database-url postgres://… --sets DIR --associations 1,4 --rounds 3 --orthanc]
  *
  * --orthanc sends each set to Orthanc too (default storage settings, in a private network namespace,
  * root only) right after our server, and prints its rate beside ours: issue 4's targets are twice
  * Orthanc's, and the disk's speed drifts, so the two are best compared at the same moment.
  *
- * --associations N sends each set over N concurrent associations (N storescu processes, each with
- * every Nth file), as several modalities sending at once would.
+ * --associations 1,4 (the default) sends each set over one association, then another copy of it
+ * (the same shape, new UIDs) over 4 concurrent associations (4 storescu processes, each with every
+ * 4th file), as several modalities sending at once would; Orthanc gets the same sends. A summary
+ * at the end gives each ratio.
+ *
+ * --rounds R (3 by default) repeats it all R times, each round with its own copies of the sets, and
+ * ends with the medians: on a shared machine one round says little.
  *
  * --sets DIR keeps the generated files in DIR and reuses them on the next run (same counts): on a busy
  * machine generating 10,000 files takes longer than sending them, and repeated runs compare better
@@ -42,8 +47,9 @@ const { values: args } = parseArgs({
     'database-url': { type: 'string' },
     keep: { type: 'boolean', default: false },
     sets: { type: 'string' },
-    associations: { type: 'string', default: '1' },
+    associations: { type: 'string', default: '1,4' },
     orthanc: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '3' },
   },
 });
 
@@ -158,10 +164,8 @@ function splitFor(associations: number, dir: string): string[] {
   return parts;
 }
 
-async function sendOver(associations: number, dir: string, port: number) {
-  const runs = await Promise.all(
-    splitFor(associations, dir).map((part, index) => storescu(part, port, index)),
-  );
+async function sendOver(parts: string[], port: number) {
+  const runs = await Promise.all(parts.map((part, index) => storescu(part, port, index)));
   return {
     code: Math.max(...runs.map((run) => run.code)),
     stderr: runs.map((run) => run.stderr).join(''),
@@ -169,7 +173,21 @@ async function sendOver(associations: number, dir: string, port: number) {
   };
 }
 
-const associations = Math.max(1, Number(args.associations));
+const modes = args.associations.split(',').map((n) => Math.max(1, Number(n)));
+const rounds = Math.max(1, Number(args.rounds));
+/** Per set and mode, each round's rates: ours and, side by side, Orthanc's. */
+const results = new Map<string, { ours: number[]; orthanc: number[] }>();
+function record(name: string, ours: number, orthanc?: number): void {
+  const entry = results.get(name) ?? { ours: [], orthanc: [] };
+  entry.ours.push(ours);
+  if (orthanc !== undefined) entry.orthanc.push(orthanc);
+  results.set(name, entry);
+}
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
 /** Files timed by the disk probe before each set. */
 const PROBE_FILES = 60;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-bench-cstore-'));
@@ -208,63 +226,83 @@ const server = await startServer(
   },
 );
 console.log(
-  `server ${server.url}, DICOM port ${server.dicomPort}, ${server.ctx.db.dialect}, data ${root}, ${associations} association(s) per set`,
+  `server ${server.url}, DICOM port ${server.dicomPort}, ${server.ctx.db.dialect}, data ${root}, association modes ${modes.join(', ')}`,
 );
 
 const orthanc = args.orthanc ? await startOrthancPeer(root) : undefined;
 if (orthanc) console.log(`${orthanc.version} beside it, in a private network namespace`);
 
 try {
-  for (const [index, set] of sets.entries()) {
-    if (set.count === 0) continue;
-    const dir = path.join(args.sets ?? root, `set-${index}`);
-    const started = performance.now();
-    const bytes = generate(dir, set);
-    console.log(
-      `\n${set.name}: ${set.count} files, ${(bytes / set.count / 1000).toFixed(1)} KB each, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-    const syncsDirectories = !fileSyncPersistsItsName(server.ctx.config.blobDir);
-    const probe = diskProbe(path.join(root, 'probe'), Math.round(bytes / set.count), syncsDirectories);
-    console.log(
-      `  disk alone (create, write, fdatasync${syncsDirectories ? ', directory fsync' : ''}; median of ${PROBE_FILES}): ${probe.toFixed(2)} ms per file, a ceiling of ${(1000 / probe).toFixed(0)} instances/s`,
-    );
-    const before = await instanceCount();
-    const since = Date.now();
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    const main0 = mainThreadCpuMs();
-    const { code, stderr, cpuSeconds } = await sendOver(associations, dir, server.dicomPort);
-    const wall = (performance.now() - t0) / 1000;
-    const cpu = process.cpuUsage(cpu0);
-    const mainThread = main0 === undefined ? undefined : mainThreadCpuMs()! - main0;
-    const stored = (await instanceCount()) - before;
-    const window = await server.ctx.db.kysely
-      .selectFrom('instances')
-      .select((eb) => [eb.fn.min('created').as('first'), eb.fn.max('created').as('last')])
-      .where('created', '>=', since)
-      .executeTakeFirstOrThrow();
-    const ingest = (Number(window.last) - Number(window.first)) / 1000;
-    if (code !== 0 || stored !== set.count) {
-      console.log(`  storescu exit ${code}, stored ${stored}/${set.count}\n${stderr.slice(0, 2000)}`);
+  for (let round = 1; round <= rounds; round++) {
+    for (const [index, set] of sets.entries()) {
+      for (const associations of modes) {
+        if (set.count === 0) continue;
+        // Each send has its own copy: a second send of the same instances would be a re-store.
+        const dir = path.join(args.sets ?? root, `set-${index}-a${associations}-r${round}`);
+        const started = performance.now();
+        const bytes = generate(dir, set);
+        const parts = splitFor(associations, dir);
+        console.log(
+          `\nround ${round}, ${set.name}, ${associations} association(s): ${set.count} files, ${(bytes / set.count / 1000).toFixed(1)} KB each, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        );
+        const syncsDirectories = !fileSyncPersistsItsName(server.ctx.config.blobDir);
+        const probe = diskProbe(path.join(root, 'probe'), Math.round(bytes / set.count), syncsDirectories);
+        console.log(
+          `  disk alone (create, write, fdatasync${syncsDirectories ? ', directory fsync' : ''}; median of ${PROBE_FILES}): ${probe.toFixed(2)} ms per file, a ceiling of ${(1000 / probe).toFixed(0)} instances/s`,
+        );
+        const before = await instanceCount();
+        const since = Date.now();
+        const t0 = performance.now();
+        const cpu0 = process.cpuUsage();
+        const main0 = mainThreadCpuMs();
+        const { code, stderr, cpuSeconds } = await sendOver(parts, server.dicomPort);
+        const wall = (performance.now() - t0) / 1000;
+        const cpu = process.cpuUsage(cpu0);
+        const mainThread = main0 === undefined ? undefined : mainThreadCpuMs()! - main0;
+        const stored = (await instanceCount()) - before;
+        const window = await server.ctx.db.kysely
+          .selectFrom('instances')
+          .select((eb) => [eb.fn.min('created').as('first'), eb.fn.max('created').as('last')])
+          .where('created', '>=', since)
+          .executeTakeFirstOrThrow();
+        const ingest = (Number(window.last) - Number(window.first)) / 1000;
+        if (code !== 0 || stored !== set.count) {
+          console.log(`  storescu exit ${code}, stored ${stored}/${set.count}\n${stderr.slice(0, 2000)}`);
+        }
+        const rate = (seconds: number) =>
+          `${(stored / seconds).toFixed(0)} instances/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s`;
+        console.log(`  storescu wall time ${wall.toFixed(2)} s: ${rate(wall)}`);
+        if (ingest > 0)
+          console.log(`  server ingest window ${ingest.toFixed(2)} s (first→last stored): ${rate(ingest)}`);
+        console.log(
+          `  server process CPU ${((cpu.user + cpu.system) / 1000 / Math.max(stored, 1)).toFixed(2)} ms/instance (user ${(cpu.user / 1000 / Math.max(stored, 1)).toFixed(2)}, system ${(cpu.system / 1000 / Math.max(stored, 1)).toFixed(2)}); load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`,
+        );
+        if (mainThread !== undefined) {
+          console.log(
+            `  server main thread CPU ${(mainThread / Math.max(stored, 1)).toFixed(2)} ms/instance`,
+          );
+        }
+        console.log(`  storescu CPU ${((cpuSeconds * 1000) / Math.max(stored, 1)).toFixed(2)} ms/instance`);
+        if (orthanc) {
+          const seconds = await orthanc.send(parts);
+          console.log(
+            `  Orthanc, the same files right after: storescu wall time ${seconds.toFixed(2)} s: ${(set.count / seconds).toFixed(0)} instances/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s; ours ${(seconds / wall).toFixed(2)}× that`,
+          );
+          record(`${set.name}, ${associations} association(s)`, stored / wall, set.count / seconds);
+        } else {
+          record(`${set.name}, ${associations} association(s)`, stored / wall);
+        }
+      }
     }
-    const rate = (seconds: number) =>
-      `${(stored / seconds).toFixed(0)} instances/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s`;
-    console.log(`  storescu wall time ${wall.toFixed(2)} s: ${rate(wall)}`);
-    if (ingest > 0)
-      console.log(`  server ingest window ${ingest.toFixed(2)} s (first→last stored): ${rate(ingest)}`);
+  }
+  console.log(`\nmedians over ${rounds} round(s) (instances/s, storescu wall time; ratios of each round)`);
+  for (const [name, { ours, orthanc: theirs }] of results) {
+    const ratios = theirs.map((rate, i) => ours[i]! / rate);
     console.log(
-      `  server process CPU ${((cpu.user + cpu.system) / 1000 / Math.max(stored, 1)).toFixed(2)} ms/instance (user ${(cpu.user / 1000 / Math.max(stored, 1)).toFixed(2)}, system ${(cpu.system / 1000 / Math.max(stored, 1)).toFixed(2)}); load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`,
+      theirs.length
+        ? `  ${name}: ours ${median(ours).toFixed(0)}/s, Orthanc ${median(theirs).toFixed(0)}/s, ratio ${median(ratios).toFixed(2)}× (${ratios.map((r) => r.toFixed(2)).join(', ')})`
+        : `  ${name}: ours ${median(ours).toFixed(0)}/s (${ours.map((r) => r.toFixed(0)).join(', ')})`,
     );
-    if (mainThread !== undefined) {
-      console.log(`  server main thread CPU ${(mainThread / Math.max(stored, 1)).toFixed(2)} ms/instance`);
-    }
-    console.log(`  storescu CPU ${((cpuSeconds * 1000) / Math.max(stored, 1)).toFixed(2)} ms/instance`);
-    if (orthanc) {
-      const seconds = await orthanc.send(dir);
-      console.log(
-        `  Orthanc, the same files right after: storescu wall time ${seconds.toFixed(2)} s: ${(set.count / seconds).toFixed(0)} instances/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s; ours ${(seconds / wall).toFixed(2)}× that`,
-      );
-    }
   }
 } finally {
   await orthanc?.stop();

@@ -97,6 +97,7 @@ try {
   );
 
   const sid = await login(server.url);
+  const rates: Record<string, number[]> = { ZIP: [], ISO: [] };
   for (const bundle of ['dicom', 'iso'] as const) {
     const url = `${server.url}/api/v3/storage/study/${group.namespace_id}/${studyUid}/download?bundle=${bundle}&sid=${sid}`;
     for (let round = 1; round <= rounds; round++) {
@@ -116,11 +117,16 @@ try {
       ]);
       clearInterval(sampler);
       const [size, seconds] = stdout.trim().split(' ').map(Number) as [number, number];
+      rates[bundle === 'iso' ? 'ISO' : 'ZIP']!.push(size / 1e6 / seconds);
       console.log(
         `${bundle === 'iso' ? 'ISO' : 'ZIP'} round ${round}: ${(size / 1e6).toFixed(0)} MB in ${seconds.toFixed(2)} s = ${(size / 1e6 / seconds).toFixed(0)} MB/s; ` +
           `server RSS ${mb(rssBefore)} MB before, peak ${mb(peak)} MB (+${mb(peak - rssBefore)} MB)`,
       );
     }
+  }
+  for (const [name, values] of Object.entries(rates)) {
+    const sorted = [...values].sort((a, b) => a - b);
+    console.log(`${name} median of ${sorted.length}: ${sorted[sorted.length >> 1]!.toFixed(0)} MB/s`);
   }
 } finally {
   await server.stop();

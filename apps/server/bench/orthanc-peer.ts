@@ -8,14 +8,14 @@ const execFileAsync = promisify(execFile);
 
 /**
  * Orthanc on its default storage settings (SyncStorageArea: each file synced), receiving the same
- * files over one storescu association right after our server did: the reference of issue 4's rate
+ * files over as many storescu associations right after our server did: the reference of issue 4's rate
  * targets, measured at the same moment on the same disk. Orthanc binds every interface, so it runs
  * in a private network namespace with its storescu (root only).
  */
 export interface OrthancPeer {
   version: string;
-  /** Sends every file of `dir` over one association; answers storescu's wall time in seconds. */
-  send(dir: string): Promise<number>;
+  /** Sends every file of each of `dirs`, one association per directory at once; answers the wall time in seconds. */
+  send(dirs: string[]): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -53,19 +53,23 @@ export async function startOrthancPeer(workDir: string): Promise<OrthancPeer> {
   }
   return {
     version: versionLine.split('\n')[0]!.trim(),
-    async send(dir) {
+    async send(dirs) {
       const started = performance.now();
-      await ns.run('env', [
-        'TCP_NODELAY=1',
-        'storescu',
-        '-aec',
-        'ORTHANC',
-        '+sd',
-        '-nh',
-        '127.0.0.1',
-        String(PORT),
-        dir,
-      ]);
+      await Promise.all(
+        dirs.map((dir) =>
+          ns.run('env', [
+            'TCP_NODELAY=1',
+            'storescu',
+            '-aec',
+            'ORTHANC',
+            '+sd',
+            '-nh',
+            '127.0.0.1',
+            String(PORT),
+            dir,
+          ]),
+        ),
+      );
       return (performance.now() - started) / 1000;
     },
     stop: () => ns.stop(),

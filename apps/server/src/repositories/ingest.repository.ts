@@ -153,15 +153,39 @@ export class IngestRepository {
    * `fileDurable`, when given, is the file's write still in progress: the statements run while it
    * syncs and the transaction commits only once it has resolved (and rolls back if it rejects), so
    * a row never outlives a file that did not reach the disk, and the index work costs no wait of
-   * its own.
+   * its own. That holds the connection (SQLite has one) through the rest of the write, so when
+   * another instance's index is already under way or waiting (several associations), this one
+   * waits for its file first and then takes the connection only for its statements: one
+   * transaction's wait for its disk no longer queues everyone else's behind it.
    */
-  indexInstance(
+  async indexInstance(
     p: ParsedInstance,
     target: IndexTarget,
     blob: { key: string; sha256: string; size: number },
     now: number,
     audit?: AuditInTransaction,
     options: { syncCommit: boolean; fileDurable?: Promise<unknown> } = { syncCommit: true },
+  ): Promise<IndexResult> {
+    const crowded = this.indexing > 0;
+    this.indexing += 1;
+    try {
+      if (crowded) await options.fileDurable;
+      return await this.indexNow(p, target, blob, now, audit, options);
+    } finally {
+      this.indexing -= 1;
+    }
+  }
+
+  /** Index transactions under way or waiting for the connection. */
+  private indexing = 0;
+
+  private indexNow(
+    p: ParsedInstance,
+    target: IndexTarget,
+    blob: { key: string; sha256: string; size: number },
+    now: number,
+    audit: AuditInTransaction | undefined,
+    options: { syncCommit: boolean; fileDurable?: Promise<unknown> },
   ): Promise<IndexResult> {
     const work = async (trx: Transaction<Database>) => {
       const result = await this.indexIn(trx, p, target, blob, now);

@@ -1,5 +1,17 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import {
+  RECORD_HEADER,
+  RECORD_MAGIC,
+  SEAL_AFTER_MS,
+  SEGMENT_HEADER,
+  SEGMENT_MAGIC,
+  SEGMENT_MAX_BYTES,
+  segmentFiles,
+  syncFileSystem,
+} from './intake-journal.js';
 
 /**
  * Creates-and-fsyncs small files on worker threads, one message each way per file. Done with
@@ -23,7 +35,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { createHash } = require('node:crypto');
 const { parentPort, workerData } = require('node:worker_threads');
-const { syncDirectories } = workerData;
+const { syncDirectories, journal } = workerData;
 function syncDirectory(dir) {
   const fd = fs.openSync(dir, 'r');
   try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); }
@@ -40,6 +52,7 @@ function hashUpTo(job, memory, upTo) {
 parentPort.on('message', (message) => {
   if (message.type === 'hash') return void hashUpTo(message.job, message.memory, message.upTo);
   if (message.type === 'drop') return void digests.delete(message.job);
+  if (message.type === 'free') return void freeSegment(message.segment);
   if (message.type === 'digest') {
     const digest = hashUpTo(message.job, message.memory, message.upTo);
     digests.delete(message.job);
@@ -54,23 +67,100 @@ parentPort.on('message', (message) => {
   }
   write(message);
 });
+// The intake journal of this thread (intake-journal.ts has the layout and the why).
+const ZEROS = Buffer.alloc(1 << 20);
+/** Space zero-filled ahead of the records at a time: the one sync that grows the file pays for it. */
+const GROW = 8 << 20;
+let active;
+const sealed = new Map();
+const spare = [];
+let segments = 0;
+let sealTimer;
+function openSegment() {
+  let segment = spare.shift();
+  if (!segment) {
+    fs.mkdirSync(journal.dir, { recursive: true });
+    const file = path.join(journal.dir, journal.thread + '-' + segments++ + '.seg');
+    segment = { file, fd: fs.openSync(file, 'w+'), generation: 0, zeroedTo: 0 };
+  }
+  segment.generation = (segment.generation + 1) >>> 0;
+  segment.offset = journal.segmentHeader;
+  segment.files = [];
+  const header = Buffer.alloc(journal.segmentHeader);
+  header.writeUInt32LE(journal.segmentMagic, 0);
+  header.writeUInt32LE(segment.generation, 4);
+  fs.writeSync(segment.fd, header, 0, header.length, 0);
+  segment.zeroedTo = Math.max(segment.zeroedTo, header.length);
+  active = segment;
+}
+function seal() {
+  if (!active || active.files.length === 0) return;
+  sealed.set(active.file, active);
+  parentPort.postMessage({ type: 'sealed', segment: active.file, files: active.files });
+  active = undefined;
+}
+function freeSegment(file) {
+  const segment = sealed.get(file);
+  if (!segment) return;
+  sealed.delete(file);
+  spare.push(segment);
+}
+/** Appends the blob's record and syncs it; false when it does not fit in a segment. */
+function journalAppend(key, file, bytes) {
+  const name = Buffer.from(key, 'utf8');
+  const need = journal.recordHeader + name.length + bytes.length;
+  if (need > journal.maxBytes - journal.segmentHeader) return false;
+  if (active && active.offset + need > journal.maxBytes) seal();
+  if (!active) openSegment();
+  const end = active.offset + need;
+  if (end > active.zeroedTo) {
+    // Overwriting allocated space syncs the data alone; growing the file syncs its metadata too.
+    const target = Math.min(journal.maxBytes, Math.max(end, active.zeroedTo + GROW));
+    for (let at = active.zeroedTo; at < target; ) {
+      at += fs.writeSync(active.fd, ZEROS, 0, Math.min(ZEROS.length, target - at), at);
+    }
+    active.zeroedTo = target;
+  }
+  const head = Buffer.alloc(journal.recordHeader + name.length);
+  head.writeUInt32LE(journal.recordMagic, 0);
+  head.writeUInt32LE(active.generation, 4);
+  head.writeUInt32LE(bytes.length, 8);
+  head.writeUInt32LE(name.length, 12);
+  name.copy(head, journal.recordHeader);
+  fs.writeSync(active.fd, head, 0, head.length, active.offset);
+  for (let done = 0; done < bytes.length; ) {
+    done += fs.writeSync(active.fd, bytes, done, bytes.length - done, active.offset + head.length + done);
+  }
+  fs.fdatasyncSync(active.fd);
+  active.offset = end;
+  active.files.push(file);
+  // Sealed once writes rest, so a quiet store's files are checkpointed soon after arriving.
+  clearTimeout(sealTimer);
+  sealTimer = setTimeout(seal, journal.sealAfterMs);
+  return true;
+}
 function write({ id, file, root, bytes, knownDirectory }) {
   try {
     const dir = path.dirname(file);
     // mkdir answers the topmost directory it made: it, each one below it, and its parent changed.
     const created = knownDirectory ? undefined : fs.mkdirSync(dir, { recursive: true });
     const fd = fs.openSync(file, 'wx');
+    let journaled = false;
     try {
       let offset = 0;
       while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset);
-      // On ext4 this one journal commit also carries the new directory entries made above.
-      fs.fdatasyncSync(fd);
+      // The intake journal's record makes the bytes durable (intake-journal.ts); without one, or
+      // for a record larger than a segment, the file's own sync, which on ext4 also carries the
+      // new directory entries made above in its journal commit.
+      journaled = journal !== undefined && journalAppend(path.relative(root, file), file, bytes);
+      if (!journaled) fs.fdatasyncSync(fd);
     } catch (error) {
       fs.closeSync(fd);
       fs.rmSync(file, { force: true });
       throw error;
     }
     fs.closeSync(fd);
+    if (journaled) return void parentPort.postMessage({ id });
     if (syncDirectories) syncDirectory(dir);
     if (created && syncDirectories) {
       const top = path.dirname(created);
@@ -169,15 +259,24 @@ export class StreamingDigest {
   }
 }
 
+/** Journal segment names are `<thread>-<n>.seg`, the thread numbered across the process. */
+let threadSerial = 0;
+
 export class DurableWriter {
   private readonly slots: Slot[] = [];
   private nextId = 1;
+  /** Sealed journal segments waiting for a checkpoint, and the one under way. */
+  private sealed: { slot: Slot; segment: string; files: string[] }[] = [];
+  private checkpointing: Promise<void> | undefined;
+  private readonly threads: number[] = [];
 
   constructor(
     private readonly root: string,
     /** false where the file's own sync makes its name durable (fileSyncPersistsItsName). */
     private readonly syncDirectories = true,
     private readonly size = Math.min(4, Math.max(2, os.cpus().length)),
+    /** The intake journal's directory (intake-journal.ts); without one each file is synced itself. */
+    private readonly journalDir?: string,
   ) {}
 
   /**
@@ -230,6 +329,45 @@ export class DurableWriter {
     const slots = this.slots.splice(0);
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
     for (const slot of slots) this.fail(slot, new Error('durable writer closed'));
+    if (!this.journalDir) return;
+    // Every file the journal covers made durable, its segments are no longer needed.
+    await this.checkpointing;
+    const threads = new Set(this.threads.splice(0).map(String));
+    const segments = segmentFiles(this.journalDir).filter((file) =>
+      threads.has(path.basename(file).split('-')[0]!),
+    );
+    if (!segments.length) return;
+    await syncFileSystem(
+      this.root,
+      this.sealed.flatMap((entry) => entry.files),
+    );
+    this.sealed = [];
+    for (const segment of segments) fs.rmSync(segment, { force: true });
+  }
+
+  /**
+   * One syncfs for every segment sealed so far, then each is handed back to its thread for reuse.
+   * A failed sync leaves them queued for the next seal (they stay replayable meanwhile).
+   */
+  private checkpoint(): void {
+    if (this.checkpointing || !this.sealed.length) return;
+    const batch = this.sealed.splice(0);
+    this.checkpointing = syncFileSystem(
+      this.root,
+      batch.flatMap((entry) => entry.files),
+    ).then(
+      () => {
+        for (const { slot, segment } of batch) {
+          if (this.slots.includes(slot)) slot.worker.postMessage({ type: 'free', segment });
+        }
+        this.checkpointing = undefined;
+        this.checkpoint();
+      },
+      () => {
+        this.sealed.unshift(...batch);
+        this.checkpointing = undefined;
+      },
+    );
   }
 
   private leastBusy(): Slot {
@@ -241,13 +379,31 @@ export class DurableWriter {
   }
 
   private spawn(): Slot {
+    const thread = ++threadSerial;
+    const journal = this.journalDir && {
+      dir: this.journalDir,
+      thread,
+      maxBytes: SEGMENT_MAX_BYTES,
+      sealAfterMs: SEAL_AFTER_MS,
+      segmentHeader: SEGMENT_HEADER,
+      segmentMagic: SEGMENT_MAGIC,
+      recordHeader: RECORD_HEADER,
+      recordMagic: RECORD_MAGIC,
+    };
+    if (journal) this.threads.push(thread);
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { syncDirectories: this.syncDirectories },
+      workerData: { syncDirectories: this.syncDirectories, journal },
     });
     worker.unref();
     const slot: Slot = { worker, pending: new Map(), digests: 0 };
-    worker.on('message', (answer: { id: number; value?: string; code?: string; message?: string }) => {
+    type Answer = { id: number; value?: string; code?: string; message?: string };
+    type Sealed = { type: 'sealed'; segment: string; files: string[] };
+    worker.on('message', (answer: Answer | Sealed) => {
+      if ('type' in answer) {
+        this.sealed.push({ slot, segment: answer.segment, files: answer.files });
+        return this.checkpoint();
+      }
       const pending = slot.pending.get(answer.id);
       if (!pending) return;
       slot.pending.delete(answer.id);

@@ -7,6 +7,8 @@ import type { BlobHandle, BlobStore, ByteRange, TempFile } from './blob-store.js
 import { blobKey } from './blob-store.js';
 import { DurableWriter, DurableWriteError } from './durable-writer.js';
 import type { StreamingDigest } from './durable-writer.js';
+import type { JournalReplay } from './intake-journal.js';
+import { replayJournal } from './intake-journal.js';
 import { fileSyncPersistsItsName } from './new-name-durability.js';
 import { Staging } from './staging.js';
 
@@ -31,8 +33,14 @@ export class FileBlobStore implements BlobStore {
     this.staging = new Staging(path.join(dataDir, 'tmp'));
     fs.mkdirSync(this.root, { recursive: true });
     this.syncsDirectories = !fileSyncPersistsItsName(this.root);
-    this.writer = new DurableWriter(this.root, this.syncsDirectories);
+    // Before anything stores: files a power cut lost are rebuilt from the journal (intake-journal.ts).
+    const journal = path.join(dataDir, 'journal');
+    this.journalReplay = replayJournal(journal, this.root);
+    this.writer = new DurableWriter(this.root, this.syncsDirectories, undefined, journal);
   }
+
+  /** What the start found in the intake journal: records of the last run, files written again. */
+  readonly journalReplay: JournalReplay;
 
   private pathOf(key: string): string {
     if (key.includes('..')) throw new Error('bad blob key');
@@ -60,9 +68,10 @@ export class FileBlobStore implements BlobStore {
   }
 
   /**
-   * Stores bytes whose hash is already known straight under their key: create (exclusive), write,
-   * fdatasync, then fsync the directory where that is needed (DurableWriter). On ext4 the file's data, its inode and its directory entry
-   * land in one journal commit, where temp → fsync → rename → fsync costs two. The key is not
+   * Stores bytes whose hash is already known straight under their key: create (exclusive) and
+   * write, then one record in the intake journal, synced (DurableWriter, intake-journal.ts): an
+   * overwrite of allocated space, where the file's own fdatasync would commit its inode, directory
+   * entry and blocks (and temp → fsync → rename → fsync two such commits). The key is not
    * referenced by any index row before this resolves, so a crash mid-write can only leave an
    * unreferenced partial file; an existing file is therefore trusted only after its hash checks out.
    */

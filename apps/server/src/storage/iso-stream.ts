@@ -342,6 +342,9 @@ function directoryExtent(dir: Dir, date: Buffer): Buffer {
  * its turn comes, and a source yielding more or fewer bytes than its indexed size aborts the
  * stream (the image's directories would otherwise lie).
  */
+/** A file's padding to its last sector: a view of these (never written to), not a new buffer each. */
+const SECTOR_ZEROS = Buffer.alloc(SECTOR);
+
 export async function* isoStream(
   entries: readonly IsoEntry[],
   options: { volumeId?: string; created?: Date } = {},
@@ -367,6 +370,6 @@ export async function* isoStream(
       throw new IsoSizeMismatchError(`${file.entry.name}: ${seen} of ${file.entry.size} bytes`);
     }
     const tail = seen % SECTOR;
-    if (tail) yield Buffer.alloc(SECTOR - tail, 0);
+    if (tail) yield SECTOR_ZEROS.subarray(0, SECTOR - tail);
   }
 }

@@ -94,6 +94,15 @@ export async function* zipStream(
   const { date, time } = dosDateTime(modified);
   const written: Written[] = [];
   let offset = 0;
+  // Headers, descriptors and central records are tens of bytes each: gathered and sent as one
+  // chunk before the next data (a descriptor with the next header, the whole central directory),
+  // so the socket gets a few large writes instead of one small write per record.
+  let small: Buffer[] = [];
+  const gathered = () => {
+    const chunk = small.length === 1 ? small[0]! : Buffer.concat(small);
+    small = [];
+    return chunk;
+  };
 
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
@@ -118,7 +127,7 @@ export async function* zipStream(
       header.writeBigUInt64LE(BigInt(entry.size), extra + 4);
       header.writeBigUInt64LE(BigInt(entry.size), extra + 12);
     }
-    yield header;
+    small.push(header);
 
     let crc = 0;
     let seen = 0;
@@ -126,6 +135,7 @@ export async function* zipStream(
       seen += chunk.byteLength;
       if (seen > entry.size) throw new ZipSizeMismatchError(`${entry.name}: longer than ${entry.size}`);
       crc = zlib.crc32(chunk, crc);
+      if (small.length) yield gathered();
       yield chunk;
     }
     if (seen !== entry.size) throw new ZipSizeMismatchError(`${entry.name}: ${seen} of ${entry.size} bytes`);
@@ -140,7 +150,7 @@ export async function* zipStream(
       descriptor.writeUInt32LE(entry.size, 8);
       descriptor.writeUInt32LE(entry.size, 12);
     }
-    yield descriptor;
+    small.push(descriptor);
 
     written.push({ name, size: entry.size, crc: crc >>> 0, offset });
     offset += header.length + entry.size + descriptor.length;
@@ -151,9 +161,10 @@ export async function* zipStream(
   for (const entry of written) {
     const record = centralRecord(entry, date, time);
     centralSize += record.length;
-    yield record;
+    small.push(record);
   }
-  yield endRecords(written.length, centralOffset, centralSize);
+  small.push(endRecords(written.length, centralOffset, centralSize));
+  yield gathered();
 }
 
 function centralRecord(entry: Written, date: number, time: number): Buffer {
