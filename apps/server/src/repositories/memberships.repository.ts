@@ -175,17 +175,35 @@ export class MembershipsRepository {
     userId: string,
     role: string,
     permissions: string[],
+    roleId: string | null = null,
   ): Promise<void> {
     await this.db
       .insertInto('account_members')
-      .values({ account_id: accountId, user_id: userId, role, permissions: JSON.stringify(permissions) })
+      .values({
+        account_id: accountId,
+        user_id: userId,
+        role,
+        permissions: JSON.stringify(permissions),
+        role_id: roleId,
+      })
       .execute();
   }
 
-  async addGroupMember(groupId: string, userId: string, permissions: string[]): Promise<void> {
+  /** A group membership granting `permissions`, or, with `roleId`, that role's permissions as they are now. */
+  async addGroupMember(
+    groupId: string,
+    userId: string,
+    permissions: string[],
+    roleId: string | null = null,
+  ): Promise<void> {
     await this.db
       .insertInto('group_members')
-      .values({ group_id: groupId, user_id: userId, permissions: JSON.stringify(permissions) })
+      .values({
+        group_id: groupId,
+        user_id: userId,
+        permissions: JSON.stringify(permissions),
+        role_id: roleId,
+      })
       .execute();
   }
 }

@@ -77,16 +77,43 @@ const GATEKEEPER: Permission[] = [
   'user_modify_notifications',
 ];
 
+/**
+ * Named roles of the demo account (role/*), so the Users and Groups pages show real ones: each demo
+ * user holds theirs on the account and in their groups, and what they may do is the role's set.
+ */
+export interface DemoRole {
+  key: string;
+  account: string;
+  name: string;
+  permissions: readonly Permission[];
+}
+
+const ARCHIVE_READER: Permission[] = ['study_view', 'study_download'];
+
+export const DEMO_ROLES: readonly DemoRole[] = [
+  { key: 'radiologist', account: 'demo', name: 'Radiologist', permissions: CLINICIAN },
+  { key: 'pacsCoordinator', account: 'demo', name: 'PACS coordinator', permissions: GATEKEEPER },
+  { key: 'referring', account: 'demo', name: 'Referring physician', permissions: ['study_view'] },
+  { key: 'archiveReader', account: 'demo', name: 'Archive reader', permissions: ARCHIVE_READER },
+];
+
+const roleOf = (key: string): DemoRole => DEMO_ROLES.find((r) => r.key === key)!;
+
+/** A membership through a demo role: its key, and the permissions it grants (the role's). */
+const through = (key: string) => ({ role: key, permissions: roleOf(key).permissions });
+
 export interface DemoUser {
   email: string;
   first: string;
   last: string;
   account: string;
   role: 'admin' | 'user';
-  /** Account-level grants of a plain user (an admin holds every permission anyway). */
+  /** The demo role a plain user holds on the account (DEMO_ROLES key). */
+  accountRole?: string;
+  /** Account-level grants of a plain user: their account role's (an admin holds every permission anyway). */
   accountPermissions?: readonly Permission[];
   sysadmin?: boolean;
-  groups: { group: string; permissions: readonly Permission[] }[];
+  groups: { group: string; role?: string; permissions: readonly Permission[] }[];
 }
 
 export const DEMO_USERS: DemoUser[] = [
@@ -105,11 +132,12 @@ export const DEMO_USERS: DemoUser[] = [
     last: 'Clinician',
     account: 'demo',
     role: 'user',
-    // Lets them choose mails about exams shared with them directly (account namespace).
-    accountPermissions: ['user_modify_notifications'],
+    // Its user_modify_notifications lets them choose mails about exams shared with them directly.
+    accountRole: 'radiologist',
+    accountPermissions: roleOf('radiologist').permissions,
     groups: [
-      { group: 'emergency', permissions: CLINICIAN },
-      { group: 'cardiology', permissions: CLINICIAN },
+      { group: 'emergency', ...through('radiologist') },
+      { group: 'cardiology', ...through('radiologist') },
     ],
   },
   {
@@ -118,11 +146,12 @@ export const DEMO_USERS: DemoUser[] = [
     last: 'Gatekeeper',
     account: 'demo',
     role: 'user',
-    accountPermissions: ['user_modify_notifications'],
+    accountRole: 'pacsCoordinator',
+    accountPermissions: roleOf('pacsCoordinator').permissions,
     groups: [
-      { group: 'intake', permissions: GATEKEEPER },
+      { group: 'intake', ...through('pacsCoordinator') },
       // Where the exams they send arrive, so they can see the whole way.
-      { group: 'archive', permissions: ['study_view', 'study_download'] },
+      { group: 'archive', ...through('archiveReader') },
     ],
   },
   {
@@ -131,7 +160,9 @@ export const DEMO_USERS: DemoUser[] = [
     last: 'Viewer',
     account: 'demo',
     role: 'user',
-    groups: [{ group: 'emergency', permissions: ['study_view'] }],
+    accountRole: 'referring',
+    accountPermissions: roleOf('referring').permissions,
+    groups: [{ group: 'emergency', ...through('referring') }],
   },
   {
     email: 'partner@demo.local',

@@ -11,6 +11,7 @@ import {
   DEMO_DICOM_NODES,
   DEMO_GATEKEEPER,
   DEMO_PACS_ARCHIVE,
+  DEMO_ROLES,
   DEMO_USERS,
   STUDY_SPREAD,
 } from './demo-world.js';
@@ -120,6 +121,20 @@ export async function seedDemo(
     );
   }
 
+  const roleIds = new Map<string, string>();
+  for (const role of DEMO_ROLES) {
+    const uuid = newUuid();
+    roleIds.set(role.key, uuid);
+    await ctx.repos.roles.add({
+      uuid,
+      account_id: accountIds.get(role.account)!,
+      name: role.name,
+      permissions: JSON.stringify(role.permissions),
+      created: now,
+    });
+  }
+  const roleId = (key: string | undefined) => (key === undefined ? null : roleIds.get(key)!);
+
   const passwordHash = await hashPassword(password);
   for (const user of DEMO_USERS) {
     const uuid = newUuid();
@@ -139,13 +154,20 @@ export async function seedDemo(
       created: now,
       last_login: null,
     });
-    await ctx.repos.memberships.addAccountMember(accountIds.get(user.account)!, uuid, user.role, [
-      ...(user.accountPermissions ?? []),
-    ]);
+    await ctx.repos.memberships.addAccountMember(
+      accountIds.get(user.account)!,
+      uuid,
+      user.role,
+      [...(user.accountPermissions ?? [])],
+      roleId(user.accountRole),
+    );
     for (const membership of user.groups) {
-      await ctx.repos.memberships.addGroupMember(groupIds.get(membership.group)!.uuid, uuid, [
-        ...membership.permissions,
-      ]);
+      await ctx.repos.memberships.addGroupMember(
+        groupIds.get(membership.group)!.uuid,
+        uuid,
+        [...membership.permissions],
+        roleId(membership.role),
+      );
     }
   }
 

@@ -161,8 +161,8 @@ describe.each(DIALECTS)(
         'clinician@demo.local',
         'gatekeeper@demo.local',
       ]);
-      // A member from the demo world keeps the permissions written on their membership.
-      expect(list.body.users[0]).toMatchObject({ role: null });
+      // A member from the demo world holds the permissions of their demo role.
+      expect(list.body.users[0]).toMatchObject({ role: { name: 'Radiologist' } });
       expect(list.body.users[0].permissions).toContain('study_share');
 
       const gatekeeper = await server.api.login('gatekeeper@demo.local');
