@@ -101,4 +101,72 @@ describe.each([
     await settled(b);
     await screenshot(b.page, name('upload'));
   });
+
+  it('left navigation: Retrieve Study lines up with Request Study', async () => {
+    await b.page.goto('/group/list');
+    await b.page.getByTestId('study-card').first().waitFor();
+    const nav = b.page.getByRole('navigation').first();
+    const request = nav.getByRole('button', { name: 'Request Study' }).first();
+    await request.waitFor();
+    await settled(b);
+    await screenshot(b.page, name('left-nav'));
+    const retrieve = nav.getByRole('button', { name: 'Retrieve Study' }).first();
+    if ((await retrieve.count()) > 0) {
+      const a = (await request.boundingBox())!;
+      const c = (await retrieve.boundingBox())!;
+      expect(Math.abs(a.x - c.x)).toBeLessThan(1);
+      expect(Math.abs(a.width - c.width)).toBeLessThan(1);
+    }
+  });
+
+  it('Request Study form has the mobile phone and share description', async () => {
+    await b.page
+      .getByRole('navigation')
+      .first()
+      .getByRole('button', { name: 'Request Study' })
+      .first()
+      .click();
+    await b.page.getByLabel(/^Mobile phone/).waitFor();
+    await b.page.getByLabel(/^Share description/).fill('Knee MRI for the referral');
+    await settled(b);
+    await screenshot(b.page, name('request-study'));
+    const cut = await b.page.evaluate(
+      () =>
+        Array.from(document.querySelectorAll('form label')).filter((l) => l.scrollWidth > l.clientWidth + 1)
+          .length,
+    );
+    expect(cut).toBe(0);
+  });
+
+  it('share list starts with the exam owner', async () => {
+    await b.page.goto('/group/list');
+    await b.page.getByTestId('study-card').first().getByRole('button').first().click();
+    const panel = b.page.getByRole('complementary', { name: 'Exam details' });
+    await panel.getByRole('tab', { name: /Share/ }).click();
+    const list = panel.getByRole('list', { name: 'Shared with' });
+    await list.getByText('Exam owner').waitFor();
+    await screenshot(b.page, name('share-owner'));
+    expect((await list.getByRole('listitem').first().textContent()) ?? '').toContain('Exam owner');
+  });
+
+  it('date picker opens on the previous and current month with no day after today', async () => {
+    await b.page.goto('/group/list');
+    await b.page.getByTestId('study-card').first().waitFor();
+    await b.page
+      .getByRole('button', { name: /Advanced search|Advanced/ })
+      .first()
+      .click();
+    const field = b.page.getByLabel(/^Study date/).first();
+    await field.click();
+    const grids = b.page.getByRole('grid');
+    await grids.first().waitFor();
+    await screenshot(b.page, name('date-picker'));
+    const now = new Date();
+    const monthName = (d: Date) => d.toLocaleString('en-US', { month: 'long', year: 'numeric' });
+    expect(await grids.nth(1).getAttribute('aria-label')).toBe(monthName(now));
+    expect(await grids.nth(0).getAttribute('aria-label')).toBe(
+      monthName(new Date(now.getFullYear(), now.getMonth() - 1, 1)),
+    );
+    await b.page.keyboard.press('Escape');
+  });
 });

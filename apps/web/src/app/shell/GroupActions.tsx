@@ -13,13 +13,15 @@ export function GroupActions({ group }: { group: InboxGroup }) {
   const actions = groupActions(group);
   if (actions.length === 0) return null;
   return (
-    // A flex gap, not Stack's margins: a button that wraps onto the next line starts at its left edge.
-    <Stack direction="row" useFlexGap spacing={1} sx={{ px: 2, pt: 1, flexWrap: 'wrap' }}>
+    // One full-width button per line: side by side, Retrieve Study wrapped under Request Study with
+    // another width and start (and in French and Spanish the labels are longer still).
+    <Stack direction="column" useFlexGap spacing={1} sx={{ px: 2, pt: 1 }}>
       {actions.map((action) => (
         <Button
           key={action.route}
           size="small"
           variant="outlined"
+          fullWidth
           onClick={() => {
             dispatch({ type: 'clear' });
             void navigate(action.route);

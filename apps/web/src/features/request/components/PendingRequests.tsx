@@ -24,6 +24,7 @@ import {
 import { useTranslation } from '../../../lib/i18n';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import { PagePanel } from '../../../components/PagePanel';
+import { ScrollTable } from '../../../components/ScrollTable';
 import { useInbox } from '../../../session/inbox-context';
 import type { InboxGroup } from '../../../session/groups';
 import { usePendingRequests, useRevokeLink } from '../api/links';
@@ -68,42 +69,44 @@ export function PendingRequests({ group }: { group: InboxGroup }) {
         <Typography color="text.secondary">{t(MESSAGES.noPendingRequests)}</Typography>
       )}
       {!!links.data?.length && (
-        <Table size="small" aria-label={t('Pending Requests')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('Email')}</TableCell>
-              <TableCell>{t('Mobile phone')}</TableCell>
-              <TableCell>{t('Description')}</TableCell>
-              <TableCell>{t('Share description')}</TableCell>
-              <TableCell>{t('Created')}</TableCell>
-              <TableCell>{t('Expires in (days)')}</TableCell>
-              <TableCell />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {links.data.map((link) => (
-              <TableRow key={link.uuid}>
-                <TableCell>{link.email}</TableCell>
-                <TableCell>{link.mobile_phone ?? ''}</TableCell>
-                <TableCell>{link.description ?? ''}</TableCell>
-                <TableCell>{link.share_description ?? ''}</TableCell>
-                <TableCell>{dates.timestamp(new Date(link.created).toISOString())}</TableCell>
-                <TableCell>{linkExpiryDays(link.created, link.minutes_alive, now)}</TableCell>
-                <TableCell align="right">
-                  <Tooltip title={t('Revoke')}>
-                    <IconButton
-                      aria-label={t('Revoke request to {{email}}', { email: link.email })}
-                      disabled={revoke.isPending}
-                      onClick={() => onRevoke(link.uuid)}
-                    >
-                      ✕
-                    </IconButton>
-                  </Tooltip>
-                </TableCell>
+        <ScrollTable label={t('Pending Requests')}>
+          <Table size="small" stickyHeader aria-label={t('Pending Requests')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('Email')}</TableCell>
+                <TableCell>{t('Mobile phone')}</TableCell>
+                <TableCell>{t('Description')}</TableCell>
+                <TableCell>{t('Share description')}</TableCell>
+                <TableCell>{t('Created')}</TableCell>
+                <TableCell>{t('Expires in (days)')}</TableCell>
+                <TableCell />
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {links.data.map((link) => (
+                <TableRow key={link.uuid}>
+                  <TableCell>{link.email}</TableCell>
+                  <TableCell>{link.mobile_phone ?? ''}</TableCell>
+                  <TableCell>{link.description ?? ''}</TableCell>
+                  <TableCell>{link.share_description ?? ''}</TableCell>
+                  <TableCell>{dates.timestamp(new Date(link.created).toISOString())}</TableCell>
+                  <TableCell>{linkExpiryDays(link.created, link.minutes_alive, now)}</TableCell>
+                  <TableCell align="right">
+                    <Tooltip title={t('Revoke')}>
+                      <IconButton
+                        aria-label={t('Revoke request to {{email}}', { email: link.email })}
+                        disabled={revoke.isPending}
+                        onClick={() => onRevoke(link.uuid)}
+                      >
+                        ✕
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </ScrollTable>
       )}
     </PagePanel>
   );

@@ -1,4 +1,5 @@
 import { Checkbox, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { ScrollTable } from '../../../components/ScrollTable';
 import type { DestinationSearchResult } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { groupByPatient, showDate, showName } from '../lib/retrieve-form';
@@ -13,54 +14,56 @@ interface Props {
 export function RetrieveResults({ results, selected, onToggle }: Props) {
   const { t } = useTranslation();
   return (
-    <Table size="small" aria-label={t('Search results')}>
-      <TableHead>
-        <TableRow>
-          <TableCell padding="checkbox" />
-          <TableCell>{t('Study date')}</TableCell>
-          <TableCell>{t('Accession number')}</TableCell>
-          <TableCell>{t('Description')}</TableCell>
-          <TableCell>{t('Modality')}</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {groupByPatient(results).map((patient) => [
-          <TableRow key={patient.key} sx={{ bgcolor: 'action.hover' }}>
-            <TableCell colSpan={5}>
-              <Typography variant="subtitle2" component="span">
-                {showName(patient.patient_name)}
-              </Typography>
-              <Typography variant="body2" component="span" color="text.secondary" sx={{ ml: 2 }}>
-                {t('MRN {{mrn}} · born {{dob}} · {{sex}}', {
-                  mrn: patient.patientid || '—',
-                  dob: showDate(patient.patient_birth_date) || '—',
-                  sex: patient.patient_sex || '—',
-                })}
-              </Typography>
-            </TableCell>
-          </TableRow>,
-          ...patient.exams.map((exam) => (
-            <TableRow key={exam.study_uid} hover onClick={() => onToggle(exam)} sx={{ cursor: 'pointer' }}>
-              <TableCell padding="checkbox">
-                <Checkbox
-                  checked={selected.has(exam.study_uid)}
-                  slotProps={{
-                    input: {
-                      'aria-label': t('Select {{description}}', {
-                        description: exam.study_description || exam.study_uid,
-                      }),
-                    },
-                  }}
-                />
+    <ScrollTable label={t('Search results')}>
+      <Table size="small" stickyHeader aria-label={t('Search results')}>
+        <TableHead>
+          <TableRow>
+            <TableCell padding="checkbox" />
+            <TableCell>{t('Study date')}</TableCell>
+            <TableCell>{t('Accession number')}</TableCell>
+            <TableCell>{t('Description')}</TableCell>
+            <TableCell>{t('Modality')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {groupByPatient(results).map((patient) => [
+            <TableRow key={patient.key} sx={{ bgcolor: 'action.hover' }}>
+              <TableCell colSpan={5}>
+                <Typography variant="subtitle2" component="span">
+                  {showName(patient.patient_name)}
+                </Typography>
+                <Typography variant="body2" component="span" color="text.secondary" sx={{ ml: 2 }}>
+                  {t('MRN {{mrn}} · born {{dob}} · {{sex}}', {
+                    mrn: patient.patientid || '—',
+                    dob: showDate(patient.patient_birth_date) || '—',
+                    sex: patient.patient_sex || '—',
+                  })}
+                </Typography>
               </TableCell>
-              <TableCell>{showDate(exam.study_date)}</TableCell>
-              <TableCell>{exam.accession_number}</TableCell>
-              <TableCell>{exam.study_description}</TableCell>
-              <TableCell>{exam.modality}</TableCell>
-            </TableRow>
-          )),
-        ])}
-      </TableBody>
-    </Table>
+            </TableRow>,
+            ...patient.exams.map((exam) => (
+              <TableRow key={exam.study_uid} hover onClick={() => onToggle(exam)} sx={{ cursor: 'pointer' }}>
+                <TableCell padding="checkbox">
+                  <Checkbox
+                    checked={selected.has(exam.study_uid)}
+                    slotProps={{
+                      input: {
+                        'aria-label': t('Select {{description}}', {
+                          description: exam.study_description || exam.study_uid,
+                        }),
+                      },
+                    }}
+                  />
+                </TableCell>
+                <TableCell>{showDate(exam.study_date)}</TableCell>
+                <TableCell>{exam.accession_number}</TableCell>
+                <TableCell>{exam.study_description}</TableCell>
+                <TableCell>{exam.modality}</TableCell>
+              </TableRow>
+            )),
+          ])}
+        </TableBody>
+      </Table>
+    </ScrollTable>
   );
 }

@@ -19,6 +19,23 @@ describe('DateRangePicker', () => {
     expect(firstDay?.getAttribute('aria-label')).toBe('Monday');
   });
 
+  it('opens on the previous and the current month and disables days after today', () => {
+    setup();
+    const now = new Date();
+    const previous = new Date(now.getFullYear(), now.getMonth() - 1, 1);
+    const monthName = (d: Date) => d.toLocaleString('en-US', { month: 'long', year: 'numeric' });
+    const grids = screen.getAllByRole('grid');
+    expect(grids.map((g) => g.getAttribute('aria-label'))).toEqual([monthName(previous), monthName(now)]);
+    // No way forward past this month.
+    const next = screen.getByRole('button', { name: /next month/i });
+    expect(next.getAttribute('aria-disabled') ?? String((next as HTMLButtonElement).disabled)).toBe('true');
+    const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+    if (tomorrow.getMonth() === now.getMonth()) {
+      const cell = grids[1]!.querySelector(`[data-day="${tomorrow.toLocaleDateString('en-CA')}"]`);
+      expect(cell?.hasAttribute('data-disabled')).toBe(true);
+    }
+  });
+
   it('applies a preset at once (closing the picker)', () => {
     const { onSave } = setup();
     fireEvent.click(screen.getByRole('button', { name: 'Last 7 days' }));

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { DayPicker, type DateRange } from 'react-day-picker';
+import { startOfMonth, subMonths } from 'date-fns';
 import 'react-day-picker/style.css';
 import { Box, Button, List, ListItemButton, ListItemText, MenuItem, Stack, TextField } from '@mui/material';
 import { useTranslation } from '../../../lib/i18n';
@@ -21,6 +22,8 @@ interface Props {
   value: DateRangeValue;
   onCancel: () => void;
   onSave: (value: DateRangeValue) => void;
+  /** Whether days after today may be picked; the inbox's study and upload dates never lie ahead. */
+  allowFuture?: boolean;
 }
 
 const CUSTOM: DatePreset = 'Custom date range';
@@ -30,7 +33,7 @@ const CUSTOM: DatePreset = 'Custom date range';
  * search mode on the right. A preset applies and closes at once; Custom keeps the calendar open until
  * Save (or Cancel).
  */
-export function DateRangePicker({ presets, value, onCancel, onSave }: Props) {
+export function DateRangePicker({ presets, value, onCancel, onSave, allowFuture = false }: Props) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<DateRangeValue>(
     value.label === CUSTOM ? value : { ...value, ...presetRange(value.label, new Date()) },
@@ -68,7 +71,12 @@ export function DateRangePicker({ presets, value, onCancel, onSave }: Props) {
     (typed.start.trim() !== '' && parseTypedDay(typed.start) === null) ||
     (typed.end.trim() !== '' && parseTypedDay(typed.end) === null);
   const canSave = draft.label === CUSTOM ? !invalidTyped && isRangeComplete(draft) : true;
-  const month = fromIsoDay(singleDay ?? draft.startDate ?? toIsoDay(new Date()));
+  // The two months shown end with the chosen (else today's) month: the previous month and that one,
+  // never a month that lies ahead where future days are not allowed.
+  const today = new Date();
+  const anchor = fromIsoDay((single ? singleDay : (draft.endDate ?? draft.startDate)) ?? toIsoDay(today));
+  const month = subMonths(startOfMonth(anchor), 1);
+  const limits = allowFuture ? {} : { disabled: { after: today }, endMonth: today };
 
   return (
     <Box
@@ -134,6 +142,7 @@ export function DateRangePicker({ presets, value, onCancel, onSave }: Props) {
             numberOfMonths={2}
             weekStartsOn={1}
             defaultMonth={month}
+            {...limits}
             selected={singleDay ? fromIsoDay(singleDay) : undefined}
             onSelect={(day) => custom({ [singleKey]: day ? toIsoDay(day) : null })}
           />
@@ -143,6 +152,7 @@ export function DateRangePicker({ presets, value, onCancel, onSave }: Props) {
             numberOfMonths={2}
             weekStartsOn={1}
             defaultMonth={month}
+            {...limits}
             selected={range}
             onSelect={(next) =>
               custom({

@@ -16,6 +16,7 @@ import { MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { formatMegabytes, formatPatientName } from '../../../lib/format';
 import { useDateDisplay } from '../../../lib/date-preferences';
+import { ScrollTable } from '../../../components/ScrollTable';
 import { useExistingStudies } from '../api/study-exists';
 import type { FoundStudy } from '../lib/studies';
 
@@ -71,14 +72,14 @@ export function SelectExamsStep({
   const shownPage = Math.min(page, pages - 1);
   const shown = studies.slice(shownPage * EXAM_ROWS_PER_PAGE, (shownPage + 1) * EXAM_ROWS_PER_PAGE);
   return (
-    <Box>
+    <Box sx={{ minWidth: 0 }}>
       {studies.length > 1 && (
         <Alert severity="info" sx={{ mb: 2 }}>
           {t(MESSAGES.uploadMultiStudyMrn)}
         </Alert>
       )}
-      <Box sx={{ overflowX: 'auto' }}>
-        <Table size="small" sx={{ width: EXAM_TABLE_WIDTH }} aria-label={t('Exams found')}>
+      <ScrollTable label={t('Exams found')}>
+        <Table size="small" stickyHeader sx={{ width: EXAM_TABLE_WIDTH }} aria-label={t('Exams found')}>
           <TableHead>
             <TableRow>
               <TableCell padding="checkbox">
@@ -140,7 +141,7 @@ export function SelectExamsStep({
             })}
           </TableBody>
         </Table>
-      </Box>
+      </ScrollTable>
       {pages > 1 && (
         <TablePagination
           component="div"
@@ -149,7 +150,7 @@ export function SelectExamsStep({
           onPageChange={(_e, next) => setPage(next)}
           rowsPerPage={EXAM_ROWS_PER_PAGE}
           rowsPerPageOptions={[EXAM_ROWS_PER_PAGE]}
-          sx={{ width: EXAM_TABLE_WIDTH }}
+          sx={{ maxWidth: EXAM_TABLE_WIDTH }}
         />
       )}
     </Box>

@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react';
+import { TableContainer } from '@mui/material';
+
+/** The spec's maximum table height (SPEC.md section 9): longer tables scroll under their header. */
+export const TABLE_MAX_HEIGHT = 455;
+
+/**
+ * The frame of a product table: at most 455 px high, scrolling both ways inside itself, so a table
+ * wider than its pane (Select Exams, 1190 px) keeps every column reachable with a scroll bar instead
+ * of being cut. `minWidth: 0` lets it shrink inside flex and grid parents, whose children otherwise
+ * grow to their content and push the scroll bar out of the window. Use with `<Table stickyHeader>`.
+ */
+export function ScrollTable({ label, children }: { label?: string; children: ReactNode }) {
+  return (
+    <TableContainer
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      sx={{ maxHeight: TABLE_MAX_HEIGHT, maxWidth: '100%', minWidth: 0, overflow: 'auto' }}
+    >
+      {children}
+    </TableContainer>
+  );
+}
