@@ -32,8 +32,7 @@ const LABEL_ATTRIBUTES = new Set(['label', 'title', 'placeholder', 'aria-label',
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory())
-      return ['test', 'locales', 'viewer'].includes(entry.name) ? [] : sourceFiles(full);
+    if (entry.isDirectory()) return ['test', 'locales'].includes(entry.name) ? [] : sourceFiles(full);
     return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')
       ? [full]
       : [];

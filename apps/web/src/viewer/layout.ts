@@ -1,3 +1,5 @@
+import { t } from '../lib/i18n';
+
 /** The viewer's DOM: series list, toolbar, stage with overlay corners, slice slider. */
 export interface ViewerLayout {
   seriesList: HTMLElement;
@@ -26,18 +28,18 @@ const button = (label: string, title: string) =>
   element('button', { type: 'button', textContent: label, title });
 
 export function buildLayout(root: HTMLElement): ViewerLayout {
-  const seriesList = element('nav', { className: 'series', ariaLabel: 'Series' });
-  const presets = element('select', { ariaLabel: 'Window preset', title: 'Window presets' });
+  const seriesList = element('nav', { className: 'series', ariaLabel: t('Series') });
+  const presets = element('select', { ariaLabel: t('Window preset'), title: t('Window presets') });
   const modes = {
-    wl: button('W/L', 'Drag to change window and level'),
-    pan: button('Pan', 'Drag to pan'),
-    zoom: button('Zoom', 'Drag up and down to zoom'),
+    wl: button(t('W/L'), t('Drag to change window and level')),
+    pan: button(t('Pan'), t('Drag to pan')),
+    zoom: button(t('Zoom'), t('Drag up and down to zoom')),
   };
-  const reset = button('Reset', 'Reset window, zoom and pan (R)');
-  const play = button('Play', 'Play or pause (Space)');
-  const close = button('Close', 'Close the viewer');
+  const reset = button(t('Reset'), t('Reset window, zoom and pan (R)'));
+  const play = button(t('Play'), t('Play or pause (Space)'));
+  const close = button(t('Close'), t('Close the viewer'));
   close.className = 'close';
-  const slider = element('input', { type: 'range', min: '0', max: '0', value: '0', ariaLabel: 'Slice' });
+  const slider = element('input', { type: 'range', min: '0', max: '0', value: '0', ariaLabel: t('Slice') });
   const overlay = {
     topLeft: element('div', { className: 'corner top-left' }),
     topRight: element('div', { className: 'corner top-right' }),

@@ -6,6 +6,8 @@ import { parseViewerHash } from '../lib/viewer-hash';
 import { buildLayout } from './layout';
 import { Stage } from './stage';
 import { ViewerApp } from './viewer-app';
+import { setLanguage, t } from '../lib/i18n';
+import { deviceLanguageChoice, resolveLanguage } from '../lib/language-preference';
 
 /** The embedded viewer: `/viewer/?date_format=…#study/{storage_namespace}/{study_uid}/{phi_namespace}`. */
 function boot(): void {
@@ -15,7 +17,7 @@ function boot(): void {
   const credential = new ParentCredential();
   const target = parseViewerHash(window.location.hash);
   if (!target) {
-    layout.status.textContent = 'No study to show.';
+    layout.status.textContent = t('No study to show.');
     return;
   }
   const asked = new URLSearchParams(window.location.search).get('date_format');
@@ -28,8 +30,11 @@ function boot(): void {
     dateFormat,
   );
   app.start().catch((error: unknown) => {
-    layout.status.textContent = `The study cannot be shown: ${error instanceof Error ? error.message : String(error)}`;
+    layout.status.textContent = t('The study cannot be shown: {{reason}}', {
+      reason: error instanceof Error ? error.message : String(error),
+    });
   });
 }
 
-boot();
+// The viewer speaks the language the inbox chose on this device (it keeps it in localStorage).
+setLanguage(resolveLanguage(deviceLanguageChoice())).then(boot, boot);

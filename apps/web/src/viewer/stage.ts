@@ -1,3 +1,5 @@
+import { t } from '../lib/i18n';
+
 /**
  * The drawing surface: the current frame is rendered into an offscreen canvas at image size, then
  * drawn fitted to the visible canvas with the user's zoom and pan (so zooming never re-renders).
@@ -13,7 +15,7 @@ export class Stage {
   constructor(private readonly container: HTMLElement) {
     this.canvas = document.createElement('canvas');
     this.canvas.id = 'viewer-canvas';
-    this.canvas.setAttribute('aria-label', 'Image');
+    this.canvas.setAttribute('aria-label', t('Image'));
     container.append(this.canvas);
     new ResizeObserver(() => this.draw()).observe(container);
   }

@@ -1,5 +1,6 @@
 import { DEFAULT_DATE_FORMAT, type DateFormat } from '@imaging-inbox/contract';
 import { formatDicomDate, formatPatientName } from '../lib/format';
+import { t } from '../lib/i18n';
 import type { ParentCredential } from './credential';
 import type { SeriesInfo, StudyInfo, ViewerDicomweb } from './dicomweb';
 import { seriesButton, type ViewerLayout } from './layout';
@@ -39,11 +40,11 @@ export class ViewerApp {
   }
 
   async start(): Promise<void> {
-    this.status('Loading…');
+    this.status(t('Loading…'));
     const [series, study] = await Promise.all([this.client.series(), this.client.study()]);
     this.series = series;
     this.study = study;
-    if (!series.length) return this.status('This study has no images to show.');
+    if (!series.length) return this.status(t('This study has no images to show.'));
     const images: HTMLImageElement[] = [];
     for (const [i, s] of series.entries()) {
       const { button, image } = seriesButton(s.description || `${s.modality} series ${s.number}`, s.count);
@@ -57,7 +58,7 @@ export class ViewerApp {
     for (const [i, s] of series.entries()) {
       this.client.thumbnail(s.uid).then(
         (url) => (images[i]!.src = url),
-        () => (images[i]!.alt = 'no preview'),
+        () => (images[i]!.alt = t('no preview')),
       );
     }
   }
@@ -85,12 +86,13 @@ export class ViewerApp {
     const seq = ++this.showSeq;
     this.index = index;
     this.ui.slider.value = String(index);
-    if (!store.has(index)) this.status('Loading…');
+    if (!store.has(index)) this.status(t('Loading…'));
     let slice: DecodedSlice;
     try {
       slice = await store.get(index);
     } catch (error) {
-      if (seq === this.showSeq) this.status(`This image cannot be shown (${String(error)}).`);
+      if (seq === this.showSeq)
+        this.status(t('This image cannot be shown ({{reason}}).', { reason: String(error) }));
       return;
     }
     if (seq !== this.showSeq || store !== this.store) return;
@@ -131,8 +133,8 @@ export class ViewerApp {
   private fillPresets(slice: DecodedSlice): void {
     const names = slice.monochrome ? slice.presets : [];
     this.ui.presets.replaceChildren(
-      new Option('Window presets', ''),
-      ...names.map((name) => new Option(name === 'Default0' ? 'File default' : name, name)),
+      new Option(t('Window presets'), ''),
+      ...names.map((name) => new Option(name === 'Default0' ? t('File default') : name, name)),
     );
     this.ui.presets.disabled = names.length === 0;
   }
@@ -149,7 +151,7 @@ export class ViewerApp {
 
   private toggleCine(): void {
     if (this.cine !== undefined) return this.stopCine();
-    this.ui.play.textContent = 'Pause';
+    this.ui.play.textContent = t('Pause');
     this.cine = window.setInterval(() => {
       if (this.slice && this.slice.frames > 1) {
         this.frame = (this.frame + 1) % this.slice.frames;
@@ -166,7 +168,7 @@ export class ViewerApp {
   private stopCine(): void {
     if (this.cine !== undefined) window.clearInterval(this.cine);
     this.cine = undefined;
-    this.ui.play.textContent = 'Play';
+    this.ui.play.textContent = t('Play');
   }
 
   private setMode(mode: Mode): void {
@@ -198,12 +200,15 @@ export class ViewerApp {
       series && `${series.modality} #${series.number} ${series.description}`,
     );
     const total = this.store?.length ?? 0;
-    const frames = this.slice && this.slice.frames > 1 ? ` frame ${this.frame + 1}/${this.slice.frames}` : '';
-    this.ui.overlay.bottomLeft.textContent = `Image ${this.index + 1}/${total}${frames}`;
+    const frames =
+      this.slice && this.slice.frames > 1
+        ? ` ${t('frame {{n}}/{{total}}', { n: this.frame + 1, total: this.slice.frames })}`
+        : '';
+    this.ui.overlay.bottomLeft.textContent = `${t('Image {{n}}/{{total}}', { n: this.index + 1, total })}${frames}`;
     const w = this.window;
     this.ui.overlay.bottomRight.textContent = lines(
       w && this.slice?.monochrome ? `W ${Math.round(w.width)} L ${Math.round(w.center)}` : undefined,
-      `Zoom ${Math.round(this.stage.zoom * 100)}%`,
+      t('Zoom {{percent}}%', { percent: Math.round(this.stage.zoom * 100) }),
     );
   }
 
