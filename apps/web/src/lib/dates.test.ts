@@ -87,6 +87,7 @@ describe('search modes', () => {
   it('describes a range for its field', () => {
     expect(describeRange(custom('Between'))).toBe('01-10-2024 – 01-20-2024');
     expect(describeRange(custom('Before'))).toBe('Before 01-20-2024');
+    expect(describeRange(custom('Between'), 'YYYY/MM/DD')).toBe('2024/01/10 – 2024/01/20');
     expect(describeRange({ ...custom('Between'), label: 'Last 7 days' })).toBe('Last 7 days');
   });
 });

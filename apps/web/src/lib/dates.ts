@@ -1,4 +1,5 @@
 import { addDays, format, isValid, isWeekend, parse, subDays, subYears } from 'date-fns';
+import { DEFAULT_DATE_FORMAT, type DateFormat } from '@imaging-inbox/contract';
 
 /** Preset ranges of SPEC.md section 9, in display order. */
 export const DATE_PRESETS = [
@@ -110,10 +111,20 @@ export function isRangeComplete(value: DateRangeValue): boolean {
   return (value.startDate === null) === (value.endDate === null);
 }
 
-/** Reads a typed day as MM-DD-YYYY (the default format) or YYYYMMDD; null when not a valid date. */
-export function parseTypedDay(text: string): string | null {
+/** The date-fns pattern of a Profile date format (MM-DD-YYYY → MM-dd-yyyy). */
+export function dayPattern(dateFormat: DateFormat): string {
+  return dateFormat.replace('YYYY', 'yyyy').replace('DD', 'dd');
+}
+
+/**
+ * Reads a typed day in the user's date format (Profile), or as YYYYMMDD or YYYY-MM-DD; null when not
+ * a valid date. The default format also takes MM/DD/YYYY.
+ */
+export function parseTypedDay(text: string, dateFormat: DateFormat = DEFAULT_DATE_FORMAT): string | null {
   const trimmed = text.trim();
-  for (const pattern of [DISPLAY_DAY, 'yyyyMMdd', ISO_DAY, 'MM/dd/yyyy']) {
+  const patterns = [dayPattern(dateFormat), 'yyyyMMdd', ISO_DAY];
+  if (dateFormat === DEFAULT_DATE_FORMAT) patterns.push('MM/dd/yyyy');
+  for (const pattern of patterns) {
     if (trimmed.length !== pattern.length) continue;
     const date = parse(trimmed, pattern, new Date());
     if (isValid(date)) return toIsoDay(date);
@@ -121,8 +132,9 @@ export function parseTypedDay(text: string): string | null {
   return null;
 }
 
-export function displayDay(isoDay: string | null): string {
-  return isoDay ? format(fromIsoDay(isoDay), DISPLAY_DAY) : '';
+/** An ISO day in the user's date format (Profile). */
+export function displayDay(isoDay: string | null, dateFormat: DateFormat = DEFAULT_DATE_FORMAT): string {
+  return isoDay ? format(fromIsoDay(isoDay), dayPattern(dateFormat)) : '';
 }
 
 /** yyyy-MM-dd → YYYYMMDD, the DICOM form study/list expects for study and birth dates. */
@@ -131,10 +143,10 @@ export function toDicomDay(isoDay: string): string {
 }
 
 /** Short text for a chosen range: the preset name, or its dates for a custom range. */
-export function describeRange(value: DateRangeValue): string {
+export function describeRange(value: DateRangeValue, dateFormat: DateFormat = DEFAULT_DATE_FORMAT): string {
   if (value.label !== 'Custom date range') return value.label;
-  const start = displayDay(value.startDate);
-  const end = displayDay(value.endDate);
+  const start = displayDay(value.startDate, dateFormat);
+  const end = displayDay(value.endDate, dateFormat);
   switch (value.mode) {
     case 'Equal':
       return start;

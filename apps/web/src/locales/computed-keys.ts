@@ -403,7 +403,7 @@ export const COMPUTED_CALLS: readonly string[] = [
   'features/routing/components/WebhooksPanel.tsx: EVENT_NAMES[event]',
   'features/search/components/AdvancedSearchPanel.tsx: label',
   'features/search/components/AdvancedSearchPanel.tsx: o.label',
-  'features/search/components/DateRangeField.tsx: describeRange(value)',
+  'features/search/components/DateRangeField.tsx: describeRange(value, dates.format)',
   'features/search/components/DateRangeField.tsx: label',
   'features/search/components/DateRangePicker.tsx: mode',
   'features/search/components/DateRangePicker.tsx: preset',

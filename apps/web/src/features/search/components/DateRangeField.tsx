@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { Popover, TextField } from '@mui/material';
 import { useTranslation } from '../../../lib/i18n';
+import { useDateDisplay } from '../../../lib/date-preferences';
 import { describeRange, type DatePreset, type DateRangeValue } from '../../../lib/dates';
 import { DateRangePicker } from './DateRangePicker';
 
@@ -14,6 +15,7 @@ interface Props {
 /** A field showing the chosen range; opens the date range picker on click, Enter or Space. */
 export function DateRangeField({ label, presets, value, onChange }: Props) {
   const { t } = useTranslation();
+  const dates = useDateDisplay();
   const anchor = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
   return (
@@ -22,7 +24,7 @@ export function DateRangeField({ label, presets, value, onChange }: Props) {
         ref={anchor}
         size="small"
         label={t(label)}
-        value={t(describeRange(value))}
+        value={t(describeRange(value, dates.format))}
         onClick={() => setOpen(true)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' || e.key === ' ' || e.key === 'ArrowDown') {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { ALL_DATES, DATE_PRESETS, UPLOADED_DATE_PRESETS, type DatePreset } from '../../../lib/dates';
+import { DatePreferencesContext } from '../../../lib/date-preferences';
 import { DateRangePicker } from './DateRangePicker';
 
 function setup(presets: readonly DatePreset[] = DATE_PRESETS) {
@@ -77,5 +78,23 @@ describe('DateRangePicker', () => {
     setup(UPLOADED_DATE_PRESETS);
     expect(screen.queryByRole('button', { name: 'Yesterday' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Today and yesterday' })).toBeTruthy();
+  });
+
+  it("takes and shows typed days in the user's date format, not the browser's", () => {
+    const onSave = vi.fn();
+    render(
+      <DatePreferencesContext.Provider value={{ dateFormat: 'DD/MM/YYYY', timeZone: null }}>
+        <DateRangePicker presets={DATE_PRESETS} value={ALL_DATES} onSave={onSave} onCancel={vi.fn()} />
+      </DatePreferencesContext.Provider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Custom date range' }));
+    const start = screen.getByLabelText('Start date');
+    expect(start.getAttribute('placeholder')).toBe('DD/MM/YYYY');
+    fireEvent.change(start, { target: { value: '02/01/2024' } });
+    fireEvent.change(screen.getByLabelText('End date'), { target: { value: '10/01/2024' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onSave).toHaveBeenCalledWith(
+      expect.objectContaining({ startDate: '2024-01-02', endDate: '2024-01-10' }),
+    );
   });
 });

@@ -4,12 +4,13 @@ import { startOfMonth, subMonths } from 'date-fns';
 import 'react-day-picker/style.css';
 import { Box, Button, List, ListItemButton, ListItemText, MenuItem, Stack, TextField } from '@mui/material';
 import { useTranslation } from '../../../lib/i18n';
+import { useDateDisplay } from '../../../lib/date-preferences';
 import {
   DATE_SEARCH_MODES,
-  displayDay,
+  displayDay as showDay,
   fromIsoDay,
   isRangeComplete,
-  parseTypedDay,
+  parseTypedDay as readDay,
   presetRange,
   toIsoDay,
   type DatePreset,
@@ -35,6 +36,10 @@ const CUSTOM: DatePreset = 'Custom date range';
  */
 export function DateRangePicker({ presets, value, onCancel, onSave, allowFuture = false }: Props) {
   const { t } = useTranslation();
+  // Typed and shown in the user's date format (Profile), not the browser's.
+  const { format: dateFormat } = useDateDisplay();
+  const displayDay = (day: string | null) => showDay(day, dateFormat);
+  const parseTypedDay = (text: string) => readDay(text, dateFormat);
   const [draft, setDraft] = useState<DateRangeValue>(
     value.label === CUSTOM ? value : { ...value, ...presetRange(value.label, new Date()) },
   );
@@ -119,7 +124,7 @@ export function DateRangePicker({ presets, value, onCancel, onSave, allowFuture 
             <TextField
               size="small"
               label={t(single ? 'Date' : 'Start date')}
-              placeholder="MM-DD-YYYY"
+              placeholder={dateFormat}
               value={typed.start}
               error={typed.start.trim() !== '' && parseTypedDay(typed.start) === null}
               onChange={(e) => typeDay('start', e.target.value)}
@@ -129,7 +134,7 @@ export function DateRangePicker({ presets, value, onCancel, onSave, allowFuture 
             <TextField
               size="small"
               label={t(single ? 'Date' : 'End date')}
-              placeholder="MM-DD-YYYY"
+              placeholder={dateFormat}
               value={typed.end}
               error={typed.end.trim() !== '' && parseTypedDay(typed.end) === null}
               onChange={(e) => typeDay('end', e.target.value)}
