@@ -18,6 +18,13 @@ export interface SeriesThumbnail {
   video_url: string | null;
 }
 
+/**
+ * Thumbnail depth (SPEC.md section 9): 8 bits per sample. Thumbnails are drawn windowed into 8-bit
+ * greyscale or RGB PNG/JPEG; the `/thumbnail` calls take `depth=8` (the default) and refuse any
+ * other depth rather than answer a picture of another depth than asked.
+ */
+export const THUMBNAIL_DEPTH = 8;
+
 /** Modalities whose instances carry no pixel data: documents, reports, key objects, presentation states. */
 export const NON_IMAGE_MODALITIES: readonly string[] = ['DOC', 'SR', 'KO', 'PR'];
 

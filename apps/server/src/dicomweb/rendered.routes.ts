@@ -5,7 +5,13 @@ import { VIDEO_TRANSFER_SYNTAXES } from '../dicom/wrap-video.js';
 import { collectParams } from '../http/params.js';
 import type { RenderRequest } from '../imaging/render-image.js';
 import { renderImage } from '../imaging/render-image.js';
-import { chooseMediaType, parseQuality, parseViewport, parseWindow } from '../imaging/render-params.js';
+import {
+  chooseMediaType,
+  parseQuality,
+  parseThumbnailDepth,
+  parseViewport,
+  parseWindow,
+} from '../imaging/render-params.js';
 import { placeholderImage } from '../imaging/placeholder.js';
 import { ThumbnailCache } from '../imaging/thumbnail-cache.js';
 import type { InstanceRow } from '../repositories/dicomweb.repository.js';
@@ -42,6 +48,7 @@ export function renderedRoutes(ctx: AppContext, app: FastifyInstance): void {
     const query = collectParams(request);
     const type = chooseMediaType(request.headers.accept, query['accept']);
     const frame = target.frames === undefined ? undefined : parseFrameList(target.frames)[0];
+    if (thumbnail) parseThumbnailDepth(query['depth']);
     return thumbnail
       ? {
           frame: 'middle',

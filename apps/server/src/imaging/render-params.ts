@@ -1,3 +1,4 @@
+import { THUMBNAIL_DEPTH } from '@imaging-inbox/contract';
 import { invalidField, notAcceptable } from '../domain/errors.js';
 import type { Window } from './render.js';
 
@@ -43,6 +44,14 @@ export function parseViewport(raw: string | undefined, max: number): Viewport | 
     n !== undefined && Number.isInteger(n) && n >= 1 && n <= max;
   if (!ok(w) || !ok(h)) throw invalidField('viewport', `width,height in pixels, each 1-${max}`);
   return { width: w, height: h };
+}
+
+/** `depth` of a thumbnail: only the spec's 8 bits per sample (THUMBNAIL_DEPTH) is drawn. */
+export function parseThumbnailDepth(raw: string | undefined): void {
+  if (raw === undefined || raw.trim() === '') return;
+  if (raw.trim() !== String(THUMBNAIL_DEPTH)) {
+    throw invalidField('depth', `thumbnails are ${THUMBNAIL_DEPTH} bits per sample`);
+  }
 }
 
 /** `window=center,width[,function]` (PS3.18 8.3.5.1.4); only the linear function is applied. */

@@ -140,6 +140,18 @@ describe.each(DIALECTS)('WADO-RS rendered and thumbnails on %s', (dialect) => {
     expect(Math.max(fallback.width, fallback.height)).toBe(128);
   });
 
+  it("draws thumbnails 8 bits deep (the spec's thumbnail depth) and refuses another depth", async () => {
+    const own = `/studies/${studyUid}/series/${ctSeries}/thumbnail`;
+    for (const url of [own, `${own}?depth=8`]) {
+      const bytes = Buffer.from(await (await get(url)).arrayBuffer());
+      expect(bytes.toString('latin1', 12, 16)).toBe('IHDR');
+      expect(bytes[24]).toBe(8); // IHDR bit depth: 8 bits per sample (the CT's own are 16)
+    }
+    const refused = await get(`${own}?depth=16`);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toMatch(/depth/);
+  });
+
   it('applies the window from the file, or the one in the query', async () => {
     const base = `/studies/${studyUid}/series/${ctSeries}/instances/${ctSeries}.2/rendered`;
     const plain = Buffer.from(await (await get(base)).arrayBuffer());
