@@ -46,4 +46,39 @@ describe('Advanced UI (/worklist)', () => {
     await b.page.waitForURL(/\/group\/[^/]+\/Inbox\?study=/);
     expect(b.errors).toEqual([]);
   });
+
+  it('keeps every column reachable: the table scrolls sideways inside its area, with or without a selection', async () => {
+    await b.page.goto('/worklist');
+    const rows = b.page.getByTestId('worklist-row');
+    await rows.first().waitFor();
+    const panel = b.page.getByRole('complementary', { name: 'Selected exams' });
+    for (const [width, height] of [
+      [1280, 800],
+      [1440, 900],
+      [1920, 1080],
+    ] as const) {
+      await b.page.setViewportSize({ width, height });
+      for (const selected of [false, true]) {
+        const isSelected = (await rows.first().getAttribute('aria-selected')) === 'true';
+        if (selected !== isSelected) await rows.first().getByRole('checkbox').click();
+        if (selected) await panel.waitFor();
+        else await panel.waitFor({ state: 'detached' });
+        await screenshot(b.page, `worklist-${width}x${height}${selected ? '-selected' : ''}`);
+        // Nothing of the page runs past the window; the table's own area scrolls instead.
+        expect(await b.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        const last = b.page.getByRole('columnheader', { name: 'Uploaded' });
+        await last.scrollIntoViewIfNeeded();
+        const box = (await last.boundingBox())!;
+        const area = (await b.page.getByTestId('worklist-scroll').boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(area.x + area.width + 1);
+        expect(box.x).toBeGreaterThanOrEqual(area.x - 1);
+        // The patient name stays in view while the table is scrolled to its end.
+        const name = (await b.page.getByRole('columnheader', { name: 'Patient name' }).boundingBox())!;
+        expect(name.x).toBeGreaterThanOrEqual(area.x - 1);
+        await b.page.getByTestId('worklist-scroll').evaluate((el) => (el.scrollLeft = 0));
+      }
+    }
+    await rows.first().getByRole('checkbox').click();
+    expect(b.errors).toEqual([]);
+  });
 });

@@ -8,6 +8,8 @@ import {
   TableHead,
   TableRow,
   TableSortLabel,
+  alpha,
+  type Theme,
 } from '@mui/material';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
@@ -27,11 +29,33 @@ interface Props {
   groupName: (study: Study) => string;
 }
 
+/** Width of the selection column, so the patient column can stick right after it. */
+const CHECK_WIDTH = 42;
+
 const tableSx = {
+  // Columns keep their natural width; a narrow area scrolls the table sideways instead of cutting it.
+  minWidth: 'max-content',
   '& td, & th': { py: 0.5, px: 1, whiteSpace: 'nowrap' },
-  // The description takes the width the other columns leave and is cut with an ellipsis.
-  '& td.desc': { width: '100%', maxWidth: 0, minWidth: 120, overflow: 'hidden', textOverflow: 'ellipsis' },
+  // A long description is cut with an ellipsis (its full text is the cell's title).
+  '& td.desc': { maxWidth: 420, minWidth: 120, overflow: 'hidden', textOverflow: 'ellipsis' },
   '& tr:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineOffset: -2 },
+  // The selection box and the patient's name stay in view while the table scrolls sideways; an
+  // opaque background keeps the scrolled cells from showing through, tinted as the row is.
+  '& td:nth-of-type(-n+2), & th:nth-of-type(-n+2)': {
+    position: 'sticky',
+    zIndex: 1,
+    bgcolor: 'background.paper',
+  },
+  '& th:nth-of-type(-n+2)': { zIndex: 3 },
+  '& td:first-of-type, & th:first-of-type': { left: 0, width: CHECK_WIDTH, minWidth: CHECK_WIDTH, px: 0 },
+  '& td:nth-of-type(2), & th:nth-of-type(2)': {
+    left: CHECK_WIDTH,
+    boxShadow: 'inset -1px 0 0 rgba(0,0,0,0.12)',
+  },
+  '& tr.Mui-selected td:nth-of-type(-n+2)': {
+    backgroundImage: (theme: Theme) =>
+      `linear-gradient(${alpha(theme.palette.primary.main, theme.palette.action.selectedOpacity)}, ${alpha(theme.palette.primary.main, theme.palette.action.selectedOpacity)})`,
+  },
 } as const;
 
 /**
@@ -85,7 +109,7 @@ export function WorklistTable({ studies, sort, onSort, checked, onCheck, onOpen,
   const someChecked = studies.some((s) => checked.has(s.uuid));
 
   return (
-    <TableContainer sx={{ flex: 1, minHeight: 0 }}>
+    <TableContainer sx={{ flex: 1, minHeight: 0, overflow: 'auto' }} data-testid="worklist-scroll">
       <Table size="small" stickyHeader sx={tableSx} aria-label={t('Exams')}>
         <TableHead>
           <TableRow>
