@@ -108,6 +108,7 @@ import { RoutingRulesRepository } from './repositories/routing-rules.repository.
 import { WebhooksRepository } from './repositories/webhooks.repository.js';
 import { LabelOverridesRepository } from './repositories/label-overrides.repository.js';
 import { LabelService } from './services/label.service.js';
+import { AccountSettingsService } from './services/account-settings.service.js';
 import { RoutingRuleService } from './services/routing-rule.service.js';
 import { RoutingEngine } from './services/routing-engine.js';
 import { WebhookService } from './services/webhook.service.js';
@@ -555,6 +556,7 @@ export function createContext(
       webhooks,
       auditLog: new AuditLogService(repos.audit),
       labels: new LabelService({ labels: repos.labels, audit }),
+      accountSettings: new AccountSettingsService({ settings: repos.settings, audit }),
     },
   };
 }

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { optionalText, pageParams, rawText, reportMissing, requiredText } from './api-params.js';
+import {
+  optionalText,
+  pageParams,
+  rawText,
+  reportInvalid,
+  reportMissing,
+  requiredText,
+} from './api-params.js';
+import { ACCOUNT_LANGUAGE_MESSAGES, ACCOUNT_LANGUAGE_PARAM } from './languages.js';
 import { MAX_PAGE_ROWS } from './limits.js';
 import { EVENT_FLAGS } from './notifications.js';
 import type { EventFlagName } from './notifications.js';
@@ -10,6 +18,21 @@ import type { ProfileChanges } from './profile.js';
 
 /** Any call that names one object by `uuid`. */
 export const uuidRequest = z.object({ uuid: requiredText() });
+
+/**
+ * account/set: the account's settings an admin changes, each as `settings.<name>`. Only the default
+ * language is settable today; naming another setting is refused rather than silently ignored. The
+ * value itself is checked by the server after the access check (an outsider learns nothing).
+ */
+export const accountSetRequest = z
+  .looseObject({ uuid: requiredText(), [ACCOUNT_LANGUAGE_PARAM]: rawText() })
+  .transform((p, ctx) => {
+    const other = Object.keys(p).find((k) => k.startsWith('settings.') && k !== ACCOUNT_LANGUAGE_PARAM);
+    if (other) return reportInvalid(ctx, other, ACCOUNT_LANGUAGE_MESSAGES.notSettable);
+    const language = p[ACCOUNT_LANGUAGE_PARAM];
+    if (language === undefined) return reportMissing(ctx, ACCOUNT_LANGUAGE_PARAM);
+    return { uuid: p.uuid, defaultLanguage: language.trim() };
+  });
 
 /** Calls about one account. */
 export const accountIdRequest = z.object({ account_id: requiredText() });

@@ -23,3 +23,11 @@ export function isLanguage(value: unknown): value is Language {
  * its users who chose none are written in it.
  */
 export const ACCOUNT_LANGUAGE_SETTING = 'default_language';
+
+/** account/set's parameter for the account's language (Ambra's `settings.<name>` form). */
+export const ACCOUNT_LANGUAGE_PARAM = `settings.${ACCOUNT_LANGUAGE_SETTING}` as const;
+
+export const ACCOUNT_LANGUAGE_MESSAGES = {
+  invalid: `Choose one of ${SUPPORTED_LANGUAGES.join(', ')}, or nothing for English`,
+  notSettable: 'Only the default language of the account is changed here',
+} as const;

@@ -64,3 +64,12 @@ export function requireAdministeredIn<T extends { account_id: string }>(
 export function requireNotOwnGrant(caller: Caller, accountId: string, ownGrant: boolean): void {
   if (ownGrant && !isAccountAdmin(caller, accountId)) throw notPermitted('own_role');
 }
+
+/**
+ * The account's own settings (its default language): its admins change them. A member who is not
+ * an admin is refused (they read the account with account/get); anyone else gets NOT_FOUND.
+ */
+export function requireAccountSettingsEdit(caller: Caller, accountId: string): void {
+  if (!caller.accounts.has(accountId)) throw notFound('account');
+  if (!isAccountAdmin(caller, accountId)) throw notPermitted('account_edit');
+}

@@ -31,4 +31,9 @@ export class SettingsRepository {
       .onConflict((oc) => oc.columns(['owner', 'key']).doUpdateSet({ value }))
       .execute();
   }
+
+  /** Forgets a setting, so whoever reads it falls back to the default. */
+  async remove(owner: string, key: string): Promise<void> {
+    await this.db.deleteFrom('settings').where('owner', '=', owner).where('key', '=', key).execute();
+  }
 }

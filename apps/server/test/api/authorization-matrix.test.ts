@@ -198,6 +198,14 @@ const ROUTES: Record<string, RouteCase> = {
     objects: ACCOUNT_OBJECTS,
     request: (_w, x) => post('account/get', { uuid: o(x).accountId }),
   },
+  // The account's default language: its admins change it; its other members are refused. The value
+  // is one the product does not speak: refused after the access check, nothing written.
+  [api('account/set')]: {
+    rule: { kind: 'account', needs: 'admin', lacking: 'NOT_PERMITTED' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('account/set', { uuid: o(x).accountId, 'settings.default_language': 'xx' }),
+    accepts: ['INVALID_FIELD:settings.default_language'],
+  },
   [api('group/list')]: {
     rule: { kind: 'account', needs: 'member' },
     objects: ACCOUNT_OBJECTS,

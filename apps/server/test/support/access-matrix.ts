@@ -120,9 +120,9 @@ export type Rule =
     }
   /**
    * An account: its members, its admins only, or (`destinations`) its admins and whoever may search
-   * or push in one of its groups.
+   * or push in one of its groups. `lacking`: what its other members get (NOT_FOUND unless said).
    */
-  | { kind: 'account'; needs: 'member' | 'admin' | 'destinations' }
+  | { kind: 'account'; needs: 'member' | 'admin' | 'destinations'; lacking?: Outcome }
   /**
    * The users of an account: members holding any of `anyOf` on the account (an admin holds all);
    * other members get `lacking` (NOT_PERMITTED unless said), outsiders NOT_FOUND.
@@ -183,7 +183,7 @@ export function expected(rule: Rule, p: Principal, object: MatrixObject | undefi
           const uses = groups.some(([, g]) => g.includes('destination_search') || g.includes('study_push'));
           if (uses) return 'OK';
         }
-        return 'NOT_FOUND';
+        return (role && rule.lacking) || 'NOT_FOUND';
       }
       return 'OK';
     }

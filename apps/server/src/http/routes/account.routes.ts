@@ -1,5 +1,6 @@
 import {
   accountListRequest,
+  accountSetRequest,
   GROUP_TYPE_ORDER,
   groupListRequest,
   groupConfigSetRequest,
@@ -67,6 +68,12 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
       settings: await ctx.repos.settings.all(accountOwner(row.uuid)),
       brand_settings: {},
     };
+  });
+
+  // The account's admins change its settings (today its default language, as `settings.default_language`).
+  authedRoute(ctx, app, 'account/set', accountSetRequest, async ({ caller, input }) => {
+    await ctx.services.accountSettings.setDefaultLanguage(caller, input.uuid, input.defaultLanguage);
+    return { settings: await ctx.repos.settings.all(accountOwner(input.uuid)) };
   });
 
   authedRoute(ctx, app, 'group/list', groupListRequest, ({ caller, input }) => {
