@@ -776,6 +776,7 @@ const es: Messages = {
   'Uploading documents': 'Cargando documentos',
   'Uploading exams': 'Cargando estudios',
   'Uploading to {{name}}': 'Cargando en {{name}}',
+  'Use the date format {{format}}': 'Use el formato de fecha {{format}}',
   'Used for': 'Se usa para',
   User: 'Usuario',
   'User (no role)': 'Usuario (sin rol)',

@@ -777,6 +777,7 @@ const fr: Messages = {
   'Uploading documents': 'Téléversement des documents',
   'Uploading exams': 'Téléversement des examens',
   'Uploading to {{name}}': 'Téléversement vers {{name}}',
+  'Use the date format {{format}}': 'Utilisez le format de date {{format}}',
   'Used for': 'Utilisé pour',
   User: 'Utilisateur',
   'User (no role)': 'Utilisateur (sans rôle)',

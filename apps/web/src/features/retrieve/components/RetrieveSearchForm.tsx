@@ -5,6 +5,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { toIsoDay } from '../../../lib/dates';
 import { cutName } from '../../../lib/format';
 import { EMPTY_SEARCH, RETRIEVE_MODALITIES } from '../lib/retrieve-form';
+import { DayField } from '../../../components/DayField';
 
 interface Props {
   destinations: Destination[];
@@ -105,25 +106,21 @@ export function RetrieveSearchFormView({ destinations, searching, onSearch }: Pr
         </Grid>
         {showStart && (
           <Grid size={{ xs: 12, md: 4 }}>
-            <TextField
+            <DayField
               fullWidth
-              type="date"
               label={form.date_mode === 'equal' ? t('Date') : t('From')}
               value={form.start_date}
-              onChange={set('start_date')}
-              slotProps={{ inputLabel: { shrink: true } }}
+              onChange={(day) => set('start_date')({ target: { value: day } })}
             />
           </Grid>
         )}
         {showEnd && (
           <Grid size={{ xs: 12, md: 4 }}>
-            <TextField
+            <DayField
               fullWidth
-              type="date"
               label={t('To')}
               value={form.end_date}
-              onChange={set('end_date')}
-              slotProps={{ inputLabel: { shrink: true } }}
+              onChange={(day) => set('end_date')({ target: { value: day } })}
             />
           </Grid>
         )}

@@ -25,6 +25,7 @@ import {
   type ExchangeValues,
 } from '../lib/exchange-form';
 import { CustomFieldInput } from './CustomFieldInput';
+import { DayField } from '../../../components/DayField';
 
 /** Exchange tab (SPEC.md section 2): the exam fields plus the account's custom fields. */
 export function ExchangeTab({ study, accountId }: { study: Study; accountId: string }) {
@@ -88,17 +89,15 @@ function ExchangeForm({ study, fields }: { study: Study; fields: CustomField[] }
     />
   );
   const dateField = (field: 'patient_birth_date' | 'study_date') => (
-    <TextField
+    <DayField
       key={field}
-      type="date"
       label={t(EXCHANGE_FIELD_LABELS[field])}
       value={values.exam[field]}
       disabled={!editable}
       error={Boolean(shown(field))}
       helperText={shown(field) ? t(shown(field)!) : undefined}
       fullWidth
-      slotProps={{ inputLabel: { shrink: true } }}
-      onChange={(e) => setExam(field, e.target.value)}
+      onChange={(day) => setExam(field, day)}
     />
   );
 

@@ -90,7 +90,7 @@ describe('PatientForm', () => {
     expect(input(/^Study Date/).getAttribute('aria-invalid')).toBe('true');
     type(/^Study Date/, '2000-01-01');
     type(/^Date of Birth/, '2001-06-15');
-    expect(input(/^Study Date/).value).toBe('2001-06-15');
+    expect(input(/^Study Date/).value).toBe('06-15-2001'); // shown in the user's date format
     expect(screen.queryByText(MESSAGES.formStudyBeforeBirth)).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import {
   type PatientFormValues,
 } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
+import { DayField } from '../../../components/DayField';
 
 interface Props {
   values: PatientFormValues;
@@ -78,14 +79,14 @@ export function PatientForm({ values, errors, onChange, attempted, onAttempt }: 
         <TextField {...props('firstName')} />
         <TextField {...props('middleName')} />
         <TextField {...props('lastName')} />
-        <TextField {...props('patientDOB')} type="date" slotProps={{ inputLabel: { shrink: true } }} />
+        <DayField {...props('patientDOB')} onChange={(day) => set('patientDOB', day)} />
         <TextField {...props('patientMRN')} />
         <TextField {...props('patientGender')} select>
           <MenuItem value="F">{t('Female')}</MenuItem>
           <MenuItem value="M">{t('Male')}</MenuItem>
           <MenuItem value="O">{t('Other')}</MenuItem>
         </TextField>
-        <TextField {...props('studyDate')} type="date" slotProps={{ inputLabel: { shrink: true } }} />
+        <DayField {...props('studyDate')} onChange={(day) => set('studyDate', day)} />
         <TextField {...props('studyTime')} placeholder="HH:MM" slotProps={{ inputLabel: { shrink: true } }} />
         <TextField {...props('studyDescription')} />
       </Box>
