@@ -1,22 +1,10 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  IconButton,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
-import Delete from '@mui/icons-material/Delete';
+import { Alert, Button, Stack, TextField } from '@mui/material';
 import type { AdminGroup } from '@imaging-inbox/contract';
 import { isAeTitle } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { errorBody } from '../../../lib/api-error';
+import { AdminTable } from '../../../components/AdminTable';
 import { Loading } from '../../../components/Loading';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { useAddDicomNode, useDeleteDicomNode, useDicomNodes } from '../api/group-settings';
@@ -42,40 +30,27 @@ export function GroupSenders({ group, mayEdit }: { group: AdminGroup; mayEdit: b
   const mine = nodes.data.filter((n) => n.group_id === group.uuid);
   return (
     <Stack spacing={2}>
-      {mine.length === 0 ? (
-        <Typography color="text.secondary">{t('No DICOM sender delivers into this group.')}</Typography>
-      ) : (
-        <Table size="small" aria-label={t('DICOM senders of {{name}}', { name: group.name })}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('Name')}</TableCell>
-              <TableCell>{t('AE title')}</TableCell>
-              <TableCell>{t('Address')}</TableCell>
-              {mayEdit && <TableCell align="right">{t('Actions')}</TableCell>}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {mine.map((n) => (
-              <TableRow key={n.uuid}>
-                <TableCell>{n.name}</TableCell>
-                <TableCell>{n.ae_title}</TableCell>
-                <TableCell>{n.host === '*' ? t('Any address') : n.host}</TableCell>
-                {mayEdit && (
-                  <TableCell align="right">
-                    <IconButton
-                      aria-label={t('Delete {{name}}', { name: n.name })}
-                      onClick={() => remove.mutate(n.uuid)}
-                      disabled={n.destination_id !== null}
-                    >
-                      <Delete fontSize="small" />
-                    </IconButton>
-                  </TableCell>
-                )}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      )}
+      <AdminTable
+        label={t('DICOM senders of {{name}}', { name: group.name })}
+        rows={mine}
+        rowKey={(n) => n.uuid}
+        emptyText={t('No DICOM sender delivers into this group.')}
+        columns={[
+          { label: t('Name'), cell: (n) => n.name },
+          { label: t('AE title'), cell: (n) => n.ae_title },
+          { label: t('Address'), cell: (n) => (n.host === '*' ? t('Any address') : n.host) },
+        ]}
+        remove={
+          mayEdit
+            ? {
+                label: (n) => t('Delete {{name}}', { name: n.name }),
+                // A sender that is also a destination is removed with the destination.
+                disabled: (n) => n.destination_id !== null,
+                onDelete: (n) => remove.mutate(n.uuid),
+              }
+            : undefined
+        }
+      />
       {mayEdit && (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }}>
           <TextField

@@ -7,7 +7,6 @@ import {
   Chip,
   FormControlLabel,
   FormGroup,
-  IconButton,
   Stack,
   Table,
   TableBody,
@@ -17,10 +16,10 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import Delete from '@mui/icons-material/Delete';
 import { WEBHOOK_EVENTS } from '@imaging-inbox/contract';
 import type { Webhook, WebhookEvent } from '@imaging-inbox/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
+import { AdminTable } from '../../../components/AdminTable';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import { useTranslation } from '../../../lib/i18n';
 import { errorBody } from '../../../lib/api-error';
@@ -59,39 +58,27 @@ export function WebhooksPanel({ accountId, webhooks }: Props) {
         {t('Each delivery is signed with the webhook secret (X-Imaging-Inbox-Signature).')}
       </Typography>
       {(webhooks.data ?? []).length > 0 && (
-        <Table size="small" aria-label={t('Webhooks')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('Name')}</TableCell>
-              <TableCell>{t('URL')}</TableCell>
-              <TableCell>{t('Events')}</TableCell>
-              <TableCell align="right" />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {webhooks.data!.map((w) => (
-              <TableRow key={w.uuid}>
-                <TableCell>{w.name}</TableCell>
-                <TableCell sx={{ wordBreak: 'break-all' }}>{w.url}</TableCell>
-                <TableCell>{w.events.map((e) => t(EVENT_NAMES[e])).join(', ')}</TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <Button size="small" onClick={() => setOpen(open === w.uuid ? null : w.uuid)}>
-                    {open === w.uuid ? t('Hide deliveries') : t('Deliveries')}
-                  </Button>
-                  <IconButton
-                    aria-label={t('Delete {{name}}', { name: w.name })}
-                    onClick={() => {
-                      if (window.confirm(t('Delete the webhook {{name}}?', { name: w.name })))
-                        remove.mutate(w.uuid);
-                    }}
-                  >
-                    <Delete fontSize="small" />
-                  </IconButton>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <AdminTable
+          label={t('Webhooks')}
+          rows={webhooks.data!}
+          rowKey={(w) => w.uuid}
+          emptyText=""
+          columns={[
+            { label: t('Name'), cell: (w) => w.name },
+            { label: t('URL'), cell: (w) => w.url, sx: { wordBreak: 'break-all' } },
+            { label: t('Events'), cell: (w) => w.events.map((e) => t(EVENT_NAMES[e])).join(', ') },
+          ]}
+          actions={(w) => (
+            <Button size="small" onClick={() => setOpen(open === w.uuid ? null : w.uuid)}>
+              {open === w.uuid ? t('Hide deliveries') : t('Deliveries')}
+            </Button>
+          )}
+          remove={{
+            label: (w) => t('Delete {{name}}', { name: w.name }),
+            confirm: (w) => t('Delete the webhook {{name}}?', { name: w.name }),
+            onDelete: (w) => remove.mutate(w.uuid),
+          }}
+        />
       )}
       {open && (
         <Box sx={{ mt: 2 }}>
