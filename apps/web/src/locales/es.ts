@@ -1084,6 +1084,11 @@ const es: Messages = {
   Zoom: 'Zoom',
   'frame {{n}}/{{total}}': 'fotograma {{n}}/{{total}}',
   'no preview': 'sin vista previa',
+  'Default language of the account': 'Idioma predeterminado de la cuenta',
+  'Default language saved': 'Idioma predeterminado guardado',
+  'E-mails to users who chose no language of their own are written in it.':
+    'Los correos a los usuarios que no han elegido idioma se escriben en este.',
+  'Not chosen (English)': 'Sin elegir (inglés)',
 };
 
 export default es;

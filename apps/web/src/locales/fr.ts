@@ -1090,6 +1090,11 @@ const fr: Messages = {
   Zoom: 'Zoom',
   'frame {{n}}/{{total}}': 'trame {{n}}/{{total}}',
   'no preview': "pas d'aperçu",
+  'Default language of the account': 'Langue par défaut du compte',
+  'Default language saved': 'Langue par défaut enregistrée',
+  'E-mails to users who chose no language of their own are written in it.':
+    "Les e-mails aux utilisateurs qui n'ont pas choisi de langue sont rédigés dans celle-ci.",
+  'Not chosen (English)': 'Non choisie (anglais)',
 };
 
 export default fr;

@@ -19,18 +19,22 @@ import { PagePanel } from '../../../components/PagePanel';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { useInbox } from '../../../session/inbox-context';
 import { useDeleteLabel, useLabels } from '../api/labels';
+import { AccountLanguageForm } from './AccountLanguageForm';
 import { LabelDialog } from './LabelDialog';
 
 /**
  * Administration → Labels (/organization/labels.html): the account's own wording of the app's
  * labels, per language (label_edit; account admins hold it). Each row replaces one English original
- * in one language for every user of the account, from their next page load.
+ * in one language for every user of the account, from their next page load. Account admins also
+ * choose the account's default language here (the language of its users' e-mails).
  */
 export function LabelsAdminPage({ knownTexts }: { knownTexts?: readonly string[] }) {
   const { t } = useTranslation();
   const offered = useKnownTexts(knownTexts);
   const { user, account, permissions } = useInbox();
   const canEdit = user.admin === 1 || user.sysadmin === 1 || permissions.label_edit === 1;
+  // account/set is the account admins' alone (the server refuses anyone else).
+  const setsLanguage = user.admin === 1;
   const labels = useLabels(account.uuid);
   const remove = useDeleteLabel(account.uuid);
   const [dialog, setDialog] = useState<{ editing: LabelOverride | undefined } | null>(null);
@@ -51,6 +55,7 @@ export function LabelsAdminPage({ knownTexts }: { knownTexts?: readonly string[]
         </Button>
       }
     >
+      {setsLanguage && <AccountLanguageForm accountId={account.uuid} settings={account.settings} />}
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         {t('Replace any text of the app with your own wording, in each language.')}
       </Typography>
