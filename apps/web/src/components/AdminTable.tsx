@@ -33,13 +33,28 @@ interface Props<T> {
   actions?: (row: T) => ReactNode;
   remove?: AdminDelete<T>;
   sx?: SxProps<Theme>;
+  /** The header over the row buttons, translated (default: Actions). */
+  actionsLabel?: string;
+  /** A row's own look (a disabled one dimmed). */
+  rowSx?: (row: T) => SxProps<Theme> | undefined;
 }
 
 /**
  * The administration pages' list: a small table of named columns, a row's own actions and a delete
  * button that asks first, or a line saying there is nothing yet.
  */
-export function AdminTable<T>({ label, rows, rowKey, columns, emptyText, actions, remove, sx }: Props<T>) {
+export function AdminTable<T>({
+  label,
+  rows,
+  rowKey,
+  columns,
+  emptyText,
+  actions,
+  remove,
+  sx,
+  rowSx,
+  actionsLabel,
+}: Props<T>) {
   const { t } = useTranslation();
   if (rows.length === 0) return <Typography color="text.secondary">{emptyText}</Typography>;
   const hasActions = Boolean(actions || remove);
@@ -47,19 +62,19 @@ export function AdminTable<T>({ label, rows, rowKey, columns, emptyText, actions
     <Table size="small" aria-label={label} sx={sx}>
       <TableHead>
         <TableRow>
-          {columns.map((c) => (
-            <TableCell key={c.label} align={c.align}>
+          {columns.map((c, i) => (
+            <TableCell key={i} align={c.align}>
               {c.label}
             </TableCell>
           ))}
-          {hasActions && <TableCell align="right">{t('Actions')}</TableCell>}
+          {hasActions && <TableCell align="right">{actionsLabel ?? t('Actions')}</TableCell>}
         </TableRow>
       </TableHead>
       <TableBody>
         {rows.map((row) => (
-          <TableRow key={rowKey(row)}>
-            {columns.map((c) => (
-              <TableCell key={c.label} align={c.align} sx={c.sx}>
+          <TableRow key={rowKey(row)} sx={rowSx?.(row)}>
+            {columns.map((c, i) => (
+              <TableCell key={i} align={c.align} sx={c.sx}>
                 {c.cell(row)}
               </TableCell>
             ))}

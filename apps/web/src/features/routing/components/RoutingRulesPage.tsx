@@ -1,22 +1,11 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Chip,
-  IconButton,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Alert, Button, Chip, IconButton } from '@mui/material';
 import ArrowDownward from '@mui/icons-material/ArrowDownward';
 import ArrowUpward from '@mui/icons-material/ArrowUpward';
-import Delete from '@mui/icons-material/Delete';
 import Edit from '@mui/icons-material/Edit';
 import type { RoutingRule } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
+import { AdminTable } from '../../../components/AdminTable';
 import { Loading } from '../../../components/Loading';
 import { PagePanel } from '../../../components/PagePanel';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
@@ -85,78 +74,84 @@ export function RoutingRulesPage() {
     >
       {routes.isPending && <Loading />}
       {routes.isError && <UnexpectedErrorAlert />}
-      {routes.data?.length === 0 && (
-        <Typography color="text.secondary">{t('No routing rules yet.')}</Typography>
-      )}
-      {routes.data && routes.data.length > 0 && (
-        <Table size="small" aria-label={t('Routing Rules')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('Order')}</TableCell>
-              <TableCell>{t('Name')}</TableCell>
-              <TableCell>{t('For')}</TableCell>
-              <TableCell>{t('When')}</TableCell>
-              <TableCell>{t('Conditions')}</TableCell>
-              <TableCell>{t('Actions')}</TableCell>
-              {canEdit && <TableCell align="right" />}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {routes.data.map((r, i, list) => (
-              <TableRow key={r.uuid} sx={r.disabled ? { opacity: 0.6 } : undefined}>
-                <TableCell>{i + 1}</TableCell>
-                <TableCell>
+      {routes.data && (
+        <AdminTable
+          label={t('Routing Rules')}
+          rows={routes.data}
+          rowKey={(r) => r.uuid}
+          emptyText={t('No routing rules yet.')}
+          rowSx={(r) => (r.disabled ? { opacity: 0.6 } : undefined)}
+          // The rule's own Actions column says what it does; its buttons need no header.
+          actionsLabel=""
+          columns={[
+            { label: t('Order'), cell: (r) => routes.data.indexOf(r) + 1 },
+            {
+              label: t('Name'),
+              cell: (r) => (
+                <>
                   {r.name} {r.disabled === 1 && <Chip size="small" label={t('Disabled')} />}
-                </TableCell>
-                <TableCell>{r.for ? nameOf(r.for.id) : t('Every exam')}</TableCell>
-                <TableCell>{r.when.map((w) => t(EVENT_LABELS[w])).join(', ')}</TableCell>
-                <TableCell>
-                  {r.conditions.length === 0
-                    ? t('Always')
-                    : r.conditions
-                        .map((c) => `${t(fieldLabel(c.field))} ${t(OPERATOR_LABELS[c.op])} "${c.value}"`)
-                        .join(r.match === 'all' ? ` ${t('and')} ` : ` ${t('or')} `)}
-                </TableCell>
-                <TableCell>
-                  {r.actions.map((a) => `${t(ACTION_LABELS[a.type])}: ${nameOf(actionTarget(a))}`).join('; ')}
-                </TableCell>
-                {canEdit && (
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <IconButton
-                      aria-label={t('Move {{name}} up', { name: r.name })}
-                      disabled={i === 0 || setRoute.isPending}
-                      onClick={() => move(list, i, -1)}
-                    >
-                      <ArrowUpward fontSize="small" />
-                    </IconButton>
-                    <IconButton
-                      aria-label={t('Move {{name}} down', { name: r.name })}
-                      disabled={i === list.length - 1 || setRoute.isPending}
-                      onClick={() => move(list, i, 1)}
-                    >
-                      <ArrowDownward fontSize="small" />
-                    </IconButton>
-                    <IconButton
-                      aria-label={t('Edit {{name}}', { name: r.name })}
-                      onClick={() => setDialog({ editing: r })}
-                    >
-                      <Edit fontSize="small" />
-                    </IconButton>
-                    <IconButton
-                      aria-label={t('Delete {{name}}', { name: r.name })}
-                      onClick={() => {
-                        if (window.confirm(t('Delete the routing rule {{name}}?', { name: r.name })))
-                          remove.mutate(r.uuid);
-                      }}
-                    >
-                      <Delete fontSize="small" />
-                    </IconButton>
-                  </TableCell>
-                )}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+                </>
+              ),
+            },
+            { label: t('For'), cell: (r) => (r.for ? nameOf(r.for.id) : t('Every exam')) },
+            { label: t('When'), cell: (r) => r.when.map((w) => t(EVENT_LABELS[w])).join(', ') },
+            {
+              label: t('Conditions'),
+              cell: (r) =>
+                r.conditions.length === 0
+                  ? t('Always')
+                  : r.conditions
+                      .map((c) => `${t(fieldLabel(c.field))} ${t(OPERATOR_LABELS[c.op])} "${c.value}"`)
+                      .join(r.match === 'all' ? ` ${t('and')} ` : ` ${t('or')} `),
+            },
+            {
+              label: t('Actions'),
+              cell: (r) =>
+                r.actions.map((a) => `${t(ACTION_LABELS[a.type])}: ${nameOf(actionTarget(a))}`).join('; '),
+            },
+          ]}
+          actions={
+            canEdit
+              ? (r) => {
+                  const list = routes.data;
+                  const i = list.indexOf(r);
+                  return (
+                    <>
+                      <IconButton
+                        aria-label={t('Move {{name}} up', { name: r.name })}
+                        disabled={i === 0 || setRoute.isPending}
+                        onClick={() => move(list, i, -1)}
+                      >
+                        <ArrowUpward fontSize="small" />
+                      </IconButton>
+                      <IconButton
+                        aria-label={t('Move {{name}} down', { name: r.name })}
+                        disabled={i === list.length - 1 || setRoute.isPending}
+                        onClick={() => move(list, i, 1)}
+                      >
+                        <ArrowDownward fontSize="small" />
+                      </IconButton>
+                      <IconButton
+                        aria-label={t('Edit {{name}}', { name: r.name })}
+                        onClick={() => setDialog({ editing: r })}
+                      >
+                        <Edit fontSize="small" />
+                      </IconButton>
+                    </>
+                  );
+                }
+              : undefined
+          }
+          remove={
+            canEdit
+              ? {
+                  label: (r) => t('Delete {{name}}', { name: r.name }),
+                  confirm: (r) => t('Delete the routing rule {{name}}?', { name: r.name }),
+                  onDelete: (r) => remove.mutate(r.uuid),
+                }
+              : undefined
+          }
+        />
       )}
       {isAdmin && <WebhooksPanel accountId={account.uuid} webhooks={webhooks} />}
       {dialog && (
