@@ -26,6 +26,25 @@ describe('administration: the account labels page', () => {
     const sid = await apiLogin(baseUrl, ADMIN);
     for (const language of ['en', 'fr', 'es'])
       await apiPost(baseUrl, 'label/delete', { sid, language, key: 'Deleted items' });
+    const account = await apiPost<{ account_id: string }>(baseUrl, 'session/user', { sid });
+    await apiPost(baseUrl, 'account/set', { sid, uuid: account.account_id, 'settings.default_language': '' });
+  });
+
+  it("an admin chooses the account's default language; it is still chosen after a reload", async () => {
+    await signIn(admin.page, ADMIN);
+    await admin.page.waitForURL('**/group/list');
+    await admin.page.goto('/organization/labels.html');
+    const section = admin.page.getByRole('region', { name: 'Default language of the account' });
+    const select = section.getByLabel('Default language of the account');
+    expect(await select.inputValue()).toBe('');
+    await select.selectOption('fr');
+    await section.getByRole('button', { name: 'Save' }).click();
+    await admin.page.getByText('Default language saved').waitFor();
+    await screenshot(admin.page, 'admin-labels-account-language');
+    await admin.page.reload();
+    await section.getByLabel('Default language of the account').waitFor();
+    expect(await section.getByLabel('Default language of the account').inputValue()).toBe('fr');
+    expect(admin.errors).toEqual([]);
   });
 
   it('an admin rewords an inbox label in English and a user of the account reads it after a reload', async () => {
