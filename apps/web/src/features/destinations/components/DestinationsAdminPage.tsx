@@ -1,21 +1,9 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Chip,
-  IconButton,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
-import Delete from '@mui/icons-material/Delete';
+import { Alert, Button, Chip, IconButton, Tooltip } from '@mui/material';
 import Edit from '@mui/icons-material/Edit';
 import type { Destination } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
+import { AdminTable } from '../../../components/AdminTable';
 import { Loading } from '../../../components/Loading';
 import { PagePanel } from '../../../components/PagePanel';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
@@ -51,77 +39,64 @@ export function DestinationsAdminPage() {
     >
       {destinations.isPending && <Loading />}
       {destinations.isError && <UnexpectedErrorAlert />}
-      {destinations.data?.length === 0 && (
-        <Typography color="text.secondary">{t('No destinations yet.')}</Typography>
-      )}
-      {destinations.data && destinations.data.length > 0 && (
-        <Table size="small" aria-label={t('Destinations')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('Name')}</TableCell>
-              <TableCell>{t('AE title')}</TableCell>
-              <TableCell>{t('Address')}</TableCell>
-              <TableCell>{t('Used for')}</TableCell>
-              <TableCell>{t('Last test')}</TableCell>
-              <TableCell align="right">{t('Actions')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {destinations.data.map((d) => (
-              <TableRow key={d.uuid}>
-                <TableCell>{d.name}</TableCell>
-                <TableCell>{d.aetitle}</TableCell>
-                <TableCell>
-                  {d.address}:{d.port}
-                </TableCell>
-                <TableCell>
-                  {[d.can_search && t('Search'), d.can_search_mwl && t('Worklist'), d.can_push && t('Push')]
-                    .filter(Boolean)
-                    .join(', ')}
-                </TableCell>
-                <TableCell>
-                  {d.last_echo === null ? (
-                    '—'
-                  ) : d.last_echo.ok ? (
-                    <Chip size="small" color="success" label={t('OK, {{ms}} ms', { ms: d.last_echo.ms })} />
-                  ) : (
-                    <Tooltip title={d.last_echo.reason ?? ''}>
-                      <Chip
-                        size="small"
-                        color="error"
-                        label={t('Failed: {{reason}}', { reason: d.last_echo.reason })}
-                      />
-                    </Tooltip>
-                  )}
-                </TableCell>
-                <TableCell align="right">
-                  <Button
-                    size="small"
-                    onClick={() => echo.mutate(d.uuid)}
-                    disabled={echo.isPending && echo.variables === d.uuid}
-                  >
-                    {echo.isPending && echo.variables === d.uuid ? t('Testing…') : t('Test')}
-                  </Button>
-                  <IconButton
-                    aria-label={t('Edit {{name}}', { name: d.name })}
-                    onClick={() => setDialog({ editing: d })}
-                  >
-                    <Edit fontSize="small" />
-                  </IconButton>
-                  <IconButton
-                    aria-label={t('Delete {{name}}', { name: d.name })}
-                    onClick={() => {
-                      if (window.confirm(t('Delete the destination {{name}}?', { name: d.name })))
-                        remove.mutate(d.uuid);
-                    }}
-                  >
-                    <Delete fontSize="small" />
-                  </IconButton>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+      {destinations.data && (
+        <AdminTable
+          label={t('Destinations')}
+          rows={destinations.data}
+          rowKey={(d) => d.uuid}
+          emptyText={t('No destinations yet.')}
+          columns={[
+            { label: t('Name'), cell: (d) => d.name },
+            { label: t('AE title'), cell: (d) => d.aetitle },
+            { label: t('Address'), cell: (d) => `${d.address}:${d.port}` },
+            {
+              label: t('Used for'),
+              cell: (d) =>
+                [d.can_search && t('Search'), d.can_search_mwl && t('Worklist'), d.can_push && t('Push')]
+                  .filter(Boolean)
+                  .join(', '),
+            },
+            {
+              label: t('Last test'),
+              cell: (d) =>
+                d.last_echo === null ? (
+                  '—'
+                ) : d.last_echo.ok ? (
+                  <Chip size="small" color="success" label={t('OK, {{ms}} ms', { ms: d.last_echo.ms })} />
+                ) : (
+                  <Tooltip title={d.last_echo.reason ?? ''}>
+                    <Chip
+                      size="small"
+                      color="error"
+                      label={t('Failed: {{reason}}', { reason: d.last_echo.reason })}
+                    />
+                  </Tooltip>
+                ),
+            },
+          ]}
+          actions={(d) => (
+            <>
+              <Button
+                size="small"
+                onClick={() => echo.mutate(d.uuid)}
+                disabled={echo.isPending && echo.variables === d.uuid}
+              >
+                {echo.isPending && echo.variables === d.uuid ? t('Testing…') : t('Test')}
+              </Button>
+              <IconButton
+                aria-label={t('Edit {{name}}', { name: d.name })}
+                onClick={() => setDialog({ editing: d })}
+              >
+                <Edit fontSize="small" />
+              </IconButton>
+            </>
+          )}
+          remove={{
+            label: (d) => t('Delete {{name}}', { name: d.name }),
+            confirm: (d) => t('Delete the destination {{name}}?', { name: d.name }),
+            onDelete: (d) => remove.mutate(d.uuid),
+          }}
+        />
       )}
       {dialog && (
         <DestinationDialog
