@@ -1,25 +1,10 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  FormControlLabel,
-  IconButton,
-  MenuItem,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
-import Delete from '@mui/icons-material/Delete';
+import { Alert, Button, Checkbox, FormControlLabel, MenuItem, Stack, TextField } from '@mui/material';
 import type { CustomField, CustomFieldType } from '@imaging-inbox/contract';
 import { CUSTOM_FIELD_TYPES } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { errorBody } from '../../../lib/api-error';
+import { AdminTable } from '../../../components/AdminTable';
 import { Loading } from '../../../components/Loading';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import {
@@ -66,56 +51,39 @@ export function CustomFieldsPanel({ accountId, mayEdit }: { accountId: string; m
     f.options.length ? f.options.map((o) => o.field_label).join(', ') : '—';
   return (
     <Stack spacing={2}>
-      {fields.data.length === 0 ? (
-        <Typography color="text.secondary">{t('No custom fields yet.')}</Typography>
-      ) : (
-        <Table size="small" aria-label={t('Custom fields')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('Name')}</TableCell>
-              <TableCell>{t('Type')}</TableCell>
-              <TableCell>{t('Required')}</TableCell>
-              <TableCell>{t('Choices')}</TableCell>
-              {mayEdit && <TableCell align="right">{t('Actions')}</TableCell>}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {fields.data.map((f) => (
-              <TableRow key={f.uuid}>
-                <TableCell>{f.name}</TableCell>
-                <TableCell>{t(TYPE_LABELS[f.type])}</TableCell>
-                <TableCell>
-                  <Checkbox
-                    size="small"
-                    checked={f.required === 1}
-                    disabled={!mayEdit || set.isPending}
-                    onChange={(e) => set.mutate({ uuid: f.uuid, required: e.target.checked ? 1 : 0 })}
-                    slotProps={{ input: { 'aria-label': t('{{name}} is required', { name: f.name }) } }}
-                  />
-                </TableCell>
-                <TableCell>{describe(f)}</TableCell>
-                {mayEdit && (
-                  <TableCell align="right">
-                    <IconButton
-                      aria-label={t('Delete {{name}}', { name: f.name })}
-                      onClick={() => {
-                        if (
-                          window.confirm(
-                            t("Delete the field {{name}} and every exam's value of it?", { name: f.name }),
-                          )
-                        )
-                          remove.mutate(f.uuid);
-                      }}
-                    >
-                      <Delete fontSize="small" />
-                    </IconButton>
-                  </TableCell>
-                )}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      )}
+      <AdminTable
+        label={t('Custom fields')}
+        rows={fields.data}
+        rowKey={(f) => f.uuid}
+        emptyText={t('No custom fields yet.')}
+        columns={[
+          { label: t('Name'), cell: (f) => f.name },
+          { label: t('Type'), cell: (f) => t(TYPE_LABELS[f.type]) },
+          {
+            label: t('Required'),
+            cell: (f) => (
+              <Checkbox
+                size="small"
+                checked={f.required === 1}
+                disabled={!mayEdit || set.isPending}
+                onChange={(e) => set.mutate({ uuid: f.uuid, required: e.target.checked ? 1 : 0 })}
+                slotProps={{ input: { 'aria-label': t('{{name}} is required', { name: f.name }) } }}
+              />
+            ),
+          },
+          { label: t('Choices'), cell: describe },
+        ]}
+        remove={
+          mayEdit
+            ? {
+                label: (f) => t('Delete {{name}}', { name: f.name }),
+                confirm: (f) =>
+                  t("Delete the field {{name}} and every exam's value of it?", { name: f.name }),
+                onDelete: (f) => remove.mutate(f.uuid),
+              }
+            : undefined
+        }
+      />
       {mayEdit && (
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={1} sx={{ alignItems: { md: 'center' } }}>
           <TextField
