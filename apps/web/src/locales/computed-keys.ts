@@ -346,7 +346,6 @@ export const COMPUTED_CALLS: readonly string[] = [
   'features/admin/components/UsersAdminPage.tsx: USER_ADMIN_MESSAGES.deleteFailed',
   'features/admin/components/UsersAdminPage.tsx: USER_ADMIN_MESSAGES.deleted',
   'features/admin/components/UsersAdminPage.tsx: c.label',
-  'features/admin/components/UsersAdminPage.tsx: lastLogin(u.last_login)',
   'features/admin/components/UsersAdminPage.tsx: on ? USER_ADMIN_MESSAGES.enableFailed : USER_ADMIN_MESSAGES.disableFailed',
   'features/admin/components/UsersAdminPage.tsx: on ? USER_ADMIN_MESSAGES.enabled : USER_ADMIN_MESSAGES.disabled',
   'features/admin/components/UsersAdminPage.tsx: roleLabel(u)',

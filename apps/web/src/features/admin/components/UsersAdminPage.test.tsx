@@ -5,6 +5,7 @@ import { InboxContext } from '../../../session/inbox-context';
 import { apiStub, renderWithRouter } from '../../../test/render';
 import { permissionFlags } from '../../../test/factories';
 import { UsersAdminPage } from './UsersAdminPage';
+import { DatePreferencesContext } from '../../../lib/date-preferences';
 
 const me = { uuid: 'u1', name: 'Admin', admin: 1, sysadmin: 0 } as SessionUser;
 const account = { uuid: 'acc', name: 'Demo', settings: {} } as unknown as AccountAnswer;
@@ -24,9 +25,11 @@ const person = (over: Partial<AccountUser>): AccountUser => ({
 
 function renderPage(granted: string[] | 'all' = 'all') {
   return renderWithRouter(
-    <InboxContext.Provider value={{ user: me, account, permissions: permissionFlags(granted), groups: [] }}>
-      <UsersAdminPage />
-    </InboxContext.Provider>,
+    <DatePreferencesContext.Provider value={{ dateFormat: 'DD/MM/YYYY', timeZone: 'UTC' }}>
+      <InboxContext.Provider value={{ user: me, account, permissions: permissionFlags(granted), groups: [] }}>
+        <UsersAdminPage />
+      </InboxContext.Provider>
+    </DatePreferencesContext.Provider>,
   );
 }
 
@@ -85,6 +88,8 @@ describe('UsersAdminPage', () => {
     expect(within(table).getByText('Clerk')).toBeTruthy();
     expect(within(table).getByText('Admin')).toBeTruthy();
     expect(within(table).getAllByText('Never')).toHaveLength(2);
+    // The last login is written in the user's date format and time zone (Profile), not the browser's.
+    expect(within(table).getByText(/^14\/11\/2023 22:13/)).toBeTruthy();
     const list = calls.find((c) => c.path === 'account/user/list')!;
     const params = list.url.searchParams;
     expect(params.get('page.rows')).toBe('10');

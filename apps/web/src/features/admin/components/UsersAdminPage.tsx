@@ -27,7 +27,8 @@ import Search from '@mui/icons-material/Search';
 import { useSnackbar } from 'notistack';
 import type { AccountUser, UserPageSize, UserSortField } from '@imaging-inbox/contract';
 import { USER_ADMIN_MESSAGES, USER_PAGE_SIZES, userSelectionActions } from '@imaging-inbox/contract';
-import { currentLanguage, useTranslation } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
+import { useDateDisplay } from '../../../lib/date-preferences';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Loading } from '../../../components/Loading';
 import { PagePanel } from '../../../components/PagePanel';
@@ -47,13 +48,6 @@ const COLUMNS: { field: UserSortField; label: string }[] = [
   { field: 'role', label: 'Role' },
 ];
 
-const lastLogin = (ms: number | null) =>
-  ms === null
-    ? 'Never'
-    : new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' }).format(
-        new Date(ms),
-      );
-
 /**
  * Administration → Users (/organization/users.html): the account's users with name, e-mail, last
  * login and role; search, sort and page sizes 10/25/50/100; invite, edit, delete, enable and
@@ -61,6 +55,7 @@ const lastLogin = (ms: number | null) =>
  */
 export function UsersAdminPage() {
   const { t } = useTranslation();
+  const dates = useDateDisplay();
   const { enqueueSnackbar } = useSnackbar();
   const { user: me, account, permissions } = useInbox();
   const isAdmin = me.admin === 1 || me.sysadmin === 1;
@@ -272,7 +267,11 @@ export function UsersAdminPage() {
                           )}
                         </TableCell>
                         <TableCell sx={{ wordBreak: 'break-all' }}>{u.email}</TableCell>
-                        <TableCell>{t(lastLogin(u.last_login))}</TableCell>
+                        <TableCell>
+                          {u.last_login === null
+                            ? t('Never')
+                            : dates.timestamp(new Date(u.last_login).toISOString())}
+                        </TableCell>
                         <TableCell>{t(roleLabel(u))}</TableCell>
                         {mayEdit && (
                           <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
