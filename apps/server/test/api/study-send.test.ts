@@ -224,7 +224,7 @@ describe.each(DIALECTS)('send exams on %s', (dialect) => {
     const setPermissions = (list: string[]) =>
       db()
         .updateTable('group_members')
-        .set({ permissions: JSON.stringify(list) })
+        .set({ permissions: JSON.stringify(list), role_id: null })
         .where('group_id', '=', groupId)
         .where('user_id', '=', clinicianId)
         .execute();

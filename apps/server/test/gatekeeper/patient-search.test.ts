@@ -214,7 +214,11 @@ describe.each(DIALECTS)('study/patient/search (Orthanc as the PACS) on %s', (dia
       .execute();
     const granted = JSON.parse(permissions) as string[];
     await membership()
-      .set({ permissions: JSON.stringify(granted.filter((p) => p !== 'destination_search')) })
+      .set({
+        permissions: JSON.stringify(granted.filter((p) => p !== 'destination_search')),
+        // Granted on the membership itself, instead of through the demo world's PACS coordinator role.
+        role_id: null,
+      })
       .execute();
     try {
       const own = await searchPatient({ uuid: copy, patientid: stored.patientId });
