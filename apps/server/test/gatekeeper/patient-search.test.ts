@@ -12,16 +12,7 @@ import type { Orthanc } from '../support/orthanc.js';
 import { startOrthanc, storeWithStorescu } from '../support/orthanc.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
-
-async function until<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+import { until } from '../support/until.js';
 
 /**
  * Search Patient (the C-Find flow of processing a nomination): study/patient/search starts a C-FIND

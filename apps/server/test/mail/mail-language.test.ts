@@ -3,17 +3,7 @@ import { readMail } from '../support/mail-decode.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
-
-/** Polls until check() answers something truthy (mail is delivered by a job, after the request). */
-async function eventually<T>(check: () => T | Promise<T>, what: string): Promise<NonNullable<T>> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { eventually } from '../support/until.js';
 
 /**
  * E-mails reach a real SMTP server in the reader's language: the user's own choice, else the

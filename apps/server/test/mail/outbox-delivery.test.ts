@@ -3,21 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpSink } from '../support/smtp-sink.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
-
-/** Polls until check() answers something truthy (mail is delivered by a job, after the request). */
-async function eventually<T>(
-  check: () => Promise<T>,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { eventually } from '../support/until.js';
 
 /**
  * Mail leaves through the outbox: written with the change it tells about, delivered by a job to a

@@ -14,6 +14,7 @@ import { forwardIntoNamespace } from '../support/netns-forward.js';
 import type { Orthanc } from '../support/orthanc.js';
 import { startOrthanc } from '../support/orthanc.js';
 import { ApiClient, createPgDatabase, DEMO_PASSWORD, DIALECTS } from '../support/test-server.js';
+import { until } from '../support/until.js';
 
 /**
  * A push outlives the process running it: the built server pushing a large study to Orthanc is
@@ -27,16 +28,6 @@ const INSTANCES = 160;
 const SIZE = 512;
 const KILL_AFTER = 20;
 const LEASE_MS = 3_000;
-
-async function until<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A one-series CT study of INSTANCES files; answers their SOP Instance UIDs. */
 function writeStudy(dir: string, patientId: string): { studyUid: string; sops: string[] } {
@@ -165,9 +156,12 @@ describe.each(DIALECTS)('A push survives SIGKILL of its server on %s', (dialect)
     // Killed part-way: some instances stored, most not.
     const pushes = (client: ApiClient, sid: string) =>
       client.call('study/push/list', { uuid: study.uuid }, sid).then((a) => a.body.pushes as Attempt[]);
+    // Polled every 50 ms: the kill must come while the push is still under way.
     await until(
       () => pushes(api, admin),
       (list) => list[0]!.images_sent >= KILL_AFTER,
+      60_000,
+      50,
     );
     await first.kill();
     const db = openDatabase({ dataDir, databaseUrl: env.DATABASE_URL });

@@ -13,6 +13,7 @@ import type { Orthanc } from '../support/orthanc.js';
 import { startOrthanc } from '../support/orthanc.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { until } from '../support/until.js';
 
 const J2K_LOSSLESS = '1.2.840.10008.1.2.4.90';
 const EXPLICIT_LE = '1.2.840.10008.1.2.1';
@@ -21,16 +22,6 @@ const EXPLICIT_LE = '1.2.840.10008.1.2.1';
 function datasetOf(file: Buffer): Buffer {
   const groupLength = file.readUInt32LE(132 + 8);
   return file.subarray(132 + 12 + groupLength);
-}
-
-async function until<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 interface Attempt {

@@ -16,6 +16,7 @@ import type { Orthanc } from '../support/orthanc.js';
 import { startOrthanc, storeWithStorescu } from '../support/orthanc.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { until } from '../support/until.js';
 
 /** Our listener's port as Orthanc (inside the namespace) reaches it. */
 const INBOX_INSIDE_PORT = 11112;
@@ -37,16 +38,6 @@ function multiSeriesStudy(dir: string): StudySpec {
 function datasetOf(file: Buffer): Buffer {
   const groupLength = file.readUInt32LE(132 + 8);
   return file.subarray(132 + 12 + groupLength);
-}
-
-async function until<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
