@@ -320,10 +320,10 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
   }, 60_000);
 
   it('keeps a study a move is filling out of the list; a move cut short lists what arrived as incomplete, and a retrieve again completes it', async () => {
-    // A study big enough that the move is caught in the middle.
+    // A study big enough that the move is caught in the middle, even on a quiet machine.
     const [big] = generateStudySpecs(1, 9100, { now: new Date('2026-05-01T00:00:00Z') });
     big!.series = big!.series.slice(0, 2);
-    big!.series[0]!.instanceCount = 80;
+    big!.series[0]!.instanceCount = 400;
     const dir = path.join(workDir, 'big');
     fs.mkdirSync(dir, { recursive: true });
     for (const file of writeStudyFiles(big!)) {
@@ -366,58 +366,73 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
     expect((await retrieve()).body.state).toBe('running');
 
     // Orthanc is frozen once some instances are in: the study exists, half-filled, and is not listed.
-    const half = await until(ours, (s) => (s?.image_count ?? 0) > 0, 30_000);
+    const half = await until(ours, (s) => (s?.image_count ?? 0) > 0, 30_000, 5);
     orthanc.process.kill('SIGSTOP');
-    const frozen = (await ours())!;
-    expect(half!.study_status).toBe('RETRIEVING');
-    expect(frozen.image_count).toBeLessThan(total);
-    expect(await listedIn()).toEqual([]);
+    let orthancBack = false;
+    try {
+      const frozen = (await ours())!;
+      expect(half!.study_status).toBe('RETRIEVING');
+      expect(frozen.image_count).toBeLessThan(total);
+      expect(await listedIn()).toEqual([]);
 
-    // Then it dies: the retrieve fails with the reason, and what arrived is listed as incomplete.
-    orthanc.process.kill('SIGKILL');
-    const failed = await until(
-      () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
-      (a) => a.body.retrieves[0].state !== 'running',
-    );
-    expect(failed.body.retrieves[0]).toMatchObject({ state: 'failed', study_uid: big!.studyInstanceUid });
-    expect(failed.body.retrieves[0].reason).toBeTruthy();
-    const partial = await listedIn();
-    expect(partial).toEqual([expect.objectContaining({ study_status: 'INCOMPLETE' })]);
-    // What was in flight when it froze may have landed since; never the whole study.
-    expect(partial[0]!.image_count).toBeGreaterThanOrEqual(frozen.image_count);
-    expect(partial[0]!.image_count).toBeLessThan(total);
-    // Its history says so.
-    const history = await server.api.call('audit/object', { uuid: partial[0]!.uuid }, admin);
-    expect(history.body.events).toContainEqual(
-      expect.objectContaining({
-        action: 'RETRIEVE_END',
-        outcome: 'FAILURE',
-        detail: expect.objectContaining({
-          destination_name: 'Orthanc',
-          reason: failed.body.retrieves[0].reason,
+      // Then it dies: the retrieve fails with the reason, and what arrived is listed as incomplete.
+      orthanc.process.kill('SIGKILL');
+      const failed = await until(
+        () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
+        (a) => a.body.retrieves[0].state !== 'running',
+      );
+      expect(failed.body.retrieves[0]).toMatchObject({ state: 'failed', study_uid: big!.studyInstanceUid });
+      expect(failed.body.retrieves[0].reason).toBeTruthy();
+      const partial = await listedIn();
+      expect(partial).toEqual([expect.objectContaining({ study_status: 'INCOMPLETE' })]);
+      // What was in flight when it froze may have landed since; never the whole study.
+      expect(partial[0]!.image_count).toBeGreaterThanOrEqual(frozen.image_count);
+      expect(partial[0]!.image_count).toBeLessThan(total);
+      // Its history says so.
+      const history = await server.api.call('audit/object', { uuid: partial[0]!.uuid }, admin);
+      expect(history.body.events).toContainEqual(
+        expect.objectContaining({
+          action: 'RETRIEVE_END',
+          outcome: 'FAILURE',
+          detail: expect.objectContaining({
+            destination_name: 'Orthanc',
+            reason: failed.body.retrieves[0].reason,
+          }),
         }),
-      }),
-    );
+      );
 
-    // Orthanc back, a retrieve again completes the same study: every instance once, listed as NEW.
-    await orthanc.restart();
-    expect((await retrieve()).body.state).toBe('running');
-    const done = await until(
-      () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
-      (a) => a.body.retrieves.every((r: { state: string }) => r.state !== 'running'),
-    );
-    expect(done.body.retrieves.map((r: { state: string }) => r.state).sort()).toEqual(['done', 'failed']);
-    const complete = await listedIn();
-    expect(complete).toEqual([
-      expect.objectContaining({ uuid: partial[0]!.uuid, study_status: 'NEW', image_count: total }),
-    ]);
-    const instances = await db
-      .selectFrom('instances')
-      .select('sop_instance_uid')
-      .where('study_uuid', '=', partial[0]!.uuid)
-      .execute();
-    expect(new Set(instances.map((i) => i.sop_instance_uid)).size).toBe(total);
-    expect(instances).toHaveLength(total);
+      // Orthanc back, a retrieve again completes the same study: every instance once, listed as NEW.
+      await orthanc.restart();
+      orthancBack = true;
+      expect((await retrieve()).body.state).toBe('running');
+      const done = await until(
+        () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
+        (a) => a.body.retrieves.every((r: { state: string }) => r.state !== 'running'),
+      );
+      expect(done.body.retrieves.map((r: { state: string }) => r.state).sort()).toEqual(['done', 'failed']);
+      const complete = await listedIn();
+      expect(complete).toEqual([
+        expect.objectContaining({ uuid: partial[0]!.uuid, study_status: 'NEW', image_count: total }),
+      ]);
+      const instances = await db
+        .selectFrom('instances')
+        .select('sop_instance_uid')
+        .where('study_uuid', '=', partial[0]!.uuid)
+        .execute();
+      expect(new Set(instances.map((i) => i.sop_instance_uid)).size).toBe(total);
+      expect(instances).toHaveLength(total);
+    } finally {
+      // A failure above must not leave the next tests a frozen or dead PACS.
+      if (!orthancBack) {
+        const child = orthanc.process;
+        if (child.exitCode === null && child.signalCode === null) {
+          const exited = new Promise((r) => child.once('exit', r));
+          child.kill('SIGKILL');
+          await exited;
+        }
+        await orthanc.restart();
+      }
+    }
   }, 180_000);
 
   it('lists what arrived as incomplete, with the reason, when the PACS ends the move on an instance we refuse', async () => {
