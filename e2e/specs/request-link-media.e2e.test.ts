@@ -49,7 +49,8 @@ describe('request link: an outside party uploads a ZIP holding DICOM files and Z
   }).map((spec, i) => ({
     ...spec,
     patientId: `LINKZIP-${seed}-${i}`,
-    patientName: `ZIPLINK${'ABCD'[i]}^JO`,
+    // One readable, distinct family name per exam: the found-exams table tells them apart by it.
+    patientName: `${['ADAMS', 'BROOKS', 'CARTER', 'DIAZ', 'EVANS', 'FOSTER'][i]}^JO`,
   }));
   const small = { rows: 16, columns: 16 };
   const plainFiles = writeStudyFiles(plain!, small);
