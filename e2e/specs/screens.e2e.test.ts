@@ -1,8 +1,25 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { signIn } from '../support/actions';
+import { openFindExams } from '../support/upload-wizard';
 
 const baseUrl = inject('baseUrl');
+
+/** Real DICOM files from other tools (pydicom's test set): CT, MR, RT objects, a report, a waveform. */
+const PYDICOM_FILES = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
+const REAL_FILES = [
+  'CT_small.dcm',
+  'MR_small.dcm',
+  'liver_1frame.dcm',
+  'rtplan.dcm',
+  'rtdose.dcm',
+  'rtstruct.dcm',
+  'test-SR.dcm',
+  'waveform_ecg.dcm',
+];
 
 async function settled(b: BrowserSession) {
   await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
@@ -102,24 +119,66 @@ describe.each([
     await screenshot(b.page, name('upload'));
   });
 
+  it('Select Exams keeps its Files and Size columns reachable', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'imaging-inbox-screens-'));
+    try {
+      await Promise.all(REAL_FILES.map((f) => copyFile(path.join(PYDICOM_FILES, f), path.join(folder, f))));
+      await openFindExams(b.page);
+      await b.page.getByLabel('DICOM folder').setInputFiles(folder);
+      await b.page.getByText(/exams? found in \d+ files/).waitFor();
+      await b.page.getByRole('button', { name: 'Next' }).click();
+      const frame = b.page.getByRole('region', { name: 'Exams found' });
+      const size = frame.getByRole('columnheader', { name: 'Size' });
+      await frame.getByRole('row').nth(1).waitFor();
+      await settled(b);
+      await screenshot(b.page, name('select-exams'));
+      // The frame scrolls sideways inside the window: the window itself never does.
+      await frame.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+      await screenshot(b.page, name('select-exams-scrolled'));
+      const box = (await frame.boundingBox())!;
+      const header = (await size.boundingBox())!;
+      expect(header.x).toBeGreaterThanOrEqual(box.x - 1);
+      expect(header.x + header.width).toBeLessThanOrEqual(box.x + box.width + 1);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      await frame.getByRole('columnheader', { name: 'Files' }).waitFor();
+      expect(
+        await b.page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        ),
+      ).toBe(0);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('left navigation: Retrieve Study lines up with Request Study', async () => {
-    await b.page.goto('/group/list');
-    await b.page.getByTestId('study-card').first().waitFor();
-    const nav = b.page.getByRole('navigation').first();
-    const request = nav.getByRole('button', { name: 'Request Study' }).first();
-    await request.waitFor();
-    await settled(b);
-    await screenshot(b.page, name('left-nav'));
-    const retrieve = nav.getByRole('button', { name: 'Retrieve Study' }).first();
-    if ((await retrieve.count()) > 0) {
+    // The account admin holds link_edit and destination_search in every group, so both buttons show.
+    const admin = await openBrowser(baseUrl);
+    try {
+      await admin.page.setViewportSize({ width, height });
+      await signIn(admin.page, 'admin@demo.local');
+      await admin.page.waitForURL('**/group/list');
+      const nav = admin.page.getByRole('navigation').first();
+      // A group's actions sit under its study states, shown once the group is open.
+      await nav.getByRole('button', { name: 'Cardiology', exact: true }).click();
+      const request = nav.getByRole('button', { name: 'Request Study' }).first();
+      const retrieve = nav.getByRole('button', { name: 'Retrieve Study' }).first();
+      await request.waitFor();
+      await retrieve.waitFor();
+      await settled(admin);
+      await screenshot(admin.page, name('left-nav'));
       const a = (await request.boundingBox())!;
       const c = (await retrieve.boundingBox())!;
       expect(Math.abs(a.x - c.x)).toBeLessThan(1);
       expect(Math.abs(a.width - c.width)).toBeLessThan(1);
+    } finally {
+      await admin.close();
     }
   });
 
   it('Request Study form has the mobile phone and share description', async () => {
+    await b.page.goto('/group/list');
+    await b.page.getByTestId('study-card').first().waitFor();
     await b.page
       .getByRole('navigation')
       .first()
