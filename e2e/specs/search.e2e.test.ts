@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { apiGet, apiLogin, signIn } from '../support/actions';
+import { apiGet, apiLogin, apiPost, signIn } from '../support/actions';
 
 const baseUrl = inject('baseUrl');
 
@@ -128,5 +128,62 @@ describe('study search', () => {
     expect(await panel.getByLabel('MRN').inputValue()).toBe('MRN-SAVED');
     await panel.getByRole('button', { name: 'Clear' }).click();
     await panel.getByRole('button', { name: 'Search', exact: true }).click();
+  });
+});
+
+describe("date of birth in the user's date format", () => {
+  // The referring physician's Profile says DD-MM-YYYY here; put back to the default afterwards.
+  const LOGIN = 'viewer@demo.local';
+  let b: BrowserSession;
+  let sid: string;
+  let birthDate: string;
+  beforeAll(async () => {
+    sid = await apiLogin(baseUrl, LOGIN);
+    const { studies } = await apiGet<{ studies: { patient_birth_date: string | null }[] }>(
+      baseUrl,
+      'study/list',
+      {
+        sid,
+        'page.rows': '50',
+      },
+    );
+    // A day after the 12th, so the US order of it is no day in DD-MM-YYYY.
+    birthDate = studies
+      .map((s) => s.patient_birth_date ?? '')
+      .find((d) => /^\d{8}$/.test(d) && Number(d.slice(6, 8)) > 12)!;
+    await apiPost(baseUrl, 'user/set', { sid, date_format: 'DD-MM-YYYY' });
+    b = await openBrowser(baseUrl);
+    await signIn(b.page, LOGIN);
+    await b.page.waitForURL('**/group/list');
+    await b.page.getByRole('button', { name: 'All My Groups' }).click();
+    await b.page.getByTestId('study-card').first().waitFor();
+  });
+  afterAll(async () => {
+    await b?.close();
+    await apiPost(baseUrl, 'user/set', { sid, date_format: 'MM-DD-YYYY' });
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await screenshot(b.page, `failed-${ctx.task.name.replace(/\W+/g, '-')}`);
+  });
+
+  it('is typed as DD-MM-YYYY and finds the exams of that day', async () => {
+    const panel = await openAdvanced(b);
+    const field = panel.getByLabel('Date of birth');
+    expect(await field.getAttribute('placeholder')).toBe('DD-MM-YYYY');
+    const day = `${birthDate.slice(6, 8)}-${birthDate.slice(4, 6)}-${birthDate.slice(0, 4)}`;
+    // The US order of the same day is refused.
+    await field.fill(`${birthDate.slice(4, 6)}-${birthDate.slice(6, 8)}-${birthDate.slice(0, 4)}`);
+    await panel.getByText('Use the date format DD-MM-YYYY').waitFor();
+    expect(await panel.getByRole('button', { name: 'Search', exact: true }).isDisabled()).toBe(true);
+    await screenshot(b.page, 'search-birth-date-us-order-refused');
+    await field.fill(day);
+    await panel.getByRole('button', { name: 'Search', exact: true }).click();
+    await b.page.getByText(/^Search results in All My Groups/).waitFor();
+    await settled(b);
+    await screenshot(b.page, 'search-birth-date-dd-mm-yyyy');
+    const cards = await b.page.getByTestId('study-card').allTextContents();
+    expect(cards.length).toBeGreaterThan(0);
+    for (const card of cards) expect(card).toContain(`DOB: ${day}`);
   });
 });

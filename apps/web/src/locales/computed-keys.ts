@@ -235,7 +235,7 @@ export const COMPUTED_KEYS: readonly string[] = [
   'The account must keep at least one enabled admin.',
   'The configuration was not saved',
   'The custom field was not saved',
-  'The date of birth is searched as MM-DD-YYYY only. The study date input is YYYYMMDD.',
+  'The date of birth is typed in the date format of your Profile. The study date input is YYYYMMDD.',
   'The destination already holds this exam under another patient.',
   'The group holds exams: it cannot be deleted.',
   'The member was not saved',

@@ -682,8 +682,8 @@ const es: Messages = {
   'The configuration was not saved': 'La configuración no se ha guardado',
   'The custom field was not saved': 'El campo personalizado no se ha guardado',
   'The date format does not match': 'El formato de fecha no coincide',
-  'The date of birth is searched as MM-DD-YYYY only. The study date input is YYYYMMDD.':
-    'La fecha de nacimiento solo se busca con el formato MM-DD-AAAA. La fecha del estudio se introduce como AAAAMMDD.',
+  'The date of birth is typed in the date format of your Profile. The study date input is YYYYMMDD.':
+    'La fecha de nacimiento se introduce en el formato de fecha de su perfil. La fecha del estudio se introduce como AAAAMMDD.',
   'The destination already holds this exam under another patient.':
     'El destino ya tiene este estudio con otro paciente.',
   'The destination was not saved': 'El destino no se ha guardado',

@@ -681,8 +681,8 @@ const fr: Messages = {
   'The configuration was not saved': "La configuration n'a pas été enregistrée",
   'The custom field was not saved': "Le champ personnalisé n'a pas été enregistré",
   'The date format does not match': 'Le format de date ne correspond pas',
-  'The date of birth is searched as MM-DD-YYYY only. The study date input is YYYYMMDD.':
-    "La date de naissance se recherche uniquement au format MM-JJ-AAAA. La date d'examen se saisit au format AAAAMMJJ.",
+  'The date of birth is typed in the date format of your Profile. The study date input is YYYYMMDD.':
+    "La date de naissance se saisit dans le format de date de votre profil. La date d'examen se saisit au format AAAAMMJJ.",
   'The destination already holds this exam under another patient.':
     'La destination détient déjà cet examen sous un autre patient.',
   'The destination was not saved': "La destination n'a pas été enregistrée",

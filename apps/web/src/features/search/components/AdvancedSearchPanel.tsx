@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Box, Button, IconButton, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
 import HelpOutline from '@mui/icons-material/HelpOutlined';
 import { useTranslation } from '../../../lib/i18n';
-import { DATE_PRESETS, UPLOADED_DATE_PRESETS, isRangeComplete, parseTypedDay } from '../../../lib/dates';
+import { DATE_PRESETS, UPLOADED_DATE_PRESETS, isRangeComplete } from '../../../lib/dates';
+import { DayField } from '../../../components/DayField';
 import {
   EMPTY_ADVANCED_FILTERS,
   SEX_OPTIONS,
@@ -10,6 +11,7 @@ import {
   type AdvancedFilters,
   type SexFilter,
   type TriState,
+  withIsoBirthDate,
 } from '../lib/advanced-filters';
 import { DateRangeField } from './DateRangeField';
 import { ModalitySelect } from './ModalitySelect';
@@ -40,18 +42,21 @@ const MORE_TEXT_FIELDS: { key: TextKey; label: string }[] = [
   { key: 'destinationTitle', label: 'Destination title' },
 ];
 
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
 /** Selects whose empty value means All show the word instead of an empty box. */
 const ALL_VISIBLE = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
 
 /** Every advanced field of SPEC.md section 2, with Clear, Search, search tips and saved searches. */
 export function AdvancedSearchPanel({ id, initial, onSearch }: Props) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<AdvancedFilters>(initial);
+  const [draft, setDraft] = useState<AdvancedFilters>(() => withIsoBirthDate(initial));
   const [tipsOpen, setTipsOpen] = useState(false);
   const set = <K extends keyof AdvancedFilters>(key: K, value: AdvancedFilters[K]) =>
     setDraft((prev) => ({ ...prev, [key]: value }));
 
-  const birthDateInvalid = draft.birthDate.trim() !== '' && parseTypedDay(draft.birthDate) === null;
+  // DayField hands over YYYY-MM-DD once the typed text reads as a day in the user's format.
+  const birthDateInvalid = draft.birthDate.trim() !== '' && !ISO_DAY.test(draft.birthDate);
   const invalid =
     birthDateInvalid || !isRangeComplete(draft.studyDate) || !isRangeComplete(draft.uploadedDate);
 
@@ -79,14 +84,11 @@ export function AdvancedSearchPanel({ id, initial, onSearch }: Props) {
     >
       <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' }}>
         {TEXT_FIELDS.map(text)}
-        <TextField
+        <DayField
           size="small"
           label={t('Date of birth')}
-          placeholder="MM-DD-YYYY"
           value={draft.birthDate}
-          error={birthDateInvalid}
-          helperText={birthDateInvalid ? t('The date format does not match') : undefined}
-          onChange={(e) => set('birthDate', e.target.value)}
+          onChange={(day) => set('birthDate', day)}
         />
         <TextField
           select
@@ -146,7 +148,7 @@ export function AdvancedSearchPanel({ id, initial, onSearch }: Props) {
         />
       </Box>
       <Stack direction="row" spacing={1} sx={{ mt: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
-        <SavedSearches current={draft} onApply={setDraft} />
+        <SavedSearches current={draft} onApply={(saved) => setDraft(withIsoBirthDate(saved))} />
         <Tooltip title={t('Search tips')}>
           <IconButton aria-label={t('Search tips')} onClick={() => setTipsOpen(true)}>
             <HelpOutline />

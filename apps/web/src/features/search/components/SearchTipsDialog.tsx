@@ -17,7 +17,7 @@ const TIPS: { title: string; text: string }[] = [
   },
   {
     title: 'Date of birth search',
-    text: 'The date of birth is searched as MM-DD-YYYY only. The study date input is YYYYMMDD.',
+    text: 'The date of birth is typed in the date format of your Profile. The study date input is YYYYMMDD.',
   },
 ];
 

@@ -1,4 +1,4 @@
-import { ALL_DATES, type DateRangeValue } from '../../../lib/dates';
+import { ALL_DATES, parseTypedDay, type DateRangeValue } from '../../../lib/dates';
 import { ALL_MODALITIES, type ModalitySelection } from './modality-selection';
 
 export type TriState = '' | '1' | '0';
@@ -8,7 +8,7 @@ export type SexFilter = '' | 'M' | 'F' | 'O';
 export interface AdvancedFilters {
   patientName: string;
   mrn: string;
-  /** Typed as MM-DD-YYYY. */
+  /** YYYY-MM-DD once typed in the user's date format (DayField), else the text as typed. */
   birthDate: string;
   sex: SexFilter;
   accessionNumber: string;
@@ -58,3 +58,12 @@ export const TRI_STATE_OPTIONS: { value: TriState; label: string }[] = [
   { value: '1', label: 'Yes' },
   { value: '0', label: 'No' },
 ];
+
+/**
+ * The filters with their birth date as YYYY-MM-DD: searches saved before the field followed the
+ * user's date format hold it as typed then (MM-DD-YYYY).
+ */
+export function withIsoBirthDate(filters: AdvancedFilters): AdvancedFilters {
+  const day = filters.birthDate.trim() ? parseTypedDay(filters.birthDate) : null;
+  return day && day !== filters.birthDate ? { ...filters, birthDate: day } : filters;
+}
