@@ -167,6 +167,25 @@ export interface StudyTable {
   updated: number;
 }
 
+/**
+ * Studies counted per namespace, trash or not (0/1), status, modality mask and slot, by month
+ * (`month`: the first six digits of an eight-digit study date, else '') and by study date; kept by
+ * triggers on studies (migration 20261129T0100, decision 0046).
+ */
+export interface StudyCountByMonthTable {
+  namespace_id: string;
+  deleted: number;
+  month: string;
+  study_status: string;
+  modality_bits: number;
+  slot: number;
+  n: number;
+}
+
+export interface StudyCountByDayTable extends StudyCountByMonthTable {
+  study_date: string;
+}
+
 export interface StudyModalityTable {
   study_uuid: string;
   modality: string;
@@ -704,6 +723,8 @@ export interface Database {
   settings: SettingTable;
   studies: StudyTable;
   study_modalities: StudyModalityTable;
+  study_counts_by_month: StudyCountByMonthTable;
+  study_counts_by_day: StudyCountByDayTable;
   study_tags: StudyTagTable;
   study_customfields: StudyCustomFieldTable;
   custom_fields: CustomFieldTable;

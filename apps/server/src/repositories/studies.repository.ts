@@ -2,6 +2,7 @@ import type { StudyCustomFieldValue } from '@imaging-inbox/contract';
 import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
+import { countableFromCounts, countFromCounts } from './study-counts.sql.js';
 import { applyStudyFilters, applyStudySort, sortKeyColumns, studySortTerms } from './study-search.sql.js';
 import { pushesOfStudies, type StudyPushListed } from './study-pushes.repository.js';
 
@@ -106,6 +107,7 @@ export class StudiesRepository {
 
   async count(q: StudyQuery, namespaces: string[]): Promise<number> {
     if (!namespaces.length) return 0;
+    if (countableFromCounts(q)) return countFromCounts(this.db, q, namespaces);
     const row = await applyStudyFilters(this.db, this.db.selectFrom('studies'), q, namespaces)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();

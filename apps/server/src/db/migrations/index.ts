@@ -52,6 +52,7 @@ import { userLanguage } from './20261128T0100-user-language.js';
 import { labelOverrides } from './20261128T0101-label-overrides.js';
 import { searchCoveringIndexes } from './20261128T0120-search-covering-indexes.js';
 import { linkRequestContact } from './20261128T0140-link-request-contact.js';
+import { studyCounts } from './20261129T0100-study-counts.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -108,4 +109,5 @@ export const migrations: Record<string, Migration> = {
   '20261128T0101-label-overrides': labelOverrides,
   '20261128T0120-search-covering-indexes': searchCoveringIndexes,
   '20261128T0140-link-request-contact': linkRequestContact,
+  '20261129T0100-study-counts': studyCounts,
 };

@@ -1,0 +1,76 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
+import { isKnownModality, modalityMask, UNLISTED_STUDY_STATUSES } from '@imaging-inbox/contract';
+import type { Database } from '../db/schema.js';
+import type { StudyQuery } from './study-query.types.js';
+
+/**
+ * The total of a broad search from the maintained counts (migration 20261129T0100, decision 0046)
+ * instead of one index entry per matching study. They hold studies per namespace, trash or not,
+ * status and modality mask, by month and by study date, so they answer a search whose only filters
+ * are those: no filter, a study date range, known modalities, the trash, and their combinations.
+ * Any other filter (text, tags, custom fields, star…) is counted from the studies themselves.
+ */
+export function countableFromCounts(q: StudyQuery): boolean {
+  return (
+    q.text.length === 0 &&
+    q.smart === undefined &&
+    q.star === undefined &&
+    q.thin === undefined &&
+    q.mustApprove === undefined &&
+    !q.pushStatus?.length &&
+    !q.sharedOnly &&
+    !q.hasDirectShares &&
+    q.created.ge === undefined &&
+    q.created.le === undefined &&
+    !q.tags?.length &&
+    q.customFields.length === 0 &&
+    (!q.modalities?.length || q.modalities.every(isKnownModality))
+  );
+}
+
+type CountsQuery<T extends 'study_counts_by_month' | 'study_counts_by_day'> = SelectQueryBuilder<
+  Database,
+  T,
+  object
+>;
+
+/**
+ * Exactly the studies `applyStudyFilters` would count. A date range is the months wholly inside it
+ * (every eight-digit date of the month is within the bounds, so all its studies match) plus the
+ * matching days of every other month and of the studies whose date is not eight digits (month
+ * ''), each day compared as studies.study_date is.
+ */
+export async function countFromCounts(
+  db: Kysely<Database>,
+  q: StudyQuery,
+  namespaces: string[],
+): Promise<number> {
+  const { ge, le } = q.studyDate;
+  const mask = q.modalities?.length ? modalityMask(q.modalities) : undefined;
+  const narrow = <T extends 'study_counts_by_month' | 'study_counts_by_day'>(query: CountsQuery<T>) => {
+    let narrowed = query
+      .where(sql.ref('namespace_id'), 'in', namespaces)
+      .where(sql.ref('deleted'), '=', q.deleted ? 1 : 0)
+      .where(sql.ref('study_status'), 'not in', [...UNLISTED_STUDY_STATUSES]);
+    if (mask !== undefined) narrowed = narrowed.where(sql<boolean>`(modality_bits & ${mask}) <> 0`);
+    return narrowed;
+  };
+  // The month's every eight-digit date is within the range (digit strings sort alike in any collation).
+  const wholeMonth = sql<boolean>`month <> '' and ${ge === undefined ? sql`true` : sql`month || '00' >= ${ge}`} and ${le === undefined ? sql`true` : sql`month || '99' <= ${le}`}`;
+  let months = narrow(db.selectFrom('study_counts_by_month')).select(
+    sql<number>`coalesce(sum(n), 0)`.as('n'),
+  );
+  if (ge === undefined && le === undefined) {
+    const row = await months.executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+  months = months.where(wholeMonth);
+  let days = narrow(db.selectFrom('study_counts_by_day'))
+    .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
+    .where(sql<boolean>`not (${wholeMonth})`);
+  if (ge !== undefined) days = days.where('study_date', '>=', ge);
+  if (le !== undefined) days = days.where('study_date', '<=', le);
+  const { rows } = await sql<{ n: number }>`select (${months}) + (${days}) as n`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
