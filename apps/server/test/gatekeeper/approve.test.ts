@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
+import { demoWorld, listenAsDemoArchive, nominate, NOMINATION_ANSWERS } from '../support/demo-world.js';
+import { smallestStudyIn } from '../support/studies.js';
 
 /**
  * study/approve (SPEC.md section 7): the gatekeeper approves a nomination as it was nominated; it
@@ -12,48 +14,21 @@ describe.each(DIALECTS)('study/approve on %s', (dialect) => {
   let clinician: string;
   let gatekeeper: string;
   let groups: Record<string, { uuid: string; namespace_id: string }>;
-  let study: {
-    uuid: string;
-    study_uid: string;
-    image_count: number;
-    patient_name: string;
-    patientid: string;
-  };
+  let study: Awaited<ReturnType<typeof smallestStudyIn>>;
   let copy: string;
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    clinician = await server.api.login('clinician@demo.local');
-    gatekeeper = await server.api.login('gatekeeper@demo.local');
-    const admin = await server.api.login('admin@demo.local');
-    groups = Object.fromEntries((await server.api.groups(admin)).map((g) => [g.name, g]));
-    const config = (await server.api.call('group/get', { uuid: groups['PACS Intake']!.uuid }, admin)).body
-      .gatekeeper_config;
-    // The seed wrote the configured DICOM port; this test server listens on a free one.
-    await server.ctx.db.kysely
-      .updateTable('destinations')
-      .set({ port: server.dicomPort })
-      .where('uuid', '=', config.destinations[0])
-      .execute();
-    study = await server.ctx.db.kysely
-      .selectFrom('studies')
-      .select(['uuid', 'study_uid', 'image_count', 'patient_name', 'patientid'])
-      .where('namespace_id', '=', groups['Emergency']!.namespace_id)
-      .where('deleted', 'is', null)
-      .orderBy('image_count')
-      .executeTakeFirstOrThrow();
-    const nominated = await server.api.call(
-      'study/nominate',
-      {
-        uuid: study.uuid,
-        gatekeeper_id: groups['PACS Intake']!.uuid,
-        'customfield-priority': 'Priority',
-        'customfield-reason_for_visit': 'Transfer',
-        'customfield-nominated_by': 'Dr Claire',
-      },
-      clinician,
-    );
-    copy = nominated.body.nomination.copy_uuid as string;
+    const world = await demoWorld(server, ['admin', 'clinician', 'gatekeeper']);
+    ({ clinician, gatekeeper } = world.sid);
+    groups = world.groups;
+    await listenAsDemoArchive(server, world);
+    study = await smallestStudyIn(server.ctx.db, 'Emergency');
+    copy = await nominate(server.api, clinician, study.uuid, groups['PACS Intake']!.uuid, {
+      ...NOMINATION_ANSWERS,
+      'customfield-priority': 'Priority',
+      'customfield-reason_for_visit': 'Transfer',
+    });
   });
   afterAll(() => server?.stop());
 

@@ -3,6 +3,8 @@ import { echo } from '../../src/dimse/client/index.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
+import { demoWorld, listenAsDemoArchive, nominate, NOMINATION_ANSWERS } from '../support/demo-world.js';
+import { smallestStudyIn } from '../support/studies.js';
 
 /**
  * The demo world goes the whole way with no outside PACS: PACS Intake sends to PACS Archive, our
@@ -17,20 +19,12 @@ describe.each(DIALECTS)('the demo PACS Archive on %s', (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    clinician = await server.api.login('clinician@demo.local');
-    gatekeeper = await server.api.login('gatekeeper@demo.local');
-    const admin = await server.api.login('admin@demo.local');
-    groups = Object.fromEntries((await server.api.groups(admin)).map((g) => [g.name, g]));
-    const config = (await server.api.call('group/get', { uuid: groups['PACS Intake']!.uuid }, admin)).body
-      .gatekeeper_config;
+    const world = await demoWorld(server, ['admin', 'clinician', 'gatekeeper']);
+    ({ clinician, gatekeeper } = world.sid);
+    groups = world.groups;
+    const config = await listenAsDemoArchive(server, world);
     expect(config.destinations).toHaveLength(1);
-    archiveDestination = config.destinations[0];
-    // The seed wrote the configured DICOM port; this test server listens on a free one.
-    await server.ctx.db.kysely
-      .updateTable('destinations')
-      .set({ port: server.dicomPort })
-      .where('uuid', '=', archiveDestination)
-      .execute();
+    archiveDestination = config.destinations[0]!;
   });
   afterAll(() => server?.stop());
 
@@ -46,25 +40,11 @@ describe.each(DIALECTS)('the demo PACS Archive on %s', (dialect) => {
   });
 
   it('takes a nominated exam processed to it: it arrives in PACS Archive with the order’s attributes', async () => {
-    const study = await server.ctx.db.kysely
-      .selectFrom('studies')
-      .select(['uuid', 'study_uid', 'image_count'])
-      .where('namespace_id', '=', groups['Emergency']!.namespace_id)
-      .where('deleted', 'is', null)
-      .orderBy('image_count')
-      .executeTakeFirstOrThrow();
-    const nominated = await server.api.call(
-      'study/nominate',
-      {
-        uuid: study.uuid,
-        gatekeeper_id: groups['PACS Intake']!.uuid,
-        'customfield-priority': 'Routine',
-        'customfield-reason_for_visit': 'Transfer',
-        'customfield-nominated_by': 'Dr Claire',
-      },
-      clinician,
-    );
-    const copy = nominated.body.nomination.copy_uuid as string;
+    const study = await smallestStudyIn(server.ctx.db, 'Emergency');
+    const copy = await nominate(server.api, clinician, study.uuid, groups['PACS Intake']!.uuid, {
+      ...NOMINATION_ANSWERS,
+      'customfield-reason_for_visit': 'Transfer',
+    });
     const processed = await server.api.call(
       'study/process',
       {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoWorld } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -12,11 +13,10 @@ describe.each(DIALECTS)('gatekeeper and cloud group configuration on %s', (diale
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    admin = await server.api.login('admin@demo.local');
-    clinician = await server.api.login('clinician@demo.local');
-    gatekeeper = await server.api.login('gatekeeper@demo.local');
-    account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
-    for (const g of await server.api.groups(admin)) groups.set(g.name, g.uuid);
+    const world = await demoWorld(server, ['admin', 'clinician', 'gatekeeper']);
+    ({ admin, clinician, gatekeeper } = world.sid);
+    account = world.account;
+    for (const g of Object.values(world.groups)) groups.set(g.name, g.uuid);
   });
   afterAll(async () => {
     await server?.stop();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { largestStudyIn } from '../support/studies.js';
+import { demoWorld } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -22,13 +23,9 @@ describe.each(DIALECTS)('study/nominate and study/nominate/cancel on %s', (diale
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    admin = await server.api.login('admin@demo.local');
-    clinician = await server.api.login('clinician@demo.local');
-    gatekeeper = await server.api.login('gatekeeper@demo.local');
-    viewer = await server.api.login('viewer@demo.local');
-    const groups = await server.api.groups(admin);
-    intake = groups.find((g) => g.name === 'PACS Intake')!.uuid;
-    intakeNs = groups.find((g) => g.name === 'PACS Intake')!.namespace_id;
+    const world = await demoWorld(server, ['admin', 'clinician', 'gatekeeper', 'viewer']);
+    ({ admin, clinician, gatekeeper, viewer } = world.sid);
+    ({ uuid: intake, namespace_id: intakeNs } = world.groups['PACS Intake']!);
     study = (await largestStudyIn(server.ctx.db, 'Emergency')).uuid;
   });
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoWorld } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -13,12 +14,10 @@ describe.each(DIALECTS)('orders (order/add, order/list, order/search) on %s', (d
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    admin = await server.api.login('admin@demo.local');
-    clinician = await server.api.login('clinician@demo.local');
-    gatekeeper = await server.api.login('gatekeeper@demo.local');
-    partner = await server.api.login('partner@demo.local');
-    account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
-    intake = (await server.api.groups(gatekeeper)).find((g) => g.name === 'PACS Intake')!.uuid;
+    const world = await demoWorld(server, ['admin', 'clinician', 'gatekeeper', 'partner']);
+    ({ admin, clinician, gatekeeper, partner } = world.sid);
+    account = world.account;
+    intake = world.groups['PACS Intake']!.uuid;
   });
   afterAll(async () => {
     await server?.stop();

@@ -13,6 +13,14 @@ import { startOrthanc, storeWithStorescu } from '../support/orthanc.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
+import {
+  addDestination,
+  demoWorld,
+  gatekeeperConfig,
+  nominate,
+  setGatekeeperConfig,
+} from '../support/demo-world.js';
+import { smallestStudyIn } from '../support/studies.js';
 
 /**
  * Search Patient (the C-Find flow of processing a nomination): study/patient/search starts a C-FIND
@@ -35,14 +43,8 @@ describe.each(DIALECTS)('study/patient/search (Orthanc as the PACS) on %s', (dia
   let baseConfig: Record<string, unknown>;
 
   const db = () => server.ctx.db.kysely;
-  const configure = async (change: Record<string, unknown>) => {
-    const set = await server.api.call(
-      'group/config/set',
-      { uuid: intake.uuid, config: JSON.stringify({ ...baseConfig, ...change }) },
-      admin,
-    );
-    expect(set.body.status).toBe('OK');
-  };
+  const configure = (change: Record<string, unknown>) =>
+    setGatekeeperConfig(server.api, admin, intake.uuid, { ...baseConfig, ...change });
   const searchPatient = (params: Record<string, string>, sid = gatekeeper) =>
     server.api.call('study/patient/search', params, sid).then((r) => r.body);
   const searches = async () =>
@@ -61,51 +63,21 @@ describe.each(DIALECTS)('study/patient/search (Orthanc as the PACS) on %s', (dia
     }
     await storeWithStorescu(ns, orthanc, 'INBOX', path.join(workDir, 'study'));
 
-    admin = await server.api.login('admin@demo.local');
-    gatekeeper = await server.api.login('gatekeeper@demo.local');
-    const clinician = await server.api.login('clinician@demo.local');
-    const account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
-    intake = (await server.api.groups(admin)).find((g) => g.name === 'PACS Intake')!;
-    pacs = (
-      await server.api.call(
-        'destination/add',
-        {
-          account_id: account,
-          name: 'Hospital PACS',
-          aetitle: orthanc.aeTitle,
-          address: '127.0.0.1',
-          port: toOrthanc.port,
-          can_search: 1,
-          can_push: 1,
-        },
-        admin,
-      )
-    ).body.uuid;
-    baseConfig = (await server.api.call('group/get', { uuid: intake.uuid }, admin)).body.gatekeeper_config;
+    const world = await demoWorld(server, ['admin', 'gatekeeper', 'clinician']);
+    ({ admin, gatekeeper } = world.sid);
+    intake = world.groups['PACS Intake']!;
+    pacs = await addDestination(server.api, admin, world.account, {
+      name: 'Hospital PACS',
+      aetitle: orthanc.aeTitle,
+      port: toOrthanc.port,
+      can_search: 1,
+      can_push: 1,
+    });
+    baseConfig = await gatekeeperConfig(server.api, admin, intake.uuid);
     await configure({ destinations: [pacs], pacsPromotePreference: 'C-Find', queryDestination: pacs });
 
-    cardiologyStudy = (
-      await db()
-        .selectFrom('studies')
-        .innerJoin('groups', 'groups.namespace_id', 'studies.namespace_id')
-        .select('studies.uuid')
-        .where('groups.name', '=', 'Cardiology')
-        .where('studies.deleted', 'is', null)
-        .orderBy('studies.image_count', 'asc')
-        .executeTakeFirstOrThrow()
-    ).uuid;
-    const nominated = await server.api.call(
-      'study/nominate',
-      {
-        uuid: cardiologyStudy,
-        gatekeeper_id: intake.uuid,
-        'customfield-priority': 'Routine',
-        'customfield-reason_for_visit': 'Outside CT',
-        'customfield-nominated_by': 'Dr Claire',
-      },
-      clinician,
-    );
-    copy = nominated.body.nomination.copy_uuid;
+    cardiologyStudy = (await smallestStudyIn(server.ctx.db, 'Cardiology')).uuid;
+    copy = await nominate(server.api, world.sid.clinician, cardiologyStudy, intake.uuid);
     expect(copy).toBeTruthy();
   }, 120_000);
 

@@ -12,12 +12,14 @@ import { startOrthanc } from '../support/orthanc.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
-
-const ANSWERS = {
-  'customfield-priority': 'Routine',
-  'customfield-reason_for_visit': 'Outside CT',
-  'customfield-nominated_by': 'Dr Claire',
-};
+import {
+  addDestination,
+  demoWorld,
+  gatekeeperConfig,
+  nominate as nominateTo,
+  setGatekeeperConfig,
+} from '../support/demo-world.js';
+import { smallestStudiesIn } from '../support/studies.js';
 
 const ORDER = {
   patient_name: 'ORDERED^PATIENT',
@@ -44,14 +46,7 @@ describe.each(DIALECTS)('study/process (Orthanc as the PACS) on %s', (dialect) =
   const nominees: { uuid: string; study_uid: string }[] = [];
 
   const db = () => server.ctx.db.kysely;
-  const nominate = async (study: string) =>
-    (
-      await server.api.call(
-        'study/nominate',
-        { uuid: study, gatekeeper_id: intake.uuid, ...ANSWERS },
-        clinician,
-      )
-    ).body.nomination.copy_uuid as string;
+  const nominate = (study: string) => nominateTo(server.api, clinician, study, intake.uuid);
   const snapshot = async (copy: string) => ({
     study: await db()
       .selectFrom('studies')
@@ -94,40 +89,16 @@ describe.each(DIALECTS)('study/process (Orthanc as the PACS) on %s', (dialect) =
     ns = await createNetworkNamespace();
     orthanc = await startOrthanc(ns, workDir, { modalities: { INBOX: ['INBOX', '127.0.0.1', 11112] } });
     toOrthanc = await forwardIntoNamespace(ns, orthanc.dicomPort);
-    admin = await server.api.login('admin@demo.local');
-    clinician = await server.api.login('clinician@demo.local');
-    gatekeeper = await server.api.login('gatekeeper@demo.local');
-    const account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
-    intake = (await server.api.groups(admin)).find((g) => g.name === 'PACS Intake')!;
-    const add = async (name: string, aetitle: string, port: number) =>
-      (
-        await server.api.call(
-          'destination/add',
-          { account_id: account, name, aetitle, address: '127.0.0.1', port, can_search: 1, can_push: 1 },
-          admin,
-        )
-      ).body.uuid as string;
+    const world = await demoWorld(server, ['admin', 'clinician', 'gatekeeper']);
+    ({ admin, clinician, gatekeeper } = world.sid);
+    intake = world.groups['PACS Intake']!;
+    const add = (name: string, aetitle: string, port: number) =>
+      addDestination(server.api, admin, world.account, { name, aetitle, port, can_search: 1, can_push: 1 });
     orthancDest = await add('Main PACS', 'ORTHANC', toOrthanc.port);
     otherDest = await add('Not configured', 'OTHER', toOrthanc.port);
-    const group = (await server.api.call('group/get', { uuid: intake.uuid }, admin)).body;
-    const config = { ...group.gatekeeper_config, destinations: [orthancDest] };
-    const set = await server.api.call(
-      'group/config/set',
-      { uuid: intake.uuid, config: JSON.stringify(config) },
-      admin,
-    );
-    expect(set.body.status).toBe('OK');
-    nominees.push(
-      ...(await db()
-        .selectFrom('studies')
-        .innerJoin('groups', 'groups.namespace_id', 'studies.namespace_id')
-        .select(['studies.uuid', 'studies.study_uid'])
-        .where('groups.name', '=', 'Cardiology')
-        .where('studies.deleted', 'is', null)
-        .orderBy('studies.image_count', 'asc')
-        .limit(3)
-        .execute()),
-    );
+    const config = await gatekeeperConfig(server.api, admin, intake.uuid);
+    await setGatekeeperConfig(server.api, admin, intake.uuid, { ...config, destinations: [orthancDest] });
+    nominees.push(...(await smallestStudiesIn(server.ctx.db, 'Cardiology', 3)));
   }, 120_000);
 
   afterAll(async () => {

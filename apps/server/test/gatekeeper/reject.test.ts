@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoWorld, nominate } from '../support/demo-world.js';
 import { largestStudyIn } from '../support/studies.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
@@ -19,18 +20,12 @@ describe.each(DIALECTS)('study/reject on %s', (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    clinician = await server.api.login('clinician@demo.local');
-    gatekeeper = await server.api.login('gatekeeper@demo.local');
-    const admin = await server.api.login('admin@demo.local');
-    const intake = (await server.api.groups(admin)).find((g) => g.name === 'PACS Intake')!;
+    const world = await demoWorld(server, ['admin', 'clinician', 'gatekeeper']);
+    ({ clinician, gatekeeper } = world.sid);
+    const intake = world.groups['PACS Intake']!;
     intakeNs = intake.namespace_id;
     study = (await largestStudyIn(server.ctx.db, 'Cardiology')).uuid;
-    const nominated = await server.api.call(
-      'study/nominate',
-      { uuid: study, gatekeeper_id: intake.uuid, ...ANSWERS },
-      clinician,
-    );
-    copy = nominated.body.nomination.copy_uuid;
+    copy = await nominate(server.api, clinician, study, intake.uuid, ANSWERS);
   });
   afterAll(async () => {
     await server?.stop();

@@ -13,7 +13,8 @@ import type { Forward } from '../support/netns-forward.js';
 import { forwardIntoNamespace } from '../support/netns-forward.js';
 import type { Orthanc } from '../support/orthanc.js';
 import { startOrthanc } from '../support/orthanc.js';
-import { ApiClient, createPgDatabase, DEMO_PASSWORD, DIALECTS } from '../support/test-server.js';
+import { addDestination } from '../support/demo-world.js';
+import { ApiClient, createPgDatabase, DIALECTS } from '../support/test-server.js';
 import { until } from '../support/until.js';
 
 /**
@@ -130,23 +131,14 @@ describe.each(DIALECTS)('A push survives SIGKILL of its server on %s', (dialect)
     expect(await storescu(path.join(work, 'study'), first.dicomPort)).toBe(0);
 
     const api = new ApiClient(first.url);
-    const admin = (await api.call('session/login', { login: 'admin@demo.local', password: DEMO_PASSWORD }))
-      .body.sid as string;
+    const admin = await api.login('admin@demo.local');
     const account = (await api.call('account/list', {}, admin)).body.accounts[0].uuid as string;
-    const destination = (
-      await api.call(
-        'destination/add',
-        {
-          account_id: account,
-          name: 'Orthanc',
-          aetitle: 'ORTHANC',
-          address: '127.0.0.1',
-          port: toOrthanc.port,
-          can_push: 1,
-        },
-        admin,
-      )
-    ).body.uuid as string;
+    const destination = await addDestination(api, admin, account, {
+      name: 'Orthanc',
+      aetitle: 'ORTHANC',
+      port: toOrthanc.port,
+      can_push: 1,
+    });
     const study = (await api.call('study/list', { 'filter.study_uid.equals': studyUid }, admin)).body
       .studies[0] as { uuid: string; image_count: number };
     expect(study.image_count).toBe(INSTANCES);
@@ -184,8 +176,7 @@ describe.each(DIALECTS)('A push survives SIGKILL of its server on %s', (dialect)
     const second = await startChildServer(dataDir, env);
     servers.push(second);
     const api2 = new ApiClient(second.url);
-    const admin2 = (await api2.call('session/login', { login: 'admin@demo.local', password: DEMO_PASSWORD }))
-      .body.sid as string;
+    const admin2 = await api2.login('admin@demo.local');
     const list = await until(
       () => pushes(api2, admin2),
       (l) => !['I', 'N'].includes(l[0]!.status),

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import dicomParser from 'dicom-parser';
+import { addDestination, demoWorld } from '../support/demo-world.js';
 import { freshCorpusCopy } from '../support/corpus.js';
 import type { NetworkNamespace } from '../support/netns.js';
 import { createNetworkNamespace } from '../support/netns.js';
@@ -65,23 +66,16 @@ describe.each(DIALECTS)('Push to PACS (Orthanc) on %s', (dialect) => {
     ns = await createNetworkNamespace();
     orthanc = await startOrthanc(ns, workDir, { modalities: { INBOX: ['INBOX', '127.0.0.1', 11112] } });
     toOrthanc = await forwardIntoNamespace(ns, orthanc.dicomPort);
-    admin = await server.api.login('admin@demo.local');
-    account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
-    destination = (
-      await server.api.call(
-        'destination/add',
-        {
-          account_id: account,
-          name: 'Orthanc',
-          aetitle: 'ORTHANC',
-          address: '127.0.0.1',
-          port: toOrthanc.port,
-          can_search: 1,
-          can_push: 1,
-        },
-        admin,
-      )
-    ).body.uuid;
+    const world = await demoWorld(server, ['admin']);
+    admin = world.sid.admin;
+    account = world.account;
+    destination = await addDestination(server.api, admin, account, {
+      name: 'Orthanc',
+      aetitle: 'ORTHANC',
+      port: toOrthanc.port,
+      can_search: 1,
+      can_push: 1,
+    });
     studies = (await server.api.call('study/list', { 'page.rows': 10 }, admin)).body.studies;
   }, 120_000);
 
@@ -129,20 +123,12 @@ describe.each(DIALECTS)('Push to PACS (Orthanc) on %s', (dialect) => {
   }, 60_000);
 
   it('ends F with the reason when Orthanc refuses the association', async () => {
-    const wrongAe = (
-      await server.api.call(
-        'destination/add',
-        {
-          account_id: account,
-          name: 'Wrong AE',
-          aetitle: 'NOT_ORTHANC',
-          address: '127.0.0.1',
-          port: toOrthanc.port,
-          can_push: 1,
-        },
-        admin,
-      )
-    ).body.uuid as string;
+    const wrongAe = await addDestination(server.api, admin, account, {
+      name: 'Wrong AE',
+      aetitle: 'NOT_ORTHANC',
+      port: toOrthanc.port,
+      can_push: 1,
+    });
     const study = studies[1]!;
     await server.api.call('study/push', { uuid: study.uuid, destination_id: wrongAe }, admin);
     const attempt = await ended(study.uuid);
@@ -198,20 +184,12 @@ describe.each(DIALECTS)('Push to PACS (Orthanc) on %s', (dialect) => {
     expect(await error({ uuid: study.uuid, destination_id: destination }, clinician)).toMatch(
       /NOT_PERMITTED|NOT_FOUND/,
     );
-    const searchOnly = (
-      await server.api.call(
-        'destination/add',
-        {
-          account_id: account,
-          name: 'Search only',
-          aetitle: 'SEARCH_ONLY',
-          address: '127.0.0.1',
-          port: 104,
-          can_search: 1,
-        },
-        admin,
-      )
-    ).body.uuid as string;
+    const searchOnly = await addDestination(server.api, admin, account, {
+      name: 'Search only',
+      aetitle: 'SEARCH_ONLY',
+      port: 104,
+      can_search: 1,
+    });
     expect(await error({ uuid: study.uuid, destination_id: searchOnly })).toBe('INVALID_FIELD');
     expect(await pushes(study.uuid)).toEqual(before);
   });
@@ -330,20 +308,12 @@ describe.each(DIALECTS)('Push to PACS (Orthanc) on %s', (dialect) => {
     });
     const toPlain = await forwardIntoNamespace(ns, plain.dicomPort);
     try {
-      const noJ2k = (
-        await server.api.call(
-          'destination/add',
-          {
-            account_id: account,
-            name: 'No JPEG 2000',
-            aetitle: 'PLAIN_PACS',
-            address: '127.0.0.1',
-            port: toPlain.port,
-            can_push: 1,
-          },
-          admin,
-        )
-      ).body.uuid as string;
+      const noJ2k = await addDestination(server.api, admin, account, {
+        name: 'No JPEG 2000',
+        aetitle: 'PLAIN_PACS',
+        port: toPlain.port,
+        can_push: 1,
+      });
       expect(noJ2k).toBeTruthy();
       expect(await push(j2k, noJ2k)).toMatchObject({ status: 'S', images_sent: 1 });
       expect((await heldBy(plain, j2k.study_uid)).syntax).toBe(EXPLICIT_LE);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs, instanceCount, writeStudyFiles } from '../../src/dicom/index.js';
 import type { StudySpec } from '../../src/dicom/index.js';
+import { addDestination, demoWorld } from '../support/demo-world.js';
 import type { NetworkNamespace } from '../support/netns.js';
 import { createNetworkNamespace } from '../support/netns.js';
 import type { Exposed } from '../support/netns-expose.js';
@@ -65,24 +66,18 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
     study = multiSeriesStudy(path.join(workDir, 'study'));
     await storeWithStorescu(ns, orthanc, 'INBOX', path.join(workDir, 'study'));
 
-    admin = await server.api.login('admin@demo.local');
-    account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
-    cardiology = await server.api.namespaceOf(admin, 'Cardiology');
-    const added = await server.api.call(
-      'destination/add',
-      {
-        account_id: account,
-        name: 'Orthanc',
-        aetitle: 'ORTHANC',
-        address: '127.0.0.1',
-        port: toOrthanc.port,
-        can_search: 1,
-        can_push: 1,
-        c_echo_interval: 600,
-      },
-      admin,
-    );
-    destination = added.body.uuid;
+    const world = await demoWorld(server, ['admin']);
+    admin = world.sid.admin;
+    account = world.account;
+    cardiology = world.groups['Cardiology']!.namespace_id;
+    destination = await addDestination(server.api, admin, account, {
+      name: 'Orthanc',
+      aetitle: 'ORTHANC',
+      port: toOrthanc.port,
+      can_search: 1,
+      can_push: 1,
+      c_echo_interval: 600,
+    });
   }, 120_000);
 
   afterAll(async () => {

@@ -1,0 +1,109 @@
+import { expect } from 'vitest';
+import type { ApiClient, TestServer } from './test-server.js';
+
+/**
+ * The seeded demo world as the gatekeeper, PACS and mail tests use it: its users signed in, its
+ * groups by name, its account, the nominations and destinations they build on. Each step is an
+ * api/v3 call a user could make, so the tests start from what the product itself wrote.
+ */
+
+/** A demo user, by the name before `@demo.local` in the address the seed gives it. */
+export type DemoUser = 'admin' | 'clinician' | 'gatekeeper' | 'viewer' | 'partner';
+export type DemoGroup = Awaited<ReturnType<ApiClient['groups']>>[number];
+
+export interface DemoWorld<U extends DemoUser> {
+  /** A session of each user asked for. */
+  sid: Record<U, string>;
+  /** The groups the first user asked for is in, by name (all of them for the admin). */
+  groups: Record<string, DemoGroup>;
+  /** The demo account (the first user's first account). */
+  account: string;
+}
+
+/** Signs in `users` one after the other and reads the groups and account the first of them sees. */
+export async function demoWorld<U extends DemoUser>(
+  server: TestServer,
+  users: readonly [U, ...U[]],
+): Promise<DemoWorld<U>> {
+  const sid = {} as Record<U, string>;
+  for (const user of users) sid[user] = await server.api.login(`${user}@demo.local`);
+  const first = sid[users[0]];
+  const groups = Object.fromEntries((await server.api.groups(first)).map((g) => [g.name, g]));
+  const account = (await server.api.call('account/list', {}, first)).body.accounts[0].uuid as string;
+  return { sid, groups, account };
+}
+
+/** The seeded nomination form's required answers, as a clinician fills them in. */
+export const NOMINATION_ANSWERS = {
+  'customfield-priority': 'Routine',
+  'customfield-reason_for_visit': 'Outside CT',
+  'customfield-nominated_by': 'Dr Claire',
+};
+
+/** Nominates `study` to the gatekeeper group `gatekeeper`; answers the gatekeeper's copy. */
+export async function nominate(
+  api: ApiClient,
+  clinician: string,
+  study: string,
+  gatekeeper: string,
+  answers: Record<string, string> = NOMINATION_ANSWERS,
+): Promise<string> {
+  const nominated = await api.call(
+    'study/nominate',
+    { uuid: study, gatekeeper_id: gatekeeper, ...answers },
+    clinician,
+  );
+  const copy = nominated.body.nomination?.copy_uuid as string | undefined;
+  if (!copy) throw new Error(`nomination refused: ${JSON.stringify(nominated.body)}`);
+  return copy;
+}
+
+/** Adds a DICOM destination to `account`; answers its uuid. */
+export async function addDestination(
+  api: ApiClient,
+  admin: string,
+  account: string,
+  fields: Record<string, string | number>,
+): Promise<string> {
+  const added = await api.call(
+    'destination/add',
+    { account_id: account, address: '127.0.0.1', ...fields },
+    admin,
+  );
+  if (!added.body.uuid) throw new Error(`destination refused: ${JSON.stringify(added.body)}`);
+  return added.body.uuid as string;
+}
+
+/** The gatekeeper configuration a group has now. */
+export async function gatekeeperConfig(api: ApiClient, admin: string, group: string) {
+  return (await api.call('group/get', { uuid: group }, admin)).body.gatekeeper_config as Record<
+    string,
+    unknown
+  > & { destinations: string[] };
+}
+
+/** Replaces a gatekeeper group's configuration, which must be taken. */
+export async function setGatekeeperConfig(
+  api: ApiClient,
+  admin: string,
+  group: string,
+  config: Record<string, unknown>,
+): Promise<void> {
+  const set = await api.call('group/config/set', { uuid: group, config: JSON.stringify(config) }, admin);
+  expect(set.body.status).toBe('OK');
+}
+
+/**
+ * Makes the demo PACS Archive, PACS Intake's one destination, this test server's own listener: the
+ * seed wrote the configured DICOM port, and a test server listens on a free one. Answers PACS
+ * Intake's configuration.
+ */
+export async function listenAsDemoArchive(server: TestServer, world: DemoWorld<'admin'>) {
+  const config = await gatekeeperConfig(server.api, world.sid.admin, world.groups['PACS Intake']!.uuid);
+  await server.ctx.db.kysely
+    .updateTable('destinations')
+    .set({ port: server.dicomPort })
+    .where('uuid', '=', config.destinations[0]!)
+    .execute();
+  return config;
+}
