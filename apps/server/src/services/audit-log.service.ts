@@ -36,12 +36,17 @@ export class AuditLogService {
     const lines = [CSV_COLUMNS.join(',')];
     for (let offset = 0; offset < AUDIT_CSV_MAX_ROWS; offset += CSV_BATCH) {
       const batch = await this.audit.accountLog(accountId, filter, CSV_BATCH, offset);
-      for (const row of batch.map(present)) lines.push(CSV_COLUMNS.map((c) => csvCell(row[c])).join(','));
+      for (const row of batch.map(present).map(csvRow)) {
+        lines.push(CSV_COLUMNS.map((c) => csvCell(row[c])).join(','));
+      }
       if (batch.length < CSV_BATCH) break;
     }
     return `${lines.join('\r\n')}\r\n`;
   }
 }
+
+/** An event as the CSV writes it: the study it is about by uuid and patient, beside the rest. */
+type CsvRow = AuditLogEntry & { study_uuid: string | null; patient_name: string | null };
 
 const CSV_COLUMNS = [
   'when',
@@ -49,12 +54,30 @@ const CSV_COLUMNS = [
   'outcome',
   'type',
   'object_id',
+  'study_uuid',
+  'patient_name',
   'user_id',
   'user_name',
   'user_email',
   'ip',
   'detail',
-] as const satisfies readonly (keyof AuditLogEntry)[];
+] as const satisfies readonly (keyof CsvRow)[];
+
+function csvRow(entry: AuditLogEntry): CsvRow {
+  return {
+    ...entry,
+    study_uuid: entry.study ? entry.object_id : null,
+    patient_name: entry.study ? readableName(entry.study.patient_name) : null,
+  };
+}
+
+/** A DICOM person name as people write it (DOE^JOHN → DOE, JOHN), as the pages show it. */
+function readableName(dicom: string): string {
+  return dicom
+    .split('^')
+    .filter((part) => part.trim() !== '')
+    .join(', ');
+}
 
 /**
  * One CSV cell, quoted. A value a spreadsheet would read as a formula (=, +, -, @, tab, CR) gets a

@@ -94,11 +94,47 @@ describe.each(DIALECTS)('the account audit log (audit/log) on %s', (dialect) => 
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="audit-log.csv"/);
     const lines = (await response.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('when,action,outcome,type,object_id,user_id,user_name,user_email,ip,detail');
+    expect(lines[0]).toBe(
+      'when,action,outcome,type,object_id,study_uuid,patient_name,user_id,user_name,user_email,ip,detail',
+    );
     expect(lines.slice(1).every((l) => l.includes('"LOGIN"'))).toBe(true);
     expect(lines.some((l) => l.includes('"FAILURE"') && l.includes('viewer@demo.local'))).toBe(true);
     const { csvCell } = await import('../../src/services/audit-log.service.js');
     expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+  });
+
+  it('names the study of each event in the CSV by its uuid and patient name', async () => {
+    const study = await server.ctx.db.kysely
+      .selectFrom('studies')
+      .select(['uuid', 'patient_name'])
+      .where('account_id', '=', accountId)
+      .orderBy('uuid', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(study.patient_name).toContain('^');
+    expect((await server.api.call('study/get', { uuid: study.uuid }, admin)).body.status).toBe('OK');
+    const csv = async (filter: Record<string, string>) => {
+      const response = await fetch(`${server.url}/api/v3/audit/log`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ sid: admin, account_id: accountId, format: 'csv', ...filter }),
+      });
+      const [head, ...rows] = (await response.text()).trim().split('\r\n');
+      const columns = head!.split(',');
+      // Cells are quoted and hold no line breaks here: split on the commas between quotes.
+      return rows.map((line) => {
+        const cells = line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/).map((c) => c.replace(/^"|"$/g, ''));
+        return Object.fromEntries(columns.map((c, i) => [c, cells[i] ?? '']));
+      });
+    };
+    const views = await csv({ 'filter.study_id': study.uuid, 'filter.action': 'STUDY_VIEW' });
+    expect(views.length).toBeGreaterThan(0);
+    expect(views[0]).toMatchObject({
+      action: 'STUDY_VIEW',
+      study_uuid: study.uuid,
+      patient_name: study.patient_name.split('^').filter(Boolean).join(', '),
+    });
+    const logins = await csv({ 'filter.action': 'LOGIN' });
+    expect(logins.every((row) => row['study_uuid'] === '' && row['patient_name'] === '')).toBe(true);
   });
 
   it('is for audit_view holders of the account only, and refuses bad filters', async () => {
