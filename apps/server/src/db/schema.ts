@@ -169,8 +169,8 @@ export interface StudyTable {
 
 /**
  * Studies counted per namespace, trash or not (0/1), status, modality mask and slot, by month
- * (`month`: the first six digits of an eight-digit study date, else '') and by study date; kept by
- * triggers on studies (migration 20261129T0100, decision 0046).
+ * (`month`: the first six digits of a calendar study date, six digits and a day 01 to 31, else '')
+ * and by study date; kept by triggers on studies (migrations 20261129T0100 and T0101, decision 0046).
  */
 export interface StudyCountByMonthTable {
   namespace_id: string;

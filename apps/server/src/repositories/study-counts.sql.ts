@@ -37,9 +37,9 @@ type CountsQuery<T extends 'study_counts_by_month' | 'study_counts_by_day'> = Se
 
 /**
  * Exactly the studies `applyStudyFilters` would count. A date range is the months wholly inside it
- * (every eight-digit date of the month is within the bounds, so all its studies match) plus the
- * matching days of every other month and of the studies whose date is not eight digits (month
- * ''), each day compared as studies.study_date is.
+ * (m01 to m31 within the bounds, so all the month's studies match) plus the matching days of every
+ * other month and of the studies whose date is no calendar date (month ''), each day compared as
+ * studies.study_date is.
  */
 export async function countFromCounts(
   db: Kysely<Database>,
@@ -56,8 +56,9 @@ export async function countFromCounts(
     if (mask !== undefined) narrowed = narrowed.where(sql<boolean>`(modality_bits & ${mask}) <> 0`);
     return narrowed;
   };
-  // The month's every eight-digit date is within the range (digit strings sort alike in any collation).
-  const wholeMonth = sql<boolean>`month <> '' and ${ge === undefined ? sql`true` : sql`month || '00' >= ${ge}`} and ${le === undefined ? sql`true` : sql`month || '99' <= ${le}`}`;
+  // Every calendar date of the month (m01 to m31) is within the range: digit strings of one length
+  // sort alike in any collation, so the month's studies all match.
+  const wholeMonth = sql<boolean>`month <> '' and ${ge === undefined ? sql`true` : sql`month || '01' >= ${ge}`} and ${le === undefined ? sql`true` : sql`month || '31' <= ${le}`}`;
   let months = narrow(db.selectFrom('study_counts_by_month')).select(
     sql<number>`coalesce(sum(n), 0)`.as('n'),
   );

@@ -147,6 +147,9 @@ describe.each(DIALECTS)('maintained study counts on %s', (dialect) => {
       { ge: `${month}01` },
       { le: `${month}31` },
       { ge: '20260101', le: '20251231' },
+      { ge: '20260101', le: '20260131' },
+      { ge: '20251201', le: '20260228' },
+      { ge: '2026', le: '20260132' },
     ];
     const modalitySets = [undefined, ['CT'], ['CT', 'MR'], ['SR'], ['MG', 'US', 'CR']];
     for (const deleted of [false, true]) {
@@ -221,13 +224,24 @@ describe.each(DIALECTS)('maintained study counts on %s', (dialect) => {
     const account = (
       await db().selectFrom('studies').select('account_id').where('uuid', '=', uuid).executeTakeFirstOrThrow()
     ).account_id;
-    const odd = ['', '2026', '2026-05-01', 'ABCDEFGH', '20260100', '20260199', '20260131', '20260201'];
+    const odd = [
+      '',
+      '2026',
+      '2026-05-01',
+      'ABCDEFGH',
+      '20260100',
+      '20260199',
+      '20260131',
+      '20260201',
+      '20260132',
+      '20260101',
+    ];
     for (const [i, study_date] of odd.entries()) {
       await db()
         .insertInto('studies')
         .values({
           ...BLANK_TEXT,
-          uuid: `00000000-0000-4000-8000-00000000000${i}`,
+          uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
           account_id: account,
           namespace_id: i % 2 ? emergency : cardiology,
           study_uid: `1.2.826.0.1.3680043.10.999.${i}`,

@@ -53,6 +53,7 @@ import { labelOverrides } from './20261128T0101-label-overrides.js';
 import { searchCoveringIndexes } from './20261128T0120-search-covering-indexes.js';
 import { linkRequestContact } from './20261128T0140-link-request-contact.js';
 import { studyCounts } from './20261129T0100-study-counts.js';
+import { studyCountsCalendarMonths } from './20261129T0101-study-counts-calendar-months.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -110,4 +111,5 @@ export const migrations: Record<string, Migration> = {
   '20261128T0120-search-covering-indexes': searchCoveringIndexes,
   '20261128T0140-link-request-contact': linkRequestContact,
   '20261129T0100-study-counts': studyCounts,
+  '20261129T0101-study-counts-calendar-months': studyCountsCalendarMonths,
 };
