@@ -313,4 +313,52 @@ describe.each(DIALECTS)('maintained study counts on %s', (dialect) => {
       await expectApiTotalsMatchPages(params);
     }
   });
+
+  it.runIf(dialect === 'postgres')(
+    'lets concurrent creations of studies with the same day, status and modality commit without waiting',
+    async () => {
+      const account = (await db().selectFrom('accounts').select('uuid').executeTakeFirstOrThrow()).uuid;
+      const study = (i: number) => ({
+        ...BLANK_TEXT,
+        // Last characters 0 and 1: different slots of the same count rows.
+        uuid: `00000000-0000-4000-9000-00000000000${i}`,
+        account_id: account,
+        namespace_id: emergency,
+        study_uid: `1.2.826.0.1.3680043.10.998.${i}`,
+        study_date: '20260301',
+        modality: 'CT',
+        modality_bits: modalityMask(['CT']),
+        study_status: 'NEW',
+        created: Date.now(),
+        updated: Date.now(),
+      });
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let inserted = () => {};
+      const first = new Promise<void>((resolve) => (inserted = resolve));
+      const holder = db()
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('studies').values(study(0)).execute();
+          inserted();
+          await held;
+        });
+      await first;
+      try {
+        // Had it to wait for the open transaction's count rows, the lock timeout would fail it.
+        await db()
+          .transaction()
+          .execute(async (trx) => {
+            await sql`set local lock_timeout = '2s'`.execute(trx);
+            await trx.insertInto('studies').values(study(1)).execute();
+          });
+      } finally {
+        release();
+        await holder;
+      }
+      await expectTablesExact();
+      await db().deleteFrom('studies').where('uuid', 'like', '00000000-0000-4000-9000-%').execute();
+      await expectTablesExact();
+    },
+  );
 });
