@@ -1,23 +1,12 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
+import { generateStudySpecs } from '../../src/dicom/index.js';
+import { sendFolder } from '../support/storescu.js';
+import { writeStudyFolder } from '../support/study-folder.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
-
-/** storescu of one generated study as `aet`; answers its exit code (0: every instance stored). */
-function storescu(port: number, aet: string, dir: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('storescu', ['-aet', aet, '-aec', 'INBOX', '127.0.0.1', String(port), '+sd', dir], {
-      env: { ...process.env, TCP_NODELAY: '1' },
-      stdio: 'ignore',
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? -1));
-  });
-}
 
 describe.each(DIALECTS)('registered DICOM senders (dicom/node/*) on %s', (dialect) => {
   let server: TestServer;
@@ -51,11 +40,8 @@ describe.each(DIALECTS)('registered DICOM senders (dicom/node/*) on %s', (dialec
 
   const studyDir = (name: string, seed: number) => {
     const dir = path.join(tmp, name);
-    fs.mkdirSync(dir);
     const [spec] = generateStudySpecs(1, seed, { now: new Date('2026-05-01T00:00:00Z') });
-    for (const file of writeStudyFiles(spec!)) {
-      fs.writeFileSync(path.join(dir, `${file.sopInstanceUid}.dcm`), file.bytes);
-    }
+    writeStudyFolder(dir, spec!);
     return { dir, studyUid: spec!.studyInstanceUid };
   };
 
@@ -96,7 +82,7 @@ describe.each(DIALECTS)('registered DICOM senders (dicom/node/*) on %s', (dialec
 
     // The new sender stores into Cardiology.
     const first = studyDir('first', 311);
-    expect(await storescu(server.dicomPort, 'CT_SCANNER_2', first.dir)).toBe(0);
+    expect((await sendFolder(first.dir, server.dicomPort, 'CT_SCANNER_2')).code).toBe(0);
     const study = await server.ctx.db.kysely
       .selectFrom('studies')
       .select(['namespace_id', 'source_ae_title'])
@@ -108,14 +94,14 @@ describe.each(DIALECTS)('registered DICOM senders (dicom/node/*) on %s', (dialec
     const moved = await server.api.call('dicom/node/set', { uuid, host: '10.20.30.40' }, admin);
     expect(moved.body).toMatchObject({ status: 'OK', host: '10.20.30.40', ae_title: 'CT_SCANNER_2' });
     const second = studyDir('second', 312);
-    expect(await storescu(server.dicomPort, 'CT_SCANNER_2', second.dir)).not.toBe(0);
+    expect((await sendFolder(second.dir, server.dicomPort, 'CT_SCANNER_2')).code).not.toBe(0);
     await server.api.call('dicom/node/set', { uuid, host: '*' }, admin);
-    expect(await storescu(server.dicomPort, 'CT_SCANNER_2', second.dir)).toBe(0);
+    expect((await sendFolder(second.dir, server.dicomPort, 'CT_SCANNER_2')).code).toBe(0);
 
     // Deleted, it is refused and nothing more is stored.
     expect((await server.api.call('dicom/node/delete', { uuid }, admin)).body.status).toBe('OK');
     const third = studyDir('third', 313);
-    expect(await storescu(server.dicomPort, 'CT_SCANNER_2', third.dir)).not.toBe(0);
+    expect((await sendFolder(third.dir, server.dicomPort, 'CT_SCANNER_2')).code).not.toBe(0);
     const stored = await server.ctx.db.kysely
       .selectFrom('studies')
       .select('uuid')

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,16 +5,17 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/dialect.js';
 import type { Database } from '../../src/db/schema.js';
 import { transactionWithoutSync } from '../../src/db/index-durability.js';
-import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
+import { generateStudySpecs } from '../../src/dicom/index.js';
 import { readFileMeta } from '../../src/ingest/recovery-scan.js';
 import { blobKey } from '../../src/storage/blob-store.js';
 import type { RunningServer } from '../../src/main.js';
-import { startServer } from '../../src/main.js';
-import { createPgDatabase, DEMO_PASSWORD, DIALECTS } from '../support/test-server.js';
+import { startOnDataDir } from '../support/data-dir-server.js';
+import { sendFolder } from '../support/storescu.js';
+import { writeStudyFolder } from '../support/study-folder.js';
+import { createPgDatabase, DIALECTS } from '../support/test-server.js';
 
 /**
  * The recovery scan: C-STORE index rows are committed without waiting for the log sync, so a power
@@ -24,21 +24,6 @@ import { createPgDatabase, DEMO_PASSWORD, DIALECTS } from '../support/test-serve
  * study; all of another, with its audit event) and putting back the run marker of the stopped run.
  */
 
-function storescu(dir: string, port: number): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'storescu',
-      ['-aet', 'DEMO_GATEWAY', '-aec', 'INBOX', '+sd', '127.0.0.1', String(port), dir],
-      { env: { ...process.env, TCP_NODELAY: '1' } },
-    );
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, output }));
-  });
-}
-
 describe.each(DIALECTS)('recovery scan after an unclean stop on %s', (dialect) => {
   let work: string;
   let dataDir: string;
@@ -46,22 +31,7 @@ describe.each(DIALECTS)('recovery scan after an unclean stop on %s', (dialect) =
   let server: RunningServer | undefined;
   const marker = () => path.join(dataDir, 'server.running');
 
-  const start = async () => {
-    const lines: string[] = [];
-    const running = await startServer(
-      loadConfig({
-        PORT: '0',
-        DICOM_PORT: '0',
-        DATA_DIR: dataDir,
-        DEMO_PASSWORD,
-        SEED_STUDIES: '0',
-        LOG_LEVEL: 'warn',
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      }),
-      (line) => lines.push(line),
-    );
-    return { running, lines };
-  };
+  const start = () => startOnDataDir(dataDir, databaseUrl);
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-recovery-'));
@@ -105,13 +75,11 @@ describe.each(DIALECTS)('recovery scan after an unclean stop on %s', (dialect) =
       const runStarted = fs.statSync(marker()).mtime;
 
       const dir = path.join(work, 'files');
-      fs.mkdirSync(dir);
-      const specs = generateStudySpecs(2, 9001, { now: new Date('2026-05-01T00:00:00Z') });
-      const perStudy = specs.map((spec) => ({ spec, files: writeStudyFiles(spec) }));
-      for (const file of perStudy.flatMap((s) => s.files)) {
-        fs.writeFileSync(path.join(dir, `${file.sopInstanceUid}.dcm`), file.bytes);
-      }
-      const sent = await storescu(dir, first.running.dicomPort);
+      const perStudy = writeStudyFolder(
+        dir,
+        ...generateStudySpecs(2, 9001, { now: new Date('2026-05-01T00:00:00Z') }),
+      );
+      const sent = await sendFolder(dir, first.running.dicomPort);
       expect(sent.code, sent.output).toBe(0);
       const [kept, gone] = perStudy;
       expect(kept!.files.length).toBeGreaterThan(1);

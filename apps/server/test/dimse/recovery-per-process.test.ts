@@ -6,32 +6,17 @@
  * acknowledged, and may be another process's ingest under way, so it is only handed to the
  * collector's grace period.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/dialect.js';
-import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
+import { generateStudySpecs } from '../../src/dicom/index.js';
 import type { RunningServer } from '../../src/main.js';
-import { startServer } from '../../src/main.js';
-import { createPgDatabase, DEMO_PASSWORD, DIALECTS } from '../support/test-server.js';
-
-function storescu(dir: string, port: number): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'storescu',
-      ['-aet', 'DEMO_GATEWAY', '-aec', 'INBOX', '+sd', '127.0.0.1', String(port), dir],
-      { env: { ...process.env, TCP_NODELAY: '1' } },
-    );
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, output }));
-  });
-}
+import { startOnDataDir } from '../support/data-dir-server.js';
+import { sendFolder } from '../support/storescu.js';
+import { writeStudyFolder } from '../support/study-folder.js';
+import { createPgDatabase, DIALECTS } from '../support/test-server.js';
 
 describe.each(DIALECTS)('run markers and recovery scans per process on %s', (dialect) => {
   let work: string;
@@ -40,20 +25,8 @@ describe.each(DIALECTS)('run markers and recovery scans per process on %s', (dia
   let server: RunningServer | undefined;
   const markerOf = (id: string) => path.join(dataDir, `server-${id}.running`);
 
-  const start = (processId: string) =>
-    startServer(
-      loadConfig({
-        PORT: '0',
-        DICOM_PORT: '0',
-        DATA_DIR: dataDir,
-        DEMO_PASSWORD,
-        SEED_STUDIES: '0',
-        LOG_LEVEL: 'warn',
-        PROCESS_ID: processId,
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      }),
-      () => undefined,
-    );
+  const start = async (processId: string) =>
+    (await startOnDataDir(dataDir, databaseUrl, { PROCESS_ID: processId })).running;
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-markers-'));
@@ -88,13 +61,9 @@ describe.each(DIALECTS)('run markers and recovery scans per process on %s', (dia
     async () => {
       server = await start('node-a');
       const dir = path.join(work, 'files');
-      fs.mkdirSync(dir, { recursive: true });
-      const [spec] = generateStudySpecs(1, 7301, { now: new Date('2026-05-01T00:00:00Z') });
-      for (const file of writeStudyFiles(spec!)) {
-        fs.writeFileSync(path.join(dir, `${file.sopInstanceUid}.dcm`), file.bytes);
-      }
+      writeStudyFolder(dir, ...generateStudySpecs(1, 7301, { now: new Date('2026-05-01T00:00:00Z') }));
       const runStarted = fs.statSync(markerOf('node-a')).mtime;
-      const sent = await storescu(dir, server.dicomPort);
+      const sent = await sendFolder(dir, server.dicomPort);
       expect(sent.code, sent.output).toBe(0);
       const k = server.ctx.db.kysely;
       const unreferenced = await k

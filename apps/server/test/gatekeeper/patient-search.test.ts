@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
+import { generateStudySpecs } from '../../src/dicom/index.js';
 import type { StudySpec } from '../../src/dicom/index.js';
 import type { NetworkNamespace } from '../support/netns.js';
 import { createNetworkNamespace } from '../support/netns.js';
@@ -10,6 +10,7 @@ import type { Forward } from '../support/netns-forward.js';
 import { forwardIntoNamespace } from '../support/netns-forward.js';
 import type { Orthanc } from '../support/orthanc.js';
 import { startOrthanc, storeWithStorescu } from '../support/orthanc.js';
+import { writeStudyFolder } from '../support/study-folder.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
@@ -57,10 +58,7 @@ describe.each(DIALECTS)('study/patient/search (Orthanc as the PACS) on %s', (dia
     orthanc = await startOrthanc(ns, workDir, { modalities: { INBOX: ['INBOX', '127.0.0.1', 11112] } });
     toOrthanc = await forwardIntoNamespace(ns, orthanc.dicomPort);
     [stored] = generateStudySpecs(1, 4242, { now: new Date('2026-05-01T00:00:00Z') }) as [StudySpec];
-    fs.mkdirSync(path.join(workDir, 'study'));
-    for (const file of writeStudyFiles(stored)) {
-      fs.writeFileSync(path.join(workDir, 'study', `${file.sopInstanceUid}.dcm`), file.bytes);
-    }
+    writeStudyFolder(path.join(workDir, 'study'), stored);
     await storeWithStorescu(ns, orthanc, 'INBOX', path.join(workDir, 'study'));
 
     const world = await demoWorld(server, ['admin', 'gatekeeper', 'clinician']);

@@ -11,14 +11,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { buildInstance } from '../../src/dicom/index.js';
 import type { RunningServer } from '../../src/main.js';
-import { startServer } from '../../src/main.js';
 import { blobKey } from '../../src/storage/blob-store.js';
 import { baseSpec } from '../dicom/support.js';
 import { filesUnder } from '../support/ingest-state.js';
-import { ApiClient, createPgDatabase, DEMO_PASSWORD, DIALECTS } from '../support/test-server.js';
+import { startOnDataDir } from '../support/data-dir-server.js';
+import { ApiClient, createPgDatabase, DIALECTS } from '../support/test-server.js';
 
 const GRACE_SECONDS = 2;
 
@@ -28,23 +27,7 @@ describe.each(DIALECTS)('start-up removes crash debris on %s', (dialect) => {
   let databaseUrl: string | undefined;
   let server: RunningServer | undefined;
 
-  const start = async () => {
-    const lines: string[] = [];
-    const running = await startServer(
-      loadConfig({
-        PORT: '0',
-        DICOM_PORT: '0',
-        DATA_DIR: dataDir,
-        DEMO_PASSWORD,
-        SEED_STUDIES: '0',
-        LOG_LEVEL: 'warn',
-        BLOB_GRACE_SECONDS: String(GRACE_SECONDS),
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      }),
-      (line) => lines.push(line),
-    );
-    return { running, lines };
-  };
+  const start = () => startOnDataDir(dataDir, databaseUrl, { BLOB_GRACE_SECONDS: String(GRACE_SECONDS) });
 
   /** Writes bytes under the blob key of `sha256` (of these bytes, or of the whole they were cut from). */
   const plantBlob = (bytes: Uint8Array, sha256 = createHash('sha256').update(bytes).digest('hex')) => {

@@ -1,23 +1,12 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
+import { sendFolder } from '../support/storescu.js';
+import { writeStudyFolder } from '../support/study-folder.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
-
-/** Runs dcmtk's storescu without blocking the event loop (the server lives in this process). */
-function storescu(args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('storescu', args, { env: { ...process.env, TCP_NODELAY: '1' } });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, output }));
-  });
-}
 
 // Long enough that the two associations of one study fall within it, even on a busy machine.
 const QUIET_MS = 1500;
@@ -65,16 +54,7 @@ describe.each(DIALECTS)('"harvested from gateway" mails after C-STORE on %s', (d
     throw new Error('harvest mails still pending');
   };
   const send = async (dir: string) => {
-    const sent = await storescu([
-      '-aet',
-      'DEMO_GATEWAY',
-      '-aec',
-      'INBOX',
-      '127.0.0.1',
-      String(server.dicomPort),
-      '+sd',
-      dir,
-    ]);
+    const sent = await sendFolder(dir, server.dicomPort);
     expect(sent.code, sent.output).toBe(0);
   };
 
@@ -141,10 +121,7 @@ describe.each(DIALECTS)('"harvested from gateway" mails after C-STORE on %s', (d
   it('mails nobody once the member has opted out', async () => {
     await set('clinician@demo.local', 'Emergency', { event_harvest: 0 });
     const dir = path.join(tmp, 'c');
-    fs.mkdirSync(dir);
-    const spec = generateStudySpecs(1, 777, { now: new Date('2026-05-02T00:00:00Z') })[0]!;
-    for (const f of writeStudyFiles(spec))
-      fs.writeFileSync(path.join(dir, `${f.sopInstanceUid}.dcm`), f.bytes);
+    writeStudyFolder(dir, ...generateStudySpecs(1, 777, { now: new Date('2026-05-02T00:00:00Z') }));
     await send(dir);
     await settled();
     expect(await mails()).toHaveLength(2);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { forwardIntoNamespace } from '../support/netns-forward.js';
 import type { Orthanc } from '../support/orthanc.js';
 import { startOrthanc } from '../support/orthanc.js';
 import { addDestination } from '../support/demo-world.js';
+import { sendFolder } from '../support/storescu.js';
 import { ApiClient, createPgDatabase, DIALECTS } from '../support/test-server.js';
 import { until } from '../support/until.js';
 
@@ -68,22 +68,6 @@ function writeStudy(dir: string, patientId: string): { studyUid: string; sops: s
   return { studyUid, sops };
 }
 
-/** Sends a folder to the server as the demo world's registered gateway. */
-function storescu(dir: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'storescu',
-      ['-aet', 'DEMO_GATEWAY', '-aec', 'INBOX', '+sd', '127.0.0.1', String(port), dir],
-      {
-        stdio: 'ignore',
-        env: { ...process.env, TCP_NODELAY: '1' },
-      },
-    );
-    child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? -1));
-  });
-}
-
 interface Attempt {
   uuid: string;
   status: string;
@@ -128,7 +112,7 @@ describe.each(DIALECTS)('A push survives SIGKILL of its server on %s', (dialect)
     const { studyUid, sops } = writeStudy(path.join(work, 'study'), `PUSH-CRASH-${dialect}`);
     const first = await startChildServer(dataDir, env);
     servers.push(first);
-    expect(await storescu(path.join(work, 'study'), first.dicomPort)).toBe(0);
+    expect((await sendFolder(path.join(work, 'study'), first.dicomPort)).code).toBe(0);
 
     const api = new ApiClient(first.url);
     const admin = await api.login('admin@demo.local');

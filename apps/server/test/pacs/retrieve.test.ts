@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +14,8 @@ import type { Forward } from '../support/netns-forward.js';
 import { forwardIntoNamespace } from '../support/netns-forward.js';
 import type { Orthanc } from '../support/orthanc.js';
 import { startOrthanc, storeWithStorescu } from '../support/orthanc.js';
+import { sendFolder } from '../support/storescu.js';
+import { writeStudyFolder } from '../support/study-folder.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
@@ -27,10 +28,7 @@ function multiSeriesStudy(dir: string): StudySpec {
   for (let seed = 1500; ; seed++) {
     const [spec] = generateStudySpecs(1, seed, { now: new Date('2026-05-01T00:00:00Z') });
     if (spec!.series.length < 2) continue;
-    fs.mkdirSync(dir, { recursive: true });
-    for (const file of writeStudyFiles(spec!)) {
-      fs.writeFileSync(path.join(dir, `${file.sopInstanceUid}.dcm`), file.bytes);
-    }
+    writeStudyFolder(dir, spec!);
     return spec!;
   }
 }
@@ -280,22 +278,11 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
         .execute();
     }
     const write = (spec: StudySpec, name: string) => {
-      fs.mkdirSync(path.join(dir, name), { recursive: true });
-      for (const file of writeStudyFiles(spec)) {
-        fs.writeFileSync(path.join(dir, name, `${file.sopInstanceUid}.dcm`), file.bytes);
-      }
+      writeStudyFolder(path.join(dir, name), spec);
       return path.join(dir, name);
     };
     // dcmtk's storescu sends no Move Originator; it calls as the destination's AE from its host.
-    const storescu = (folder: string) =>
-      new Promise<number>((resolve) => {
-        const child = spawn(
-          'storescu',
-          ['-aet', 'ORTHANC', '-aec', 'INBOX', '127.0.0.1', String(server.dicomPort), '+sd', folder],
-          { stdio: 'ignore', env: { ...process.env, TCP_NODELAY: '1' } },
-        );
-        child.on('close', (code) => resolve(code ?? -1));
-      });
+    const storescu = async (folder: string) => (await sendFolder(folder, server.dicomPort, 'ORTHANC')).code;
     expect(await storescu(write(wanted!, 'wanted'))).toBe(0);
     const placed = await db
       .selectFrom('studies')
@@ -320,10 +307,7 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
     big!.series = big!.series.slice(0, 2);
     big!.series[0]!.instanceCount = 400;
     const dir = path.join(workDir, 'big');
-    fs.mkdirSync(dir, { recursive: true });
-    for (const file of writeStudyFiles(big!)) {
-      fs.writeFileSync(path.join(dir, `${file.sopInstanceUid}.dcm`), file.bytes);
-    }
+    writeStudyFolder(dir, big!);
     await storeWithStorescu(ns, orthanc, 'INBOX', dir);
     const total = instanceCount(big!);
     const db = server.ctx.db.kysely;

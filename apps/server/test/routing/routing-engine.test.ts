@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -6,22 +5,13 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
+import { generateStudySpecs } from '../../src/dicom/index.js';
 import type { StudySpec } from '../../src/dicom/index.js';
+import { sendFolder } from '../support/storescu.js';
+import { writeStudyFolder } from '../support/study-folder.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
-
-/** Runs dcmtk's storescu without blocking the event loop (the server lives in this process). */
-function storescu(args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('storescu', args, { env: { ...process.env, TCP_NODELAY: '1' } });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, output }));
-  });
-}
+import { eventually } from '../support/until.js';
 
 interface Received {
   method: string;
@@ -60,16 +50,8 @@ async function startSink(): Promise<{
 }
 
 const QUIET_MS = 600;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+// What a study, a route run or a delivery may take to show on a busy machine.
+const WAIT_MS = 20_000;
 
 describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dialect) => {
   let server: TestServer;
@@ -127,18 +109,8 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
   /** Writes a study's files to a folder of their own and sends them as DEMO_GATEWAY. */
   const cstore = async (spec: StudySpec) => {
     const dir = fs.mkdtempSync(path.join(tmp, 'study-'));
-    for (const f of writeStudyFiles(spec))
-      fs.writeFileSync(path.join(dir, `${f.sopInstanceUid}.dcm`), f.bytes);
-    const sent = await storescu([
-      '-aet',
-      'DEMO_GATEWAY',
-      '-aec',
-      'INBOX',
-      '127.0.0.1',
-      String(server.dicomPort),
-      '+sd',
-      dir,
-    ]);
+    writeStudyFolder(dir, spec);
+    const sent = await sendFolder(dir, server.dicomPort);
     expect(sent.code, sent.output).toBe(0);
   };
   const studyIn = (group: string, studyUid: string) =>
@@ -179,13 +151,25 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
     const other = without('CT');
     await cstore(ct);
     await cstore(other);
-    const original = await until('the CT study', () => studyIn('Emergency', ct.studyInstanceUid));
-    const copy = await until('the CT copy in Cardiology', () => studyIn('Cardiology', ct.studyInstanceUid));
+    const original = await eventually(
+      () => studyIn('Emergency', ct.studyInstanceUid),
+      'the CT study',
+      WAIT_MS,
+    );
+    const copy = await eventually(
+      () => studyIn('Cardiology', ct.studyInstanceUid),
+      'the CT copy in Cardiology',
+      WAIT_MS,
+    );
     expect(copy.source).toBe('share');
-    const history = await until('the route run', async () => {
-      const events = await routeEvents(original.uuid);
-      return events.length ? events : undefined;
-    });
+    const history = await eventually(
+      async () => {
+        const events = await routeEvents(original.uuid);
+        return events.length ? events : undefined;
+      },
+      'the route run',
+      WAIT_MS,
+    );
     expect(history).toHaveLength(1);
     expect(history[0]!.outcome).toBe('SUCCESS');
     expect(JSON.parse(history[0]!.detail!)).toMatchObject({
@@ -202,7 +186,11 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
     ).toEqual(['ROUTE/SUCCESS']);
 
     // The other study went quiet too, but does not match.
-    const otherStudy = await until('the other study', () => studyIn('Emergency', other.studyInstanceUid));
+    const otherStudy = await eventually(
+      () => studyIn('Emergency', other.studyInstanceUid),
+      'the other study',
+      WAIT_MS,
+    );
     await new Promise((r) => setTimeout(r, QUIET_MS * 3));
     expect(await studyIn('Cardiology', other.studyInstanceUid)).toBeUndefined();
     expect(await routeEvents(otherStudy.uuid)).toEqual([]);
@@ -227,10 +215,10 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
     const before = sink.received.length;
     const spec = only('CT', 1);
     await cstore(spec);
-    const study = await until('the study', () => studyIn('Emergency', spec.studyInstanceUid));
+    const study = await eventually(() => studyIn('Emergency', spec.studyInstanceUid), 'the study', WAIT_MS);
 
     // Two 503s, then a 204: three requests of the same delivery.
-    await until('three attempts', () => Promise.resolve(sink.received.length >= before + 3));
+    await eventually(() => Promise.resolve(sink.received.length >= before + 3), 'three attempts', WAIT_MS);
     const attempts = sink.received.slice(before);
     const body = JSON.parse(attempts[2]!.body);
     expect(body).toMatchObject({
@@ -250,11 +238,15 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
       expect(createHmac('sha256', secret).update(`${t}.${attempt.body} `).digest('hex')).not.toBe(v1);
     }
 
-    const log = await until('the delivered entry', async () => {
-      const answer = await call('webhook/delivery/list', { uuid: hook.body.webhook.uuid });
-      const entry = answer.body.deliveries?.[0];
-      return entry?.status === 'delivered' ? entry : undefined;
-    });
+    const log = await eventually(
+      async () => {
+        const answer = await call('webhook/delivery/list', { uuid: hook.body.webhook.uuid });
+        const entry = answer.body.deliveries?.[0];
+        return entry?.status === 'delivered' ? entry : undefined;
+      },
+      'the delivered entry',
+      WAIT_MS,
+    );
     expect(log).toMatchObject({
       event: 'study_harvested',
       study_uuid: study.uuid,
@@ -283,7 +275,7 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
     expect(rule.body.status, JSON.stringify(rule.body)).toBe('OK');
     const spec = only('CT', 2);
     await cstore(spec);
-    const study = await until('the study', () => studyIn('Emergency', spec.studyInstanceUid));
+    const study = await eventually(() => studyIn('Emergency', spec.studyInstanceUid), 'the study', WAIT_MS);
     const viewer = await server.api.login('viewer@demo.local');
     const refused = await call(
       'study/manual/route',
@@ -294,16 +286,23 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
     const before = sink.received.length;
     const ran = await call('study/manual/route', { route_id: rule.body.route.uuid, uuid: study.uuid });
     expect(ran.body).toMatchObject({ status: 'OK', actions: 2 });
-    const events = await until('two runs', async () => {
-      const e = await routeEvents(study.uuid);
-      return e.length >= 2 ? e : undefined;
-    });
+    const events = await eventually(
+      async () => {
+        const e = await routeEvents(study.uuid);
+        return e.length >= 2 ? e : undefined;
+      },
+      'two runs',
+      WAIT_MS,
+    );
     expect(events.map((e) => `${JSON.parse(e.detail!).action}/${e.outcome}`).sort()).toEqual([
       'share_group/SUCCESS',
       'webhook/SUCCESS',
     ]);
-    const delivered = await until('the routed delivery', () =>
-      Promise.resolve(sink.received.slice(before).find((r) => JSON.parse(r.body).event === 'study_routed')),
+    const delivered = await eventually(
+      () =>
+        Promise.resolve(sink.received.slice(before).find((r) => JSON.parse(r.body).event === 'study_routed')),
+      'the routed delivery',
+      WAIT_MS,
     );
     expect(JSON.parse(delivered.body).detail).toMatchObject({
       route_id: rule.body.route.uuid,
@@ -320,7 +319,7 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
     });
     const spec = only('CT', 3);
     await cstore(spec);
-    const study = await until('the study', () => studyIn('Emergency', spec.studyInstanceUid));
+    const study = await eventually(() => studyIn('Emergency', spec.studyInstanceUid), 'the study', WAIT_MS);
     const clinician = await server.api.login('clinician@demo.local');
     const nominated = await call(
       'study/nominate',
@@ -341,11 +340,15 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
       gatekeeper,
     );
     expect(rejected.body.status, JSON.stringify(rejected.body)).toBe('OK');
-    const events = await until('both deliveries', async () => {
-      const answer = await call('webhook/delivery/list', { uuid: hook.body.webhook.uuid });
-      const list = answer.body.deliveries as { event: string; status: string; study_uuid: string }[];
-      return list.length === 2 && list.every((d) => d.status === 'delivered') ? list : undefined;
-    });
+    const events = await eventually(
+      async () => {
+        const answer = await call('webhook/delivery/list', { uuid: hook.body.webhook.uuid });
+        const list = answer.body.deliveries as { event: string; status: string; study_uuid: string }[];
+        return list.length === 2 && list.every((d) => d.status === 'delivered') ? list : undefined;
+      },
+      'both deliveries',
+      WAIT_MS,
+    );
     expect(events.map((e) => e.event).sort()).toEqual(['study_nominated', 'study_rejected']);
     expect(events.every((e) => e.study_uuid === study.uuid)).toBe(true);
     await call('webhook/delete', { uuid: hook.body.webhook.uuid });
@@ -395,11 +398,15 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
       .where('uuid', '=', hook.body.webhook.uuid)
       .executeTakeFirstOrThrow();
     await server.ctx.services.webhooks.queue(row, 'study_shared', null, {});
-    const entry = await until('the failed delivery', async () => {
-      const answer = await call('webhook/delivery/list', { uuid: hook.body.webhook.uuid });
-      const first = answer.body.deliveries?.[0];
-      return first?.status === 'failed' ? first : undefined;
-    });
+    const entry = await eventually(
+      async () => {
+        const answer = await call('webhook/delivery/list', { uuid: hook.body.webhook.uuid });
+        const first = answer.body.deliveries?.[0];
+        return first?.status === 'failed' ? first : undefined;
+      },
+      'the failed delivery',
+      WAIT_MS,
+    );
     expect(entry.attempts).toBe(1);
     expect(entry.last_error).toMatch(/loopback, link-local or private/);
     expect(sink.received.length).toBe(before);
