@@ -13,6 +13,8 @@ export interface AuditLogEntry {
   /** The account's study the event is about: its patient (DICOM name) and description. */
   study: { patient_name: string; description: string } | null;
   detail: Record<string, unknown> | null;
+  /** Names of the account's groups a study search's filters name, by namespace id (pages only). */
+  group_names?: Record<string, string>;
 }
 
 /**

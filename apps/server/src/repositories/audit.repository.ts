@@ -111,4 +111,26 @@ export class AuditRepository {
     for (const row of [...users, ...groups]) names.set(row.uuid, row.name);
     return names;
   }
+
+  /** Names of an account's groups (and of the account itself) by namespace id, for readable details. */
+  async namespaceNames(accountId: string, namespaceIds: string[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    if (!namespaceIds.length) return names;
+    const [groups, accounts] = await Promise.all([
+      this.db
+        .selectFrom('groups')
+        .select(['namespace_id', 'name'])
+        .where('account_id', '=', accountId)
+        .where('namespace_id', 'in', namespaceIds)
+        .execute(),
+      this.db
+        .selectFrom('accounts')
+        .select(['namespace_id', 'name'])
+        .where('uuid', '=', accountId)
+        .where('namespace_id', 'in', namespaceIds)
+        .execute(),
+    ]);
+    for (const row of [...groups, ...accounts]) names.set(row.namespace_id, row.name);
+    return names;
+  }
 }

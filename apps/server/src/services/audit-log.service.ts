@@ -24,8 +24,16 @@ export class AuditLogService {
   ): Promise<{ events: AuditLogEntry[]; page: { number: number; rows: number; more: 0 | 1 } }> {
     requireAdministration(caller, accountId, 'audit', 'view');
     const found = await this.audit.accountLog(accountId, filter, rows + 1, (number - 1) * rows);
+    const events = found.slice(0, rows).map(present);
+    // A search's details name its groups by namespace id: the page shows their names.
+    const names = await this.audit.namespaceNames(accountId, [...new Set(events.flatMap(namespacesOf))]);
     return {
-      events: found.slice(0, rows).map(present),
+      events: events.map((e) => {
+        const own = namespacesOf(e).filter((id) => names.has(id));
+        return own.length
+          ? { ...e, group_names: Object.fromEntries(own.map((id) => [id, names.get(id)!])) }
+          : e;
+      }),
       page: { number, rows, more: found.length > rows ? 1 : 0 },
     };
   }
@@ -43,6 +51,22 @@ export class AuditLogService {
     }
     return `${lines.join('\r\n')}\r\n`;
   }
+}
+
+/** Namespace ids a study search's filters name (`filter.phi_namespace.equals`, `….in` as JSON). */
+export function namespacesOf(entry: AuditLogEntry): string[] {
+  const filters = entry.detail?.['filters'];
+  if (!filters || typeof filters !== 'object') return [];
+  return Object.entries(filters as Record<string, unknown>).flatMap(([key, value]) => {
+    if (!/^filter\.(phi|storage)_namespace\./.test(key) || typeof value !== 'string') return [];
+    if (!key.endsWith('.in')) return [value];
+    try {
+      const list: unknown = JSON.parse(value);
+      return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** An event as the CSV writes it: the study it is about by uuid and patient, beside the rest. */

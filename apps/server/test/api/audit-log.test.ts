@@ -103,6 +103,33 @@ describe.each(DIALECTS)('the account audit log (audit/log) on %s', (dialect) => 
     expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
   });
 
+  it("names the groups a study search's filters name, by namespace id", async () => {
+    const group = await server.ctx.db.kysely
+      .selectFrom('groups')
+      .select(['namespace_id', 'name'])
+      .where('account_id', '=', accountId)
+      .orderBy('name')
+      .executeTakeFirstOrThrow();
+    const found = await server.api.call(
+      'study/list',
+      { 'filter.phi_namespace.equals': group.namespace_id, 'filter.patient_name.like': '%A%' },
+      admin,
+    );
+    expect(found.body.status).toBe('OK');
+    const searches = await log({ 'filter.action': 'STUDY_SEARCH' });
+    const search = searches.body.events.find(
+      (e: { detail: { filters?: Record<string, string> } | null }) =>
+        e.detail?.filters?.['filter.phi_namespace.equals'] === group.namespace_id,
+    );
+    expect(search).toMatchObject({
+      user_email: 'admin@demo.local',
+      detail: { filters: { 'filter.patient_name.like': '%A%' } },
+      group_names: { [group.namespace_id]: group.name },
+    });
+    const logins = await log({ 'filter.action': 'LOGIN' });
+    expect(logins.body.events.every((e: object) => !('group_names' in e))).toBe(true);
+  });
+
   it('names the study of each event in the CSV by its uuid and patient name', async () => {
     const study = await server.ctx.db.kysely
       .selectFrom('studies')

@@ -13,6 +13,26 @@ export const CONTRACT_MESSAGE_TABLES: readonly Readonly<Record<string, string>>[
  * each is translated and still written somewhere in the sources (a stale entry fails).
  */
 export const COMPUTED_KEYS: readonly string[] = [
+  // features/admin/lib/audit-entry.ts FILTER_LABELS: a recorded search's filters in words
+  'Group',
+  'Patient name',
+  'MRN',
+  'Date of birth',
+  'Sex',
+  'Accession number',
+  'Referring physician',
+  'Modality',
+  'Starred',
+  'Thin',
+  'Study UID',
+  'Study UUID',
+  'Source title',
+  'Destination title',
+  'Study date',
+  'Uploaded date',
+  'Tags',
+  'Study description',
+  'Deleted',
   // contract ALL_MY_GROUPS.name (session/groups.ts), StudyCard's field labels
   'All My Groups',
   'DOB',
@@ -313,6 +333,7 @@ export const COMPUTED_CALLS: readonly string[] = [
   'session/groups.ts: ALL_MY_GROUPS.name',
   'features/admin/components/AuditLogPage.tsx: actionLabel(a)',
   'features/admin/components/AuditLogPage.tsx: actionLabel(e.action)',
+  'features/admin/lib/audit-entry.ts: label',
   'app/InboxUnavailablePage.tsx: MESSAGES.noSuitableAccount',
   'app/InboxUnavailablePage.tsx: MESSAGES.notFoundPage',
   'app/NotFoundPage.tsx: MESSAGES.notFoundPage',
@@ -510,7 +531,7 @@ export const COMPUTED_CALLS: readonly string[] = [
 
 /** Label-like attributes given as bare literals on purpose: input patterns, or components that call `t()` themselves. */
 export const LITERAL_LABELS: readonly string[] = [
-  'features/search/components/AdvancedSearchPanel.tsx: MM-DD-YYYY',
+  'features/admin/components/DayTimeField.tsx: HH:MM',
   'features/search/components/AdvancedSearchPanel.tsx: Study date',
   'features/search/components/AdvancedSearchPanel.tsx: Uploaded date',
   'features/search/components/DateRangePicker.tsx: MM-DD-YYYY',

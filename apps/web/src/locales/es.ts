@@ -5,6 +5,16 @@ import type { Messages } from '../lib/i18n';
  * forms (Intl.PluralRules); `_many` falls back to `_other`. Loaded only when Spanish is chosen.
  */
 const es: Messages = {
+  'From time': 'Hora de inicio',
+  'To time': 'Hora de fin',
+  'Unknown group': 'Grupo desconocido',
+  '{{field}} is {{value}}': '{{field}} es {{value}}',
+  '{{field}} is one of {{value}}': '{{field}} es uno de {{value}}',
+  '{{field}} contains {{value}}': '{{field}} contiene {{value}}',
+  '{{field}} from {{value}}': '{{field}} desde {{value}}',
+  '{{field}} until {{value}}': '{{field}} hasta {{value}}',
+  'Filters: {{list}}': 'Filtros: {{list}}',
+  'No filters': 'Sin filtros',
   '1 to 16 characters, printable ASCII without backslash':
     'De 1 a 16 caracteres, ASCII imprimible sin barra invertida',
   'A DICOM sender': 'Un emisor DICOM',

@@ -5,6 +5,16 @@ import type { Messages } from '../lib/i18n';
  * forms (Intl.PluralRules); `_many` falls back to `_other`. Loaded only when French is chosen.
  */
 const fr: Messages = {
+  'From time': 'Heure de début',
+  'To time': 'Heure de fin',
+  'Unknown group': 'Groupe inconnu',
+  '{{field}} is {{value}}': '{{field}} est {{value}}',
+  '{{field}} is one of {{value}}': '{{field}} parmi {{value}}',
+  '{{field}} contains {{value}}': '{{field}} contient {{value}}',
+  '{{field}} from {{value}}': '{{field}} à partir du {{value}}',
+  '{{field}} until {{value}}': "{{field}} jusqu'au {{value}}",
+  'Filters: {{list}}': 'Filtres : {{list}}',
+  'No filters': 'Aucun filtre',
   '1 to 16 characters, printable ASCII without backslash':
     '1 à 16 caractères, ASCII imprimable sans barre oblique inverse',
   'A DICOM sender': 'Un émetteur DICOM',

@@ -65,6 +65,22 @@ describe('AuditLogPage', () => {
                   user_email: 'officer@demo.local',
                   study: { patient_name: 'DOE^JOHN', description: 'CT CHEST' },
                 }),
+                event({
+                  id: 1,
+                  action: 'STUDY_SEARCH',
+                  type: 'study',
+                  detail: {
+                    filters: {
+                      'filter.phi_namespace.equals': 'ns-emergency',
+                      'filter.patient_name.like': '%DOE%',
+                      'filter.study_date.ge': '20260301',
+                      'filter.star.equals': '1',
+                      'filter.timezone': 'Europe/Paris',
+                    },
+                    returned: 3,
+                  },
+                  group_names: { 'ns-emergency': 'Emergency' },
+                }),
               ],
               page: { number: 1, rows: 50, more },
             },
@@ -99,6 +115,13 @@ describe('AuditLogPage', () => {
     expect(within(rows[2]!).queryByText('Failed')).toBeNull();
     expect(within(rows[2]!).getByRole('button', { name: 'DOE, JOHN · CT CHEST' })).toBeTruthy();
     expect(screen.queryByText(/DOE\^JOHN/)).toBeNull();
+    // A search's filters read in words, its group by name, its days in the user's format.
+    expect(
+      within(rows[3]!).getByText(
+        'Filters: Group is Emergency, Patient name contains DOE, Study date from 01/03/2026, Starred is Yes · returned: 3',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/filter\.|ns-emergency/)).toBeNull();
     expect(asked[0]!.searchParams.get('account_id')).toBe('acc');
   });
 
@@ -113,12 +136,26 @@ describe('AuditLogPage', () => {
     fireEvent.click(await screen.findByRole('option', { name: 'Sign-in' }));
     await waitFor(() => expect(asked.at(-1)!.searchParams.get('filter.action')).toBe('LOGIN'));
 
-    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-03-01T08:00' } });
+    // From and To are typed in the Profile's date format and read in its time zone (here UTC).
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '01/03/2026' } });
     await waitFor(() =>
-      expect(asked.at(-1)!.searchParams.get('filter.from')).toBe(
-        String(new Date('2026-03-01T08:00').getTime()),
+      expect(asked.at(-1)!.searchParams.get('filter.from')).toBe(String(Date.parse('2026-03-01T00:00:00Z'))),
+    );
+    fireEvent.change(screen.getByLabelText('From time'), { target: { value: '08:00' } });
+    await waitFor(() =>
+      expect(asked.at(-1)!.searchParams.get('filter.from')).toBe(String(Date.parse('2026-03-01T08:00:00Z'))),
+    );
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '02/03/2026' } });
+    await waitFor(() =>
+      expect(asked.at(-1)!.searchParams.get('filter.to')).toBe(
+        String(Date.parse('2026-03-02T23:59:59.999Z')),
       ),
     );
+    // A time that does not read as HH:MM says so and leaves the bound out.
+    fireEvent.change(screen.getByLabelText('To time'), { target: { value: '25:00' } });
+    expect(await screen.findByText('Please enter time in HH:MM format')).toBeTruthy();
+    await waitFor(() => expect(asked.at(-1)!.searchParams.get('filter.to')).toBeNull());
+    fireEvent.change(screen.getByLabelText('To time'), { target: { value: '' } });
 
     const csv = new URL(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')!, 'http://x');
     expect(csv.pathname).toBe('/api/v3/audit/log');

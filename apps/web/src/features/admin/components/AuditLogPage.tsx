@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useContext, useMemo, useState } from 'react';
 import {
   Alert,
   Autocomplete,
@@ -21,7 +21,8 @@ import Download from '@mui/icons-material/Download';
 import type { AuditLogEntry } from '@imaging-inbox/contract';
 import { AUDIT_FILTER_ACTIONS } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
-import { useDateDisplay } from '../../../lib/date-preferences';
+import { DatePreferencesContext, useDateDisplay } from '../../../lib/date-preferences';
+import { zonedInstant } from '../../../lib/zoned-time';
 import { formatPatientName } from '../../../lib/format';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Loading } from '../../../components/Loading';
@@ -31,6 +32,7 @@ import { useInbox } from '../../../session/inbox-context';
 import { useAccountUsers } from '../api/account-users';
 import { auditLogCsvUrl, useAuditLog, type AuditLogQuery } from '../api/audit-log';
 import { actionLabel, detailText, isFailure } from '../lib/audit-entry';
+import { DayTimeField, NO_DAY_TIME, type DayTime } from './DayTimeField';
 
 const PAGE_SIZES = [25, 50, 100];
 
@@ -40,11 +42,16 @@ interface UserOption {
   email: string;
 }
 
-/** A datetime-local field's value (the browser's zone) as ms, or null when blank or unreadable. */
-const fieldTime = (value: string): number | null => {
-  const ms = value ? new Date(value).getTime() : NaN;
-  return Number.isFinite(ms) ? ms : null;
-};
+/**
+ * A From or To bound as ms in the user's time zone (Profile; none: the browser's), or null when
+ * blank or unreadable. A bound without a time is the start (From) or end (To) of its day; To
+ * includes its whole minute.
+ */
+function boundTime(value: DayTime, end: boolean, timeZone: string | null): number | null {
+  const time = value.time.trim() || (end ? '23:59' : '00:00');
+  const ms = zonedInstant(value.day, time, timeZone);
+  return ms === null ? null : end ? ms + 59_999 : ms;
+}
 
 /**
  * Administration → Audit Log (/organization/audit.html), for holders of audit_view: every event of
@@ -54,6 +61,7 @@ const fieldTime = (value: string): number | null => {
 export function AuditLogPage() {
   const { t } = useTranslation();
   const dates = useDateDisplay();
+  const { timeZone } = useContext(DatePreferencesContext);
   const { account, permissions } = useInbox();
   const mayView = permissions.audit_view === 1;
   const mayListUsers = permissions.account_user_view === 1 || permissions.account_user_edit === 1;
@@ -61,8 +69,8 @@ export function AuditLogPage() {
   const [userSearch, setUserSearch] = useState('');
   const [study, setStudy] = useState<{ uuid: string; label: string } | null>(null);
   const [actions, setActions] = useState<string[]>([]);
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const [from, setFrom] = useState<DayTime>(NO_DAY_TIME);
+  const [to, setTo] = useState<DayTime>(NO_DAY_TIME);
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState(PAGE_SIZES[1]!);
   const query: AuditLogQuery = useMemo(
@@ -70,10 +78,10 @@ export function AuditLogPage() {
       userId: user?.uuid ?? null,
       studyId: study?.uuid ?? null,
       actions,
-      from: fieldTime(from),
-      to: fieldTime(to),
+      from: boundTime(from, false, timeZone),
+      to: boundTime(to, true, timeZone),
     }),
-    [user, study, actions, from, to],
+    [user, study, actions, from, to, timeZone],
   );
   const log = useAuditLog(account.uuid, query, page, rows, mayView);
   const userFilter = useDebouncedValue(userSearch.trim(), 300);
@@ -110,13 +118,13 @@ export function AuditLogPage() {
       set(value);
       setPage(1);
     };
-  const filtered = user || study || actions.length || from || to;
+  const filtered = user || study || actions.length || from.day || from.time || to.day || to.time;
   const clearFilters = () => {
     setUser(null);
     setStudy(null);
     setActions([]);
-    setFrom('');
-    setTo('');
+    setFrom(NO_DAY_TIME);
+    setTo(NO_DAY_TIME);
     setPage(1);
   };
   const studyLabel = (e: AuditLogEntry) =>
@@ -180,22 +188,13 @@ export function AuditLogPage() {
           getOptionLabel={(a) => t(actionLabel(a))}
           renderInput={(params) => <TextField {...params} label={t('Action')} />}
         />
-        <TextField
-          size="small"
-          type="datetime-local"
+        <DayTimeField
           label={t('From')}
+          timeLabel={t('From time')}
           value={from}
-          onChange={(e) => refilter(setFrom)(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
+          onChange={refilter(setFrom)}
         />
-        <TextField
-          size="small"
-          type="datetime-local"
-          label={t('To')}
-          value={to}
-          onChange={(e) => refilter(setTo)(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
+        <DayTimeField label={t('To')} timeLabel={t('To time')} value={to} onChange={refilter(setTo)} />
         {study && (
           <Chip
             label={t('Study: {{study}}', { study: study.label })}
@@ -259,7 +258,7 @@ export function AuditLogPage() {
                       )}
                     </TableCell>
                     <TableCell sx={{ maxWidth: 360, overflowWrap: 'anywhere' }}>
-                      {detailText(e.detail)}
+                      {detailText(e, { day: dates.day })}
                     </TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{e.ip ?? ''}</TableCell>
                   </TableRow>
