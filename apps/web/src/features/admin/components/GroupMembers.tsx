@@ -1,22 +1,9 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  IconButton,
-  MenuItem,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
-import Delete from '@mui/icons-material/Delete';
-import type { AdminGroup, Role } from '@imaging-inbox/contract';
+import { Alert, Button, MenuItem, Stack, TextField } from '@mui/material';
+import type { AdminGroup, GroupMember, Role } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { errorBody } from '../../../lib/api-error';
+import { AdminTable } from '../../../components/AdminTable';
 import { Loading } from '../../../components/Loading';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { useAccountUsers } from '../api/account-users';
@@ -49,69 +36,56 @@ export function GroupMembers({ group, roles, mayEdit }: Props) {
   const candidates = (users.data?.users ?? []).filter((u) => !inGroup.has(u.uuid));
   const failed = setMember.error ?? removeMember.error;
 
+  const ownPermissions = (m: GroupMember) =>
+    t('Own permissions ({{count}})', { count: m.permissions.length });
+  const roleCell = (m: GroupMember) =>
+    mayEdit ? (
+      <TextField
+        select
+        size="small"
+        value={m.role?.uuid ?? ''}
+        onChange={(e) => setMember.mutate({ groupId: group.uuid, userId: m.uuid, roleId: e.target.value })}
+        slotProps={{ htmlInput: { 'aria-label': t('Role of {{name}}', { name: m.name }) } }}
+        fullWidth
+      >
+        {m.role === null && (
+          <MenuItem value="" disabled>
+            {ownPermissions(m)}
+          </MenuItem>
+        )}
+        {roles.map((r) => (
+          <MenuItem key={r.uuid} value={r.uuid}>
+            {r.name}
+          </MenuItem>
+        ))}
+      </TextField>
+    ) : (
+      (m.role?.name ?? ownPermissions(m))
+    );
+
   if (members.isPending) return <Loading />;
   if (members.isError) return <UnexpectedErrorAlert />;
   return (
     <Stack spacing={2}>
-      {members.data.length === 0 ? (
-        <Typography color="text.secondary">{t('No members yet.')}</Typography>
-      ) : (
-        <Table size="small" aria-label={t('Members of {{name}}', { name: group.name })}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('Name')}</TableCell>
-              <TableCell>{t('Email')}</TableCell>
-              <TableCell>{t('Role')}</TableCell>
-              {mayEdit && <TableCell align="right">{t('Actions')}</TableCell>}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {members.data.map((m) => (
-              <TableRow key={m.uuid}>
-                <TableCell>{m.name}</TableCell>
-                <TableCell sx={{ wordBreak: 'break-all' }}>{m.email}</TableCell>
-                <TableCell sx={{ minWidth: 180 }}>
-                  {mayEdit ? (
-                    <TextField
-                      select
-                      size="small"
-                      value={m.role?.uuid ?? ''}
-                      onChange={(e) =>
-                        setMember.mutate({ groupId: group.uuid, userId: m.uuid, roleId: e.target.value })
-                      }
-                      slotProps={{ htmlInput: { 'aria-label': t('Role of {{name}}', { name: m.name }) } }}
-                      fullWidth
-                    >
-                      {m.role === null && (
-                        <MenuItem value="" disabled>
-                          {t('Own permissions ({{count}})', { count: m.permissions.length })}
-                        </MenuItem>
-                      )}
-                      {roles.map((r) => (
-                        <MenuItem key={r.uuid} value={r.uuid}>
-                          {r.name}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  ) : (
-                    (m.role?.name ?? t('Own permissions ({{count}})', { count: m.permissions.length }))
-                  )}
-                </TableCell>
-                {mayEdit && (
-                  <TableCell align="right">
-                    <IconButton
-                      aria-label={t('Remove {{name}} from the group', { name: m.name })}
-                      onClick={() => removeMember.mutate({ groupId: group.uuid, userId: m.uuid })}
-                    >
-                      <Delete fontSize="small" />
-                    </IconButton>
-                  </TableCell>
-                )}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      )}
+      <AdminTable
+        label={t('Members of {{name}}', { name: group.name })}
+        rows={members.data}
+        rowKey={(m) => m.uuid}
+        emptyText={t('No members yet.')}
+        columns={[
+          { label: t('Name'), cell: (m) => m.name },
+          { label: t('Email'), cell: (m) => m.email, sx: { wordBreak: 'break-all' } },
+          { label: t('Role'), cell: roleCell, sx: { minWidth: 180 } },
+        ]}
+        remove={
+          mayEdit
+            ? {
+                label: (m) => t('Remove {{name}} from the group', { name: m.name }),
+                onDelete: (m) => removeMember.mutate({ groupId: group.uuid, userId: m.uuid }),
+              }
+            : undefined
+        }
+      />
       {mayEdit && (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
           <TextField

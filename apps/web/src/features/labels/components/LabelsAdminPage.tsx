@@ -1,19 +1,9 @@
 import { useEffect, useState } from 'react';
-import {
-  Alert,
-  Button,
-  IconButton,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
-import Delete from '@mui/icons-material/Delete';
+import { Alert, Button, IconButton, Typography } from '@mui/material';
 import Edit from '@mui/icons-material/Edit';
 import { LANGUAGE_NAMES, type LabelOverride } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
+import { AdminTable } from '../../../components/AdminTable';
 import { Loading } from '../../../components/Loading';
 import { PagePanel } from '../../../components/PagePanel';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
@@ -61,46 +51,31 @@ export function LabelsAdminPage({ knownTexts }: { knownTexts?: readonly string[]
       </Typography>
       {labels.isPending && <Loading />}
       {labels.isError && <UnexpectedErrorAlert />}
-      {labels.data?.length === 0 && (
-        <Typography color="text.secondary">{t('No labels replaced yet.')}</Typography>
-      )}
-      {labels.data && labels.data.length > 0 && (
-        <Table size="small" aria-label={t('Labels')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('Language')}</TableCell>
-              <TableCell>{t('Original text')}</TableCell>
-              <TableCell>{t('Replacement')}</TableCell>
-              <TableCell align="right" />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {labels.data.map((label) => (
-              <TableRow key={`${label.language}:${label.key}`}>
-                <TableCell>{LANGUAGE_NAMES[label.language]}</TableCell>
-                <TableCell sx={{ wordBreak: 'break-word' }}>{label.key}</TableCell>
-                <TableCell sx={{ wordBreak: 'break-word' }}>{label.text}</TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <IconButton
-                    aria-label={t('Edit {{name}}', { name: label.key })}
-                    onClick={() => setDialog({ editing: label })}
-                  >
-                    <Edit fontSize="small" />
-                  </IconButton>
-                  <IconButton
-                    aria-label={t('Delete {{name}}', { name: label.key })}
-                    onClick={() => {
-                      if (window.confirm(t('Show the original text of {{name}} again?', { name: label.key })))
-                        remove.mutate(label);
-                    }}
-                  >
-                    <Delete fontSize="small" />
-                  </IconButton>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+      {labels.data && (
+        <AdminTable
+          label={t('Labels')}
+          rows={labels.data}
+          rowKey={(label) => `${label.language}:${label.key}`}
+          emptyText={t('No labels replaced yet.')}
+          columns={[
+            { label: t('Language'), cell: (label) => LANGUAGE_NAMES[label.language] },
+            { label: t('Original text'), cell: (label) => label.key, sx: { wordBreak: 'break-word' } },
+            { label: t('Replacement'), cell: (label) => label.text, sx: { wordBreak: 'break-word' } },
+          ]}
+          actions={(label) => (
+            <IconButton
+              aria-label={t('Edit {{name}}', { name: label.key })}
+              onClick={() => setDialog({ editing: label })}
+            >
+              <Edit fontSize="small" />
+            </IconButton>
+          )}
+          remove={{
+            label: (label) => t('Delete {{name}}', { name: label.key }),
+            confirm: (label) => t('Show the original text of {{name}} again?', { name: label.key }),
+            onDelete: (label) => remove.mutate(label),
+          }}
+        />
       )}
       {dialog && (
         <LabelDialog
