@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
-import { demoWorld, listenAsDemoArchive, nominate, NOMINATION_ANSWERS } from '../support/demo-world.js';
+import {
+  arrivedIn,
+  demoWorld,
+  listenAsDemoArchive,
+  nominate,
+  NOMINATION_ANSWERS,
+} from '../support/demo-world.js';
 import { smallestStudyIn } from '../support/studies.js';
 
 /**
@@ -73,19 +79,8 @@ describe.each(DIALECTS)('study/approve on %s', (dialect) => {
       (r) => ['S', 'F'].includes(r.body.nomination.push_status as string),
     );
     expect(status.body.nomination).toMatchObject({ status: 'NOMINATION_SUCCESS', push_status: 'S' });
-    const arrived = await until(
-      () =>
-        server.api
-          .call(
-            'study/list',
-            { 'filter.phi_namespace.equals': groups['PACS Archive']!.namespace_id },
-            gatekeeper,
-          )
-          .then((r) => r.body.studies as Record<string, unknown>[]),
-      (list) =>
-        list.some((s) => s['study_uid'] === study.study_uid && s['image_count'] === study.image_count),
-    );
-    expect(arrived.find((s) => s['study_uid'] === study.study_uid)).toMatchObject({
+    const arrived = await arrivedIn(server.api, gatekeeper, groups['PACS Archive']!.namespace_id, study);
+    expect(arrived).toMatchObject({
       patient_name: study.patient_name,
       patientid: study.patientid,
     });

@@ -3,7 +3,13 @@ import { echo } from '../../src/dimse/client/index.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
-import { demoWorld, listenAsDemoArchive, nominate, NOMINATION_ANSWERS } from '../support/demo-world.js';
+import {
+  arrivedIn,
+  demoWorld,
+  listenAsDemoArchive,
+  nominate,
+  NOMINATION_ANSWERS,
+} from '../support/demo-world.js';
 import { smallestStudyIn } from '../support/studies.js';
 
 /**
@@ -62,19 +68,8 @@ describe.each(DIALECTS)('the demo PACS Archive on %s', (dialect) => {
       (r) => ['S', 'F', 'P'].includes(r.body.nomination.push_status as string),
     );
     expect(status.body.nomination).toMatchObject({ status: 'NOMINATION_SUCCESS', push_status: 'S' });
-    const arrived = await until(
-      () =>
-        server.api
-          .call(
-            'study/list',
-            { 'filter.phi_namespace.equals': groups['PACS Archive']!.namespace_id },
-            gatekeeper,
-          )
-          .then((r) => r.body.studies as Record<string, unknown>[]),
-      (list) =>
-        list.some((s) => s['study_uid'] === study.study_uid && s['image_count'] === study.image_count),
-    );
-    expect(arrived.find((s) => s['study_uid'] === study.study_uid)).toMatchObject({
+    const arrived = await arrivedIn(server.api, gatekeeper, groups['PACS Archive']!.namespace_id, study);
+    expect(arrived).toMatchObject({
       patient_name: 'ARCHIVED^ANNA',
       patientid: 'MRN-ARCH-1',
       accession_number: 'ACC-ARCH-1',

@@ -1,15 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs } from '../../src/dicom/index.js';
 import type { StudySpec } from '../../src/dicom/index.js';
-import type { NetworkNamespace } from '../support/netns.js';
-import { createNetworkNamespace } from '../support/netns.js';
 import type { Forward } from '../support/netns-forward.js';
-import { forwardIntoNamespace } from '../support/netns-forward.js';
 import type { Orthanc } from '../support/orthanc.js';
-import { startOrthanc, storeWithStorescu } from '../support/orthanc.js';
+import { storeWithStorescu } from '../support/orthanc.js';
+import type { OrthancPacs } from '../support/orthanc-pacs.js';
+import { startOrthancPacs } from '../support/orthanc-pacs.js';
 import { writeStudyFolder } from '../support/study-folder.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
@@ -30,7 +27,7 @@ import { smallestStudyIn } from '../support/studies.js';
  */
 describe.each(DIALECTS)('study/patient/search (Orthanc as the PACS) on %s', (dialect) => {
   let server: TestServer;
-  let ns: NetworkNamespace;
+  let peer: OrthancPacs;
   let orthanc: Orthanc;
   let toOrthanc: Forward;
   let workDir: string;
@@ -52,14 +49,12 @@ describe.each(DIALECTS)('study/patient/search (Orthanc as the PACS) on %s', (dia
     (await db().selectFrom('destination_searches').select('uuid').execute()).length;
 
   beforeAll(async () => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-patient-search-'));
     server = await startTestServer(dialect);
-    ns = await createNetworkNamespace();
-    orthanc = await startOrthanc(ns, workDir, { modalities: { INBOX: ['INBOX', '127.0.0.1', 11112] } });
-    toOrthanc = await forwardIntoNamespace(ns, orthanc.dicomPort);
+    peer = await startOrthancPacs('inbox-patient-search-');
+    ({ orthanc, toOrthanc, workDir } = peer);
     [stored] = generateStudySpecs(1, 4242, { now: new Date('2026-05-01T00:00:00Z') }) as [StudySpec];
     writeStudyFolder(path.join(workDir, 'study'), stored);
-    await storeWithStorescu(ns, orthanc, 'INBOX', path.join(workDir, 'study'));
+    await storeWithStorescu(peer.ns, orthanc, 'INBOX', path.join(workDir, 'study'));
 
     const world = await demoWorld(server, ['admin', 'gatekeeper', 'clinician']);
     ({ admin, gatekeeper } = world.sid);
@@ -80,10 +75,8 @@ describe.each(DIALECTS)('study/patient/search (Orthanc as the PACS) on %s', (dia
   }, 120_000);
 
   afterAll(async () => {
-    await toOrthanc?.close();
-    await ns?.stop();
+    await peer?.stop();
     await server?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it("finds the patient's exams at the group's C-Find destination, by MRN and by name", async () => {

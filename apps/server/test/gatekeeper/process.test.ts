@@ -1,14 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import dcmjs from 'dcmjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NetworkNamespace } from '../support/netns.js';
-import { createNetworkNamespace } from '../support/netns.js';
 import type { Forward } from '../support/netns-forward.js';
-import { forwardIntoNamespace } from '../support/netns-forward.js';
 import type { Orthanc } from '../support/orthanc.js';
-import { startOrthanc } from '../support/orthanc.js';
+import type { OrthancPacs } from '../support/orthanc-pacs.js';
+import { startOrthancPacs } from '../support/orthanc-pacs.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
@@ -33,10 +28,9 @@ const ORDER = {
 
 describe.each(DIALECTS)('study/process (Orthanc as the PACS) on %s', (dialect) => {
   let server: TestServer;
-  let ns: NetworkNamespace;
+  let peer: OrthancPacs;
   let orthanc: Orthanc;
   let toOrthanc: Forward;
-  let workDir: string;
   let admin: string;
   let clinician: string;
   let gatekeeper: string;
@@ -84,11 +78,9 @@ describe.each(DIALECTS)('study/process (Orthanc as the PACS) on %s', (dialect) =
     }));
 
   beforeAll(async () => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-process-'));
     server = await startTestServer(dialect, { PUSH_RETRY_MS: '200' });
-    ns = await createNetworkNamespace();
-    orthanc = await startOrthanc(ns, workDir, { modalities: { INBOX: ['INBOX', '127.0.0.1', 11112] } });
-    toOrthanc = await forwardIntoNamespace(ns, orthanc.dicomPort);
+    peer = await startOrthancPacs('inbox-process-');
+    ({ orthanc, toOrthanc } = peer);
     const world = await demoWorld(server, ['admin', 'clinician', 'gatekeeper']);
     ({ admin, clinician, gatekeeper } = world.sid);
     intake = world.groups['PACS Intake']!;
@@ -102,10 +94,8 @@ describe.each(DIALECTS)('study/process (Orthanc as the PACS) on %s', (dialect) =
   }, 120_000);
 
   afterAll(async () => {
-    await toOrthanc?.close();
-    await ns?.stop();
+    await peer?.stop();
     await server?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it('refuses bad requests and callers without study_approve and study_push; nothing changes', async () => {

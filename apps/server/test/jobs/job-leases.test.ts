@@ -1,28 +1,16 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Db } from '../../src/db/dialect.js';
-import { openDatabase } from '../../src/db/dialect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { InvalidJobPayloadError, defineJob } from '../../src/jobs/job-definition.js';
-import { JobQueue } from '../../src/jobs/job-queue.js';
 import { JobRunner, LeaseLostError } from '../../src/jobs/job-runner.js';
-import { JobsRepository } from '../../src/repositories/jobs.repository.js';
 import type { Dialect } from '../support/test-server.js';
-import { DIALECTS, createPgDatabase } from '../support/test-server.js';
+import { jobDatabase } from '../support/job-database.js';
+import { DIALECTS } from '../support/test-server.js';
+import { eventually } from '../support/until.js';
 
 const quiet = () => undefined;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await sleep(20);
-  }
-}
+// Runners poll every 20 ms with 300 ms leases: look as often.
+const POLL_MS = 20;
 
 /** A promise and the function that settles it, to hold a job until the test lets it go. */
 function gate() {
@@ -34,27 +22,10 @@ function gate() {
 const numbered = (kind: string) => defineJob(kind, z.object({ n: z.number().int() }));
 
 describe.each(DIALECTS)('job leases, slots and payloads on %s', (dialect: Dialect) => {
-  let dataDir: string;
-  let databaseUrl: string | undefined;
-  const opened: Db[] = [];
-
-  /** A new connection to the same database, as another process would open it. */
-  const connect = () => {
-    const db = openDatabase({ dataDir, databaseUrl });
-    opened.push(db);
-    const jobs = new JobsRepository(db.kysely, db.dialect);
-    return { db, jobs, queue: new JobQueue({ jobs, kick: () => undefined }) };
-  };
-
-  beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'job-leases-test-'));
-    databaseUrl = dialect === 'postgres' ? await createPgDatabase() : undefined;
-    await migrateToLatest(connect().db);
-  });
-  afterAll(async () => {
-    for (const db of opened) await db.close().catch(() => undefined);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const database = jobDatabase(dialect, 'job-leases-test-');
+  const connect = database.connect;
+  beforeAll(database.setUp);
+  afterAll(database.tearDown);
 
   it('runs a job that outlasts its lease exactly once, with two runners polling for it', async () => {
     const LONG = numbered('long.test');
@@ -75,8 +46,11 @@ describe.each(DIALECTS)('job leases, slots and payloads on %s', (dialect: Dialec
       new JobRunner({ jobs: b.jobs, log: quiet, pollMs: 20, leaseMs: 300 }).register(handler('b')),
     ];
     for (const r of runners) r.start();
-    await waitFor(async () =>
-      (await Promise.all(ids.map((id) => a.jobs.find(id)))).every((j) => j?.status === 'done'),
+    await eventually(
+      async () => (await Promise.all(ids.map((id) => a.jobs.find(id)))).every((j) => j?.status === 'done'),
+      'both jobs done',
+      15_000,
+      POLL_MS,
     );
     // Two more leases of polling: a lease left to run out would be claimed again by now.
     await sleep(600);
@@ -114,7 +88,7 @@ describe.each(DIALECTS)('job leases, slots and payloads on %s', (dialect: Dialec
     await thief.db.kysely.updateTable('jobs').set({ locked_until: 0 }).where('id', '=', id).execute();
     const taken = await thief.jobs.claim([LOST.kind], Date.now(), 60_000);
     expect(taken).toMatchObject({ id, attempts: 2 });
-    await waitFor(() => reason !== undefined);
+    await eventually(() => reason !== undefined, 'the lease lost', 15_000, POLL_MS);
     await runner.stop();
     expect(reason).toBeInstanceOf(LeaseLostError);
     expect(failedCalls).toBe(0);
@@ -151,16 +125,21 @@ describe.each(DIALECTS)('job leases, slots and payloads on %s', (dialect: Dialec
         },
       });
     runner.start();
-    await waitFor(() => mailed.length === 1 && slowStarted.length === 2);
+    await eventually(
+      () => mailed.length === 1 && slowStarted.length === 2,
+      'the mail beside two slow jobs',
+      15_000,
+      POLL_MS,
+    );
     // Its two slots full, the third slow job waits while the mail went through.
     await sleep(200);
     expect(slowStarted).toHaveLength(2);
     await queue.enqueue(MAIL, { n: 2 });
     runner.kick();
-    await waitFor(() => mailed.length === 2);
+    await eventually(() => mailed.length === 2, 'the second mail', 15_000, POLL_MS);
     expect(slowStarted).toHaveLength(2);
     release.open();
-    await waitFor(() => slowStarted.length === 3);
+    await eventually(() => slowStarted.length === 3, 'the third slow job', 15_000, POLL_MS);
     await runner.stop();
   });
 
@@ -197,8 +176,11 @@ describe.each(DIALECTS)('job leases, slots and payloads on %s', (dialect: Dialec
       ),
     );
     for (const r of runners) r.start();
-    await waitFor(async () =>
-      (await Promise.all(ids.map((id) => a.jobs.find(id)))).every((j) => j?.status === 'done'),
+    await eventually(
+      async () => (await Promise.all(ids.map((id) => a.jobs.find(id)))).every((j) => j?.status === 'done'),
+      'both jobs done',
+      15_000,
+      POLL_MS,
     );
     await Promise.all(runners.map((r) => r.stop()));
     expect(most.get('pacs-1')).toBe(2);

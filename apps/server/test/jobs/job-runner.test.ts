@@ -1,52 +1,24 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/dialect.js';
-import { openDatabase } from '../../src/db/dialect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { z } from 'zod';
 import { defineJob } from '../../src/jobs/job-definition.js';
 import { type JobHandler, JobRunner, PermanentJobError } from '../../src/jobs/job-runner.js';
-import { JobsRepository } from '../../src/repositories/jobs.repository.js';
 import type { Dialect } from '../support/test-server.js';
-import { DIALECTS, createPgDatabase } from '../support/test-server.js';
+import { jobDatabase } from '../support/job-database.js';
+import { DIALECTS } from '../support/test-server.js';
+import { eventually } from '../support/until.js';
 
 const quiet = () => undefined;
+// Runners here poll every few ms: look as often.
+const POLL_MS = 20;
 
 const RESTART = defineJob('restart.test', z.object({ n: z.number() }));
 const anyJob = (kind: string) => defineJob(kind, z.object({}).passthrough());
 
-async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
-  let dataDir: string;
-  let databaseUrl: string | undefined;
-  const opened: Db[] = [];
-
-  /** A new connection to the same database, as another process would open it. */
-  const connect = () => {
-    const db = openDatabase({ dataDir, databaseUrl });
-    opened.push(db);
-    return { db, jobs: new JobsRepository(db.kysely, db.dialect) };
-  };
-
-  beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobs-test-'));
-    databaseUrl = dialect === 'postgres' ? await createPgDatabase() : undefined;
-    const { db } = connect();
-    await migrateToLatest(db);
-  });
-  afterAll(async () => {
-    for (const db of opened) await db.close().catch(() => undefined);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const database = jobDatabase(dialect, 'jobs-test-');
+  const connect = database.connect;
+  beforeAll(database.setUp);
+  afterAll(database.tearDown);
 
   it('runs a job queued before a restart, and reclaims one whose runner died mid-job', async () => {
     const first = connect();
@@ -72,7 +44,7 @@ describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
       },
     });
     runner.start();
-    await waitFor(() => Promise.resolve(seen.length === 2));
+    await eventually(() => Promise.resolve(seen.length === 2), 'both jobs run', 10_000, POLL_MS);
     await runner.stop();
     expect(seen.sort()).toEqual([1, 2]);
     expect((await second.jobs.find(queued))?.status).toBe('done');
@@ -102,7 +74,12 @@ describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
       },
     });
     runner.start();
-    await waitFor(async () => (await jobs.find(id))?.status === 'failed');
+    await eventually(
+      async () => (await jobs.find(id))?.status === 'failed',
+      'the job failed',
+      10_000,
+      POLL_MS,
+    );
     await runner.stop();
     expect(calls).toBe(3);
     expect(delays).toEqual([1, 2]);
@@ -144,7 +121,7 @@ describe.each(DIALECTS)('durable job runner on %s', (dialect: Dialect) => {
       new JobRunner({ jobs: b.jobs, log: quiet, pollMs: 5 }).register(handler('b')),
     ];
     for (const r of runners) r.start();
-    await waitFor(() => Promise.resolve(runs.size === 40));
+    await eventually(() => Promise.resolve(runs.size === 40), 'all 40 jobs run', 10_000, POLL_MS);
     await Promise.all(runners.map((r) => r.stop()));
     expect([...runs.values()].every((by) => by.length === 1)).toBe(true);
     // Both runners took part (not a test of one runner alone).

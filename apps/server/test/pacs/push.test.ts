@@ -1,17 +1,17 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import dicomParser from 'dicom-parser';
 import { addDestination, demoWorld } from '../support/demo-world.js';
 import { freshCorpusCopy } from '../support/corpus.js';
 import type { NetworkNamespace } from '../support/netns.js';
-import { createNetworkNamespace } from '../support/netns.js';
 import type { Forward } from '../support/netns-forward.js';
 import { forwardIntoNamespace } from '../support/netns-forward.js';
 import type { Orthanc } from '../support/orthanc.js';
 import { startOrthanc } from '../support/orthanc.js';
+import type { OrthancPacs } from '../support/orthanc-pacs.js';
+import { startOrthancPacs } from '../support/orthanc-pacs.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
@@ -37,6 +37,7 @@ interface Attempt {
 
 describe.each(DIALECTS)('Push to PACS (Orthanc) on %s', (dialect) => {
   let server: TestServer;
+  let peer: OrthancPacs;
   let ns: NetworkNamespace;
   let orthanc: Orthanc;
   let toOrthanc: Forward;
@@ -61,11 +62,9 @@ describe.each(DIALECTS)('Push to PACS (Orthanc) on %s', (dialect) => {
   };
 
   beforeAll(async () => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-push-'));
     server = await startTestServer(dialect, { PUSH_RETRY_MS: '200' });
-    ns = await createNetworkNamespace();
-    orthanc = await startOrthanc(ns, workDir, { modalities: { INBOX: ['INBOX', '127.0.0.1', 11112] } });
-    toOrthanc = await forwardIntoNamespace(ns, orthanc.dicomPort);
+    peer = await startOrthancPacs('inbox-push-');
+    ({ ns, orthanc, toOrthanc, workDir } = peer);
     const world = await demoWorld(server, ['admin']);
     admin = world.sid.admin;
     account = world.account;
@@ -80,10 +79,8 @@ describe.each(DIALECTS)('Push to PACS (Orthanc) on %s', (dialect) => {
   }, 120_000);
 
   afterAll(async () => {
-    await toOrthanc?.close();
-    await ns?.stop();
+    await peer?.stop();
     await server?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it('pushes a study: every instance stored at Orthanc, the attempt S with its counts, audited', async () => {

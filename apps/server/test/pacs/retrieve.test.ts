@@ -1,21 +1,20 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs, instanceCount, writeStudyFiles } from '../../src/dicom/index.js';
 import type { StudySpec } from '../../src/dicom/index.js';
 import { addDestination, demoWorld } from '../support/demo-world.js';
 import type { NetworkNamespace } from '../support/netns.js';
-import { createNetworkNamespace } from '../support/netns.js';
 import type { Exposed } from '../support/netns-expose.js';
 import { exposeToNamespace } from '../support/netns-expose.js';
 import type { Forward } from '../support/netns-forward.js';
-import { forwardIntoNamespace } from '../support/netns-forward.js';
 import type { Orthanc } from '../support/orthanc.js';
-import { startOrthanc, storeWithStorescu } from '../support/orthanc.js';
+import { storeWithStorescu } from '../support/orthanc.js';
 import { sendFolder } from '../support/storescu.js';
 import { writeStudyFolder } from '../support/study-folder.js';
+import type { OrthancPacs } from '../support/orthanc-pacs.js';
+import { startOrthancPacs } from '../support/orthanc-pacs.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
@@ -41,6 +40,7 @@ function datasetOf(file: Buffer): Buffer {
 
 describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
   let server: TestServer;
+  let peer: OrthancPacs;
   let ns: NetworkNamespace;
   let orthanc: Orthanc;
   let toOrthanc: Forward;
@@ -53,14 +53,12 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
   let study: StudySpec;
 
   beforeAll(async () => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-retrieve-'));
     server = await startTestServer(dialect, { DESTINATION_ECHO_TICK_MS: '200' });
-    ns = await createNetworkNamespace();
-    toUs = await exposeToNamespace(ns, server.dicomPort, INBOX_INSIDE_PORT);
-    orthanc = await startOrthanc(ns, workDir, {
+    peer = await startOrthancPacs('inbox-retrieve-', {
       modalities: { INBOX: ['INBOX', '127.0.0.1', INBOX_INSIDE_PORT] },
     });
-    toOrthanc = await forwardIntoNamespace(ns, orthanc.dicomPort);
+    ({ ns, orthanc, toOrthanc, workDir } = peer);
+    toUs = await exposeToNamespace(ns, server.dicomPort, INBOX_INSIDE_PORT);
     study = multiSeriesStudy(path.join(workDir, 'study'));
     await storeWithStorescu(ns, orthanc, 'INBOX', path.join(workDir, 'study'));
 
@@ -79,11 +77,9 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
   }, 120_000);
 
   afterAll(async () => {
-    await toOrthanc?.close();
     await toUs?.close();
-    await ns?.stop();
+    await peer?.stop();
     await server?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it('echoes a destination with an automatic C-ECHO interval on its own', async () => {

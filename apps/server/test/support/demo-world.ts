@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { ApiClient, TestServer } from './test-server.js';
+import { until } from './until.js';
 
 /**
  * The seeded demo world as the gatekeeper, PACS and mail tests use it: its users signed in, its
@@ -106,4 +107,24 @@ export async function listenAsDemoArchive(server: TestServer, world: DemoWorld<'
     .where('uuid', '=', config.destinations[0]!)
     .execute();
   return config;
+}
+
+/**
+ * Waits until every image of `study` is listed in the namespace `namespaceId` (as `sid` sees it),
+ * where a push or a route sends it; answers that namespace's row of it.
+ */
+export async function arrivedIn(
+  api: ApiClient,
+  sid: string,
+  namespaceId: string,
+  study: { study_uid: string; image_count: number },
+): Promise<Record<string, unknown> | undefined> {
+  const list = await until(
+    () =>
+      api
+        .call('study/list', { 'filter.phi_namespace.equals': namespaceId }, sid)
+        .then((r) => r.body.studies as Record<string, unknown>[]),
+    (rows) => rows.some((s) => s['study_uid'] === study.study_uid && s['image_count'] === study.image_count),
+  );
+  return list.find((s) => s['study_uid'] === study.study_uid);
 }

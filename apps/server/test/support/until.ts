@@ -17,17 +17,21 @@ export async function until<T>(
   }
 }
 
-/** Polls `check` every 50 ms until it answers something truthy (a mail a job delivers, a row a job writes). */
+/**
+ * Polls `check` every `everyMs` until it answers something truthy (a mail a job delivers, a row a
+ * job writes), failing with `what` it waited for after `timeoutMs`.
+ */
 export async function eventually<T>(
   check: () => T | Promise<T>,
   what: string,
   timeoutMs = 15_000,
+  everyMs = 50,
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
