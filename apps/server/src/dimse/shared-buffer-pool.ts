@@ -2,8 +2,8 @@
  * Reusable shared memory for received datasets. A fresh SharedArrayBuffer of half a megabyte costs
  * about a millisecond (mapped, zero-filled, faulted in page by page, unmapped after a later garbage
  * collection): more than receiving the dataset over loopback. A dataset's memory goes back to the
- * pool once its store is over and lends itself to the next one. Small buffers are cheap to make
- * and are not pooled.
+ * pool once its store is over and lends itself to the next one. Buffers below `minPooled` are
+ * made fresh each time.
  */
 export class SharedBufferPool {
   private readonly free = new Map<number, SharedArrayBuffer[]>();

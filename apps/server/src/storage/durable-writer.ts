@@ -53,6 +53,8 @@ parentPort.on('message', (message) => {
   if (message.type === 'hash') return void hashUpTo(message.job, message.memory, message.upTo);
   if (message.type === 'drop') return void digests.delete(message.job);
   if (message.type === 'free') return void freeSegment(message.segment);
+  if (message.type === 'create') return void create(message);
+  if (message.type === 'journal') return void journalOnly(message);
   if (message.type === 'digest') {
     const digest = hashUpTo(message.job, message.memory, message.upTo);
     digests.delete(message.job);
@@ -93,7 +95,48 @@ function openSegment() {
   segment.zeroedTo = Math.max(segment.zeroedTo, header.length);
   active = segment;
 }
+// Records of the active segment written but not yet synced, by the id each answer goes to. One
+// fdatasync answers every record appended before it began (group commit): it runs on the thread
+// pool, and records that arrive meanwhile (other associations) are appended and wait for the next.
+let unsynced = [];
+let flushing = false;
+let syncing = false;
+function scheduleFlush() {
+  if (flushing || syncing) return;
+  flushing = true;
+  // After the messages already queued here are handled, so their records share the sync.
+  setImmediate(flush);
+}
+function answerSynced(waiting, error) {
+  for (const id of waiting) parentPort.postMessage(error ? failure(id, error) : { id });
+}
+function flush() {
+  flushing = false;
+  if (syncing || !unsynced.length) return;
+  const waiting = unsynced;
+  unsynced = [];
+  syncing = true;
+  fs.fdatasync(active.fd, (error) => {
+    syncing = false;
+    answerSynced(waiting, error);
+    if (unsynced.length) flush();
+  });
+}
+/** Before a seal: the active segment's records synced now, so the sealed segment holds no waiter. */
+function flushNow() {
+  if (!unsynced.length) return;
+  const waiting = unsynced;
+  unsynced = [];
+  let failed;
+  try {
+    fs.fdatasyncSync(active.fd);
+  } catch (error) {
+    failed = error;
+  }
+  answerSynced(waiting, failed);
+}
 function seal() {
+  flushNow();
   if (!active || active.files.length === 0) return;
   sealed.set(active.file, active);
   parentPort.postMessage({ type: 'sealed', segment: active.file, files: active.files });
@@ -105,8 +148,11 @@ function freeSegment(file) {
   sealed.delete(file);
   spare.push(segment);
 }
-/** Appends the blob's record and syncs it; false when it does not fit in a segment. */
-function journalAppend(key, file, bytes) {
+/**
+ * Appends the blob's record; once it is synced (flush), its id is answered. false when it does not
+ * fit in a segment (nothing written, nobody answered).
+ */
+function journalAppend(key, file, bytes, id) {
   const name = Buffer.from(key, 'utf8');
   const need = journal.recordHeader + name.length + bytes.length;
   if (need > journal.maxBytes - journal.segmentHeader) return false;
@@ -131,13 +177,44 @@ function journalAppend(key, file, bytes) {
   for (let done = 0; done < bytes.length; ) {
     done += fs.writeSync(active.fd, bytes, done, bytes.length - done, active.offset + head.length + done);
   }
-  fs.fdatasyncSync(active.fd);
   active.offset = end;
   active.files.push(file);
+  unsynced.push(id);
+  scheduleFlush();
   // Sealed once writes rest, so a quiet store's files are checkpointed soon after arriving.
   clearTimeout(sealTimer);
   sealTimer = setTimeout(seal, journal.sealAfterMs);
   return true;
+}
+function failure(id, error) {
+  return { id, code: error.code || 'EIO', message: String(error.message || error) };
+}
+/** The file alone, created and written, not synced (its journal record, written beside it, is). */
+function create({ id, file, bytes, knownDirectory }) {
+  try {
+    if (!knownDirectory) fs.mkdirSync(path.dirname(file), { recursive: true });
+    const fd = fs.openSync(file, 'wx');
+    try {
+      let offset = 0;
+      while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset);
+    } catch (error) {
+      fs.closeSync(fd);
+      fs.rmSync(file, { force: true });
+      throw error;
+    }
+    fs.closeSync(fd);
+    parentPort.postMessage({ id });
+  } catch (error) {
+    parentPort.postMessage(failure(id, error));
+  }
+}
+/** The journal record alone, synced (the file is being created on another thread meanwhile). */
+function journalOnly({ id, key, file, bytes }) {
+  try {
+    if (!journalAppend(key, file, bytes, id)) throw Object.assign(new Error('record larger than a segment'), { code: 'EFBIG' });
+  } catch (error) {
+    parentPort.postMessage(failure(id, error));
+  }
 }
 function write({ id, file, root, bytes, knownDirectory }) {
   try {
@@ -152,7 +229,7 @@ function write({ id, file, root, bytes, knownDirectory }) {
       // The intake journal's record makes the bytes durable (intake-journal.ts); without one, or
       // for a record larger than a segment, the file's own sync, which on ext4 also carries the
       // new directory entries made above in its journal commit.
-      journaled = journal !== undefined && journalAppend(path.relative(root, file), file, bytes);
+      journaled = journal !== undefined && journalAppend(path.relative(root, file), file, bytes, id);
       if (!journaled) fs.fdatasyncSync(fd);
     } catch (error) {
       fs.closeSync(fd);
@@ -160,7 +237,8 @@ function write({ id, file, root, bytes, knownDirectory }) {
       throw error;
     }
     fs.closeSync(fd);
-    if (journaled) return void parentPort.postMessage({ id });
+    // Answered by the journal's next flush.
+    if (journaled) return;
     if (syncDirectories) syncDirectory(dir);
     if (created && syncDirectories) {
       const top = path.dirname(created);
@@ -171,7 +249,7 @@ function write({ id, file, root, bytes, knownDirectory }) {
     }
     parentPort.postMessage({ id });
   } catch (error) {
-    parentPort.postMessage({ id, code: error.code || 'EIO', message: String(error.message || error) });
+    parentPort.postMessage(failure(id, error));
   }
 }
 `;
@@ -268,6 +346,11 @@ export class DurableWriter {
   /** Sealed journal segments waiting for a checkpoint, and the one under way. */
   private sealed: { slot: Slot; segment: string; files: string[] }[] = [];
   private checkpointing: Promise<void> | undefined;
+  /**
+   * Files being created on one thread while their journal record is written on another, settling
+   * once the create is over: a segment's checkpoint (syncfs) waits for its files to be written.
+   */
+  private readonly creating = new Map<string, Promise<void>>();
   private readonly threads: number[] = [];
 
   constructor(
@@ -285,7 +368,44 @@ export class DurableWriter {
    * fsyncing the parents that gained an entry).
    */
   async write(file: string, bytes: Uint8Array, knownDirectory: boolean): Promise<void> {
-    await this.request(this.leastBusy(), { type: 'write', file, root: this.root, bytes, knownDirectory })[0];
+    const creator = this.leastBusy();
+    const key = path.relative(this.root, file);
+    const journaler = this.fitsJournal(key, bytes) ? this.idleBeside(creator) : undefined;
+    if (!journaler) {
+      await this.request(creator, { type: 'write', file, root: this.root, bytes, knownDirectory })[0];
+      return;
+    }
+    // Two threads at once: the file's create (on ext4, an inode and often a directory to allocate)
+    // no longer adds to the record's sync before the answer. Both settle before this resolves.
+    const creating = this.request(creator, { type: 'create', file, bytes, knownDirectory })[0];
+    const settled = creating.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.creating.set(file, settled);
+    void settled.then(() => {
+      if (this.creating.get(file) === settled) this.creating.delete(file);
+    });
+    const [created, journaled] = await Promise.allSettled([
+      creating,
+      this.request(journaler, { type: 'journal', key, file, bytes })[0],
+    ]);
+    if (created.status === 'rejected') throw created.reason;
+    if (journaled.status === 'rejected') throw journaled.reason;
+  }
+
+  /** Whether a record of these bytes fits in a journal segment (else the file takes its own sync). */
+  private fitsJournal(key: string, bytes: Uint8Array): boolean {
+    if (!this.journalDir) return false;
+    const record = RECORD_HEADER + Buffer.byteLength(key) + bytes.byteLength;
+    return record <= SEGMENT_MAX_BYTES - SEGMENT_HEADER;
+  }
+
+  /** A thread other than `busy` with nothing to do (spawned if there is room); else undefined. */
+  private idleBeside(busy: Slot): Slot | undefined {
+    const idle = this.slots.find((slot) => slot !== busy && slot.pending.size + slot.digests === 0);
+    if (idle) return idle;
+    return this.slots.length < this.size ? this.spawn() : undefined;
   }
 
   /** Begins a SHA-256 on the least busy thread, which then counts as busy until it is finished. */
@@ -326,6 +446,8 @@ export class DurableWriter {
   }
 
   async close(): Promise<void> {
+    // A create under way finishes first: its record may be journaled already.
+    await Promise.all(this.creating.values());
     const slots = this.slots.splice(0);
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
     for (const slot of slots) this.fail(slot, new Error('durable writer closed'));
@@ -352,22 +474,28 @@ export class DurableWriter {
   private checkpoint(): void {
     if (this.checkpointing || !this.sealed.length) return;
     const batch = this.sealed.splice(0);
-    this.checkpointing = syncFileSystem(
-      this.root,
-      batch.flatMap((entry) => entry.files),
-    ).then(
-      () => {
-        for (const { slot, segment } of batch) {
-          if (this.slots.includes(slot)) slot.worker.postMessage({ type: 'free', segment });
-        }
-        this.checkpointing = undefined;
-        this.checkpoint();
-      },
-      () => {
-        this.sealed.unshift(...batch);
-        this.checkpointing = undefined;
-      },
-    );
+    const files = batch.flatMap((entry) => entry.files);
+    this.checkpointing = this.created(files)
+      .then(() => syncFileSystem(this.root, files))
+      .then(
+        () => {
+          for (const { slot, segment } of batch) {
+            if (this.slots.includes(slot)) slot.worker.postMessage({ type: 'free', segment });
+          }
+          this.checkpointing = undefined;
+          this.checkpoint();
+        },
+        () => {
+          this.sealed.unshift(...batch);
+          this.checkpointing = undefined;
+        },
+      );
+  }
+
+  /** Settles once every file of `files` still being created is written (or failed). */
+  private async created(files: string[]): Promise<void> {
+    if (!this.creating.size) return;
+    await Promise.all(files.flatMap((file) => this.creating.get(file) ?? []));
   }
 
   private leastBusy(): Slot {

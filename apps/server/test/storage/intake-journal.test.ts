@@ -69,6 +69,32 @@ describe('intake journal', () => {
     }
   });
 
+  it('rebuilds every blob of a burst stored at once (several associations share the syncs)', async () => {
+    const dir = dataDir();
+    const bodies = Array.from({ length: 12 }, (_, i) => randomBytes(i % 3 === 0 ? 300_000 : 28_000));
+    const store = new FileBlobStore(dir);
+    const keys = await Promise.all(bodies.map((body) => store.storeBytes(body, sha(body))));
+    const journal = path.join(dir, 'journal-at-the-cut');
+    fs.cpSync(path.join(dir, 'journal'), journal, { recursive: true });
+    // Each answered blob's file is whole once its store resolves (it is written before the answer).
+    for (const [i, key] of keys.entries()) {
+      expect(fs.readFileSync(path.join(dir, 'blobs', key)).equals(bodies[i]!)).toBe(true);
+    }
+    await store.close();
+    for (const key of keys) fs.rmSync(path.join(dir, 'blobs', key));
+    cutPower(dir, journal);
+
+    const next = new FileBlobStore(dir);
+    try {
+      expect(next.journalReplay).toEqual({ records: 12, restored: 12 });
+      for (const [i, key] of keys.entries()) {
+        expect(fs.readFileSync(path.join(dir, 'blobs', key)).equals(bodies[i]!)).toBe(true);
+      }
+    } finally {
+      await next.close();
+    }
+  });
+
   it('stops at a torn record: what was never answered is not written', async () => {
     const dir = dataDir();
     const bodies = [randomBytes(10_000), randomBytes(10_000)];
