@@ -2,6 +2,7 @@ import { ACCOUNT_LANGUAGE_MESSAGES } from '@imaging-inbox/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMail } from '../support/mail-decode.js';
 import { SmtpSink } from '../support/smtp-sink.js';
+import { accountIdOf } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { eventually } from '../support/until.js';
@@ -44,13 +45,7 @@ describe.each(DIALECTS)('the account default language (account/set) on %s', (dia
     admin = await server.api.login('admin@demo.local');
     clinician = await server.api.login('clinician@demo.local');
     partner = await server.api.login('partner@demo.local');
-    accountId = (
-      await db()
-        .selectFrom('accounts')
-        .select('uuid')
-        .where('name', '=', 'Demo Hospital')
-        .executeTakeFirstOrThrow()
-    ).uuid;
+    accountId = await accountIdOf(server.ctx.db, 'Demo Hospital');
   });
   afterAll(async () => {
     await server?.stop();

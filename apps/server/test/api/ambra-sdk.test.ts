@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountIdOf } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -45,13 +46,7 @@ describe.each(DIALECTS)("Ambra's SDK against api/v3 on %s", (dialect) => {
     clinician = await server.api.login('clinician@demo.local');
     admin = await server.api.login('admin@demo.local');
     emergency = await server.api.namespaceOf(clinician, 'Emergency');
-    account = (
-      await server.ctx.db.kysely
-        .selectFrom('accounts')
-        .select('uuid')
-        .where('name', '=', 'Demo Hospital')
-        .executeTakeFirstOrThrow()
-    ).uuid;
+    account = await accountIdOf(server.ctx.db, 'Demo Hospital');
   });
   afterAll(() => server?.stop());
 

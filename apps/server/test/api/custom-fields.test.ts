@@ -1,6 +1,7 @@
 import type { CustomField } from '@imaging-inbox/contract';
 import { CUSTOM_FIELD_MEMO_MAX_LENGTH, CUSTOM_FIELD_TEXT_MAX_LENGTH } from '@imaging-inbox/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountIdOf } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -49,20 +50,8 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
     viewer = await server.api.login('viewer@demo.local');
     partner = await server.api.login('partner@demo.local');
     const db = server.ctx.db.kysely;
-    demoAccount = (
-      await db
-        .selectFrom('accounts')
-        .select('uuid')
-        .where('name', '=', 'Demo Hospital')
-        .executeTakeFirstOrThrow()
-    ).uuid;
-    const partnerAccount = (
-      await db
-        .selectFrom('accounts')
-        .select('uuid')
-        .where('name', '=', 'Partner Clinic')
-        .executeTakeFirstOrThrow()
-    ).uuid;
+    demoAccount = await accountIdOf(server.ctx.db, 'Demo Hospital');
+    const partnerAccount = await accountIdOf(server.ctx.db, 'Partner Clinic');
     partnerField = 'partner-field-0001';
     await server.ctx.repos.customFields.insert({
       uuid: partnerField,

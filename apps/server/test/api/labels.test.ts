@@ -1,5 +1,6 @@
 import { LABEL_MESSAGES, MAX_LABEL_OVERRIDES } from '@imaging-inbox/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountIdOf } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -26,13 +27,7 @@ describe.each(DIALECTS)('account label overrides (label/list, label/set, label/d
     admin = await server.api.login('admin@demo.local');
     clinician = await server.api.login('clinician@demo.local');
     partner = await server.api.login('partner@demo.local');
-    accountId = (
-      await db()
-        .selectFrom('accounts')
-        .select('uuid')
-        .where('name', '=', 'Demo Hospital')
-        .executeTakeFirstOrThrow()
-    ).uuid;
+    accountId = await accountIdOf(server.ctx.db, 'Demo Hospital');
   });
   afterAll(() => server?.stop());
 

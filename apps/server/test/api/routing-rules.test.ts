@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeRegexProblem } from '@imaging-inbox/contract';
+import { accountIdOf, demoGatewayId } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -37,23 +38,11 @@ describe.each(DIALECTS)('routing rules (route/*) on %s', (dialect) => {
     admin = await server.api.login('admin@demo.local');
     viewer = await server.api.login('viewer@demo.local');
     const db = server.ctx.db.kysely;
-    accountId = (
-      await db
-        .selectFrom('accounts')
-        .select('uuid')
-        .where('name', '=', 'Demo Hospital')
-        .executeTakeFirstOrThrow()
-    ).uuid;
+    accountId = await accountIdOf(server.ctx.db, 'Demo Hospital');
     cardiology = (
       await db.selectFrom('groups').select('uuid').where('name', '=', 'Cardiology').executeTakeFirstOrThrow()
     ).uuid;
-    gateway = (
-      await db
-        .selectFrom('dicom_nodes')
-        .select('uuid')
-        .where('ae_title', '=', 'DEMO_GATEWAY')
-        .executeTakeFirstOrThrow()
-    ).uuid;
+    gateway = await demoGatewayId(server.ctx.db);
   }, 120_000);
   afterAll(() => server?.stop());
 

@@ -1,5 +1,6 @@
 import { MESSAGES } from '@imaging-inbox/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountIdOf } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -28,13 +29,7 @@ describe.each(DIALECTS)('study get, exists, set and lock on %s', (dialect) => {
       .select(['studies.uuid', 'studies.study_uid'])
       .where('groups.name', '=', 'PACS Intake')
       .executeTakeFirstOrThrow();
-    partnerAccount = (
-      await db
-        .selectFrom('accounts')
-        .select('uuid')
-        .where('name', '=', 'Partner Clinic')
-        .executeTakeFirstOrThrow()
-    ).uuid;
+    partnerAccount = await accountIdOf(server.ctx.db, 'Partner Clinic');
   });
   afterAll(() => server?.stop());
 

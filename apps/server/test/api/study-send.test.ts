@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountIdOf } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -57,12 +58,7 @@ describe.each(DIALECTS)('send exams on %s', (dialect) => {
     partner = await server.api.login('partner@demo.local');
     emergency = await studiesOf('Emergency');
     cardiology = await studiesOf('Cardiology');
-    const account = await db()
-      .selectFrom('accounts')
-      .select('uuid')
-      .where('name', '=', 'Demo Hospital')
-      .executeTakeFirstOrThrow();
-    demoAccount = account.uuid;
+    demoAccount = await accountIdOf(server.ctx.db, 'Demo Hospital');
     const list = await server.api.call('connection/list', { account_id: demoAccount }, clinician);
     connection = list.body.connections[0].uuid;
   });

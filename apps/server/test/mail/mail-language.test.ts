@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMail } from '../support/mail-decode.js';
 import { SmtpSink } from '../support/smtp-sink.js';
+import { accountIdOf } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { eventually } from '../support/until.js';
@@ -17,12 +18,7 @@ describe.each(DIALECTS)('e-mails in the reader language on %s', (dialect) => {
   beforeAll(async () => {
     await sink.start();
     server = await startTestServer(dialect, { SEED_STUDIES: '6', SMTP_URL: sink.url, MAIL_RETRY_MS: '20' });
-    const account = await server.ctx.db.kysely
-      .selectFrom('accounts')
-      .select('uuid')
-      .where('name', '=', 'Demo Hospital')
-      .executeTakeFirstOrThrow();
-    accountId = account.uuid;
+    accountId = await accountIdOf(server.ctx.db, 'Demo Hospital');
   });
   afterAll(async () => {
     await server?.stop();

@@ -9,6 +9,7 @@ import { generateStudySpecs } from '../../src/dicom/index.js';
 import type { StudySpec } from '../../src/dicom/index.js';
 import { sendFolder } from '../support/storescu.js';
 import { writeStudyFolder } from '../support/study-folder.js';
+import { accountIdOf, demoGatewayId } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { eventually } from '../support/until.js';
@@ -76,13 +77,7 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
     });
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-routing-'));
     admin = await server.api.login('admin@demo.local');
-    accountId = (
-      await db()
-        .selectFrom('accounts')
-        .select('uuid')
-        .where('name', '=', 'Demo Hospital')
-        .executeTakeFirstOrThrow()
-    ).uuid;
+    accountId = await accountIdOf(server.ctx.db, 'Demo Hospital');
     groups = Object.fromEntries(
       (
         await db()
@@ -92,13 +87,7 @@ describe.each(DIALECTS)('routing rules and webhooks on real events on %s', (dial
           .execute()
       ).map((g) => [g.name, g]),
     );
-    gatewayId = (
-      await db()
-        .selectFrom('dicom_nodes')
-        .select('uuid')
-        .where('ae_title', '=', 'DEMO_GATEWAY')
-        .executeTakeFirstOrThrow()
-    ).uuid;
+    gatewayId = await demoGatewayId(server.ctx.db);
   }, 120_000);
   afterAll(async () => {
     await server?.stop();

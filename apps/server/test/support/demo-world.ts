@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { Db } from '../../src/db/dialect.js';
 import type { ApiClient, TestServer } from './test-server.js';
 import { until } from './until.js';
 
@@ -127,4 +128,22 @@ export async function arrivedIn(
     (rows) => rows.some((s) => s['study_uid'] === study.study_uid && s['image_count'] === study.image_count),
   );
   return list.find((s) => s['study_uid'] === study.study_uid);
+}
+
+/** The uuid of a seeded account by its name ('Demo Hospital', 'Partner Clinic'), read in the index. */
+export async function accountIdOf(db: Db, name: string): Promise<string> {
+  return (
+    await db.kysely.selectFrom('accounts').select('uuid').where('name', '=', name).executeTakeFirstOrThrow()
+  ).uuid;
+}
+
+/** The uuid of the demo world's registered DICOM sender (DEMO_GATEWAY, whose exams land in Emergency). */
+export async function demoGatewayId(db: Db): Promise<string> {
+  return (
+    await db.kysely
+      .selectFrom('dicom_nodes')
+      .select('uuid')
+      .where('ae_title', '=', 'DEMO_GATEWAY')
+      .executeTakeFirstOrThrow()
+  ).uuid;
 }
