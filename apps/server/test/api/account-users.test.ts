@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstAccountOf, userIdsByName } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -12,12 +13,10 @@ describe.each(DIALECTS)('user administration (account/user/*, user/enable) on %s
   beforeAll(async () => {
     server = await startTestServer(dialect);
     admin = await server.api.login('admin@demo.local');
-    account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
+    account = await firstAccountOf(server.api, admin);
     const partner = await server.api.login('partner@demo.local');
-    partnerAccount = (await server.api.call('account/list', {}, partner)).body.accounts[0].uuid;
-    for (const u of await server.ctx.db.kysely.selectFrom('users').select(['uuid', 'email']).execute()) {
-      ids[u.email.split('@')[0]!] = u.uuid;
-    }
+    partnerAccount = await firstAccountOf(server.api, partner);
+    Object.assign(ids, await userIdsByName(server.ctx.db));
   });
   afterAll(async () => {
     await server?.stop();

@@ -1,5 +1,6 @@
 import { MESSAGES } from '@imaging-inbox/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstAccountOf } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -28,7 +29,7 @@ describe.each(DIALECTS)('accounts, groups, namespaces, settings and bundle on %s
 
   it('hides another account: account/get answers NOT_FOUND', async () => {
     const partner = await server.api.login('partner@demo.local');
-    const partnerAccount = (await server.api.call('account/list', {}, partner)).body.accounts[0].uuid;
+    const partnerAccount = await firstAccountOf(server.api, partner);
     const sid = await server.api.login('clinician@demo.local');
     const { body } = await server.api.get('account/get', { sid, uuid: partnerAccount });
     expect(body.error_type).toBe('NOT_FOUND');

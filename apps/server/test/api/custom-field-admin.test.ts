@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstAccountOf } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -10,7 +11,7 @@ describe.each(DIALECTS)('custom field definitions (customfield/add|set|delete) o
   beforeAll(async () => {
     server = await startTestServer(dialect);
     admin = await server.api.login('admin@demo.local');
-    account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
+    account = await firstAccountOf(server.api, admin);
   });
   afterAll(async () => {
     await server?.stop();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs } from '../../src/dicom/index.js';
 import { sendFolder } from '../support/storescu.js';
 import { writeStudyFolder } from '../support/study-folder.js';
+import { firstAccountOf } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -20,7 +21,7 @@ describe.each(DIALECTS)('registered DICOM senders (dicom/node/*) on %s', (dialec
     server = await startTestServer(dialect);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-nodes-'));
     admin = await server.api.login('admin@demo.local');
-    account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
+    account = await firstAccountOf(server.api, admin);
     groups = await server.api.groups(admin);
   });
   afterAll(async () => {
@@ -137,7 +138,7 @@ describe.each(DIALECTS)('registered DICOM senders (dicom/node/*) on %s', (dialec
 
     // The admin of another account neither sees these nodes nor may target its groups.
     const partner = await server.api.login('partner@demo.local');
-    const partnerAccount = (await server.api.call('account/list', {}, partner)).body.accounts[0].uuid;
+    const partnerAccount = await firstAccountOf(server.api, partner);
     const referrals = (await server.api.groups(partner)).find((g) => g.name === 'Referrals')!;
     expect(await error('dicom/node/list', { account_id: account }, partner)).toBe('NOT_FOUND');
     expect(await error('dicom/node/delete', { uuid: demoNode.uuid }, partner)).toBe('NOT_FOUND');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstAccountOf, groupIdsByName, userIdsByName } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -14,13 +15,9 @@ describe.each(DIALECTS)(
     beforeAll(async () => {
       server = await startTestServer(dialect);
       admin = await server.api.login('admin@demo.local');
-      account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
-      for (const u of await server.ctx.db.kysely.selectFrom('users').select(['uuid', 'email']).execute()) {
-        ids[u.email.split('@')[0]!] = u.uuid;
-      }
-      for (const g of await server.ctx.db.kysely.selectFrom('groups').select(['uuid', 'name']).execute()) {
-        groups[g.name] = g.uuid;
-      }
+      account = await firstAccountOf(server.api, admin);
+      Object.assign(ids, await userIdsByName(server.ctx.db));
+      Object.assign(groups, await groupIdsByName(server.ctx.db));
     });
     afterAll(async () => {
       await server?.stop();

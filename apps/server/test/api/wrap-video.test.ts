@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dcmdump, dcmftest, dumpValue, hasTool, tempDir } from '../dicom/support.js';
+import { storedInstanceBytes } from '../support/blob-files.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { filesUnder, ingestState } from '../support/ingest-state.js';
@@ -54,14 +55,8 @@ describe.each(DIALECTS)('MP4 video wrapped into DICOM on %s', (dialect) => {
 
   const counts = () => ingestState(server);
 
-  const storedFile = async (sopInstanceUid: string, name: string) => {
-    const row = await server.ctx.db.kysely
-      .selectFrom('instances')
-      .select('blob_key')
-      .where('sop_instance_uid', '=', sopInstanceUid)
-      .executeTakeFirstOrThrow();
-    return tmp.write(`${dialect}-${name}`, await server.ctx.services.blobs.read(row.blob_key));
-  };
+  const storedFile = async (sopInstanceUid: string, name: string) =>
+    tmp.write(`${dialect}-${name}`, await storedInstanceBytes(server, sopInstanceUid));
 
   beforeAll(async () => {
     server = await startTestServer(dialect);

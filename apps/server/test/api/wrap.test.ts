@@ -20,6 +20,7 @@ import {
   wrapBody,
 } from '../support/non-dicom.js';
 import type { Upload } from '../support/non-dicom.js';
+import { storedInstanceBytes } from '../support/blob-files.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { ingestState } from '../support/ingest-state.js';
@@ -63,14 +64,8 @@ describe.each(DIALECTS)('non-DICOM files wrapped into DICOM on %s', (dialect) =>
   const counts = () => ingestState(server);
 
   /** The stored file of an instance, copied out for the dcmtk tools. */
-  const storedFile = async (sopInstanceUid: string, name: string) => {
-    const row = await server.ctx.db.kysely
-      .selectFrom('instances')
-      .select('blob_key')
-      .where('sop_instance_uid', '=', sopInstanceUid)
-      .executeTakeFirstOrThrow();
-    return tmp.write(`${dialect}-${name}`, await server.ctx.services.blobs.read(row.blob_key));
-  };
+  const storedFile = async (sopInstanceUid: string, name: string) =>
+    tmp.write(`${dialect}-${name}`, await storedInstanceBytes(server, sopInstanceUid));
 
   beforeAll(async () => {
     server = await startTestServer(dialect, { UPLOAD_MAX_BYTES: String(256 * 1024) });

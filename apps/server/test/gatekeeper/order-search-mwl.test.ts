@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstAccountOf } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import type { WorklistServer } from '../support/wlmscpfs.js';
@@ -54,7 +55,7 @@ describe.each(DIALECTS)('Search Order with a Modality Worklist on %s', (dialect)
     server = await startTestServer(dialect);
     admin = await server.api.login('admin@demo.local');
     gatekeeper = await server.api.login('gatekeeper@demo.local');
-    account = (await server.api.call('account/list', {}, admin)).body.accounts[0].uuid;
+    account = await firstAccountOf(server.api, admin);
     intake = (await server.api.groups(gatekeeper)).find((g) => g.name === 'PACS Intake')!.uuid;
     const destination = await server.api.call(
       'destination/add',

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dcmdump, dumpValue, hasTool, tempDir } from '../dicom/support.js';
 import { minimalPdf } from '../support/non-dicom.js';
+import { storedInstanceBytes } from '../support/blob-files.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -72,14 +73,8 @@ describe.each(DIALECTS)('study/report/add on %s', (dialect) => {
     return { status: response.status, body: (await response.json()) as any };
   };
 
-  const storedFile = async (sopInstanceUid: string, name: string) => {
-    const row = await server.ctx.db.kysely
-      .selectFrom('instances')
-      .select('blob_key')
-      .where('sop_instance_uid', '=', sopInstanceUid)
-      .executeTakeFirstOrThrow();
-    return tmp.write(`${dialect}-${name}`, await server.ctx.services.blobs.read(row.blob_key));
-  };
+  const storedFile = async (sopInstanceUid: string, name: string) =>
+    tmp.write(`${dialect}-${name}`, await storedInstanceBytes(server, sopInstanceUid));
 
   const checkIod = (file: string) => {
     if (!hasTool('dciodvfy')) return;

@@ -12,7 +12,7 @@ import type { Forward } from '../support/netns-forward.js';
 import { forwardIntoNamespace } from '../support/netns-forward.js';
 import type { Orthanc } from '../support/orthanc.js';
 import { startOrthanc } from '../support/orthanc.js';
-import { addDestination } from '../support/demo-world.js';
+import { addDestination, firstAccountOf } from '../support/demo-world.js';
 import { sendFolder } from '../support/storescu.js';
 import { ApiClient, createPgDatabase, DIALECTS } from '../support/test-server.js';
 import { until } from '../support/until.js';
@@ -116,7 +116,7 @@ describe.each(DIALECTS)('A push survives SIGKILL of its server on %s', (dialect)
 
     const api = new ApiClient(first.url);
     const admin = await api.login('admin@demo.local');
-    const account = (await api.call('account/list', {}, admin)).body.accounts[0].uuid as string;
+    const account = await firstAccountOf(api, admin);
     const destination = await addDestination(api, admin, account, {
       name: 'Orthanc',
       aetitle: 'ORTHANC',

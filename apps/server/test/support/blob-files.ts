@@ -9,6 +9,16 @@ export function storedFile(server: TestServer, key: string): string {
   return path.join(server.ctx.config.blobDir, key);
 }
 
+/** The stored bytes of an instance, read through the server's blob store (whichever it is). */
+export async function storedInstanceBytes(server: TestServer, sopInstanceUid: string): Promise<Uint8Array> {
+  const row = await server.ctx.db.kysely
+    .selectFrom('instances')
+    .select('blob_key')
+    .where('sop_instance_uid', '=', sopInstanceUid)
+    .executeTakeFirstOrThrow();
+  return server.ctx.services.blobs.read(row.blob_key);
+}
+
 /** Where the test server's file blob store keeps its blobs. */
 export function blobRoot(server: TestServer): string {
   return server.ctx.config.blobDir;

@@ -31,8 +31,12 @@ export async function demoWorld<U extends DemoUser>(
   for (const user of users) sid[user] = await server.api.login(`${user}@demo.local`);
   const first = sid[users[0]];
   const groups = Object.fromEntries((await server.api.groups(first)).map((g) => [g.name, g]));
-  const account = (await server.api.call('account/list', {}, first)).body.accounts[0].uuid as string;
-  return { sid, groups, account };
+  return { sid, groups, account: await firstAccountOf(server.api, first) };
+}
+
+/** The first account a user sees in account/list (the demo users' own). */
+export async function firstAccountOf(api: ApiClient, sid: string): Promise<string> {
+  return (await api.call('account/list', {}, sid)).body.accounts[0].uuid as string;
 }
 
 /** The seeded nomination form's required answers, as a clinician fills them in. */
@@ -146,4 +150,16 @@ export async function demoGatewayId(db: Db): Promise<string> {
       .where('ae_title', '=', 'DEMO_GATEWAY')
       .executeTakeFirstOrThrow()
   ).uuid;
+}
+
+/** Every user's uuid by the name before the @ of their address ('admin', 'clinician', …), read in the index. */
+export async function userIdsByName(db: Db): Promise<Record<string, string>> {
+  const users = await db.kysely.selectFrom('users').select(['uuid', 'email']).execute();
+  return Object.fromEntries(users.map((u) => [u.email.split('@')[0]!, u.uuid]));
+}
+
+/** Every group's uuid by its name, read in the index. */
+export async function groupIdsByName(db: Db): Promise<Record<string, string>> {
+  const groups = await db.kysely.selectFrom('groups').select(['uuid', 'name']).execute();
+  return Object.fromEntries(groups.map((g) => [g.name, g.uuid]));
 }
