@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMail } from '../support/mail-decode.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { accountIdOf } from '../support/demo-world.js';
+import { setMailEvents } from '../support/mail-events.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { eventually } from '../support/until.js';
@@ -70,12 +71,7 @@ describe.each(DIALECTS)('the account default language (account/set) on %s', (dia
   it('a user who chose no language then gets the share mail in French', async () => {
     expect((await server.api.call('user/set', { language: '' }, clinician)).body.language).toBe('');
     const cardiology = await server.api.namespaceOf(clinician, 'Cardiology');
-    const opt = await server.api.get('user/event/set', {
-      sid: clinician,
-      namespace_id: cardiology,
-      event_share: 1,
-    });
-    expect(opt.body.status).toBe('OK');
+    await setMailEvents(server.api, clinician, cardiology, { event_share: 1 });
     const groups = await server.api.groups(admin);
     const study = await db()
       .selectFrom('studies')

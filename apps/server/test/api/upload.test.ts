@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
+import { demoWorld } from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { ingestState } from '../support/ingest-state.js';
@@ -18,10 +19,10 @@ describe.each(DIALECTS)('single-file upload through the ingest pipeline on %s', 
 
   beforeAll(async () => {
     server = await startTestServer(dialect, { UPLOAD_MAX_BYTES: String(512 * 1024) });
-    sid = await server.api.login('clinician@demo.local');
-    emergency = await server.api.namespaceOf(sid, 'Emergency');
-    const admin = await server.api.login('admin@demo.local');
-    intake = await server.api.namespaceOf(admin, 'PACS Intake');
+    const world = await demoWorld(server, ['admin', 'clinician']);
+    sid = world.sid.clinician;
+    emergency = world.groups['Emergency']!.namespace_id;
+    intake = world.groups['PACS Intake']!.namespace_id;
   });
   afterAll(() => server?.stop());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SOP_CLASS_BY_MODALITY, buildInstance, newUid } from '../../src/dicom/index.js';
+import { SOP_CLASS_BY_MODALITY, newUid } from '../../src/dicom/index.js';
 import { RawScu } from '../dimse/raw-scu.js';
+import { tinyInstance } from '../support/tiny-instance.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -76,30 +77,11 @@ describe.each(DIALECTS)('/metrics on %s', (dialect) => {
       namespaceId: node.namespace_id,
       sourceAeTitle: 'DEMO_GATEWAY',
     };
-    const bytes = Buffer.from(
-      buildInstance({
-        patientName: 'METRICS^TEST',
-        patientId: 'METRICS-1',
-        patientSex: 'O',
-        patientBirthDate: '19700101',
-        studyInstanceUid: newUid(),
-        studyDate: '20260101',
-        studyTime: '120000',
-        studyDescription: 'metrics',
-        accessionNumber: '',
-        referringPhysician: '',
-        institutionName: 'Test',
-        seriesDescription: 'one',
-        modality: 'CT',
-        bodyPart: 'HEAD',
-        seriesInstanceUid: newUid(),
-        seriesNumber: 1,
-        sopInstanceUid: newUid(),
-        instanceNumber: 1,
-        rows: 16,
-        columns: 16,
-      }),
-    );
+    const bytes = tinyInstance({
+      patientName: 'METRICS^TEST',
+      patientId: 'METRICS-1',
+      studyDescription: 'metrics',
+    });
     const source = { kind: 'stow', userId: null };
     await server.ctx.services.ingest.ingestBytes(bytes, target, source);
     // The same instance again is a duplicate: not counted.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMail } from '../support/mail-decode.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { accountIdOf } from '../support/demo-world.js';
+import { setMailEvents } from '../support/mail-events.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { eventually } from '../support/until.js';
@@ -36,12 +37,7 @@ describe.each(DIALECTS)('e-mails in the reader language on %s', (dialect) => {
     const clinician = await server.api.login('clinician@demo.local');
     expect((await server.api.call('user/set', { language: 'fr' }, clinician)).body.language).toBe('fr');
     const cardiology = await server.api.namespaceOf(clinician, 'Cardiology');
-    const opt = await server.api.get('user/event/set', {
-      sid: clinician,
-      namespace_id: cardiology,
-      event_share: 1,
-    });
-    expect(opt.body.status).toBe('OK');
+    await setMailEvents(server.api, clinician, cardiology, { event_share: 1 });
     const admin = await server.api.login('admin@demo.local');
     const groups = await server.api.groups(admin);
     const study = await server.ctx.db.kysely

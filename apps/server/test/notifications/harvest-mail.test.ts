@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
 import { sendFolder } from '../support/storescu.js';
 import { writeStudyFolder } from '../support/study-folder.js';
+import { setMailEvents } from '../support/mail-events.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -31,11 +32,8 @@ describe.each(DIALECTS)('"harvested from gateway" mails after C-STORE on %s', (d
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  const set = async (email: string, namespace: string, flags: Record<string, number>) => {
-    const sid = await server.api.login(email);
-    const answer = await server.api.get('user/event/set', { sid, namespace_id: ns[namespace]!, ...flags });
-    expect(answer.body.status, JSON.stringify(answer.body)).toBe('OK');
-  };
+  const set = async (email: string, namespace: string, flags: Record<string, number>) =>
+    setMailEvents(server.api, await server.api.login(email), ns[namespace]!, flags);
   const mails = () =>
     server.ctx.db.kysely
       .selectFrom('outbox')

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setMailEvents } from '../support/mail-events.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -37,10 +38,7 @@ describe.each(DIALECTS)('"nominated to gatekeeper groups" mails on %s', (dialect
   afterAll(() => server?.stop());
 
   const set = async (email: string, namespace: string, flags: Record<string, number>) => {
-    const sid = await server.api.login(email);
-    const answer = await server.api.get('user/event/set', { sid, namespace_id: ns[namespace]!, ...flags });
-    expect(answer.body.status, JSON.stringify(answer.body)).toBe('OK');
-    return answer.body;
+    return setMailEvents(server.api, await server.api.login(email), ns[namespace]!, flags);
   };
   const nominate = (uuid: string, extra: Record<string, string> = {}) =>
     server.api.call('study/nominate', { uuid, gatekeeper_id: intake, ...ANSWERS, ...extra }, clinician);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setMailEvents } from '../support/mail-events.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -33,11 +34,8 @@ describe.each(DIALECTS)('"shared with me" mails on %s', (dialect) => {
   });
   afterAll(() => server?.stop());
 
-  const set = async (email: string, namespace: string, flags: Record<string, number>) => {
-    const sid = await server.api.login(email);
-    const answer = await server.api.get('user/event/set', { sid, namespace_id: ns[namespace]!, ...flags });
-    expect(answer.body.status, JSON.stringify(answer.body)).toBe('OK');
-  };
+  const set = async (email: string, namespace: string, flags: Record<string, number>) =>
+    setMailEvents(server.api, await server.api.login(email), ns[namespace]!, flags);
   const share = async (uuid: string, target: Record<string, string>, message?: string) => {
     const answer = await server.api.call(
       'study/share',

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildInstance, newUid } from '../../src/dicom/index.js';
 import type { IngestSource } from '../../src/ingest/ingest.service.js';
 import type { IndexTarget } from '../../src/repositories/ingest.repository.js';
 import { BlobReferencesRepository } from '../../src/repositories/blob-references.repository.js';
 import { BlobCollector } from '../../src/storage/blob-collector.js';
 import { blobKey } from '../../src/storage/blob-store.js';
 import { storedFile } from '../support/blob-files.js';
+import { tinyInstance } from '../support/tiny-instance.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -40,32 +40,8 @@ describe.each(DIALECTS)('blob collector grace period on %s', (dialect) => {
     await server?.stop();
   });
 
-  function newInstance(): Buffer {
-    return Buffer.from(
-      buildInstance({
-        patientName: 'GRACE^TEST',
-        patientId: 'GRACE-1',
-        patientSex: 'O',
-        patientBirthDate: '19700101',
-        studyInstanceUid: newUid(),
-        studyDate: '20260101',
-        studyTime: '120000',
-        studyDescription: 'collector race',
-        accessionNumber: '',
-        referringPhysician: '',
-        institutionName: 'Test',
-        seriesDescription: 'one',
-        modality: 'CT',
-        bodyPart: 'HEAD',
-        seriesInstanceUid: newUid(),
-        seriesNumber: 1,
-        sopInstanceUid: newUid(),
-        instanceNumber: 1,
-        rows: 16,
-        columns: 16,
-      }),
-    );
-  }
+  const newInstance = () =>
+    tinyInstance({ patientName: 'GRACE^TEST', patientId: 'GRACE-1', studyDescription: 'collector race' });
 
   /** Stores and indexes the bytes, then removes the study's rows: an unreferenced blob written an hour ago. */
   async function orphanedHourAgo(bytes: Buffer): Promise<string> {
