@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import {
   RECORD_HEADER,
   RECORD_MAGIC,
+  RECORD_MAX_BYTES,
   SEAL_AFTER_MS,
   SEGMENT_HEADER,
   SEGMENT_MAGIC,
@@ -149,13 +150,13 @@ function freeSegment(file) {
   spare.push(segment);
 }
 /**
- * Appends the blob's record; once it is synced (flush), its id is answered. false when it does not
- * fit in a segment (nothing written, nobody answered).
+ * Appends the blob's record; once it is synced (flush), its id is answered. false when it is larger
+ * than the journal takes (nothing written, nobody answered).
  */
 function journalAppend(key, file, bytes, id) {
   const name = Buffer.from(key, 'utf8');
   const need = journal.recordHeader + name.length + bytes.length;
-  if (need > journal.maxBytes - journal.segmentHeader) return false;
+  if (need > journal.maxRecordBytes) return false;
   if (active && active.offset + need > journal.maxBytes) seal();
   if (!active) openSegment();
   const end = active.offset + need;
@@ -211,7 +212,7 @@ function create({ id, file, bytes, knownDirectory }) {
 /** The journal record alone, synced (the file is being created on another thread meanwhile). */
 function journalOnly({ id, key, file, bytes }) {
   try {
-    if (!journalAppend(key, file, bytes, id)) throw Object.assign(new Error('record larger than a segment'), { code: 'EFBIG' });
+    if (!journalAppend(key, file, bytes, id)) throw Object.assign(new Error('record larger than the journal takes'), { code: 'EFBIG' });
   } catch (error) {
     parentPort.postMessage(failure(id, error));
   }
@@ -227,7 +228,7 @@ function write({ id, file, root, bytes, knownDirectory }) {
       let offset = 0;
       while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset);
       // The intake journal's record makes the bytes durable (intake-journal.ts); without one, or
-      // for a record larger than a segment, the file's own sync, which on ext4 also carries the
+      // for a record larger than the journal takes, the file's own sync, which on ext4 also carries the
       // new directory entries made above in its journal commit.
       journaled = journal !== undefined && journalAppend(path.relative(root, file), file, bytes, id);
       if (!journaled) fs.fdatasyncSync(fd);
@@ -394,11 +395,11 @@ export class DurableWriter {
     if (journaled.status === 'rejected') throw journaled.reason;
   }
 
-  /** Whether a record of these bytes fits in a journal segment (else the file takes its own sync). */
+  /** Whether the journal takes a record of these bytes (else the file takes its own sync). */
   private fitsJournal(key: string, bytes: Uint8Array): boolean {
     if (!this.journalDir) return false;
     const record = RECORD_HEADER + Buffer.byteLength(key) + bytes.byteLength;
-    return record <= SEGMENT_MAX_BYTES - SEGMENT_HEADER;
+    return record <= RECORD_MAX_BYTES;
   }
 
   /** A thread other than `busy` with nothing to do (spawned if there is room); else undefined. */
@@ -512,6 +513,7 @@ export class DurableWriter {
       dir: this.journalDir,
       thread,
       maxBytes: SEGMENT_MAX_BYTES,
+      maxRecordBytes: RECORD_MAX_BYTES,
       sealAfterMs: SEAL_AFTER_MS,
       segmentHeader: SEGMENT_HEADER,
       segmentMagic: SEGMENT_MAGIC,
