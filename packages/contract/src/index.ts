@@ -47,3 +47,4 @@ export * from './admin-requests.js';
 export * from './audit-log.js';
 export * from './labels.js';
 export * from './label-requests.js';
+export * from './person-names.js';

@@ -1,4 +1,5 @@
 import type { AuditLogEntry } from '@imaging-inbox/contract';
+import { formatPatientName } from '@imaging-inbox/contract';
 import type { Caller } from '../policies/index.js';
 import { requireAdministration } from '../policies/index.js';
 import type { AccountLogRow, AuditLogFilter, AuditRepository } from '../repositories/audit.repository.js';
@@ -91,16 +92,8 @@ function csvRow(entry: AuditLogEntry): CsvRow {
   return {
     ...entry,
     study_uuid: entry.study ? entry.object_id : null,
-    patient_name: entry.study ? readableName(entry.study.patient_name) : null,
+    patient_name: entry.study ? formatPatientName(entry.study.patient_name) : null,
   };
-}
-
-/** A DICOM person name as people write it (DOE^JOHN → DOE, JOHN), as the pages show it. */
-function readableName(dicom: string): string {
-  return dicom
-    .split('^')
-    .filter((part) => part.trim() !== '')
-    .join(', ');
 }
 
 /**

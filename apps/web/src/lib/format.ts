@@ -39,23 +39,8 @@ export function formatDicomDate(
   return m ? formatDay(m[1]!, m[2]!, m[3]!, format) : value;
 }
 
-/** DICOM person names use ^ between components: DOE^JOHN → DOE, JOHN. */
-export function formatPatientName(value: string | null | undefined): string {
-  if (!value) return '';
-  return value
-    .split('^')
-    .filter((part) => part.trim() !== '')
-    .join(', ');
-}
-
-/** The reverse of formatPatientName, for a name typed in that form: DOE, JOHN → DOE^JOHN. */
-export function patientNameFromDisplay(value: string): string {
-  return value
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '')
-    .join('^');
-}
+// Person names are written alike by the pages and the server's exports.
+export { formatPatientName, patientNameFromDisplay } from '@imaging-inbox/contract';
 
 /** How the signed-in user reads dates: their date format, and their time zone (null: the browser's). */
 export interface DatePreferences {
