@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modalityMask } from '@imaging-inbox/contract';
+import { modalityMask, studySearchRequest } from '@imaging-inbox/contract';
 import { countFromCounts } from '../../src/repositories/study-counts.sql.js';
 import type { StudyQuery } from '../../src/repositories/study-query.types.js';
 import { applyStudyFilters } from '../../src/repositories/study-search.sql.js';
+import { buildStudyQuery } from '../../src/services/study-query.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -35,17 +36,9 @@ const BLANK_TEXT = Object.fromEntries(TEXT_COLUMNS.map((column) => [column, ''])
   string
 >;
 
+/** A search as study/list builds it from no parameters, with `over` on top. */
 const query = (over: Partial<StudyQuery> = {}): StudyQuery => ({
-  text: [],
-  studyDate: {},
-  created: {},
-  sharedOnly: false,
-  hasDirectShares: false,
-  deleted: false,
-  customFields: [],
-  sort: [],
-  rows: 50,
-  page: 1,
+  ...buildStudyQuery(studySearchRequest.parse({})),
   ...over,
 });
 
