@@ -4,6 +4,13 @@
  *
  *   npm run bench:search -- [--studies 100000] [--runs 200] [--warmup 20] [--concurrency 1]
  *                           [--pg | --database-url postgres://…] [--data-dir DIR] [--reuse] [--keep]
+ *                           [--in-process]
+ *
+ * The server runs as it is deployed, the built `dist/main.js` in its own process (`npm run build`
+ * first), so the timings are what a client sees and the benchmark's own client (HTTP, decompressing
+ * and parsing each answer) does not share the server's event loop. The table adds the server's CPU
+ * time per request. `--in-process` starts the server inside the benchmark instead (how earlier
+ * figures in docs/performance.md were taken; the client's work then adds to every request).
  *
  * With --concurrency N, N clients share the timed runs (each one request at a time): the table
  * adds the requests per second the server answered.
@@ -28,6 +35,8 @@ import { openDatabase } from '../src/db/dialect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { startServer } from '../src/main.js';
 import { seedDemo } from '../src/seed/seed-demo.js';
+import { SERVER_MAIN } from '../test/support/child-server.js';
+import { ClusterNode } from '../test/support/cluster.js';
 import { startPgCluster } from '../test/support/pg-cluster.js';
 import { benchStudy, fillStudies } from './fill.js';
 
@@ -46,6 +55,7 @@ interface Args {
   dataDir: string | undefined;
   reuse: boolean;
   keep: boolean;
+  inProcess: boolean;
 }
 
 function parse(): Args {
@@ -60,6 +70,7 @@ function parse(): Args {
       'data-dir': { type: 'string' },
       reuse: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      'in-process': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -81,6 +92,7 @@ function parse(): Args {
     dataDir: values['data-dir'],
     reuse: values.reuse,
     keep: values.keep,
+    inProcess: values['in-process'],
   };
 }
 
@@ -149,6 +161,7 @@ async function run(args: Args, databaseUrl: string | undefined) {
   const db = openDatabase({ dataDir, databaseUrl });
   let peakRss = process.memoryUsage().rss;
   let fillMs = 0;
+  let sizeBytes: number;
   try {
     if (args.reuse) {
       // The earlier run's studies stay; this build's migrations (new indexes) still apply.
@@ -194,23 +207,16 @@ async function run(args: Args, databaseUrl: string | undefined) {
       if (db.dialect === 'postgres') await sql`vacuum analyze`.execute(db.kysely);
       fillMs = performance.now() - started;
     }
+    sizeBytes = await dbSizeBytes(db, dataDir);
   } finally {
     await db.close();
   }
 
   // 2. The real server, on a free port.
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    SEED_DEMO: '0',
-    DICOM_PORT: '0',
-    LOG_LEVEL: 'warn',
-  });
-  const server = await startServer(config, () => {});
+  const server = args.inProcess
+    ? await inProcessServer(dataDir, databaseUrl)
+    : await serverProcess(dataDir, databaseUrl);
   try {
-    const sizeBytes = await dbSizeBytes(server.ctx.db, dataDir);
     const login = await post(`${server.url}/api/v3/session/login`, { login: ADMIN, password: PASSWORD });
     if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
     const sid = (JSON.parse(login.text) as { sid: string }).sid;
@@ -245,6 +251,7 @@ async function run(args: Args, databaseUrl: string | undefined) {
       median: number;
       p95: number;
       perSecond: number;
+      cpuPerRequest: number;
     }[] = [];
     for (const q of queries) {
       const body = { sid, 'page.rows': '50', with_count: '1', ...q.filters };
@@ -271,8 +278,10 @@ async function run(args: Args, databaseUrl: string | undefined) {
         }
       };
       const wall0 = performance.now();
+      const cpu0 = server.cpuMs();
       await Promise.all(Array.from({ length: args.concurrency }, client));
       const perSecond = times.length / ((performance.now() - wall0) / 1000);
+      const cpuPerRequest = (server.cpuMs() - cpu0) / times.length;
       if (count === 0 || rows === 0) throw new Error(`${q.name}: no matches, the benchmark query is wrong`);
       times.sort((a, b) => a - b);
       results.push({
@@ -282,6 +291,7 @@ async function run(args: Args, databaseUrl: string | undefined) {
         median: percentile(times, 0.5),
         p95: percentile(times, 0.95),
         perSecond,
+        cpuPerRequest,
       });
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }
@@ -289,16 +299,16 @@ async function run(args: Args, databaseUrl: string | undefined) {
     const width = Math.max(...results.map((r) => r.name.length), 5);
     console.log('');
     console.log(
-      `${'query'.padEnd(width)}  ${'matches'.padStart(8)}  ${'rows'.padStart(4)}  ${'median'.padStart(8)}  ${'p95'.padStart(8)}  ${'req/s'.padStart(7)}`,
+      `${'query'.padEnd(width)}  ${'matches'.padStart(8)}  ${'rows'.padStart(4)}  ${'median'.padStart(8)}  ${'p95'.padStart(8)}  ${'req/s'.padStart(7)}  ${'server CPU/req'.padStart(14)}`,
     );
     for (const r of results) {
       console.log(
-        `${r.name.padEnd(width)}  ${String(r.count).padStart(8)}  ${String(r.rows).padStart(4)}  ${r.median.toFixed(1).padStart(5)} ms  ${r.p95.toFixed(1).padStart(5)} ms  ${r.perSecond.toFixed(0).padStart(7)}`,
+        `${r.name.padEnd(width)}  ${String(r.count).padStart(8)}  ${String(r.rows).padStart(4)}  ${r.median.toFixed(1).padStart(5)} ms  ${r.p95.toFixed(1).padStart(5)} ms  ${r.perSecond.toFixed(0).padStart(7)}  ${`${r.cpuPerRequest.toFixed(2)} ms`.padStart(14)}`,
       );
     }
     console.log('');
     console.log(
-      `studies=${args.studies} backend=${backend} runs=${args.runs} concurrency=${args.concurrency} (study/list page.rows=50 with_count=1)`,
+      `studies=${args.studies} backend=${backend} runs=${args.runs} concurrency=${args.concurrency} server=${args.inProcess ? 'in-process' : 'process'} (study/list page.rows=50 with_count=1)`,
     );
     console.log(
       args.reuse
@@ -312,6 +322,58 @@ async function run(args: Args, databaseUrl: string | undefined) {
     await server.stop();
     if (!args.keep && !args.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+interface BenchServer {
+  url: string;
+  /** CPU time (user + system) the server has used so far; in-process, the whole benchmark's. */
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+function serverEnv(dataDir: string, databaseUrl: string | undefined): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'warn',
+  };
+}
+
+async function inProcessServer(dataDir: string, databaseUrl: string | undefined): Promise<BenchServer> {
+  const env = serverEnv(dataDir, databaseUrl);
+  const server = await startServer(
+    loadConfig({ ...env, HOST: '127.0.0.1', PORT: '0', DICOM_PORT: '0' }),
+    () => {},
+  );
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  return { url: server.url, cpuMs, stop: () => server.stop() };
+}
+
+/** The built server as deployed (`node dist/main.js`), in a process of its own. */
+async function serverProcess(dataDir: string, databaseUrl: string | undefined): Promise<BenchServer> {
+  if (!fs.existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run \`npm run build\` first`);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-server-'));
+  const node = await ClusterNode.create('server', work, serverEnv(dataDir, databaseUrl));
+  await node.start();
+  const pid = node.child!.pid!;
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  const cpuMs = () => {
+    // utime and stime are fields 14 and 15 of /proc/PID/stat, after the parenthesised command.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  };
+  return {
+    url: node.url,
+    cpuMs,
+    stop: async () => {
+      await node.stop();
+      fs.rmSync(work, { recursive: true, force: true });
+    },
+  };
 }
 
 main().catch((error: unknown) => {

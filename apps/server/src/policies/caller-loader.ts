@@ -1,6 +1,6 @@
 import type { AccountAccess, Caller, GroupAccess } from './access.js';
 import { ALL_PERMISSION_SET, PERSONAL_NAMESPACE_PERMISSIONS, membershipPermissions } from './access.js';
-import type { MembershipsRepository } from '../repositories/memberships.repository.js';
+import type { AccessRows, MembershipsRepository } from '../repositories/memberships.repository.js';
 import type { UserRow } from '../repositories/users.repository.js';
 
 /**
@@ -13,13 +13,17 @@ import type { UserRow } from '../repositories/users.repository.js';
 export class AccessService {
   constructor(private readonly memberships: MembershipsRepository) {}
 
-  async load(user: UserRow, sidHash: string, ip: string): Promise<Caller> {
+  /**
+   * `read` is the access already being read for the user (`readForSession`), or else it is read
+   * now.
+   */
+  async load(user: UserRow, sidHash: string, ip: string, read?: Promise<AccessRows>): Promise<Caller> {
     const {
       accounts: accountRows,
       groups: groupRows,
       personal: personalRows,
       administered,
-    } = await this.memberships.accessOf(user.uuid);
+    } = await (read ?? this.memberships.accessOf(user.uuid));
     const accounts = new Map<string, AccountAccess>();
     for (const row of accountRows) {
       const admin = row.role === 'admin';
@@ -67,5 +71,16 @@ export class AccessService {
       });
     }
     return { user, sidHash, ip, accounts, groups };
+  }
+
+  /**
+   * Starts reading the access of a session's user before the session is judged, so that both
+   * reads share one round trip to the database. Give the result to `load` once the session is
+   * found valid; otherwise it is dropped.
+   */
+  readForSession(sidHash: string): Promise<AccessRows> {
+    const read = this.memberships.accessOfSession(sidHash);
+    read.catch(() => {}); // A failure surfaces in `load`; unawaited (invalid session), it is moot.
+    return read;
   }
 }

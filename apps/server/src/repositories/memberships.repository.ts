@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 
@@ -65,25 +65,40 @@ export class MembershipsRepository {
    * personal namespaces and the groups of the accounts they administer: what every signed-in call
    * needs, as one statement instead of four round trips.
    */
-  async accessOf(userId: string): Promise<AccessRows> {
+  accessOf(userId: string): Promise<AccessRows> {
+    return this.readAccess(sql`select cast(${userId} as text) as user_id`);
+  }
+
+  /**
+   * The same, for the user of a session (by its sid hash), so that it can be read side by side
+   * with the session itself; no rows when there is no such session. Whether the session is still
+   * valid is for its caller to judge before using them.
+   */
+  accessOfSession(sidHash: string): Promise<AccessRows> {
+    return this.readAccess(sql`select user_id from sessions where sid_hash = ${sidHash}`);
+  }
+
+  private async readAccess(who: RawBuilder<unknown>): Promise<AccessRows> {
     const { rows } = await sql<AccessUnionRow>`
+      with who as (${who})
       select 'account' as kind, am.account_id, am.role, am.permissions, am.role_id,
              r.permissions as role_permissions, null as group_id, null as namespace_id, null as name, null as type
         from account_members am left join roles r on r.uuid = am.role_id
-       where am.user_id = ${userId}
+       where am.user_id = (select user_id from who)
       union all
       select 'group', g.account_id, null, gm.permissions, gm.role_id,
              r.permissions, g.uuid, g.namespace_id, g.name, g.type
         from group_members gm join groups g on g.uuid = gm.group_id left join roles r on r.uuid = gm.role_id
-       where gm.user_id = ${userId}
+       where gm.user_id = (select user_id from who)
       union all
       select 'personal', n.account_id, null, null, null, null, null, n.id, n.name, null
         from namespaces n
-       where n.owner_user_id = ${userId}
+       where n.owner_user_id = (select user_id from who)
       union all
       select 'administered', g.account_id, null, null, null, null, g.uuid, g.namespace_id, g.name, g.type
         from groups g
-       where g.account_id in (select a.account_id from account_members a where a.user_id = ${userId} and a.role = 'admin')
+       where g.account_id in (select a.account_id from account_members a
+                               where a.user_id = (select user_id from who) and a.role = 'admin')
     `.execute(this.db);
     const access: AccessRows = { accounts: [], groups: [], personal: [], administered: [] };
     for (const row of rows) {

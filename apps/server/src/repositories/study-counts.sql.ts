@@ -56,9 +56,8 @@ export async function countFromCounts(
     if (mask !== undefined) narrowed = narrowed.where(sql<boolean>`(modality_bits & ${mask}) <> 0`);
     return narrowed;
   };
-  // Every calendar date of the month (m01 to m31) is within the range: digit strings of one length
-  // sort alike in any collation, so the month's studies all match.
-  const wholeMonth = sql<boolean>`month <> '' and ${ge === undefined ? sql`true` : sql`month || '01' >= ${ge}`} and ${le === undefined ? sql`true` : sql`month || '31' <= ${le}`}`;
+  const whole = wholeMonths(ge, le);
+  const wholeMonth = sql<boolean>`month <> '' and ${whole.from === undefined ? sql`true` : whole.from.inclusive ? sql`month >= ${whole.from.month}` : sql`month > ${whole.from.month}`} and ${whole.to === undefined ? sql`true` : whole.to.inclusive ? sql`month <= ${whole.to.month}` : sql`month < ${whole.to.month}`}`;
   let months = narrow(db.selectFrom('study_counts_by_month')).select(
     sql<number>`coalesce(sum(n), 0)`.as('n'),
   );
@@ -74,4 +73,26 @@ export async function countFromCounts(
   if (le !== undefined) days = days.where('study_date', '<=', le);
   const { rows } = await sql<{ n: number }>`select (${months}) + (${days}) as n`.execute(db);
   return Number(rows[0]?.n ?? 0);
+}
+
+interface MonthBound {
+  month: string;
+  inclusive: boolean;
+}
+
+/**
+ * The months whose every calendar date (m01 to m31) is within a study date range, as bounds on
+ * the month column itself so that the counts' index finds them: `month || '01' >= ge` holds
+ * exactly when the month is after ge's month, or is ge's month and ge's day is 01 (or none), and
+ * `month || '31' <= le` when the month is before le's, or is le's and le's day is 31. Digit
+ * strings of one length sort alike in any collation, so this holds in the database's order too.
+ */
+export function wholeMonths(
+  ge: string | undefined,
+  le: string | undefined,
+): { from?: MonthBound; to?: MonthBound } {
+  return {
+    ...(ge === undefined ? {} : { from: { month: ge.slice(0, 6), inclusive: '01' >= ge.slice(6) } }),
+    ...(le === undefined ? {} : { to: { month: le.slice(0, 6), inclusive: '31' <= le.slice(6) } }),
+  };
 }

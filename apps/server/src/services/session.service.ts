@@ -87,8 +87,12 @@ export class SessionService {
   }
 
   /** The live session of a sid, sliding its idle expiry; undefined when unknown or expired. */
-  async resolve(sid: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-    const sidHash = hashToken(sid);
+  resolve(sid: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+    return this.resolveHash(hashToken(sid));
+  }
+
+  /** `resolve` for a sid already hashed. */
+  async resolveHash(sidHash: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
     const found = await this.deps.sessions.findWithUser(sidHash);
     if (!found) return undefined;
     const { session, user } = found;
