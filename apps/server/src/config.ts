@@ -31,6 +31,11 @@ const envSchema = z.object({
   AWS_REGION: z.string().min(1).default('us-east-1'),
   AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
   AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /**
+   * 1 (default): a young file store makes its 65,536 blob directories ahead, at low priority, so
+   * received instances do not each wait for one (decision 0049); 0: each is made on first use.
+   */
+  BLOB_DIRECTORIES_AHEAD: z.enum(['0', '1']).default('1'),
   /** An unreferenced stored file is removed only once nothing wrote it for this long. */
   BLOB_GRACE_SECONDS: z.coerce
     .number()
@@ -201,6 +206,8 @@ export interface Config {
   /** Set when BLOB_STORE names an object store; blobDir is then unused. */
   s3: S3Location | undefined;
   blobGraceMs: number;
+  /** BLOB_DIRECTORIES_AHEAD: a file store makes its blob directories ahead of use. */
+  blobDirectoriesAhead: boolean;
   databaseUrl: string | undefined;
   dicomPort: number;
   dicomAet: string;
@@ -259,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : path.resolve(e.BLOB_DIR ?? path.join(e.DATA_DIR, 'blobs')),
     s3: s3Location(e),
     blobGraceMs: e.BLOB_GRACE_SECONDS * 1000,
+    blobDirectoriesAhead: e.BLOB_DIRECTORIES_AHEAD === '1',
     databaseUrl: e.DATABASE_URL,
     dicomPort: e.DICOM_PORT,
     dicomAet: e.DICOM_AET,

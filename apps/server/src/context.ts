@@ -183,7 +183,7 @@ export function createContext(
   jobRunner.register(mailer.handler());
   const blobs: BlobStore = config.s3
     ? new S3BlobStore(config.dataDir, config.s3)
-    : new FileBlobStore(config.dataDir, config.blobDir);
+    : new FileBlobStore(config.dataDir, config.blobDir, { directoriesAhead: config.blobDirectoriesAhead });
   const collector = new BlobCollector(blobs, new BlobReferencesRepository(k), config.blobGraceMs);
   const engineFqdn = new URL(config.publicUrl).host;
   const access = new AccessService(repos.memberships);

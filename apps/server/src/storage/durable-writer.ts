@@ -54,8 +54,6 @@ parentPort.on('message', (message) => {
   if (message.type === 'hash') return void hashUpTo(message.job, message.memory, message.upTo);
   if (message.type === 'drop') return void digests.delete(message.job);
   if (message.type === 'free') return void freeSegment(message.segment);
-  if (message.type === 'create') return void create(message);
-  if (message.type === 'journal') return void journalOnly(message);
   if (message.type === 'digest') {
     const digest = hashUpTo(message.job, message.memory, message.upTo);
     digests.delete(message.job);
@@ -98,21 +96,19 @@ function openSegment() {
 }
 // Records of the active segment written but not yet synced, by the id each answer goes to. One
 // fdatasync answers every record appended before it began (group commit): it runs on the thread
-// pool, and records that arrive meanwhile (other associations) are appended and wait for the next.
+// pool, starting as soon as a record is appended, so this thread creates the record's file while
+// the disk syncs; records that arrive meanwhile (other associations) are appended and wait for the next.
 let unsynced = [];
-let flushing = false;
 let syncing = false;
-function scheduleFlush() {
-  if (flushing || syncing) return;
-  flushing = true;
-  // After the messages already queued here are handled, so their records share the sync.
-  setImmediate(flush);
-}
+/** Ids already answered with a failure (their file's create failed after the record was written). */
+const abandoned = new Set();
 function answerSynced(waiting, error) {
-  for (const id of waiting) parentPort.postMessage(error ? failure(id, error) : { id });
+  for (const id of waiting) {
+    if (abandoned.delete(id)) continue;
+    parentPort.postMessage(error ? failure(id, error) : { id });
+  }
 }
 function flush() {
-  flushing = false;
   if (syncing || !unsynced.length) return;
   const waiting = unsynced;
   unsynced = [];
@@ -181,7 +177,7 @@ function journalAppend(key, file, bytes, id) {
   active.offset = end;
   active.files.push(file);
   unsynced.push(id);
-  scheduleFlush();
+  flush();
   // Sealed once writes rest, so a quiet store's files are checkpointed soon after arriving.
   clearTimeout(sealTimer);
   sealTimer = setTimeout(seal, journal.sealAfterMs);
@@ -190,56 +186,52 @@ function journalAppend(key, file, bytes, id) {
 function failure(id, error) {
   return { id, code: error.code || 'EIO', message: String(error.message || error) };
 }
-/** The file alone, created and written, not synced (its journal record, written beside it, is). */
-function create({ id, file, bytes, knownDirectory }) {
-  try {
-    if (!knownDirectory) fs.mkdirSync(path.dirname(file), { recursive: true });
-    const fd = fs.openSync(file, 'wx');
-    try {
-      let offset = 0;
-      while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset);
-    } catch (error) {
-      fs.closeSync(fd);
-      fs.rmSync(file, { force: true });
-      throw error;
-    }
-    fs.closeSync(fd);
-    parentPort.postMessage({ id });
-  } catch (error) {
-    parentPort.postMessage(failure(id, error));
-  }
-}
-/** The journal record alone, synced (the file is being created on another thread meanwhile). */
-function journalOnly({ id, key, file, bytes }) {
-  try {
-    if (!journalAppend(key, file, bytes, id)) throw Object.assign(new Error('record larger than the journal takes'), { code: 'EFBIG' });
-  } catch (error) {
-    parentPort.postMessage(failure(id, error));
-  }
-}
 function write({ id, file, root, bytes, knownDirectory }) {
+  // The intake journal's record makes the bytes durable (intake-journal.ts): appended first, its
+  // sync under way on the thread pool while the file is created here, answered once both are done.
+  let journaled = false;
+  try {
+    journaled = journal !== undefined && journalAppend(path.relative(root, file), file, bytes, id);
+  } catch (error) {
+    parentPort.postMessage(failure(id, error));
+    return;
+  }
+  if (journaled) {
+    try {
+      if (!knownDirectory) fs.mkdirSync(path.dirname(file), { recursive: true });
+      const fd = fs.openSync(file, 'wx');
+      try {
+        for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset);
+      } catch (error) {
+        fs.closeSync(fd);
+        fs.rmSync(file, { force: true });
+        throw error;
+      }
+      fs.closeSync(fd);
+    } catch (error) {
+      // The record stays (a replay writes the file back; unreferenced, the collector removes it).
+      abandoned.add(id);
+      parentPort.postMessage(failure(id, error));
+    }
+    return;
+  }
   try {
     const dir = path.dirname(file);
     // mkdir answers the topmost directory it made: it, each one below it, and its parent changed.
     const created = knownDirectory ? undefined : fs.mkdirSync(dir, { recursive: true });
     const fd = fs.openSync(file, 'wx');
-    let journaled = false;
     try {
       let offset = 0;
       while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset);
-      // The intake journal's record makes the bytes durable (intake-journal.ts); without one, or
-      // for a record larger than the journal takes, the file's own sync, which on ext4 also carries the
-      // new directory entries made above in its journal commit.
-      journaled = journal !== undefined && journalAppend(path.relative(root, file), file, bytes, id);
-      if (!journaled) fs.fdatasyncSync(fd);
+      // Without a journal, or for a record larger than the journal takes, the file's own sync,
+      // which on ext4 also carries the new directory entries made above in its journal commit.
+      fs.fdatasyncSync(fd);
     } catch (error) {
       fs.closeSync(fd);
       fs.rmSync(file, { force: true });
       throw error;
     }
     fs.closeSync(fd);
-    // Answered by the journal's next flush.
-    if (journaled) return;
     if (syncDirectories) syncDirectory(dir);
     if (created && syncDirectories) {
       const top = path.dirname(created);
@@ -347,11 +339,6 @@ export class DurableWriter {
   /** Sealed journal segments waiting for a checkpoint, and the one under way. */
   private sealed: { slot: Slot; segment: string; files: string[] }[] = [];
   private checkpointing: Promise<void> | undefined;
-  /**
-   * Files being created on one thread while their journal record is written on another, settling
-   * once the create is over: a segment's checkpoint (syncfs) waits for its files to be written.
-   */
-  private readonly creating = new Map<string, Promise<void>>();
   private readonly threads: number[] = [];
 
   constructor(
@@ -369,44 +356,7 @@ export class DurableWriter {
    * fsyncing the parents that gained an entry).
    */
   async write(file: string, bytes: Uint8Array, knownDirectory: boolean): Promise<void> {
-    const creator = this.leastBusy();
-    const key = path.relative(this.root, file);
-    const journaler = this.fitsJournal(key, bytes) ? this.idleBeside(creator) : undefined;
-    if (!journaler) {
-      await this.request(creator, { type: 'write', file, root: this.root, bytes, knownDirectory })[0];
-      return;
-    }
-    // Two threads at once: the file's create (on ext4, an inode and often a directory to allocate)
-    // no longer adds to the record's sync before the answer. Both settle before this resolves.
-    const creating = this.request(creator, { type: 'create', file, bytes, knownDirectory })[0];
-    const settled = creating.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.creating.set(file, settled);
-    void settled.then(() => {
-      if (this.creating.get(file) === settled) this.creating.delete(file);
-    });
-    const [created, journaled] = await Promise.allSettled([
-      creating,
-      this.request(journaler, { type: 'journal', key, file, bytes })[0],
-    ]);
-    if (created.status === 'rejected') throw created.reason;
-    if (journaled.status === 'rejected') throw journaled.reason;
-  }
-
-  /** Whether the journal takes a record of these bytes (else the file takes its own sync). */
-  private fitsJournal(key: string, bytes: Uint8Array): boolean {
-    if (!this.journalDir) return false;
-    const record = RECORD_HEADER + Buffer.byteLength(key) + bytes.byteLength;
-    return record <= RECORD_MAX_BYTES;
-  }
-
-  /** A thread other than `busy` with nothing to do (spawned if there is room); else undefined. */
-  private idleBeside(busy: Slot): Slot | undefined {
-    const idle = this.slots.find((slot) => slot !== busy && slot.pending.size + slot.digests === 0);
-    if (idle) return idle;
-    return this.slots.length < this.size ? this.spawn() : undefined;
+    await this.request(this.leastBusy(), { type: 'write', file, root: this.root, bytes, knownDirectory })[0];
   }
 
   /** Begins a SHA-256 on the least busy thread, which then counts as busy until it is finished. */
@@ -447,8 +397,6 @@ export class DurableWriter {
   }
 
   async close(): Promise<void> {
-    // A create under way finishes first: its record may be journaled already.
-    await Promise.all(this.creating.values());
     const slots = this.slots.splice(0);
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
     for (const slot of slots) this.fail(slot, new Error('durable writer closed'));
@@ -476,27 +424,21 @@ export class DurableWriter {
     if (this.checkpointing || !this.sealed.length) return;
     const batch = this.sealed.splice(0);
     const files = batch.flatMap((entry) => entry.files);
-    this.checkpointing = this.created(files)
-      .then(() => syncFileSystem(this.root, files))
-      .then(
-        () => {
-          for (const { slot, segment } of batch) {
-            if (this.slots.includes(slot)) slot.worker.postMessage({ type: 'free', segment });
-          }
-          this.checkpointing = undefined;
-          this.checkpoint();
-        },
-        () => {
-          this.sealed.unshift(...batch);
-          this.checkpointing = undefined;
-        },
-      );
-  }
-
-  /** Settles once every file of `files` still being created is written (or failed). */
-  private async created(files: string[]): Promise<void> {
-    if (!this.creating.size) return;
-    await Promise.all(files.flatMap((file) => this.creating.get(file) ?? []));
+    // A thread creates a record's file before it handles anything else, so before it seals the
+    // record's segment: every file a sealed segment covers is written by the time it is reported.
+    this.checkpointing = syncFileSystem(this.root, files).then(
+      () => {
+        for (const { slot, segment } of batch) {
+          if (this.slots.includes(slot)) slot.worker.postMessage({ type: 'free', segment });
+        }
+        this.checkpointing = undefined;
+        this.checkpoint();
+      },
+      () => {
+        this.sealed.unshift(...batch);
+        this.checkpointing = undefined;
+      },
+    );
   }
 
   private leastBusy(): Slot {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { BlobDirectoriesAhead } from './blob-directories.js';
 import type { BlobHandle, BlobStore, ByteRange, TempFile } from './blob-store.js';
 import { blobKey } from './blob-store.js';
 import { DurableWriter, DurableWriteError } from './durable-writer.js';
@@ -28,7 +29,14 @@ export class FileBlobStore implements BlobStore {
   /** false where a new file's own sync makes its name durable (new-name-durability.ts). */
   readonly syncsDirectories: boolean;
 
-  constructor(dataDir: string, blobDir = path.join(dataDir, 'blobs')) {
+  /** Makes a young store's directories ahead of its files (blob-directories.ts); when asked. */
+  private readonly directoriesAhead: BlobDirectoriesAhead | undefined;
+
+  constructor(
+    dataDir: string,
+    blobDir = path.join(dataDir, 'blobs'),
+    options: { directoriesAhead?: boolean } = {},
+  ) {
     this.root = blobDir;
     this.staging = new Staging(path.join(dataDir, 'tmp'));
     fs.mkdirSync(this.root, { recursive: true });
@@ -37,6 +45,14 @@ export class FileBlobStore implements BlobStore {
     const journal = path.join(dataDir, 'journal');
     this.journalReplay = replayJournal(journal, this.root);
     this.writer = new DurableWriter(this.root, this.syncsDirectories, undefined, journal);
+    // Where a directory needs fsyncs of its own, the writer keeps making (and syncing) it.
+    this.directoriesAhead =
+      options.directoriesAhead && !this.syncsDirectories ? new BlobDirectoriesAhead(this.root) : undefined;
+  }
+
+  /** Settles once a young store's directories are all made (at once when not asked for). */
+  directoriesMade(): Promise<unknown> {
+    return this.directoriesAhead?.done ?? Promise.resolve();
   }
 
   /** What the start found in the intake journal: records of the last run, files written again. */
@@ -68,8 +84,9 @@ export class FileBlobStore implements BlobStore {
   }
 
   /**
-   * Stores bytes whose hash is already known straight under their key: create (exclusive) and
-   * write, then one record in the intake journal, synced (DurableWriter, intake-journal.ts): an
+   * Stores bytes whose hash is already known straight under their key: one record in the intake
+   * journal, synced, while the file is created (exclusive) and written (DurableWriter,
+   * intake-journal.ts): an
    * overwrite of allocated space, where the file's own fdatasync would commit its inode, directory
    * entry and blocks (and temp → fsync → rename → fsync two such commits). The key is not
    * referenced by any index row before this resolves, so a crash mid-write can only leave an
@@ -124,8 +141,9 @@ export class FileBlobStore implements BlobStore {
   }
 
   /** Stops the writer threads (tests and shutdown; a later write starts them again). */
-  close(): Promise<void> {
-    return this.writer.close();
+  async close(): Promise<void> {
+    await this.directoriesAhead?.stop();
+    await this.writer.close();
   }
 
   /** Directories known to exist and be durable; the blob tree is never pruned while we run. */

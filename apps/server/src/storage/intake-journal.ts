@@ -12,11 +12,11 @@ import { promisify } from 'node:util';
  * for a 28 KB instance on the machine of docs/performance.md).
  *
  * Each writer thread (durable-writer.ts) owns segment files `DATA_DIR/journal/<thread>-<n>.seg`.
- * A stored blob is written under its key without a sync, then appended to the thread's active
- * segment as a record (its key and bytes) and the segment is fdatasynced: from then on the blob can
- * be rebuilt whatever the disk kept of its own file. Records waiting on one thread share one
- * fdatasync, and the file's create may run on another thread beside its record (decision 0047);
- * the store answers once both are done. A segment is sealed when full or when writes
+ * A stored blob is appended to the thread's active segment as a record (its key and bytes) and the
+ * segment's fdatasync starts on the thread pool while the thread creates and writes the blob's own
+ * file under its key, without a sync: once the record is synced the blob can be rebuilt whatever
+ * the disk kept of its own file. Records waiting on one thread share one fdatasync (decision 0047,
+ * 0049); the store answers once the record is synced and the file written. A segment is sealed when full or when writes
  * have rested for a moment; once sealed segments are checkpointed (one syncfs of the blob store's
  * file system makes every file they cover durable), they are free again and rewritten from the
  * start under a new generation, so their space is allocated once per thread and stays allocated.

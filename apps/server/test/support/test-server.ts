@@ -50,6 +50,8 @@ export async function startTestServer(
     // Tests of removal (purge, edits, stopped shares) see an unreferenced file go at once; the grace
     // period that protects a racing identical ingest has its own tests (test/storage/blob-collector.test.ts).
     BLOB_GRACE_SECONDS: '0',
+    // 65,536 directories per test server would cost more than the few files a test stores.
+    BLOB_DIRECTORIES_AHEAD: '0',
     ...(dialect === 'postgres' ? { DATABASE_URL: await createPgDatabase() } : {}),
     ...s3?.env,
     ...env,
