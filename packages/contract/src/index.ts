@@ -48,3 +48,4 @@ export * from './audit-log.js';
 export * from './labels.js';
 export * from './label-requests.js';
 export * from './person-names.js';
+export * from './zoned-time.js';

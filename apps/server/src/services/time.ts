@@ -1,8 +1,6 @@
-/**
- * Turns a calendar date (and optional time) read in an IANA time zone into epoch milliseconds.
- * The offset is found by formatting the instant in the zone and correcting once (twice around
- * daylight-saving changes), which avoids a time-zone library.
- */
+import { wallTimeToEpoch } from '@imaging-inbox/contract';
+
+/** Epoch milliseconds of a calendar date (and optional time) read in an IANA time zone. */
 export function zonedToEpoch(
   parts: {
     year: number;
@@ -15,7 +13,7 @@ export function zonedToEpoch(
   },
   timeZone: string,
 ): number {
-  const asUtc = Date.UTC(
+  const wall = Date.UTC(
     parts.year,
     parts.month - 1,
     parts.day,
@@ -24,33 +22,7 @@ export function zonedToEpoch(
     parts.second ?? 0,
     parts.ms ?? 0,
   );
-  let guess = asUtc - offsetMs(asUtc, timeZone);
-  guess = asUtc - offsetMs(guess, timeZone);
-  return guess;
-}
-
-function offsetMs(epoch: number, timeZone: string): number {
-  const formatter = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
-  const get = (type: string) =>
-    Number(formatter.formatToParts(new Date(epoch)).find((p) => p.type === type)?.value);
-  const local = Date.UTC(
-    get('year'),
-    get('month') - 1,
-    get('day'),
-    get('hour'),
-    get('minute'),
-    get('second'),
-  );
-  return local - Math.floor(epoch / 1000) * 1000;
+  return wallTimeToEpoch(wall, timeZone);
 }
 
 /** Zones already accepted: building an Intl.DateTimeFormat costs ~1 ms, and every search asks. */

@@ -1,38 +1,10 @@
+import { wallTimeToEpoch } from '@imaging-inbox/contract';
+
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /** Whether a typed time reads as HH:MM (24 h). */
 export const isTime = (text: string) => TIME.test(text.trim());
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function partsIn(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** How far `timeZone`'s clock is ahead of UTC at an instant, in ms. */
-function offsetAt(ms: number, timeZone: string): number {
-  const p = Object.fromEntries(
-    partsIn(timeZone)
-      .formatToParts(new Date(ms))
-      .map((x) => [x.type, Number(x.value)]),
-  );
-  const asUtc = Date.UTC(p.year!, p.month! - 1, p.day, p.hour, p.minute, p.second);
-  return asUtc - Math.floor(ms / 1000) * 1000;
-}
 
 /**
  * The instant a day (YYYY-MM-DD) and time (HH:MM) name on the clocks of `timeZone` (null: the
@@ -51,8 +23,5 @@ export function zonedInstant(isoDay: string, time: string, timeZone: string | nu
     number,
   ];
   if (!timeZone) return new Date(y, m - 1, d, h, min).getTime();
-  const wall = Date.UTC(y, m - 1, d, h, min);
-  const first = wall - offsetAt(wall, timeZone);
-  const second = offsetAt(first, timeZone);
-  return second === offsetAt(wall, timeZone) ? first : wall - second;
+  return wallTimeToEpoch(Date.UTC(y, m - 1, d, h, min), timeZone);
 }
