@@ -97,6 +97,24 @@ describe('the study policy', () => {
     expect(refusal(() => requireStudy(editor, mine, groupEdit))).toBe('OK');
   });
 
+  it('gives each state of a page its own flags, shared by the studies in that state', () => {
+    const plain = [study(), study({ study_uid: '1.2.3.99' })];
+    const locked = study({ is_locked: 1, locked_by: 'someone', locked_at: NOW });
+    const deleted = study({ deleted: NOW });
+    const [a, b] = plain.map((s) => studyPermissions(editor, s));
+    expect(a).toBe(b);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(a!.study_edit).toBe(1);
+    expect(studyPermissions(editor, locked).study_edit).toBe(0);
+    expect(studyPermissions(editor, locked).study_download).toBe(1);
+    expect(studyPermissions(editor, deleted).study_download).toBe(0);
+    expect(studyPermissions(editor, deleted).study_delete).toBe(1);
+    // Another caller's grant is its own: a viewer of the same group sees no edit.
+    const viewer = caller({ ns: ['study_view'] });
+    expect(studyPermissions(viewer, plain[0]!).study_edit).toBe(0);
+    expect(studyPermissions(editor, plain[0]!).study_edit).toBe(1);
+  });
+
   it('lets a viewer token reach its own study only', () => {
     const token = scopedToStudy(caller({ ns: ['study_view'], other: ['study_view'] }), {
       namespaceId: 'ns',

@@ -46,19 +46,37 @@ const KEPT_WHEN_DELETED: ReadonlySet<StudyPermission> = new Set(['study_view', '
 /**
  * The study's own permissions object: the flags of its group, narrowed by the study's state. A
  * study locked by someone else (a live lock) cannot be edited or deleted, and a deleted one can
- * only be viewed or restored.
+ * only be viewed or restored. The object is shared by every study of the same group and state (a
+ * page of 50 studies needs a few), so it is frozen.
  */
-export function studyPermissions(caller: Caller, study: StudyForPolicy): StudyPermissionFlags {
-  const granted = caller.groups.get(study.namespace_id)?.permissions;
+export function studyPermissions(caller: Caller, study: StudyForPolicy): Readonly<StudyPermissionFlags> {
+  const granted = caller.groups.get(study.namespace_id)?.permissions ?? NOTHING_GRANTED;
   const lockedByOther = isLockedByOther(study, caller.user.uuid);
+  const deleted = study.deleted !== null;
+  const state = (lockedByOther ? 1 : 0) + (deleted ? 2 : 0);
+  let byState = flagsByGrant.get(granted);
+  if (!byState) flagsByGrant.set(granted, (byState = []));
+  return (byState[state] ??= permissionFlags(granted, lockedByOther, deleted));
+}
+
+const NOTHING_GRANTED: ReadonlySet<string> = new Set();
+
+/** The flags of each granted set (one per membership, made per request) by study state. */
+const flagsByGrant = new WeakMap<ReadonlySet<string>, Readonly<StudyPermissionFlags>[]>();
+
+function permissionFlags(
+  granted: ReadonlySet<string>,
+  lockedByOther: boolean,
+  deleted: boolean,
+): Readonly<StudyPermissionFlags> {
   const flags = {} as StudyPermissionFlags;
   for (const p of STUDY_PERMISSIONS) {
-    let allowed = granted?.has(p) ?? false;
+    let allowed = granted.has(p);
     if (allowed && lockedByOther && (p === 'study_edit' || p === 'study_delete')) allowed = false;
-    if (allowed && study.deleted !== null && !KEPT_WHEN_DELETED.has(p)) allowed = false;
+    if (allowed && deleted && !KEPT_WHEN_DELETED.has(p)) allowed = false;
     flags[p] = allowed ? 1 : 0;
   }
-  return flags;
+  return Object.freeze(flags);
 }
 
 /** What one call asks of a study, beyond seeing it. */
