@@ -337,6 +337,8 @@ function serverEnv(dataDir: string, databaseUrl: string | undefined): Record<str
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     SEED_DEMO: '0',
     LOG_LEVEL: 'warn',
+    // Searches store no files: no blob directories made ahead beside the timed requests.
+    BLOB_DIRECTORIES_AHEAD: '0',
   };
 }
 

@@ -49,6 +49,8 @@ export async function startChildServer(
       DEMO_PASSWORD,
       SEED_STUDIES: '0',
       LOG_LEVEL: 'warn',
+      // 65,536 blob directories per test server would outweigh the few files a test stores.
+      BLOB_DIRECTORIES_AHEAD: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -48,6 +48,8 @@ export class ClusterNode {
         PROCESS_ID: this.id,
         DEMO_PASSWORD,
         LOG_LEVEL: 'error',
+        // 65,536 blob directories per node would outweigh the few files a test stores.
+        BLOB_DIRECTORIES_AHEAD: '0',
         ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
