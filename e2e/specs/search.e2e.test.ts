@@ -14,6 +14,9 @@ async function openAdvanced(b: BrowserSession) {
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   const panel = b.page.getByRole('form', { name: 'Advanced search' });
   await panel.getByRole('button', { name: 'Clear' }).click();
+  // Clearing drops the chips of an earlier tag search, which moves the buttons below them up: a
+  // click aimed before that render lands on the field now in their place.
+  await expect.poll(() => panel.locator('.MuiChip-root').count()).toBe(0);
   return panel;
 }
 
