@@ -36,6 +36,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { buildInstance, newUid } from '../src/dicom/index.js';
 import type { InstanceSpec } from '../src/dicom/index.js';
+import { FileBlobStore } from '../src/storage/file-blob-store.js';
 import { startServer } from '../src/main.js';
 import { fileSyncPersistsItsName } from '../src/storage/new-name-durability.js';
 import { startOrthancPeer } from './orthanc-peer.js';
@@ -231,8 +232,8 @@ console.log(
 
 // A fresh file store makes its blob directories ahead (BLOB_DIRECTORIES_AHEAD, decision 0049); the
 // rates below are those of a store past that first pass, which a new installation makes once.
-const blobs = server.ctx.services.blobs as { directoriesMade?: () => Promise<unknown> };
-if (blobs.directoriesMade) {
+const blobs = server.ctx.services.blobs;
+if (blobs instanceof FileBlobStore) {
   const started = performance.now();
   await blobs.directoriesMade();
   console.log(`blob directories made ahead in ${((performance.now() - started) / 1000).toFixed(1)} s`);

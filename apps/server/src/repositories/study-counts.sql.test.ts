@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { MonthBound } from './study-counts.sql.js';
 import { wholeMonths } from './study-counts.sql.js';
 
 /** What the bounds stand for: every calendar date of the month is within the range. */
@@ -6,11 +7,15 @@ function wholeByConcatenation(month: string, ge: string | undefined, le: string 
   return (ge === undefined || `${month}01` >= ge) && (le === undefined || `${month}31` <= le);
 }
 
+const COMPARE: Record<MonthBound['op'], (a: string, b: string) => boolean> = {
+  '>=': (a, b) => a >= b,
+  '>': (a, b) => a > b,
+  '<=': (a, b) => a <= b,
+  '<': (a, b) => a < b,
+};
+
 function wholeByBounds(month: string, ge: string | undefined, le: string | undefined): boolean {
-  const { from, to } = wholeMonths(ge, le);
-  const afterFrom = !from || (from.inclusive ? month >= from.month : month > from.month);
-  const beforeTo = !to || (to.inclusive ? month <= to.month : month < to.month);
-  return afterFrom && beforeTo;
+  return wholeMonths(ge, le).every((bound) => COMPARE[bound.op](month, bound.month));
 }
 
 describe('wholeMonths', () => {
@@ -49,14 +54,14 @@ describe('wholeMonths', () => {
   });
 
   it('takes a month from its first day to its last', () => {
-    expect(wholeMonths('20260201', '20260331')).toEqual({
-      from: { month: '202602', inclusive: true },
-      to: { month: '202603', inclusive: true },
-    });
-    expect(wholeMonths('20260202', '20260330')).toEqual({
-      from: { month: '202602', inclusive: false },
-      to: { month: '202603', inclusive: false },
-    });
-    expect(wholeMonths(undefined, undefined)).toEqual({});
+    expect(wholeMonths('20260201', '20260331')).toEqual([
+      { op: '>=', month: '202602' },
+      { op: '<=', month: '202603' },
+    ]);
+    expect(wholeMonths('20260202', '20260330')).toEqual([
+      { op: '>', month: '202602' },
+      { op: '<', month: '202603' },
+    ]);
+    expect(wholeMonths(undefined, undefined)).toEqual([]);
   });
 });

@@ -56,8 +56,8 @@ export async function countFromCounts(
     if (mask !== undefined) narrowed = narrowed.where(sql<boolean>`(modality_bits & ${mask}) <> 0`);
     return narrowed;
   };
-  const whole = wholeMonths(ge, le);
-  const wholeMonth = sql<boolean>`month <> '' and ${whole.from === undefined ? sql`true` : whole.from.inclusive ? sql`month >= ${whole.from.month}` : sql`month > ${whole.from.month}`} and ${whole.to === undefined ? sql`true` : whole.to.inclusive ? sql`month <= ${whole.to.month}` : sql`month < ${whole.to.month}`}`;
+  const bounds = wholeMonths(ge, le).map((b) => sql`month ${sql.raw(b.op)} ${b.month}`);
+  const wholeMonth = sql<boolean>`${sql.join([sql`month <> ''`, ...bounds], sql` and `)}`;
   let months = narrow(db.selectFrom('study_counts_by_month')).select(
     sql<number>`coalesce(sum(n), 0)`.as('n'),
   );
@@ -75,9 +75,10 @@ export async function countFromCounts(
   return Number(rows[0]?.n ?? 0);
 }
 
-interface MonthBound {
+/** A bound on the month column: the operator is one of these four, never user input. */
+export interface MonthBound {
+  op: '>=' | '>' | '<=' | '<';
   month: string;
-  inclusive: boolean;
 }
 
 /**
@@ -87,12 +88,9 @@ interface MonthBound {
  * `month || '31' <= le` when the month is before le's, or is le's and le's day is 31. Digit
  * strings of one length sort alike in any collation, so this holds in the database's order too.
  */
-export function wholeMonths(
-  ge: string | undefined,
-  le: string | undefined,
-): { from?: MonthBound; to?: MonthBound } {
-  return {
-    ...(ge === undefined ? {} : { from: { month: ge.slice(0, 6), inclusive: '01' >= ge.slice(6) } }),
-    ...(le === undefined ? {} : { to: { month: le.slice(0, 6), inclusive: '31' <= le.slice(6) } }),
-  };
+export function wholeMonths(ge: string | undefined, le: string | undefined): MonthBound[] {
+  const bounds: MonthBound[] = [];
+  if (ge !== undefined) bounds.push({ op: '01' >= ge.slice(6) ? '>=' : '>', month: ge.slice(0, 6) });
+  if (le !== undefined) bounds.push({ op: '31' <= le.slice(6) ? '<=' : '<', month: le.slice(0, 6) });
+  return bounds;
 }
