@@ -86,12 +86,10 @@ export class SessionService {
     return { sid, user };
   }
 
-  /** The live session of a sid, sliding its idle expiry; undefined when unknown or expired. */
-  resolve(sid: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-    return this.resolveHash(hashToken(sid));
-  }
-
-  /** `resolve` for a sid already hashed. */
+  /**
+   * The live session of a sid (by its hash, `hashToken`), sliding its idle expiry; undefined when
+   * unknown or expired.
+   */
   async resolveHash(sidHash: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
     const found = await this.deps.sessions.findWithUser(sidHash);
     if (!found) return undefined;

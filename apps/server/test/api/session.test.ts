@@ -195,6 +195,20 @@ describe.each(DIALECTS)('sessions on %s', (dialect) => {
     expect((await server.api.get('session/ttl', { sid })).body.error_type).toBe('EXPIRED');
   });
 
+  it("refuses a live session whose user is no longer active, and a made-up sid, though each one's access is read beside it", async () => {
+    const sid = await server.api.login('viewer@demo.local');
+    const users = () => server.ctx.db.kysely.updateTable('users').where('email', '=', 'viewer@demo.local');
+    await users().set({ status: 'DISABLED' }).execute();
+    try {
+      expect((await server.api.get('session/user', { sid })).status).toBe(401);
+      expect((await server.api.call('study/list', {}, sid)).status).toBe(401);
+    } finally {
+      await users().set({ status: 'ACTIVE' }).execute();
+    }
+    expect((await server.api.get('session/user', { sid })).status).toBe(200);
+    expect((await server.api.call('study/list', {}, `${sid}x`)).status).toBe(401);
+  });
+
   it('answers 401 without a sid and accepts a Bearer header', async () => {
     expect((await server.api.get('session/user')).status).toBe(401);
     const sid = await server.api.login('viewer@demo.local');
