@@ -1,4 +1,4 @@
-import { wallTimeToEpoch } from '@imaging-inbox/contract';
+import { wallTimeToEpoch, zoneOffsetMs } from '@imaging-inbox/contract';
 
 /** Epoch milliseconds of a calendar date (and optional time) read in an IANA time zone. */
 export function zonedToEpoch(
@@ -25,18 +25,14 @@ export function zonedToEpoch(
   return wallTimeToEpoch(wall, timeZone);
 }
 
-/** Zones already accepted: building an Intl.DateTimeFormat costs ~1 ms, and every search asks. */
-const validTimeZones = new Set<string>();
-
+/** Every search asks; a known zone's formatter is kept by the contract's zone arithmetic. */
 export function isValidTimeZone(timeZone: string): boolean {
-  if (validTimeZones.has(timeZone)) return true;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
+    zoneOffsetMs(0, timeZone);
+    return true;
   } catch {
     return false;
   }
-  if (validTimeZones.size < 1000) validTimeZones.add(timeZone);
-  return true;
 }
 
 const DATE_RE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?$/;
