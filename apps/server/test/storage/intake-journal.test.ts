@@ -115,6 +115,36 @@ describe('intake journal', () => {
     }
   });
 
+  it('fails a blob whose file cannot be created after its record is written, and answers the others', async () => {
+    const dir = dataDir();
+    const store = new FileBlobStore(dir);
+    try {
+      const blocked = randomBytes(3000);
+      const key = sha(blocked);
+      // A file where the blob's `ab/cd` directory belongs: the record is written, the create fails.
+      const top = path.join(dir, 'blobs', key.slice(0, 2));
+      fs.mkdirSync(top, { recursive: true });
+      fs.writeFileSync(path.join(top, key.slice(2, 4)), 'not a directory');
+      const others = [randomBytes(3000), randomBytes(3000)];
+      const results = await Promise.allSettled([
+        store.storeBytes(blocked, key),
+        ...others.map((body) => store.storeBytes(body, sha(body))),
+      ]);
+      expect(results[0].status).toBe('rejected');
+      for (const [i, result] of results.slice(1).entries()) {
+        expect(result.status).toBe('fulfilled');
+        const stored = (result as PromiseFulfilledResult<string>).value;
+        expect(fs.readFileSync(path.join(dir, 'blobs', stored)).equals(others[i]!)).toBe(true);
+      }
+      // The writer goes on answering later blobs.
+      const later = randomBytes(3000);
+      const laterKey = await store.storeBytes(later, sha(later));
+      expect(fs.readFileSync(path.join(dir, 'blobs', laterKey)).equals(later)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('stops at a torn record: what was never answered is not written', async () => {
     const dir = dataDir();
     const bodies = [randomBytes(10_000), randomBytes(10_000)];
