@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -44,7 +45,15 @@ export class Staging {
           },
         });
         const out = fs.createWriteStream(tempPath);
-        await pipeline(source, counter, out);
+        try {
+          await pipeline(source, counter, out);
+        } catch (error) {
+          // pipeline rejects on the first error, possibly before the file's open has finished and
+          // its descriptor closed: wait for that, so the removal below is the last word and a body
+          // cut off mid-way leaves no temp file behind once write() has rejected.
+          if (!out.closed) await once(out, 'close');
+          throw error;
+        }
         const handle = await fsp.open(tempPath, 'r+');
         try {
           await handle.sync();

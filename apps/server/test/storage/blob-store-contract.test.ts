@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../src/storage/blob-store.js';
 import { BodyTooLargeError, blobKey } from '../../src/storage/blob-store.js';
@@ -169,5 +169,26 @@ describe.each(Object.keys(stores))('blob store contract: %s', (kind) => {
       BodyTooLargeError,
     );
     expect((await blobs.clearStaging()).files).toBe(0);
+  });
+
+  it('leaves nothing staged once a body cut off at its start or mid-way has been refused', async () => {
+    // A body that fails before its temp file's open has finished, and one that fails after some
+    // bytes were written: each rejection comes only after its temp file is gone, which is what
+    // lets STOW-RS answer a cut request knowing nothing is left.
+    for (let round = 0; round < 50; round += 1) {
+      const early = new PassThrough();
+      early.write(randomBytes(1000));
+      setImmediate(() => early.destroy(new Error('cut')));
+      await expect(blobs.writeTemp(early)).rejects.toThrow('cut');
+      let sent = 0;
+      const late = new Readable({
+        read() {
+          if ((sent += 1) > 3) late.destroy(new Error('cut'));
+          else late.push(randomBytes(64 * 1024));
+        },
+      });
+      await expect(blobs.writeTemp(late)).rejects.toThrow('cut');
+      expect((await blobs.clearStaging()).files).toBe(0);
+    }
   });
 });
