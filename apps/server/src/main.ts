@@ -6,6 +6,7 @@ import type { AppContext } from './context.js';
 import { openDatabase } from './db/dialect.js';
 import { makeIndexDurable } from './db/index-durability.js';
 import type { RecoveryReport } from './ingest/recovery-scan.js';
+import { FileBlobStore } from './storage/file-blob-store.js';
 import { RunMarker } from './storage/run-marker.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withStartupLock } from './db/startup-lock.js';
@@ -56,6 +57,13 @@ export async function startServer(
     }
     return ctx;
   });
+  const blobs = ctx.services.blobs;
+  if (blobs instanceof FileBlobStore) {
+    const { records, restored, blocked } = blobs.journalReplay;
+    if (restored > 0) log(`Intake journal: ${restored} of ${records} received file(s) written again`);
+    for (const key of blocked)
+      log(`Intake journal: ${key} not written again: a file stands where its directory belongs`);
+  }
   // Bodies a crashed run was still receiving (none was answered): this process's own staging area.
   const staged = await ctx.services.blobs.clearStaging();
   if (staged.files > 0)

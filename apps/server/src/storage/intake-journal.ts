@@ -53,6 +53,12 @@ export interface JournalReplay {
   records: number;
   /** Files written again because the disk did not hold them. */
   restored: number;
+  /**
+   * Records left unwritten because something other than a directory holds their place in the blob
+   * tree (a file put there by hand). The create that failed on it at the time answered a failure,
+   * so nothing acknowledged depends on these; the start goes on instead of stopping on them.
+   */
+  blocked: string[];
 }
 
 /**
@@ -61,7 +67,7 @@ export interface JournalReplay {
  * Synchronous: runs at start before anything stores.
  */
 export function replayJournal(dir: string, blobRoot: string): JournalReplay {
-  const report: JournalReplay = { records: 0, restored: 0 };
+  const report: JournalReplay = { records: 0, restored: 0, blocked: [] };
   const segments = segmentFiles(dir);
   if (!segments.length) return report;
   const covered: string[] = [];
@@ -91,8 +97,13 @@ export function replayJournal(dir: string, blobRoot: string): JournalReplay {
         // A torn record (never answered) or a foreign one: stop here.
         if (!name.includes(sha256) || name.includes('..')) break;
         report.records += 1;
-        covered.push(path.join(blobRoot, name));
-        if (restore(covered.at(-1)!, bytes, sha256)) report.restored += 1;
+        const file = path.join(blobRoot, name);
+        const restored = restore(file, bytes, sha256);
+        if (restored === 'blocked') report.blocked.push(name);
+        else {
+          covered.push(file);
+          if (restored) report.restored += 1;
+        }
         offset += RECORD_HEADER + keyLength + length;
       }
     } finally {
@@ -104,8 +115,11 @@ export function replayJournal(dir: string, blobRoot: string): JournalReplay {
   return report;
 }
 
-/** Writes `bytes` to `file` unless it already holds them; true when it had to. */
-function restore(file: string, bytes: Buffer, sha256: string): boolean {
+/**
+ * Writes `bytes` to `file` unless it already holds them; true when it had to, 'blocked' when a
+ * file stands where one of its directories belongs.
+ */
+function restore(file: string, bytes: Buffer, sha256: string): boolean | 'blocked' {
   try {
     const held = fs.readFileSync(file);
     if (held.byteLength === bytes.byteLength && createHash('sha256').update(held).digest('hex') === sha256) {
@@ -114,7 +128,13 @@ function restore(file: string, bytes: Buffer, sha256: string): boolean {
   } catch {
     // missing: written below
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') return 'blocked';
+    throw error;
+  }
   const temp = `${file}.${process.pid}.replay`;
   fs.writeFileSync(temp, bytes);
   fs.renameSync(temp, file);
