@@ -1,4 +1,4 @@
-import type { StudyRow } from '../repositories/studies.repository.js';
+import type { StudyListed, StudyRow } from '../repositories/studies.repository.js';
 import type { InstanceRow, SeriesRow } from '../repositories/dicomweb.repository.js';
 
 /** One attribute in the DICOM JSON model (PS3.18 F.2). */
@@ -17,7 +17,7 @@ const num = (vr: string, value: number | null | undefined): JsonAttribute =>
 const pn = (value: string): JsonAttribute =>
   value ? { vr: 'PN', Value: [{ Alphabetic: value }] } : { vr: 'PN' };
 
-export function studyAttributes(study: StudyRow, baseUrl: string): DicomJson {
+export function studyAttributes(study: StudyListed, baseUrl: string): DicomJson {
   return {
     '00080020': str('DA', study.study_date),
     '00080030': str('TM', study.study_time),

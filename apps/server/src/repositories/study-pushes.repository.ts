@@ -150,11 +150,15 @@ export class StudyPushesRepository {
 /** Every push attempt of these studies, newest first, with their instance counts (also for study answers). */
 export async function pushesOfStudies(
   db: Kysely<Database>,
-  studyUuids: string[],
+  studyUuids: readonly string[],
 ): Promise<Map<string, StudyPushListed[]>> {
-  const out = new Map<string, StudyPushListed[]>();
-  if (!studyUuids.length) return out;
-  const rows = await db
+  if (!studyUuids.length) return new Map();
+  return pushesByStudy(await pushesOfStudiesQuery(db, studyUuids).execute());
+}
+
+/** The query of pushesOfStudies, for callers that compile it once (db/in-list-template.ts). */
+export function pushesOfStudiesQuery(db: Kysely<Database>, studyUuids: readonly string[]) {
+  return db
     .selectFrom('study_pushes')
     .selectAll('study_pushes')
     .select((eb) => [
@@ -173,15 +177,23 @@ export async function pushesOfStudies(
     ])
     .where('study_uuid', 'in', studyUuids)
     .orderBy('created', 'desc')
-    .orderBy('uuid', 'desc')
-    .execute();
+    .orderBy('uuid', 'desc');
+}
+
+/** The rows of pushesOfStudiesQuery by study, newest first. */
+export function pushesByStudy(
+  rows: (StudyPushRow & { images_sent: number | string | null; images_failed: number | string | null })[],
+): Map<string, StudyPushListed[]> {
+  const out = new Map<string, StudyPushListed[]>();
   for (const r of rows) {
     const listed = {
       ...r,
       images_sent: Number(r.images_sent ?? 0),
       images_failed: Number(r.images_failed ?? 0),
     };
-    out.set(r.study_uuid, [...(out.get(r.study_uuid) ?? []), listed]);
+    const list = out.get(r.study_uuid);
+    if (list) list.push(listed);
+    else out.set(r.study_uuid, [listed]);
   }
   return out;
 }

@@ -2,7 +2,7 @@ import type { Study, StudyCustomFieldValue, StudyLock } from '@imaging-inbox/con
 import type { Caller } from '../policies/index.js';
 import { studyPermissions } from '../policies/index.js';
 import { LOCK_TTL_MS, lockHolder } from '../policies/index.js';
-import type { StudyRow } from '../repositories/studies.repository.js';
+import type { StudyListed } from '../repositories/studies.repository.js';
 import type { StudyPushListed } from '../repositories/study-pushes.repository.js';
 import { presentPush } from './study-push.service.js';
 
@@ -12,7 +12,7 @@ import { presentPush } from './study-push.service.js';
  */
 export function presentStudy(
   caller: Caller,
-  row: StudyRow,
+  row: StudyListed,
   extras: {
     tags?: string[];
     customFields?: StudyCustomFieldValue[];
@@ -73,13 +73,13 @@ export function presentStudy(
 export type LockHolderNames = ReadonlyMap<string, { first_name: string; last_name: string; email: string }>;
 
 /** The users holding a live lock on any of these studies: whose names the answers need. */
-export function lockHoldersOf(rows: StudyRow[], now: number = Date.now()): string[] {
+export function lockHoldersOf(rows: StudyListed[], now: number = Date.now()): string[] {
   return rows.map((row) => lockHolder(row, now)).filter((id): id is string => id !== null);
 }
 
 /** A lapsed lock answers as no lock at all. */
 function presentLock(
-  row: StudyRow,
+  row: StudyListed,
   holders: LockHolderNames | undefined,
 ): { is_locked: 0 | 1; lock: StudyLock | null } {
   const holder = lockHolder(row);

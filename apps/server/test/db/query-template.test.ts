@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/dialect.js';
 import type { Db } from '../../src/db/dialect.js';
+import { InListTemplate } from '../../src/db/in-list-template.js';
 import { QueryTemplate } from '../../src/db/query-template.js';
 import { createPgDatabase, DIALECTS } from '../support/test-server.js';
 
@@ -106,5 +107,45 @@ describe.each(DIALECTS)('QueryTemplate (%s)', (dialect) => {
         .where('label', '=', sql.lit(slot('label'))),
     );
     await expect(inlined.execute(kysely, { label: 'x' })).rejects.toThrow(/slot label is not a parameter/);
+  });
+
+  it('runs a list query with each call’s values, whatever the list’s length', async () => {
+    await kysely
+      .insertInto('items')
+      .values(
+        Array.from({ length: 120 }, (_, i) => ({
+          id: `l${String(i).padStart(3, '0')}`,
+          label: 'l',
+          count: i,
+          note: null,
+        })),
+      )
+      .execute();
+    const byIds = new InListTemplate((ids) =>
+      kysely.selectFrom('items').select(['id', 'count']).where('id', 'in', ids).orderBy('count', 'desc'),
+    );
+    const ids = (...n: number[]) => n.map((i) => `l${String(i).padStart(3, '0')}`);
+    expect(await byIds.execute(kysely, ids(3, 1, 2))).toEqual([
+      { id: 'l003', count: 3 },
+      { id: 'l002', count: 2 },
+      { id: 'l001', count: 1 },
+    ]);
+    // The same length again runs the statement compiled for it with the new values.
+    expect(await byIds.execute(kysely, ids(7, 5, 119))).toEqual([
+      { id: 'l119', count: 119 },
+      { id: 'l007', count: 7 },
+      { id: 'l005', count: 5 },
+    ]);
+    expect(await byIds.execute(kysely, ids(4))).toEqual([{ id: 'l004', count: 4 }]);
+    expect(await byIds.execute(kysely, ['none'])).toEqual([]);
+    // A list longer than those compiled once is built for the call.
+    const all = ids(...Array.from({ length: 120 }, (_, i) => i));
+    expect((await byIds.execute(kysely, all)).map((r) => r.count)).toEqual(
+      Array.from({ length: 120 }, (_, i) => 119 - i),
+    );
+    // Inside a transaction, on its connection.
+    await kysely.transaction().execute(async (trx) => {
+      expect(await byIds.execute(trx, ids(8, 9, 10))).toHaveLength(3);
+    });
   });
 });
