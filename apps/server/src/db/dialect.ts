@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer.js';
@@ -59,26 +60,67 @@ export function openDatabase(
 
 const STATEMENT_CACHE_SIZE = 500;
 
+/** A statement that changes the schema: the cached statements' result columns may change with it. */
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
+
 /**
  * Kysely prepares every query anew; better-sqlite3 statements are reusable, and the same few
  * hundred SQL texts recur, so keep them. Safe because Kysely runs one statement at a time on
  * its single SQLite connection.
+ *
+ * Rows are read as arrays and made into objects here (rowsOf): better-sqlite3 builds each row
+ * object through V8's API as a dictionary of its columns, slow to make and to read, which for a
+ * page of 50 studies cost a third of the page's time in SQLite (docs/performance.md).
  */
-function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
-  const cache = new Map<string, SQLite.Statement>();
-  const prepare = sqlite.prepare.bind(sqlite);
-  return new Proxy(sqlite, {
-    get(target, property, receiver) {
-      if (property !== 'prepare') return Reflect.get(target, property, receiver) as unknown;
-      return (source: string) => {
-        let statement = cache.get(source);
-        if (!statement) {
-          statement = prepare(source);
-          if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-          cache.set(source, statement);
-        }
-        return statement;
-      };
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(source: string): SqliteStatement {
+      let statement = cache.get(source);
+      if (!statement) {
+        if (SCHEMA_CHANGE.test(source)) cache.clear();
+        const prepared = sqlite.prepare(source);
+        statement = prepared.reader ? rowsOf(prepared) : prepared;
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(source, statement);
+      }
+      return statement;
     },
-  });
+  };
+}
+
+/** A reading statement whose rows come as arrays and are made into plain objects of one shape. */
+function rowsOf(statement: SQLite.Statement): SqliteStatement {
+  let names = statement.columns().map((column) => column.name);
+  // `"__proto__": value` in an object literal would set the prototype instead of a column.
+  if (names.includes('__proto__')) return statement;
+  statement.raw(true);
+  let build = rowBuilder(names);
+  // A statement re-prepared by SQLite after a schema change may answer other columns.
+  const shaped = (rows: unknown[][]): unknown[] => {
+    if (rows.length && rows[0]!.length !== names.length) {
+      names = statement.columns().map((column) => column.name);
+      build = rowBuilder(names);
+    }
+    return rows.map(build);
+  };
+  return {
+    reader: true,
+    all: (parameters) => shaped(statement.all(parameters) as unknown[][]),
+    run: (parameters) => statement.run(parameters),
+    *iterate(parameters) {
+      for (const row of statement.iterate(parameters) as IterableIterator<unknown[]>) yield shaped([row])[0];
+    },
+  };
+}
+
+/**
+ * An object literal of the statement's columns, in their order: V8 gives every row the same
+ * shape. A name repeated keeps its first place and its last value, as better-sqlite3's rows do.
+ */
+function rowBuilder(names: string[]): (row: unknown[]) => unknown {
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: row[${i}]`).join(', ');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- made from column names only, quoted by JSON.stringify
+  return new Function('row', `return { ${fields} };`) as (row: unknown[]) => unknown;
 }
