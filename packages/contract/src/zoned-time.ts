@@ -26,6 +26,16 @@ function partsIn(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+/** Is this an IANA time zone Intl knows? A known zone's formatter is kept, so asking again is a lookup. */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    partsIn(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** How far `timeZone`'s clock is ahead of UTC at an instant, in ms (throws for an unknown zone). */
 export function zoneOffsetMs(epochMs: number, timeZone: string): number {
   const parts: Record<string, number> = {};
