@@ -6,10 +6,14 @@ import { countableFromCounts, countFromCounts } from './study-counts.sql.js';
 import { applyStudyFilters, applyStudySort, sortKeyColumns, studySortTerms } from './study-search.sql.js';
 import { pushesByStudy, pushesOfStudiesQuery, type StudyPushListed } from './study-pushes.repository.js';
 import { InListTemplate } from '../db/in-list-template.js';
+import { QueryTemplate } from '../db/query-template.js';
 
 /** Up to this many namespaces and rows per page window, study/list merges one stream per namespace. */
 const MERGE_MAX_NAMESPACES = 32;
 const MERGE_MAX_WINDOW = 2_000;
+
+/** Page queries kept compiled (SQL text, values and query tree); the least recently used goes first. */
+const PAGE_TEMPLATES = 100;
 
 export type StudyRow = Selectable<StudyTable>;
 
@@ -78,19 +82,57 @@ export class StudiesRepository {
     // A text filter (name, id, accession, smart search…) is selective and has its own index,
     // which the single query uses; per-namespace streams pay off for broad searches only.
     const broad = q.text.length === 0 && q.smart === undefined;
-    const rows =
-      broad && namespaces.length <= MERGE_MAX_NAMESPACES && window <= MERGE_MAX_WINDOW
-        ? await this.searchMerged(q, namespaces, window, offset)
-        : await this.searchSingle(q, namespaces, offset);
+    const merged = broad && namespaces.length <= MERGE_MAX_NAMESPACES && window <= MERGE_MAX_WINDOW;
+    const args: Record<string, string | number> = { offset, window };
+    for (let i = 0; i < namespaces.length; i++) args[`ns${i}`] = namespaces[i]!;
+    const rows = (await this.pageTemplate(q, namespaces.length, merged).execute(this.db, args)).rows;
     const more = rows.length > q.rows;
     return { rows: more ? rows.slice(0, q.rows) : rows, more };
   }
 
   /**
+   * The page query of this search (its filters, sort and page size) over this many namespaces,
+   * compiled once: an inbox asks the same search again and again (polling, paging), and building
+   * and compiling the page's query cost about as much JavaScript as SQLite spends running it.
+   * Only the namespaces and the page's position are left to fill in; the filters' values are part
+   * of the key, so the SQL text and its other values are the ones the builder makes for them.
+   */
+  private pageTemplate(
+    q: StudyQuery,
+    namespaceCount: number,
+    merged: boolean,
+  ): QueryTemplate<Record<string, string | number>, StudyListed> {
+    const key = JSON.stringify([merged, namespaceCount, { ...q, page: 0, offset: 0 }]);
+    let template = this.pageTemplates.get(key);
+    if (template) {
+      // Most recently used last, so the first is the one to drop.
+      this.pageTemplates.delete(key);
+      this.pageTemplates.set(key, template);
+      return template;
+    }
+    template = new QueryTemplate<Record<string, string | number>, StudyListed>((slot) => {
+      const namespaces = Array.from({ length: namespaceCount }, (_, i) => slot(`ns${i}`) as string);
+      const offset = slot('offset') as number;
+      return merged
+        ? this.mergedPage(q, namespaces, slot('window') as number, offset)
+        : this.singlePage(q, namespaces, offset);
+    });
+    if (this.pageTemplates.size >= PAGE_TEMPLATES)
+      this.pageTemplates.delete(this.pageTemplates.keys().next().value!);
+    this.pageTemplates.set(key, template);
+    return template;
+  }
+
+  private readonly pageTemplates = new Map<
+    string,
+    QueryTemplate<Record<string, string | number>, StudyListed>
+  >();
+
+  /**
    * The page as one query over all namespaces: its sort keys and uuids first (from a covering
    * index when the filter's index holds them), then only the page's own rows from the table.
    */
-  private searchSingle(q: StudyQuery, namespaces: string[], offset: number): Promise<StudyListed[]> {
+  private singlePage(q: StudyQuery, namespaces: string[], offset: number) {
     const page = applyStudySort(applyStudyFilters(this.db, this.db.selectFrom('studies'), q, namespaces), q)
       .select(sortKeyColumns(q).map((column) => `studies.${column}` as const))
       .limit(q.rows + 1)
@@ -101,7 +143,7 @@ export class StudiesRepository {
       .innerJoin('studies', 'studies.uuid', 'page.uuid')
       .select(LISTED_SELECTION);
     for (const t of studySortTerms(q, 'page')) query = query.orderBy(t.expr, t.direction);
-    return query.execute();
+    return query;
   }
 
   /**
@@ -113,12 +155,7 @@ export class StudiesRepository {
    * from the index alone (or, when they must be sorted, sorted as small keys); only the page's
    * own rows are then read from the table.
    */
-  private searchMerged(
-    q: StudyQuery,
-    namespaces: string[],
-    window: number,
-    offset: number,
-  ): Promise<StudyListed[]> {
+  private mergedPage(q: StudyQuery, namespaces: string[], window: number, offset: number) {
     const keys = sortKeyColumns(q);
     const arms = namespaces.map((ns) =>
       this.db
@@ -150,7 +187,7 @@ export class StudiesRepository {
       .innerJoin('studies', 'studies.uuid', 'page.uuid')
       .select(LISTED_SELECTION);
     for (const t of studySortTerms(q, 'page')) query = query.orderBy(t.expr, t.direction);
-    return query.execute();
+    return query;
   }
 
   async count(q: StudyQuery, namespaces: string[]): Promise<number> {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNLISTED_STUDY_STATUSES } from '@imaging-inbox/contract';
 import type { StudyRow } from '../../src/repositories/studies.repository.js';
+import { buildStudyQuery } from '../../src/services/study-query.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -250,5 +252,42 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
       { 'filter.patient_name.like': 'A%' },
       { 'filter.patient_name.like': 'B%' },
     ]);
+  });
+
+  it('answers a repeated search for other groups and other pages with their own studies', async () => {
+    // The repository keeps each search's page query compiled: the same search over other
+    // namespaces or at another page must read those, on the merged and the single-query paths.
+    const groups = (await server.ctx.db.kysely.selectFrom('groups').select('namespace_id').execute()).map(
+      (g) => g.namespace_id,
+    );
+    expect(groups.length).toBeGreaterThanOrEqual(4);
+    const live = await server.ctx.db.kysely
+      .selectFrom('studies')
+      .select(['uuid', 'namespace_id', 'created'])
+      .where('deleted', 'is', null)
+      .where('study_status', 'not in', [...UNLISTED_STUDY_STATUSES])
+      .execute();
+    const newestFirst = (a: { created: number; uuid: string }, b: { created: number; uuid: string }) =>
+      b.created - a.created || (a.uuid < b.uuid ? -1 : 1);
+    const search = (filters: Record<string, string>, page: number, namespaces: string[]) =>
+      server.ctx.repos.studies.search(
+        buildStudyQuery({ filters, sortBy: undefined, timeZone: undefined, rows: 2, page, withCount: false }),
+        namespaces,
+      );
+    // A name like `%` matches every study but is a text filter, so it takes the single query.
+    const searches: Record<string, string>[] = [{}, { 'filter.patient_name.like': '%' }];
+    for (const filters of searches) {
+      for (const namespaces of [groups.slice(0, 2), groups.slice(2, 4)]) {
+        const expected = live
+          .filter((s) => namespaces.includes(s.namespace_id))
+          .sort(newestFirst)
+          .map((s) => s.uuid);
+        for (const page of [1, 2, 3]) {
+          const { rows, more } = await search(filters, page, namespaces);
+          expect(rows.map((r) => r.uuid)).toEqual(expected.slice((page - 1) * 2, page * 2));
+          expect(more).toBe(expected.length > page * 2);
+        }
+      }
+    }
   });
 });
