@@ -6,14 +6,27 @@ import { countableFromCounts, countFromCounts } from './study-counts.sql.js';
 import { applyStudyFilters, applyStudySort, sortKeyColumns, studySortTerms } from './study-search.sql.js';
 import { pushesByStudy, pushesOfStudiesQuery, type StudyPushListed } from './study-pushes.repository.js';
 import { InListTemplate } from '../db/in-list-template.js';
-import { QueryTemplate } from '../db/query-template.js';
+import { TemplateCache } from '../db/template-cache.js';
 
 /** Up to this many namespaces and rows per page window, study/list merges one stream per namespace. */
 const MERGE_MAX_NAMESPACES = 32;
 const MERGE_MAX_WINDOW = 2_000;
 
-/** Page queries kept compiled (SQL text, values and query tree); the least recently used goes first. */
-const PAGE_TEMPLATES = 100;
+/** Searches whose page and total queries are kept compiled (SQL text, values and query tree). */
+const SEARCH_TEMPLATES = 100;
+
+/** A kept search query's values: namespace i as `ns${i}`, and the page's position. */
+type SearchArgs = Record<string, string | number>;
+
+function searchArgs(namespaces: string[], position?: { offset: number; window: number }): SearchArgs {
+  const args: SearchArgs = { ...position };
+  for (let i = 0; i < namespaces.length; i++) args[`ns${i}`] = namespaces[i]!;
+  return args;
+}
+
+function namespaceSlots(slot: (name: string) => unknown, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => slot(`ns${i}`) as string);
+}
 
 export type StudyRow = Selectable<StudyTable>;
 
@@ -83,8 +96,7 @@ export class StudiesRepository {
     // which the single query uses; per-namespace streams pay off for broad searches only.
     const broad = q.text.length === 0 && q.smart === undefined;
     const merged = broad && namespaces.length <= MERGE_MAX_NAMESPACES && window <= MERGE_MAX_WINDOW;
-    const args: Record<string, string | number> = { offset, window };
-    for (let i = 0; i < namespaces.length; i++) args[`ns${i}`] = namespaces[i]!;
+    const args = searchArgs(namespaces, { offset, window });
     const rows = (await this.pageTemplate(q, namespaces.length, merged).execute(this.db, args)).rows;
     const more = rows.length > q.rows;
     return { rows: more ? rows.slice(0, q.rows) : rows, more };
@@ -97,36 +109,18 @@ export class StudiesRepository {
    * Only the namespaces and the page's position are left to fill in; the filters' values are part
    * of the key, so the SQL text and its other values are the ones the builder makes for them.
    */
-  private pageTemplate(
-    q: StudyQuery,
-    namespaceCount: number,
-    merged: boolean,
-  ): QueryTemplate<Record<string, string | number>, StudyListed> {
+  private pageTemplate(q: StudyQuery, namespaceCount: number, merged: boolean) {
     const key = JSON.stringify([merged, namespaceCount, { ...q, page: 0, offset: 0 }]);
-    let template = this.pageTemplates.get(key);
-    if (template) {
-      // Most recently used last, so the first is the one to drop.
-      this.pageTemplates.delete(key);
-      this.pageTemplates.set(key, template);
-      return template;
-    }
-    template = new QueryTemplate<Record<string, string | number>, StudyListed>((slot) => {
-      const namespaces = Array.from({ length: namespaceCount }, (_, i) => slot(`ns${i}`) as string);
+    return this.pageTemplates.get(key, (slot) => {
+      const namespaces = namespaceSlots(slot, namespaceCount);
       const offset = slot('offset') as number;
       return merged
         ? this.mergedPage(q, namespaces, slot('window') as number, offset)
         : this.singlePage(q, namespaces, offset);
     });
-    if (this.pageTemplates.size >= PAGE_TEMPLATES)
-      this.pageTemplates.delete(this.pageTemplates.keys().next().value!);
-    this.pageTemplates.set(key, template);
-    return template;
   }
 
-  private readonly pageTemplates = new Map<
-    string,
-    QueryTemplate<Record<string, string | number>, StudyListed>
-  >();
+  private readonly pageTemplates = new TemplateCache<SearchArgs, StudyListed>(SEARCH_TEMPLATES);
 
   /**
    * The page as one query over all namespaces: its sort keys and uuids first (from a covering
@@ -192,12 +186,21 @@ export class StudiesRepository {
 
   async count(q: StudyQuery, namespaces: string[]): Promise<number> {
     if (!namespaces.length) return 0;
-    if (countableFromCounts(q)) return countFromCounts(this.db, q, namespaces);
-    const row = await applyStudyFilters(this.db, this.db.selectFrom('studies'), q, namespaces)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    // The total, like the page, is compiled once per search and number of namespaces.
+    const key = JSON.stringify([namespaces.length, { ...q, sort: [], rows: 0, page: 0, offset: 0 }]);
+    const template = this.countTemplates.get(key, (slot) => {
+      const slots = namespaceSlots(slot, namespaces.length);
+      return countableFromCounts(q)
+        ? countFromCounts(this.db, q, slots)
+        : applyStudyFilters(this.db, this.db.selectFrom('studies'), q, slots).select((eb) =>
+            eb.fn.countAll<number>().as('n'),
+          );
+    });
+    const { rows } = await template.execute(this.db, searchArgs(namespaces));
+    return Number(rows[0]?.n ?? 0);
   }
+
+  private readonly countTemplates = new TemplateCache<SearchArgs, { n: number }>(SEARCH_TEMPLATES);
 
   async extras(uuids: string[]): Promise<StudyExtras> {
     const tags = new Map<string, string[]>();

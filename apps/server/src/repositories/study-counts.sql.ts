@@ -36,16 +36,12 @@ type CountsQuery<T extends 'study_counts_by_month' | 'study_counts_by_day'> = Se
 >;
 
 /**
- * Exactly the studies `applyStudyFilters` would count. A date range is the months wholly inside it
+ * The query of the total (one row, `n`) of exactly the studies `applyStudyFilters` would count. A date range is the months wholly inside it
  * (m01 to m31 within the bounds, so all the month's studies match) plus the matching days of every
  * other month and of the studies whose date is no calendar date (month ''), each day compared as
  * studies.study_date is.
  */
-export async function countFromCounts(
-  db: Kysely<Database>,
-  q: StudyQuery,
-  namespaces: string[],
-): Promise<number> {
+export function countFromCounts(db: Kysely<Database>, q: StudyQuery, namespaces: string[]) {
   const { ge, le } = q.studyDate;
   const mask = q.modalities?.length ? modalityMask(q.modalities) : undefined;
   const narrow = <T extends 'study_counts_by_month' | 'study_counts_by_day'>(query: CountsQuery<T>) => {
@@ -61,18 +57,14 @@ export async function countFromCounts(
   let months = narrow(db.selectFrom('study_counts_by_month')).select(
     sql<number>`coalesce(sum(n), 0)`.as('n'),
   );
-  if (ge === undefined && le === undefined) {
-    const row = await months.executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
+  if (ge === undefined && le === undefined) return months;
   months = months.where(wholeMonth);
   let days = narrow(db.selectFrom('study_counts_by_day'))
     .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
     .where(sql<boolean>`not (${wholeMonth})`);
   if (ge !== undefined) days = days.where('study_date', '>=', ge);
   if (le !== undefined) days = days.where('study_date', '<=', le);
-  const { rows } = await sql<{ n: number }>`select (${months}) + (${days}) as n`.execute(db);
-  return Number(rows[0]?.n ?? 0);
+  return db.selectNoFrom(sql<number>`(${months}) + (${days})`.as('n'));
 }
 
 /** A bound on the month column: the operator is one of these four, never user input. */

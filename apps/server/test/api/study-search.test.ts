@@ -254,7 +254,7 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
     ]);
   });
 
-  it('answers a repeated search for other groups and other pages with their own studies', async () => {
+  it('answers a repeated search for other groups and other pages with their own studies and total', async () => {
     // The repository keeps each search's page query compiled: the same search over other
     // namespaces or at another page must read those, on the merged and the single-query paths.
     const groups = (await server.ctx.db.kysely.selectFrom('groups').select('namespace_id').execute()).map(
@@ -282,6 +282,15 @@ describe.each(DIALECTS)('study/list and study/count on %s', (dialect) => {
           .filter((s) => namespaces.includes(s.namespace_id))
           .sort(newestFirst)
           .map((s) => s.uuid);
+        const q = buildStudyQuery({
+          filters,
+          sortBy: undefined,
+          timeZone: undefined,
+          rows: 2,
+          page: 1,
+          withCount: true,
+        });
+        expect(await server.ctx.repos.studies.count(q, namespaces)).toBe(expected.length);
         for (const page of [1, 2, 3]) {
           const { rows, more } = await search(filters, page, namespaces);
           expect(rows.map((r) => r.uuid)).toEqual(expected.slice((page - 1) * 2, page * 2));
