@@ -10,18 +10,6 @@ import { QueryTemplate } from '../db/query-template.js';
 import type { AuditEventTable, Database, InstanceTable } from '../db/schema.js';
 import { searchKey } from './study-search.sql.js';
 
-/** An instance waiting, with its file durable, for a transaction shared with others (runBatch). */
-interface BatchItem {
-  p: ParsedInstance;
-  target: IndexTarget;
-  blob: { key: string; sha256: string; size: number };
-  now: number;
-  audit: AuditInTransaction | undefined;
-  resolve: (result: IndexResult) => void;
-  reject: (error: unknown) => void;
-}
-type IndexBatch = BatchItem[];
-
 export interface IndexTarget {
   accountId: string;
   namespaceId: string;
@@ -169,10 +157,6 @@ export class IngestRepository {
    * another instance's index is already under way or waiting (several associations), this one
    * waits for its file first and then takes the connection only for its statements: one
    * transaction's wait for its disk no longer queues everyone else's behind it.
-   *
-   * Crowded instances without a synced commit whose files are durable share one transaction
-   * (IndexBatch): everything that queued while the connection was busy runs at once, with one
-   * BEGIN and one commit instead of one each.
    */
   async indexInstance(
     p: ParsedInstance,
@@ -185,10 +169,8 @@ export class IngestRepository {
     const crowded = this.indexing > 0;
     this.indexing += 1;
     try {
-      if (!crowded) return await this.indexNow(p, target, blob, now, audit, options);
-      await options.fileDurable;
-      if (options.syncCommit) return await this.indexNow(p, target, blob, now, audit, options);
-      return await this.joinBatch({ p, target, blob, now, audit });
+      if (crowded) await options.fileDurable;
+      return await this.indexNow(p, target, blob, now, audit, options);
     } finally {
       this.indexing -= 1;
     }
@@ -196,49 +178,6 @@ export class IngestRepository {
 
   /** Index transactions under way or waiting for the connection. */
   private indexing = 0;
-
-  /** The batch still taking instances: its transaction has not got the connection yet. */
-  private openBatch: IndexBatch | undefined;
-
-  private joinBatch(item: Omit<BatchItem, 'resolve' | 'reject'>): Promise<IndexResult> {
-    return new Promise<IndexResult>((resolve, reject) => {
-      let batch = this.openBatch;
-      if (!batch) {
-        batch = this.openBatch = [];
-        void this.runBatch(batch);
-      }
-      batch.push({ ...item, resolve, reject });
-    });
-  }
-
-  /**
-   * One transaction for the batch, closed to newcomers once it holds the connection. Should any
-   * instance's statements fail, the batch is rolled back and each instance indexed alone, so one
-   * bad instance fails by itself and its neighbours are answered as usual.
-   */
-  private async runBatch(batch: IndexBatch): Promise<void> {
-    let results: IndexResult[];
-    try {
-      results = await transactionWithoutSync(this.db, this.dialect, async (trx) => {
-        if (this.openBatch === batch) this.openBatch = undefined;
-        const indexed: IndexResult[] = [];
-        for (const { p, target, blob, now, audit } of batch) {
-          const result = await this.indexIn(trx, p, target, blob, now);
-          const event = audit?.(result);
-          if (event) await trx.insertInto('audit_events').values(event).execute();
-          indexed.push(result);
-        }
-        return indexed;
-      });
-    } catch {
-      if (this.openBatch === batch) this.openBatch = undefined;
-      for (const { p, target, blob, now, audit, resolve, reject } of batch) {
-        await this.indexNow(p, target, blob, now, audit, { syncCommit: false }).then(resolve, reject);
-      }
-      return;
-    }
-    for (const [i, item] of batch.entries()) item.resolve(results[i]!);
-  }
 
   private indexNow(
     p: ParsedInstance,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/dialect.js';
 import type { Db } from '../../src/db/dialect.js';
-import { buildInstance, newUid, readDicomHeader } from '../../src/dicom/index.js';
+import { buildInstance, newUid } from '../../src/dicom/index.js';
 import type { IngestSource } from '../../src/ingest/ingest.service.js';
 import type { IndexTarget } from '../../src/repositories/ingest.repository.js';
 import { blobKey } from '../../src/storage/blob-store.js';
@@ -107,58 +107,6 @@ describe.each(DIALECTS)('a C-STORE index commit waits for its file on %s', (dial
     const rows = await instanceRows(sopInstanceUid);
     expect(rows).toHaveLength(1);
     expect(fs.readFileSync(path.join(server.dataDir, 'blobs', rows[0]!.blob_key))).toEqual(bytes);
-  });
-
-  it('indexes instances that queued behind a busy index in one transaction; one that fails there fails alone', async () => {
-    const repo = server.ctx.repos.ingest;
-    const index = async (
-      instance: { bytes: Buffer },
-      into: IndexTarget,
-      fileDurable: Promise<unknown> = Promise.resolve(),
-    ) => {
-      const sha256 = createHash('sha256').update(instance.bytes).digest('hex');
-      const blob = { key: blobKey(sha256), sha256, size: instance.bytes.length };
-      const parsed = await readDicomHeader(instance.bytes, 1 << 20);
-      return repo.indexInstance(parsed, into, blob, Date.now(), undefined, {
-        syncCommit: false,
-        fileDurable,
-      });
-    };
-    // The first instance's transaction runs its statements and waits for its file; the next ones,
-    // their files already durable, queue meanwhile. One names a group that does not exist, so its
-    // study cannot be inserted.
-    const batches: unknown[][] = [];
-    const spied = repo as unknown as { runBatch(batch: unknown[]): Promise<void> };
-    const runBatch = spied.runBatch.bind(repo);
-    spied.runBatch = (batch) => (batches.push(batch), runBatch(batch));
-    try {
-      const first = newInstance();
-      let release!: () => void;
-      const firstIndexed = index(first, target, new Promise<void>((resolve) => (release = resolve)));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const queued = [newInstance(), newInstance(), newInstance()];
-      const targets = [target, { ...target, namespaceId: 'no-such-group' }, target];
-      const indexing = Promise.allSettled(queued.map((instance, i) => index(instance, targets[i]!)));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      release();
-      expect((await firstIndexed).duplicate).toBe(false);
-      const results = await indexing;
-      expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-      // One transaction for the three (rolled back for the bad one), then each alone.
-      expect(batches.map((batch) => batch.length)).toEqual([3]);
-      for (const instance of [first, queued[0]!, queued[2]!]) {
-        expect(await instanceRows(instance.sopInstanceUid)).toHaveLength(1);
-      }
-      expect(await instanceRows(queued[1]!.sopInstanceUid)).toEqual([]);
-      const studies = await reader.kysely
-        .selectFrom('studies')
-        .select('uuid')
-        .where('study_uid', '=', queued[1]!.studyUid)
-        .execute();
-      expect(studies).toEqual([]);
-    } finally {
-      spied.runBatch = runBatch;
-    }
   });
 
   it('leaves no row, no study and no file when the file cannot be made durable', async () => {
