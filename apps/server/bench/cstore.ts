@@ -24,11 +24,16 @@
  * --rounds R (3 by default) repeats it all R times, each round with its own copies of the sets, and
  * ends with the medians: on a shared machine one round says little.
  *
+ * --stages prints, for each send over one association, how long an instance spent between the
+ * marks of metrics/store-stages.ts (median and 90th percentile, µs), "answered → command" being
+ * the sender's own time between an answer and its next command.
+ *
  * --sets DIR keeps the generated files in DIR and reuses them on the next run (same counts): on a busy
  * machine generating 10,000 files takes longer than sending them, and repeated runs compare better
  * on the same bytes.
  */
 import { spawn } from 'node:child_process';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +44,8 @@ import type { InstanceSpec } from '../src/dicom/index.js';
 import { FileBlobStore } from '../src/storage/file-blob-store.js';
 import { startServer } from '../src/main.js';
 import { fileSyncPersistsItsName } from '../src/storage/new-name-durability.js';
+import { STORE_STAGE_CHANNEL } from '../src/metrics/store-stages.js';
+import type { StoreStageMark } from '../src/metrics/store-stages.js';
 import { startOrthancPeer } from './orthanc-peer.js';
 
 const { values: args } = parseArgs({
@@ -51,6 +58,7 @@ const { values: args } = parseArgs({
     associations: { type: 'string', default: '1,4' },
     orthanc: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '3' },
+    stages: { type: 'boolean', default: false },
   },
 });
 
@@ -95,6 +103,24 @@ function generate(dir: string, set: SetSpec): number {
     bytes += file.byteLength;
   }
   return bytes;
+}
+
+/** Each step between consecutive marks (one association: one instance after the other), in µs. */
+function printStages(marks: StoreStageMark[]): void {
+  const steps = new Map<string, number[]>();
+  for (const [i, mark] of marks.entries()) {
+    const previous = marks[i - 1];
+    if (!previous) continue;
+    const name = `${previous.stage} → ${mark.stage}`;
+    if (!steps.has(name)) steps.set(name, []);
+    steps.get(name)!.push(Number(mark.at - previous.at) / 1000);
+  }
+  for (const [name, us] of steps) {
+    if (us.length < 10) continue;
+    us.sort((a, b) => a - b);
+    const at = (q: number) => us[Math.min(us.length - 1, Math.floor(us.length * q))]!.toFixed(0);
+    console.log(`  stage ${name}: median ${at(0.5)} µs, p90 ${at(0.9)} µs (${us.length})`);
+  }
 }
 
 function studyBase(n: number) {
@@ -260,6 +286,10 @@ try {
         console.log(
           `  disk alone (create, write, fdatasync${syncsDirectories ? ', directory fsync' : ''}; median of ${PROBE_FILES}): ${probe.toFixed(2)} ms per file, a ceiling of ${(1000 / probe).toFixed(0)} instances/s`,
         );
+        const marks: StoreStageMark[] = [];
+        const onMark = (mark: unknown) => void marks.push(mark as StoreStageMark);
+        const tracing = args.stages && associations === 1;
+        if (tracing) subscribe(STORE_STAGE_CHANNEL, onMark);
         const before = await instanceCount();
         const since = Date.now();
         const t0 = performance.now();
@@ -267,6 +297,10 @@ try {
         const main0 = mainThreadCpuMs();
         const { code, stderr, cpuSeconds } = await sendOver(parts, server.dicomPort);
         const wall = (performance.now() - t0) / 1000;
+        if (tracing) {
+          unsubscribe(STORE_STAGE_CHANNEL, onMark);
+          printStages(marks);
+        }
         const cpu = process.cpuUsage(cpu0);
         const mainThread = main0 === undefined ? undefined : mainThreadCpuMs()! - main0;
         const stored = (await instanceCount()) - before;

@@ -27,6 +27,7 @@ import { PDU, PduReader } from './pdu-reader.js';
 import type { PduHandler } from './pdu-reader.js';
 import { ACCEPTED_TRANSFER_SYNTAXES, isStorageSopClass, VERIFICATION } from './sop-classes.js';
 import { STORE_STATUS, storeFailureOf } from './store-status.js';
+import { markStoreStage } from '../metrics/store-stages.js';
 
 /** Our receive limit for P-DATA-TF PDUs (A-ASSOCIATE-AC): larger PDUs mean fewer per instance. */
 export const MAX_PDU_LENGTH = 256 * 1024;
@@ -170,10 +171,12 @@ export class StoreScpConnection implements PduHandler {
         return this.abort(`unreadable command set: ${String(error)}`);
       }
       message.commandChunks = [];
+      markStoreStage('command');
       this.commandReceived(contextId, message);
     } else {
       if (!message.command?.hasDataset) return this.abort('dataset fragment without a command announcing it');
       this.incoming.delete(contextId);
+      markStoreStage('dataset');
       if (message.sink) this.run(this.store(contextId, message.command, message.sink, message.storeAhead));
     }
   }
@@ -414,6 +417,7 @@ export class StoreScpConnection implements PduHandler {
       answer = failure;
     }
     this.answerStore(contextId, command, answer.status, answer.errorComment);
+    markStoreStage('answered');
   }
 
   /**

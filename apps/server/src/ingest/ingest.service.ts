@@ -10,6 +10,7 @@ import { blobKey } from '../storage/blob-store.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { TempFile } from '../storage/blob-store.js';
 import type { StoredInstance } from '../notifications/harvest-notifier.js';
+import { markStoreStage } from '../metrics/store-stages.js';
 
 export interface IngestSource {
   /** upload, stow, cstore, link, retrieve, wrap */
@@ -120,6 +121,7 @@ export class IngestService {
       await this.discardAhead(options.storedAhead);
       return { ...existing, duplicate: true, parsed };
     }
+    markStoreStage('parsed');
     const sha256 = options.sha256 ? await options.sha256 : createHash('sha256').update(bytes).digest('hex');
     // The file's write and sync run on a writer thread while the index statements run here; the
     // index transaction commits only once the file is durable (IngestRepository.indexInstance).

@@ -9,6 +9,7 @@ import { transactionWithoutSync } from '../db/index-durability.js';
 import { QueryTemplate } from '../db/query-template.js';
 import type { AuditEventTable, Database, InstanceTable } from '../db/schema.js';
 import { searchKey } from './study-search.sql.js';
+import { markStoreStage } from '../metrics/store-stages.js';
 
 export interface IndexTarget {
   accountId: string;
@@ -170,7 +171,9 @@ export class IngestRepository {
     this.indexing += 1;
     try {
       if (crowded) await options.fileDurable;
-      return await this.indexNow(p, target, blob, now, audit, options);
+      const result = await this.indexNow(p, target, blob, now, audit, options);
+      markStoreStage('committed');
+      return result;
     } finally {
       this.indexing -= 1;
     }
@@ -192,7 +195,9 @@ export class IngestRepository {
       // In the same transaction: no second commit (and fsync) per instance, and no row without its event.
       const event = audit?.(result);
       if (event) await trx.insertInto('audit_events').values(event).execute();
+      markStoreStage('statements');
       await options.fileDurable;
+      markStoreStage('durable');
       return result;
     };
     return options.syncCommit
