@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,8 @@ import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { ingestState } from '../support/ingest-state.js';
+import { STORE_STAGE_CHANNEL } from '../../src/metrics/store-stages.js';
+import type { StoreStageMark } from '../../src/metrics/store-stages.js';
 
 const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
 const EXPLICIT_LE = '1.2.840.10008.1.2.1';
@@ -100,8 +103,16 @@ describe.each(DIALECTS)('DICOM listener (C-ECHO, C-STORE) with dcmtk on %s', (di
   it('stores a storescu send of generated series into Emergency, once, answering success', async () => {
     const dir = path.join(tmp, 'generated');
     const { perStudy, files } = writeSeries(dir, 4711, 2);
-    const sent = await run('storescu', [...peer(), '+sd', dir]);
+    // The marks bench:cstore --stages times: one association, so each instance's come in order.
+    const stages: string[] = [];
+    const onMark = (mark: unknown) => void stages.push((mark as StoreStageMark).stage);
+    subscribe(STORE_STAGE_CHANNEL, onMark);
+    const sent = await run('storescu', [...peer(), '+sd', dir]).finally(() =>
+      unsubscribe(STORE_STAGE_CHANNEL, onMark),
+    );
     expect(sent.code, sent.output).toBe(0);
+    const order = ['command', 'dataset', 'parsed', 'statements', 'durable', 'committed', 'answered'];
+    expect(stages).toEqual(files.flatMap(() => order));
     for (const { spec, files: studyFiles } of perStudy) {
       const rows = await listed(spec.studyInstanceUid);
       expect(rows).toHaveLength(1);
