@@ -18,7 +18,7 @@ export type ReceivedDataset =
       /** Still being finished on a writer thread for a large dataset: parse it meanwhile. */
       sha256: Promise<string>;
       /**
-       * With end({ storeAhead: true }) for a large dataset: the file already being written under its
+       * With end({ storeAhead: true }): the file already being written under its
        * content key (BlobStore.storeDigested), settling with that key.
        */
       stored?: Promise<string>;
@@ -98,7 +98,7 @@ export class DatasetSink {
 
   /**
    * The dataset is complete. `storeAhead`: its file may be written as soon as its digest is done,
-   * before anyone looks at it again (the caller has checked its header already: ScpConnection).
+   * before anyone looks at it again (ScpConnection.store says when).
    */
   async end(options: { storeAhead?: boolean } = {}): Promise<ReceivedDataset> {
     if (this.stream && this.temp) {
@@ -124,8 +124,22 @@ export class DatasetSink {
     let offset = 0;
     for (const chunk of this.chunks) offset += chunk.copy(bytes, offset);
     this.chunks = [];
-    const sha256 = Promise.resolve(createHash('sha256').update(bytes).digest('hex'));
-    return { kind: 'memory', bytes, sha256, release: () => datasetMemory.release(bytes) };
+    const digest = createHash('sha256').update(bytes).digest('hex');
+    const sha256 = Promise.resolve(digest);
+    if (!options.storeAhead)
+      return { kind: 'memory', bytes, sha256, release: () => datasetMemory.release(bytes) };
+    const stored = this.blobs.storeBytes(bytes, digest);
+    // Observed by the ingest; a parse failure may come first and leave it unread.
+    stored.catch(() => undefined);
+    // The memory goes back only once the writer thread is done reading it.
+    const free = () => datasetMemory.release(bytes);
+    const release = () => void stored.then(free, free);
+    return { kind: 'memory', bytes, sha256, stored, release };
+  }
+
+  /** Whether the dataset so far is held as the socket's own buffers (small: not shared, not streamed). */
+  get small(): boolean {
+    return !this.shared && !this.stream;
   }
 
   /** The association ended before the dataset did: drop what came (writeTemp removes its temp file). */

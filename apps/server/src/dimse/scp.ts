@@ -408,7 +408,10 @@ export class StoreScpConnection implements PduHandler {
   ): Promise<void> {
     let answer: { status: number; errorComment?: string | undefined };
     try {
-      answer = await this.ingest(command, await sink.end({ storeAhead: (await storeAhead) === true }));
+      answer = await this.ingest(
+        command,
+        await sink.end({ storeAhead: await this.mayStoreAhead(sink, storeAhead) }),
+      );
     } catch (error) {
       const failure = storeFailureOf(error);
       if (failure.status === STORE_STATUS.outOfResources) {
@@ -418,6 +421,20 @@ export class StoreScpConnection implements PduHandler {
     }
     this.answerStore(contextId, command, answer.status, answer.errorComment);
     markStoreStage('answered');
+  }
+
+  /**
+   * Whether a complete dataset's file is written before the ingest reads its header. A large one
+   * was checked while it arrived (IngestService.mayStoreAhead: its header, no such instance yet).
+   * A small one is written at once for the association's own group: its header parse and the
+   * index's duplicate check then run while the file syncs instead of before (the answer waits for
+   * both either way). One that fails either is removed again (IngestService.ingestBytes); a re-sent
+   * instance finds its file there already. A retrieve's instance is not: which group it belongs
+   * to is known only from its header.
+   */
+  private async mayStoreAhead(sink: DatasetSink, checked: Promise<boolean> | undefined): Promise<boolean> {
+    if (checked) return (await checked) === true;
+    return sink.small && this.target !== undefined;
   }
 
   /**
