@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
-import { QueryTemplate } from './query-template.js';
+import { TemplateCache } from './template-cache.js';
 
 /** Lists up to this long get a compiled statement of their own; longer ones are built each time. */
 const MAX_CACHED_LENGTH = 100;
@@ -11,7 +11,7 @@ const MAX_CACHED_LENGTH = 100;
  * is the one the builder compiles, so plans and answers are the builder's own.
  */
 export class InListTemplate<Row> {
-  private readonly byLength = new Map<number, QueryTemplate<Record<string, string>, Row>>();
+  private readonly byLength = new TemplateCache<Record<string, string>, Row>(MAX_CACHED_LENGTH);
 
   constructor(private readonly build: (values: readonly string[]) => Compilable<Row>) {}
 
@@ -21,13 +21,11 @@ export class InListTemplate<Row> {
   ): Promise<Row[]> {
     if (values.length > MAX_CACHED_LENGTH)
       return (await executor.executeQuery(this.build(values).compile())).rows;
-    let template = this.byLength.get(values.length);
-    if (!template) {
-      const slots = values.map((_, i) => String(i));
-      template = new QueryTemplate((slot) => this.build(slots.map((name) => slot(name))));
-      this.byLength.set(values.length, template);
-    }
-    // Slot i takes the list's value at index i: the list itself serves as the arguments.
+    // Built only the first time a list of this length comes: slot i stands for the value at index i.
+    const template = this.byLength.get(String(values.length), (slot) =>
+      this.build(values.map((_, i) => slot(String(i)))),
+    );
+    // The list itself serves as the arguments (slot i takes index i).
     return (await template.execute(executor, values as unknown as Record<string, string>)).rows;
   }
 }
