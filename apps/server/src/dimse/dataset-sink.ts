@@ -111,30 +111,15 @@ export class DatasetSink {
       const { sha256, stored } = options.storeAhead
         ? this.blobs.storeDigested(digest, sharedMemoryOf(memory), this.size)
         : { sha256: digest.finish(sharedMemoryOf(memory), this.size), stored: undefined };
-      // Observed by the ingest; a parse failure may come first and leave them unread.
-      sha256.catch(() => undefined);
-      stored?.catch(() => undefined);
-      const bytes = memory.subarray(0, this.size);
-      // The memory goes back only once the writer thread is done reading it.
-      const done = Promise.allSettled([sha256, stored]);
-      const release = () => void done.then(() => datasetMemory.release(bytes));
-      return { kind: 'memory', bytes, sha256, ...(stored ? { stored } : {}), release };
+      return heldDataset(memory.subarray(0, this.size), sha256, stored);
     }
     const bytes = datasetMemory.acquire(this.size);
     let offset = 0;
     for (const chunk of this.chunks) offset += chunk.copy(bytes, offset);
     this.chunks = [];
     const digest = createHash('sha256').update(bytes).digest('hex');
-    const sha256 = Promise.resolve(digest);
-    if (!options.storeAhead)
-      return { kind: 'memory', bytes, sha256, release: () => datasetMemory.release(bytes) };
-    const stored = this.blobs.storeBytes(bytes, digest);
-    // Observed by the ingest; a parse failure may come first and leave it unread.
-    stored.catch(() => undefined);
-    // The memory goes back only once the writer thread is done reading it.
-    const free = () => datasetMemory.release(bytes);
-    const release = () => void stored.then(free, free);
-    return { kind: 'memory', bytes, sha256, stored, release };
+    const stored = options.storeAhead ? this.blobs.storeBytes(bytes, digest) : undefined;
+    return heldDataset(bytes, Promise.resolve(digest), stored);
   }
 
   /** Whether the dataset so far is held as the socket's own buffers (small: not shared, not streamed). */
@@ -197,6 +182,23 @@ export class DatasetSink {
     for (const chunk of this.chunks) stream.write(chunk);
     this.chunks = [];
   }
+}
+
+/**
+ * A complete dataset in pooled memory. Its memory goes back to the pool only once the writer
+ * threads are done reading it (its digest, its file written ahead).
+ */
+function heldDataset(
+  bytes: Buffer,
+  sha256: Promise<string>,
+  stored: Promise<string> | undefined,
+): ReceivedDataset {
+  // Observed by the ingest; a parse failure may come first and leave them unread.
+  sha256.catch(() => undefined);
+  stored?.catch(() => undefined);
+  const done = Promise.allSettled([sha256, stored]);
+  const release = () => void done.then(() => datasetMemory.release(bytes));
+  return { kind: 'memory', bytes, sha256, ...(stored ? { stored } : {}), release };
 }
 
 /** A view of all the memory behind `bytes` (pooled memory is larger than what was asked for). */
