@@ -2,7 +2,7 @@ import type { StudyCustomFieldValue } from '@imaging-inbox/contract';
 import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
-import { countableFromCounts, countFromCounts } from './study-counts.sql.js';
+import { countableFromCounts, totalFromCountsQuery } from './study-counts.sql.js';
 import { applyStudyFilters, applyStudySort, sortKeyColumns, studySortTerms } from './study-search.sql.js';
 import { pushesByStudy, pushesOfStudiesQuery, type StudyPushListed } from './study-pushes.repository.js';
 import { InListTemplate } from '../db/in-list-template.js';
@@ -191,7 +191,7 @@ export class StudiesRepository {
     const template = this.countTemplates.get(key, (slot) => {
       const slots = namespaceSlots(slot, namespaces.length);
       return countableFromCounts(q)
-        ? countFromCounts(this.db, q, slots)
+        ? totalFromCountsQuery(this.db, q, slots)
         : applyStudyFilters(this.db, this.db.selectFrom('studies'), q, slots).select((eb) =>
             eb.fn.countAll<number>().as('n'),
           );

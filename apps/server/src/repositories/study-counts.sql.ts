@@ -36,12 +36,12 @@ type CountsQuery<T extends 'study_counts_by_month' | 'study_counts_by_day'> = Se
 >;
 
 /**
- * The query of the total (one row, `n`) of exactly the studies `applyStudyFilters` would count. A date range is the months wholly inside it
- * (m01 to m31 within the bounds, so all the month's studies match) plus the matching days of every
- * other month and of the studies whose date is no calendar date (month ''), each day compared as
- * studies.study_date is.
+ * The query of the total (one row, `n`) of exactly the studies `applyStudyFilters` would count.
+ * A date range is the months wholly inside it (m01 to m31 within the bounds, so all the month's
+ * studies match) plus the matching days of every other month and of the studies whose date is no
+ * calendar date (month ''), each day compared as studies.study_date is.
  */
-export function countFromCounts(db: Kysely<Database>, q: StudyQuery, namespaces: string[]) {
+export function totalFromCountsQuery(db: Kysely<Database>, q: StudyQuery, namespaces: string[]) {
   const { ge, le } = q.studyDate;
   const mask = q.modalities?.length ? modalityMask(q.modalities) : undefined;
   const narrow = <T extends 'study_counts_by_month' | 'study_counts_by_day'>(query: CountsQuery<T>) => {

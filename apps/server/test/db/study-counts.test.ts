@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modalityMask, studySearchRequest } from '@imaging-inbox/contract';
-import { countFromCounts } from '../../src/repositories/study-counts.sql.js';
+import { totalFromCountsQuery } from '../../src/repositories/study-counts.sql.js';
 import type { StudyQuery } from '../../src/repositories/study-query.types.js';
 import { applyStudyFilters } from '../../src/repositories/study-search.sql.js';
 import { buildStudyQuery } from '../../src/services/study-query.js';
@@ -152,7 +152,9 @@ describe.each(DIALECTS)('maintained study counts on %s', (dialect) => {
           const scanned = await applyStudyFilters(db(), db().selectFrom('studies'), q, namespaces)
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .executeTakeFirstOrThrow();
-          const counted = Number((await countFromCounts(db(), q, namespaces).executeTakeFirstOrThrow()).n);
+          const counted = Number(
+            (await totalFromCountsQuery(db(), q, namespaces).executeTakeFirstOrThrow()).n,
+          );
           expect({ deleted, studyDate, modalities, n: counted }).toEqual({
             deleted,
             studyDate,
