@@ -243,7 +243,10 @@ async function run(args: Args, databaseUrl: string | undefined) {
       },
     ];
 
-    // 3. Sequential requests: warm-up, then timed runs of a page of 50 with its total.
+    // 3. Warm-up of every query first, then timed runs of a page of 50 with its total. A freshly
+    // started server spends its first thousand requests compiling its hot paths on the same two
+    // cores; warmed query by query, whichever query came first took that into its tail (its p95
+    // 8-10 ms first, 5.8-5.9 ms when timed last: docs/performance.md).
     const results: {
       name: string;
       count: number;
@@ -253,18 +256,17 @@ async function run(args: Args, databaseUrl: string | undefined) {
       perSecond: number;
       cpuPerRequest: number;
     }[] = [];
+    const listUrl = `${server.url}/api/v3/study/list`;
+    const bodyOf = (q: (typeof queries)[number]) => ({ sid, 'page.rows': '50', with_count: '1', ...q.filters });
     for (const q of queries) {
-      const body = { sid, 'page.rows': '50', with_count: '1', ...q.filters };
-      const listUrl = `${server.url}/api/v3/study/list`;
+      const body = bodyOf(q);
+      for (let i = 0; i < args.warmup; i++) checkAnswer(q.name, (await post(listUrl, body)).text);
+    }
+    for (const q of queries) {
+      const body = bodyOf(q);
       let count = 0;
       let rows = 0;
-      const check = (text: string) => {
-        const answer = JSON.parse(text) as { status: string; studies?: unknown[]; page?: { total?: number } };
-        if (answer.status !== 'OK') throw new Error(`${q.name}: ${text.slice(0, 300)}`);
-        rows = answer.studies?.length ?? 0;
-        count = answer.page?.total ?? 0;
-      };
-      for (let i = 0; i < args.warmup; i++) check((await post(listUrl, body)).text);
+      const check = (text: string) => ({ rows, count } = checkAnswer(q.name, text));
       const times: number[] = [];
       let started = 0;
       const client = async () => {
@@ -322,6 +324,13 @@ async function run(args: Args, databaseUrl: string | undefined) {
     await server.stop();
     if (!args.keep && !args.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** A study/list answer's rows and total, or an error naming the query when it is not OK. */
+function checkAnswer(name: string, text: string): { rows: number; count: number } {
+  const answer = JSON.parse(text) as { status: string; studies?: unknown[]; page?: { total?: number } };
+  if (answer.status !== 'OK') throw new Error(`${name}: ${text.slice(0, 300)}`);
+  return { rows: answer.studies?.length ?? 0, count: answer.page?.total ?? 0 };
 }
 
 interface BenchServer {
