@@ -6,4 +6,4 @@ bash scripts/npm-deps.sh
 npm run build --silent
 # The demo shows its mail at /dev/outbox (loopback only, never with SMTP_URL); DEV_OUTBOX=0 turns it off.
 export DEV_OUTBOX="${DEV_OUTBOX:-1}"
-exec node apps/server/dist/main.js
+exec bash scripts/serve.sh

@@ -28,15 +28,19 @@
  * marks of metrics/store-stages.ts (median and 90th percentile, µs), "answered → command" being
  * the sender's own time between an answer and its next command.
  *
+ * Each send, ours and Orthanc's, starts on a settled machine (settle()): the dirty pages the last
+ * send left are written back and the CPUs are idle, so neither inherits the other's background work.
+ *
  * --sets DIR keeps the generated files in DIR and reuses them on the next run (same counts): on a busy
  * machine generating 10,000 files takes longer than sending them, and repeated runs compare better
  * on the same bytes.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PerformanceObserver, constants as perfConstants, type PerformanceEntry } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { buildInstance, newUid } from '../src/dicom/index.js';
@@ -45,6 +49,7 @@ import { FileBlobStore } from '../src/storage/file-blob-store.js';
 import { startServer } from '../src/main.js';
 import { fileSyncPersistsItsName } from '../src/storage/new-name-durability.js';
 import { STORE_STAGE_CHANNEL } from '../src/metrics/store-stages.js';
+import { missingNodeFlags } from '../src/runtime-flags.js';
 import type { StoreStageMark } from '../src/metrics/store-stages.js';
 import { startOrthancPeer } from './orthanc-peer.js';
 
@@ -217,6 +222,12 @@ function median(values: number[]): number {
 }
 /** Files timed by the disk probe before each set. */
 const PROBE_FILES = 60;
+/** A settled machine has its CPUs at least this idle over each of SETTLED_SAMPLES windows in a row. */
+const SETTLED_IDLE = 0.9;
+const SETTLED_SAMPLES = 3;
+const SETTLE_WINDOW_MS = 100;
+const SETTLE_AT_MOST_MS = 20_000;
+
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-bench-cstore-'));
 const sets: SetSpec[] = [
   {
@@ -252,6 +263,12 @@ const server = await startServer(
     if (!line.startsWith('Demo')) console.log(`  server: ${line}`);
   },
 );
+const missingFlags = missingNodeFlags();
+if (missingFlags.length) {
+  console.log(
+    `(the server here runs without ${missingFlags.join(' ')}, which it is deployed with: src/runtime-flags.ts)`,
+  );
+}
 console.log(
   `server ${server.url}, DICOM port ${server.dicomPort}, ${server.ctx.db.dialect}, data ${root}, association modes ${modes.join(', ')}`,
 );
@@ -291,10 +308,12 @@ try {
         const tracing = args.stages && associations === 1;
         if (tracing) subscribe(STORE_STAGE_CHANNEL, onMark);
         const before = await instanceCount();
+        const settled = await settle();
         const since = Date.now();
         const t0 = performance.now();
         const cpu0 = process.cpuUsage();
         const main0 = mainThreadCpuMs();
+        const collections = fullCollections();
         const { code, stderr, cpuSeconds } = await sendOver(parts, server.dicomPort);
         const wall = (performance.now() - t0) / 1000;
         if (tracing) {
@@ -302,6 +321,7 @@ try {
           printStages(marks);
         }
         const cpu = process.cpuUsage(cpu0);
+        const full = collections.stop();
         const mainThread = main0 === undefined ? undefined : mainThreadCpuMs()! - main0;
         const stored = (await instanceCount()) - before;
         const window = await server.ctx.db.kysely
@@ -326,11 +346,18 @@ try {
             `  server main thread CPU ${(mainThread / Math.max(stored, 1)).toFixed(2)} ms/instance`,
           );
         }
+        console.log(
+          `  server full garbage collections during the send: ${full.count} (${full.ms.toFixed(0)} ms on the main thread; marking also runs on the other cores)`,
+        );
         console.log(`  storescu CPU ${((cpuSeconds * 1000) / Math.max(stored, 1)).toFixed(2)} ms/instance`);
+        console.log(`  settled before the send in ${settled.toFixed(1)} s`);
         if (orthanc) {
+          const theirsSettled = await settle();
+          const theirCpu0 = orthanc.cpuMs();
           const seconds = await orthanc.send(parts);
+          const theirCpu = (orthanc.cpuMs() - theirCpu0) / set.count;
           console.log(
-            `  Orthanc, the same files right after: storescu wall time ${seconds.toFixed(2)} s: ${(set.count / seconds).toFixed(0)} instances/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s; ours ${(seconds / wall).toFixed(2)}× that`,
+            `  Orthanc, the same files right after (settled in ${theirsSettled.toFixed(1)} s): storescu wall time ${seconds.toFixed(2)} s: ${(set.count / seconds).toFixed(0)} instances/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s; ours ${(seconds / wall).toFixed(2)}× that; Orthanc's CPU ${theirCpu.toFixed(2)} ms/instance`,
           );
           record(`${set.name}, ${associations} association(s)`, stored / wall, set.count / seconds);
         } else {
@@ -380,6 +407,60 @@ function diskProbe(dir: string, size: number, syncDirectory: boolean): number {
   }
   fs.rmSync(dir, { recursive: true, force: true });
   return times.sort((a, b) => a - b)[times.length >> 1]!;
+}
+
+/**
+ * Waits until the last send's aftermath is over: its dirty pages written back (`sync`), and the
+ * CPUs idle (the servers' background work done: checkpoints, index upkeep), or SETTLE_AT_MOST_MS.
+ * Answers the seconds it took. Without it, a send started while the other server was still busy
+ * with the one before (on 2 CPUs, its writeback and its own threads) and paid for it.
+ */
+async function settle(): Promise<number> {
+  const started = performance.now();
+  spawnSync('sync');
+  let quiet = 0;
+  let last = cpuTimes();
+  while (quiet < SETTLED_SAMPLES && performance.now() - started < SETTLE_AT_MOST_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_WINDOW_MS));
+    const now = cpuTimes();
+    const idle = (now.idle - last.idle) / Math.max(1, now.total - last.total);
+    quiet = idle >= SETTLED_IDLE ? quiet + 1 : 0;
+    last = now;
+  }
+  return (performance.now() - started) / 1000;
+}
+
+/** The machine's CPU time so far, idle (with I/O wait) and in all, from /proc/stat (clock ticks). */
+function cpuTimes(): { idle: number; total: number } {
+  const fields = fs
+    .readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return { idle: fields[3]! + fields[4]!, total: fields.reduce((sum, n) => sum + n, 0) };
+}
+
+/** Counts the full (mark-compact) garbage collections of this process's heap until stop(). */
+function fullCollections(): { stop(): { count: number; ms: number } } {
+  let count = 0;
+  let ms = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } };
+      if (detail?.kind !== perfConstants.NODE_PERFORMANCE_GC_MAJOR) continue;
+      count += 1;
+      ms += entry.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: () => {
+      observer.disconnect();
+      return { count, ms };
+    },
+  };
 }
 
 async function instanceCount(): Promise<number> {

@@ -16,6 +16,8 @@ export interface OrthancPeer {
   version: string;
   /** Sends every file of each of `dirs`, one association per directory at once; answers the wall time in seconds. */
   send(dirs: string[]): Promise<number>;
+  /** CPU time (user + system, ms) Orthanc's process has used so far. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -51,8 +53,11 @@ export async function startOrthancPeer(workDir: string): Promise<OrthancPeer> {
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  const { stdout: pids } = await execFileAsync('pgrep', ['-n', '-x', 'Orthanc']);
+  const pid = Number(pids.trim());
   return {
     version: versionLine.split('\n')[0]!.trim(),
+    cpuMs: () => processCpuMs(pid),
     async send(dirs) {
       const started = performance.now();
       await Promise.all(
@@ -74,4 +79,12 @@ export async function startOrthancPeer(workDir: string): Promise<OrthancPeer> {
     },
     stop: () => ns.stop(),
   };
+}
+
+/** CPU time (user + system, ms) of process `pid` so far, from /proc (clock ticks of 10 ms). */
+function processCpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // utime and stime are the 12th and 13th fields after the parenthesised command name.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }

@@ -257,7 +257,12 @@ async function run(args: Args, databaseUrl: string | undefined) {
       cpuPerRequest: number;
     }[] = [];
     const listUrl = `${server.url}/api/v3/study/list`;
-    const bodyOf = (q: (typeof queries)[number]) => ({ sid, 'page.rows': '50', with_count: '1', ...q.filters });
+    const bodyOf = (q: (typeof queries)[number]) => ({
+      sid,
+      'page.rows': '50',
+      with_count: '1',
+      ...q.filters,
+    });
     for (const q of queries) {
       const body = bodyOf(q);
       for (let i = 0; i < args.warmup; i++) checkAnswer(q.name, (await post(listUrl, body)).text);

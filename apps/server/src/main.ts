@@ -18,6 +18,7 @@ import { startPurgeTimer } from './jobs/purge-timer.js';
 import { startUploadSweepTimer } from './jobs/upload-sweep-timer.js';
 import { startDestinationEchoTimer } from './jobs/destination-echo-timer.js';
 import { harvestMailInterval, startHarvestMailTimer } from './jobs/harvest-mail-timer.js';
+import { missingNodeFlags } from './runtime-flags.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -194,6 +195,12 @@ async function main() {
     throw error;
   }
   const server = await startServer(config);
+  const missing = missingNodeFlags();
+  if (missing.length) {
+    console.warn(
+      `Started without ${missing.join(' ')} for node: scripts/serve.sh passes them (src/runtime-flags.ts says why).`,
+    );
+  }
   let stopping = false;
   const shutdown = () => {
     if (stopping) return;

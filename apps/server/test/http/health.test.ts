@@ -78,6 +78,8 @@ describe('SIGTERM', () => {
     const server = await startChildServer(dataDir, { DRAIN_SECONDS: '2', SEED_DEMO: '0' });
     try {
       expect((await probe(server, '/readyz')).status).toBe(200);
+      // Started as deployed, with its flags for node: no warning that one is missing.
+      expect(server.output()).not.toContain('Started without');
       const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
       const signalled = Date.now();
       server.child.kill('SIGTERM');

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { DEMO_PASSWORD } from './test-server.js';
+import { SERVER_NODE_FLAGS } from '../../src/runtime-flags.js';
 
 export const SERVER_MAIN = path.resolve(import.meta.dirname, '../../dist/main.js');
 
@@ -39,7 +40,7 @@ export async function startChildServer(
   const [port, dicomPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN], {
     env: {
       ...process.env,
       PORT: String(port),
