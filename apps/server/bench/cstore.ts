@@ -52,6 +52,7 @@ import { STORE_STAGE_CHANNEL } from '../src/metrics/store-stages.js';
 import { missingNodeFlags } from '../src/runtime-flags.js';
 import type { StoreStageMark } from '../src/metrics/store-stages.js';
 import { startOrthancPeer } from './orthanc-peer.js';
+import { cpuMsOf } from './proc-cpu.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -474,11 +475,8 @@ async function instanceCount(): Promise<number> {
 /** CPU time of this process's main thread (user + system, ms), from /proc; undefined elsewhere. */
 function mainThreadCpuMs(): number | undefined {
   try {
-    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name; utime and stime are the 12th and 13th of them.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? (ticks * 1000) / 100 : undefined;
+    const ms = cpuMsOf(`/proc/self/task/${process.pid}/stat`);
+    return Number.isFinite(ms) ? ms : undefined;
   } catch {
     return undefined;
   }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createNetworkNamespace } from '../test/support/netns.js';
+import { cpuMsOf } from './proc-cpu.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -57,7 +58,7 @@ export async function startOrthancPeer(workDir: string): Promise<OrthancPeer> {
   const pid = Number(pids.trim());
   return {
     version: versionLine.split('\n')[0]!.trim(),
-    cpuMs: () => processCpuMs(pid),
+    cpuMs: () => cpuMsOf(`/proc/${pid}/stat`),
     async send(dirs) {
       const started = performance.now();
       await Promise.all(
@@ -79,12 +80,4 @@ export async function startOrthancPeer(workDir: string): Promise<OrthancPeer> {
     },
     stop: () => ns.stop(),
   };
-}
-
-/** CPU time (user + system, ms) of process `pid` so far, from /proc (clock ticks of 10 ms). */
-function processCpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // utime and stime are the 12th and 13th fields after the parenthesised command name.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }

@@ -39,6 +39,7 @@ import { SERVER_MAIN } from '../test/support/child-server.js';
 import { ClusterNode } from '../test/support/cluster.js';
 import { startPgCluster } from '../test/support/pg-cluster.js';
 import { benchStudy, fillStudies } from './fill.js';
+import { cpuMsOf } from './proc-cpu.js';
 
 const SEED = 4242;
 const PASSWORD = 'Bench-Search-Password-42';
@@ -376,12 +377,7 @@ async function serverProcess(dataDir: string, databaseUrl: string | undefined): 
   const node = await ClusterNode.create('server', work, serverEnv(dataDir, databaseUrl));
   await node.start();
   const pid = node.child!.pid!;
-  const ticksPerSecond = 100; // USER_HZ on Linux
-  const cpuMs = () => {
-    // utime and stime are fields 14 and 15 of /proc/PID/stat, after the parenthesised command.
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
-  };
+  const cpuMs = () => cpuMsOf(`/proc/${pid}/stat`);
   return {
     url: node.url,
     cpuMs,
