@@ -64,30 +64,27 @@ export async function startServer(
   const { SERVER_NODE_FLAGS } = (await import(path.join(REPO_ROOT, 'apps/server/dist/runtime-flags.js'))) as {
     SERVER_NODE_FLAGS: string[];
   };
-  const child = spawn(
-    process.execPath,
-    [...SERVER_NODE_FLAGS, ...nodeArgs, path.join(REPO_ROOT, 'apps/server/dist/main.js')],
-    {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DICOM_PORT: String(dicomPort),
-        DATA_DIR: dataDir,
-        DEMO_PASSWORD,
-        SEED_DEMO: '1',
-        PUBLIC_URL: baseUrl,
-        LOG_LEVEL: 'warn',
-        // The browser tests read the mails they cause at /dev/outbox.
-        DEV_OUTBOX: '1',
-        // 65,536 blob directories (256 MB of ext4 blocks) per server would outweigh what a test stores.
-        BLOB_DIRECTORIES_AHEAD: '0',
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const args = [...SERVER_NODE_FLAGS, ...nodeArgs, path.join(REPO_ROOT, 'apps/server/dist/main.js')];
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DICOM_PORT: String(dicomPort),
+      DATA_DIR: dataDir,
+      DEMO_PASSWORD,
+      SEED_DEMO: '1',
+      PUBLIC_URL: baseUrl,
+      LOG_LEVEL: 'warn',
+      // The browser tests read the mails they cause at /dev/outbox.
+      DEV_OUTBOX: '1',
+      // 65,536 blob directories (256 MB of ext4 blocks) per server would outweigh what a test stores.
+      BLOB_DIRECTORIES_AHEAD: '0',
+      ...extraEnv,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const keep = (chunk: Buffer) => {
     log.push(chunk.toString());
     if (log.length > 200) log.shift();

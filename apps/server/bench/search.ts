@@ -270,9 +270,8 @@ async function run(args: Args, databaseUrl: string | undefined) {
     }
     for (const q of queries) {
       const body = bodyOf(q);
-      let count = 0;
-      let rows = 0;
-      const check = (text: string) => ({ rows, count } = checkAnswer(q.name, text));
+      let last = { rows: 0, count: 0 };
+      const check = (text: string) => (last = checkAnswer(q.name, text));
       const times: number[] = [];
       let started = 0;
       const client = async () => {
@@ -290,12 +289,13 @@ async function run(args: Args, databaseUrl: string | undefined) {
       await Promise.all(Array.from({ length: args.concurrency }, client));
       const perSecond = times.length / ((performance.now() - wall0) / 1000);
       const cpuPerRequest = (server.cpuMs() - cpu0) / times.length;
-      if (count === 0 || rows === 0) throw new Error(`${q.name}: no matches, the benchmark query is wrong`);
+      if (last.count === 0 || last.rows === 0)
+        throw new Error(`${q.name}: no matches, the benchmark query is wrong`);
       times.sort((a, b) => a - b);
       results.push({
         name: q.name,
-        count,
-        rows,
+        count: last.count,
+        rows: last.rows,
         median: percentile(times, 0.5),
         p95: percentile(times, 0.95),
         perSecond,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PYDICOM } from '../support/corpus.js';
 import type { NetworkNamespace } from '../support/netns.js';
 import { createNetworkNamespace, waitForHttp } from '../support/netns.js';
+import { SERVER_ARGS, SERVER_MAIN } from '../support/child-server.js';
 import { DEMO_PASSWORD } from '../support/test-server.js';
 
 /**
@@ -16,7 +17,6 @@ import { DEMO_PASSWORD } from '../support/test-server.js';
  * suites cover on both.
  */
 
-const SERVER_MAIN = path.resolve(import.meta.dirname, '../../dist/main.js');
 const DICOMWEB_PLUGIN = '/usr/share/orthanc/plugins/libOrthancDicomWeb.so';
 const INBOX = 'http://127.0.0.1:8090';
 const ORTHANC = 'http://127.0.0.1:8042';
@@ -53,7 +53,7 @@ describe('Orthanc DICOMweb plugin reading from our server', () => {
       }),
     );
     ns = await createNetworkNamespace();
-    ns.start('node', [SERVER_MAIN], {
+    ns.start('node', SERVER_ARGS, {
       PORT: '8090',
       HOST: '127.0.0.1',
       DICOM_PORT: '0',

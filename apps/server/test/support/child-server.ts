@@ -5,6 +5,8 @@ import { DEMO_PASSWORD } from './test-server.js';
 import { SERVER_NODE_FLAGS } from '../../src/runtime-flags.js';
 
 export const SERVER_MAIN = path.resolve(import.meta.dirname, '../../dist/main.js');
+/** node's arguments for the built server as it is deployed: its flags for node, then its main. */
+export const SERVER_ARGS = [...SERVER_NODE_FLAGS, SERVER_MAIN];
 
 /** The built server (`npm run build` first) running as a child process, for tests that kill it. */
 export interface ChildServer {
@@ -40,7 +42,7 @@ export async function startChildServer(
   const [port, dicomPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     env: {
       ...process.env,
       PORT: String(port),

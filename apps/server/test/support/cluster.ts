@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { freePort, SERVER_MAIN } from './child-server.js';
+import { freePort, SERVER_ARGS } from './child-server.js';
 import { DEMO_PASSWORD } from './test-server.js';
-import { SERVER_NODE_FLAGS } from '../../src/runtime-flags.js';
 
 /**
  * A server process of a cluster with fixed ports (so haproxy's configuration stays true across
@@ -39,7 +38,7 @@ export class ClusterNode {
 
   /** Starts the built server and waits until /readyz answers 200. */
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN], {
+    const child = spawn(process.execPath, SERVER_ARGS, {
       env: {
         ...process.env,
         PORT: String(this.port),
