@@ -101,11 +101,13 @@ describe('Retrieve Study from Orthanc', () => {
     await form.getByRole('button', { name: 'Search' }).click();
     const results = page.getByRole('table', { name: 'Search results' });
     await results.waitFor();
-    // The patient's name and birth date read as people write them, not as DICOM stores them.
+    // The patient's name and birth date read as people write them (the user's date format, the
+    // default MM-DD-YYYY here), not as DICOM stores them.
     const patientRow = results.getByRole('row').nth(1);
     const shown = (await patientRow.textContent()) ?? '';
     expect(shown).not.toContain('^');
-    expect(shown).not.toContain(study!.patientBirthDate);
+    const [, year, month, day] = /^(\d{4})(\d{2})(\d{2})$/.exec(study!.patientBirthDate)!;
+    expect(shown).toContain(`born ${month}-${day}-${year}`);
     await results.getByRole('checkbox').first().check();
     const selected = page.getByRole('region', { name: 'Selected exams' });
     await selected.getByRole('button', { name: 'Retrieve' }).click();

@@ -1,8 +1,10 @@
 import { Checkbox, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { ScrollTable } from '../../../components/ScrollTable';
 import type { DestinationSearchResult } from '@imaging-inbox/contract';
+import { useDateDisplay } from '../../../lib/date-preferences';
+import { formatPatientName } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { groupByPatient, showDate, showName } from '../lib/retrieve-form';
+import { groupByPatient } from '../lib/retrieve-form';
 
 interface Props {
   results: DestinationSearchResult[];
@@ -13,6 +15,7 @@ interface Props {
 /** What the search found, one block per patient, each exam selectable for retrieve. */
 export function RetrieveResults({ results, selected, onToggle }: Props) {
   const { t } = useTranslation();
+  const dates = useDateDisplay();
   return (
     <ScrollTable label={t('Search results')}>
       <Table size="small" stickyHeader aria-label={t('Search results')}>
@@ -30,12 +33,12 @@ export function RetrieveResults({ results, selected, onToggle }: Props) {
             <TableRow key={patient.key} sx={{ bgcolor: 'action.hover' }}>
               <TableCell colSpan={5}>
                 <Typography variant="subtitle2" component="span">
-                  {showName(patient.patient_name)}
+                  {formatPatientName(patient.patient_name)}
                 </Typography>
                 <Typography variant="body2" component="span" color="text.secondary" sx={{ ml: 2 }}>
                   {t('MRN {{mrn}} · born {{dob}} · {{sex}}', {
                     mrn: patient.patientid || '—',
-                    dob: showDate(patient.patient_birth_date) || '—',
+                    dob: dates.day(patient.patient_birth_date) || '—',
                     sex: patient.patient_sex || '—',
                   })}
                 </Typography>
@@ -55,7 +58,7 @@ export function RetrieveResults({ results, selected, onToggle }: Props) {
                     }}
                   />
                 </TableCell>
-                <TableCell>{showDate(exam.study_date)}</TableCell>
+                <TableCell>{dates.day(exam.study_date)}</TableCell>
                 <TableCell>{exam.accession_number}</TableCell>
                 <TableCell>{exam.study_description}</TableCell>
                 <TableCell>{exam.modality}</TableCell>

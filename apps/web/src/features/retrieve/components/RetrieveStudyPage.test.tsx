@@ -7,6 +7,7 @@ import type {
   DestinationSearchResult,
   SessionUser,
 } from '@imaging-inbox/contract';
+import { DatePreferencesContext } from '../../../lib/date-preferences';
 import { InboxContext } from '../../../session/inbox-context';
 import type { InboxGroup } from '../../../session/groups';
 import { apiStub, renderRoutes } from '../../../test/render';
@@ -54,12 +55,15 @@ const exam = (over: Partial<DestinationSearchResult>): DestinationSearchResult =
 });
 
 function renderPage(permissions = ['destination_search']) {
+  // A user who reads dates day first: every date on the page follows it.
   const page = (
-    <InboxContext.Provider
-      value={{ user, account, permissions: permissionFlags(), groups: [group(permissions)] }}
-    >
-      <RetrieveStudyPage />
-    </InboxContext.Provider>
+    <DatePreferencesContext.Provider value={{ dateFormat: 'DD/MM/YYYY', timeZone: null }}>
+      <InboxContext.Provider
+        value={{ user, account, permissions: permissionFlags(), groups: [group(permissions)] }}
+      >
+        <RetrieveStudyPage />
+      </InboxContext.Provider>
+    </DatePreferencesContext.Provider>
   );
   return renderRoutes([{ path: '/study/retrieve/:groupId', element: page }], '/study/retrieve/g1');
 }
@@ -145,11 +149,15 @@ describe('RetrieveStudyPage', () => {
     const table = await screen.findByRole('table', { name: 'Search results' }, { timeout: 5000 });
     expect(within(table).getByText('DOE, JANE')).toBeTruthy();
     expect(within(table).getByText('ROE, RICHARD')).toBeTruthy();
+    expect(within(table).getAllByText('MRN MRN1 · born 02/01/1980 · F')).toHaveLength(1);
+    expect(within(table).getAllByRole('cell', { name: '01/03/2024' })).toHaveLength(3);
     expect(polls).toBeGreaterThanOrEqual(2);
 
     fireEvent.click(within(table).getByRole('checkbox', { name: 'Select CT CHEST' }));
     fireEvent.click(within(table).getByRole('checkbox', { name: 'Select MR KNEE' }));
     const panel = screen.getByRole('region', { name: 'Selected exams' });
+    expect(within(panel).getByText('DOE, JANE — CT CHEST')).toBeTruthy();
+    expect(within(panel).getAllByText('01/03/2024')).toHaveLength(2);
     fireEvent.click(within(panel).getByRole('button', { name: 'Retrieve' }));
     expect(await within(panel).findAllByText(/Retrieving…/)).toHaveLength(2);
 

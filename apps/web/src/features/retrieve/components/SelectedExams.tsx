@@ -1,7 +1,8 @@
 import { Alert, Button, List, ListItem, ListItemText, Paper, Typography } from '@mui/material';
 import { MESSAGES, type DestinationRetrieve, type DestinationSearchResult } from '@imaging-inbox/contract';
+import { useDateDisplay } from '../../../lib/date-preferences';
+import { formatPatientName } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { showDate, showName } from '../lib/retrieve-form';
 
 interface Props {
   exams: DestinationSearchResult[];
@@ -14,6 +15,7 @@ interface Props {
 /** The exams picked for retrieve, with each one's retrieving / success / failure message. */
 export function SelectedExams({ exams, retrieves, retrieving, onRetrieve }: Props) {
   const { t } = useTranslation();
+  const dates = useDateDisplay();
   const waiting = exams.filter((e) => retrieves.get(e.study_uid)?.state !== 'running');
   return (
     <Paper variant="outlined" sx={{ p: 2 }} aria-label={t('Selected exams')} component="section">
@@ -27,8 +29,8 @@ export function SelectedExams({ exams, retrieves, retrieving, onRetrieve }: Prop
           return (
             <ListItem key={exam.study_uid} disableGutters sx={{ display: 'block' }}>
               <ListItemText
-                primary={`${showName(exam.patient_name)} — ${exam.study_description || exam.modality}`}
-                secondary={showDate(exam.study_date)}
+                primary={`${formatPatientName(exam.patient_name)} — ${exam.study_description || exam.modality}`}
+                secondary={dates.day(exam.study_date)}
               />
               {retrieve?.state === 'running' && (
                 <Alert severity="info">

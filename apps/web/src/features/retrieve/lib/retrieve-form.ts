@@ -78,15 +78,3 @@ export function groupByPatient(results: DestinationSearchResult[]): PatientGroup
   }
   return [...groups.values()];
 }
-
-/** A DICOM date (YYYYMMDD) as YYYY-MM-DD; anything else as it is. */
-export function showDate(value: string): string {
-  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
-  return m ? `${m[1]}-${m[2]}-${m[3]}` : value;
-}
-
-/** A DICOM person name (LAST^FIRST) as "LAST, FIRST". */
-export function showName(value: string): string {
-  const [last = '', first = ''] = value.split('^');
-  return first ? `${last}, ${first}` : last;
-}
