@@ -44,7 +44,8 @@ export async function startOrthancPeer(workDir: string): Promise<OrthancPeer> {
   );
   const { stdout: versionLine } = await execFileAsync('Orthanc', ['--version']);
   const ns = await createNetworkNamespace();
-  ns.start('Orthanc', [config], { TCP_NODELAY: '1' });
+  // nsenter runs Orthanc in its own place (it forks only to enter a PID namespace): the child is Orthanc.
+  const orthanc = ns.start('Orthanc', [config], { TCP_NODELAY: '1' });
   const echo = () => ns.run('echoscu', ['-aec', 'ORTHANC', '127.0.0.1', String(PORT)]).then(() => true);
   for (let i = 0; ; i++) {
     if (await echo().catch(() => false)) break;
@@ -54,11 +55,9 @@ export async function startOrthancPeer(workDir: string): Promise<OrthancPeer> {
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  const { stdout: pids } = await execFileAsync('pgrep', ['-n', '-x', 'Orthanc']);
-  const pid = Number(pids.trim());
   return {
     version: versionLine.split('\n')[0]!.trim(),
-    cpuMs: () => cpuMsOf(`/proc/${pid}/stat`),
+    cpuMs: () => cpuMsOf(`/proc/${orthanc.pid}/stat`),
     async send(dirs) {
       const started = performance.now();
       await Promise.all(

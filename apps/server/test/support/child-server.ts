@@ -34,15 +34,19 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts the built server on dataDir (and databaseUrl) and waits until /api/v3/health answers. */
+/**
+ * Starts the built server on dataDir (and databaseUrl) and waits until /api/v3/health answers.
+ * `args` are node's arguments: the server as deployed unless a test says otherwise.
+ */
 export async function startChildServer(
   dataDir: string,
   env: Record<string, string> = {},
+  args: readonly string[] = SERVER_ARGS,
 ): Promise<ChildServer> {
   const [port, dicomPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child = spawn(process.execPath, SERVER_ARGS, {
+  const child = spawn(process.execPath, args, {
     env: {
       ...process.env,
       PORT: String(port),
