@@ -171,7 +171,12 @@ async function run(args: Args, databaseUrl: string | undefined) {
     } else {
       if (db.dialect === 'postgres') await assertEmptyPostgres(db);
       await migrateToLatest(db);
-      const seedCtx = createContext(loadConfig({ DATA_DIR: dataDir, SEED_DEMO: '0' }), db);
+      // No blob directories made ahead: that thread would outlive the seed and still be writing
+      // under DATA_DIR/blobs when the run removes its data directory.
+      const seedCtx = createContext(
+        loadConfig({ DATA_DIR: dataDir, SEED_DEMO: '0', BLOB_DIRECTORIES_AHEAD: '0' }),
+        db,
+      );
       await seedDemo(seedCtx, { password: PASSWORD, studies: 0, log: () => {} });
       const account = await db.kysely
         .selectFrom('accounts')
