@@ -95,6 +95,10 @@ const es: Messages = {
   'Call a webhook': 'Llamar a un webhook',
   'Called AE': 'AE llamado',
   Cancel: 'Cancelar',
+  'Cancel the nomination to {{gatekeeper}}?': '¿Cancelar la propuesta a {{gatekeeper}}?',
+  'The gatekeeper will no longer see this exam in Nominations.':
+    'El grupo gatekeeper ya no verá este estudio en Propuestas.',
+  'Keep the nomination': 'Mantener la propuesta',
   'Cancel nomination': 'Cancelar la propuesta',
   'Cancel send': 'Cancelar envío',
   'Cancel upload': 'Cancelar la carga',

@@ -94,6 +94,10 @@ const fr: Messages = {
   'Call a webhook': 'Appeler un webhook',
   'Called AE': 'AE appelé',
   Cancel: 'Annuler',
+  'Cancel the nomination to {{gatekeeper}}?': 'Annuler la soumission à {{gatekeeper}} ?',
+  'The gatekeeper will no longer see this exam in Nominations.':
+    'Le groupe Gatekeeper ne verra plus cet examen dans Soumissions.',
+  'Keep the nomination': 'Garder la soumission',
   'Cancel nomination': 'Annuler la soumission',
   'Cancel send': "Annuler l'envoi",
   'Cancel upload': 'Annuler le téléversement',

@@ -131,17 +131,34 @@ describe('PacsTab: nominate to PACS', () => {
     expect(warn).toHaveBeenCalledWith('GateKeeper configuration not found!');
   });
 
-  it('cancels a nomination, and says so when the cancel fails', async () => {
+  it('cancels a nomination after asking, says so, and says so when the cancel fails', async () => {
     history = [nomination({})];
     renderTab();
     const panel = await screen.findByLabelText('Nomination status');
+    const cancelCalls = () => calls.filter((c) => c.path === 'study/nominate/cancel').length;
+    const askToCancel = async () => {
+      // The page behind a dialog is hidden from the accessibility tree until the dialog has gone.
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      fireEvent.click(within(panel).getByRole('button', { name: 'Cancel nomination' }));
+      return screen.findByRole('dialog', { name: 'Cancel the nomination to PACS Intake?' });
+    };
+    // Keeping it sends nothing.
+    fireEvent.click(within(await askToCancel()).getByRole('button', { name: 'Keep the nomination' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(cancelCalls()).toBe(0);
+    expect(screen.queryByText('The nomination was cancelled.')).toBeNull();
+
     failCancel = true;
-    fireEvent.click(within(panel).getByRole('button', { name: 'Cancel nomination' }));
+    fireEvent.click(within(await askToCancel()).getByRole('button', { name: 'Cancel nomination' }));
     expect(await screen.findByText('Failed to cancel the nomination, please try again!')).toBeTruthy();
+    expect(cancelCalls()).toBe(1);
     failCancel = false;
-    fireEvent.click(within(panel).getByRole('button', { name: 'Cancel nomination' }));
-    // Cancelled: the form is back and the history lists the cancelled nomination.
+    fireEvent.click(within(await askToCancel()).getByRole('button', { name: 'Cancel nomination' }));
+    // Cancelled: the message shows beside the form that is back, and the history lists it.
+    expect(await screen.findByText('The nomination was cancelled.')).toBeTruthy();
     expect(await screen.findByLabelText(/^Gatekeeper group/)).toBeTruthy();
+    expect(screen.queryByText('Failed to cancel the nomination, please try again!')).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const past = screen.getByRole('region', { name: 'Nomination history' });
     expect(within(past).getByText('Cancelled — PACS Intake')).toBeTruthy();
   });

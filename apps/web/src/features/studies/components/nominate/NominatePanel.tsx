@@ -14,6 +14,7 @@ import type { Nomination, PromoteTarget, Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../../lib/i18n';
 import { errorCode } from '../../../../lib/api-error';
 import { cutName } from '../../../../lib/format';
+import { ConfirmDialog } from '../../../../components/ConfirmDialog';
 import { Loading } from '../../../../components/Loading';
 import { UnexpectedErrorAlert } from '../../../../components/UnexpectedErrorAlert';
 import { useCancelNomination, useNominate, useNomination } from '../../api/nomination';
@@ -67,6 +68,7 @@ export function NominatePanel({ study, targets }: { study: Study; targets: reado
   const [tried, setTried] = useState(false);
   const [details, setDetails] = useState<Nomination | null>(null);
   const [again, setAgain] = useState(false);
+  const [confirmCancel, setConfirmCancel] = useState(false);
 
   const target = targets.find((g) => g.uuid === gatekeeperId);
   const fields = target?.customFields ?? null;
@@ -108,16 +110,33 @@ export function NominatePanel({ study, targets }: { study: Study; targets: reado
         <NominationStatusPanel
           nomination={current}
           cancelling={cancel.isPending}
-          onCancel={() => cancel.mutate()}
+          onCancel={() => setConfirmCancel(true)}
           onDetails={() => setDetails(current)}
         />
       )}
       {cancel.isError && (
         <Alert severity="error">{t('Failed to cancel the nomination, please try again!')}</Alert>
       )}
-      {cancel.isSuccess && !showForm && (
-        <Alert severity="success">{t('The nomination was cancelled.')}</Alert>
+      {/* Until the next nomination: the form is back at once, so the message must not wait for it to go. */}
+      {cancel.isSuccess && !nominate.isSuccess && (
+        <Alert severity="success" role="status">
+          {t('The nomination was cancelled.')}
+        </Alert>
       )}
+      <ConfirmDialog
+        open={confirmCancel}
+        title={t('Cancel the nomination to {{gatekeeper}}?', { gatekeeper: current?.gatekeeper_name ?? '' })}
+        text={t('The gatekeeper will no longer see this exam in Nominations.')}
+        confirmLabel={t('Cancel nomination')}
+        dismissLabel={t('Keep the nomination')}
+        busy={cancel.isPending}
+        onClose={() => setConfirmCancel(false)}
+        onConfirm={() => {
+          setConfirmCancel(false);
+          nominate.reset();
+          cancel.mutate();
+        }}
+      />
       {/* The rejecting gatekeeper keeps its copy, so only another gatekeeper can take the exam again. */}
       {current?.status === 'REJECTED' && !again && targets.some((g) => g.uuid !== current.gatekeeper_id) && (
         <Button sx={{ alignSelf: 'flex-start' }} onClick={() => setAgain(true)}>
