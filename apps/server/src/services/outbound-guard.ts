@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
+import { embeddedIPv4 } from './embedded-ipv4.js';
 
 /**
  * Where outbound requests an account admin points us at (webhooks) may go. Loopback, link-local
@@ -30,7 +31,9 @@ for (const [prefix, bits] of [
 for (const [prefix, bits] of [
   ['::', 128],
   ['::1', 128],
+  ['64:ff9b:1::', 48], // NAT64 for local use (RFC 8215): the IPv4 inside sits where the operator chose
   ['fc00::', 7],
+  ['fec0::', 10], // site-local (deprecated, still private)
   ['fe80::', 10],
   ['ff00::', 8],
 ] as const) {
@@ -59,14 +62,22 @@ export class OutboundGuard {
     }
   }
 
-  /** Why a connection to this address (reached through `host`) is refused, or null. */
+  /**
+   * Why a connection to this address (reached through `host`) is refused, or null. An IPv6 address
+   * that carries an IPv4 one (`::ffff:127.0.0.1`, `::7f00:1`, NAT64, 6to4, Teredo: embedded-ipv4.ts)
+   * is judged by that IPv4 address as well, since the connection ends up there.
+   */
   refusal(host: string, address: string): string | null {
     if (this.allowedNames.has(host.toLowerCase())) return null;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-    const ip = mapped ?? address;
+    const ip = address.replace(/%.*$/, '');
     const family = net.isIP(ip) === 6 ? 'ipv6' : 'ipv4';
     if (this.allowedAddresses.check(ip, family)) return null;
     if (REFUSED.check(ip, family)) return `${address} is a loopback, link-local or private address`;
+    for (const carried of embeddedIPv4(ip)) {
+      if (this.allowedAddresses.check(carried, 'ipv4')) continue;
+      if (REFUSED.check(carried, 'ipv4'))
+        return `${address} carries ${carried}, a loopback, link-local or private address`;
+    }
     return null;
   }
 
