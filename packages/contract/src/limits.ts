@@ -7,6 +7,8 @@ export const MEGABYTE = 1024 * 1024;
 export const MAX_INT = 2147483647;
 export const NAME_CUT = 25;
 export const MAX_TAG_CHIPS = 3;
+/** The tag selector shows this many tags, then one chip counting the rest: MAX_TAG_CHIPS in all. */
+export const TAGS_SHOWN_BEFORE_COUNT = MAX_TAG_CHIPS - 1;
 export const SESSION_POLL_MS = 5 * 60 * 1000;
 export const SEARCH_POLL_MS = 1500;
 export const DELAYED_SEND_MS = 3 * 60 * 1000;

@@ -886,6 +886,8 @@ const es: Messages = {
     '{{count}} archivo PDF, de imagen o de vídeo no es DICOM: cárguelo con «Archivos PDF, de imagen o de vídeo» más arriba.',
   '{{count}} PDF, image or video files are not DICOM: upload them with "PDF, image or video files" above._other':
     '{{count}} archivos PDF, de imagen o de vídeo no son DICOM: cárguelos con «Archivos PDF, de imagen o de vídeo» más arriba.',
+  '+{{count}} selected_one': '+{{count}} seleccionado',
+  '+{{count}} selected_other': '+{{count}} seleccionados',
   '{{count}} Selected_one': '{{count}} seleccionado',
   '{{count}} Selected_other': '{{count}} seleccionados',
   '{{count}} exams_one': '{{count}} estudio',

@@ -889,6 +889,8 @@ const fr: Messages = {
     "{{count}} fichier PDF, image ou vidéo n'est pas au format DICOM : téléversez-le avec « Fichiers PDF, images ou vidéos » ci-dessus.",
   '{{count}} PDF, image or video files are not DICOM: upload them with "PDF, image or video files" above._other':
     '{{count}} fichiers PDF, images ou vidéos ne sont pas au format DICOM : téléversez-les avec « Fichiers PDF, images ou vidéos » ci-dessus.',
+  '+{{count}} selected_one': '+{{count}} sélectionné',
+  '+{{count}} selected_other': '+{{count}} sélectionnés',
   '{{count}} Selected_one': '{{count}} sélectionné',
   '{{count}} Selected_other': '{{count}} sélectionnés',
   '{{count}} exams_one': '{{count}} examen',

@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Autocomplete, TextField } from '@mui/material';
-import { LONG_DEBOUNCE_MS, MAX_TAG_CHIPS } from '@imaging-inbox/contract';
+import { LONG_DEBOUNCE_MS, TAGS_SHOWN_BEFORE_COUNT } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { STORAGE_KEYS, readJson, writeJson } from '../../../lib/storage';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { tagListQuery } from '../api/list-tags';
 
-/** Tags type-ahead: suggestions from tag/list after the long debounce, at most 3 chips shown. */
+/**
+ * Tags type-ahead: suggestions from tag/list after the long debounce. Out of focus it shows two
+ * tags, then how many more are selected (three chips at most, SPEC.md section 9).
+ */
 export function TagsInput({ value, onChange }: { value: string[]; onChange: (tags: string[]) => void }) {
   const { t } = useTranslation();
   const [input, setInput] = useState('');
@@ -31,7 +34,8 @@ export function TagsInput({ value, onChange }: { value: string[]; onChange: (tag
       multiple
       freeSolo
       size="small"
-      limitTags={MAX_TAG_CHIPS}
+      limitTags={TAGS_SHOWN_BEFORE_COUNT}
+      getLimitTagsText={(more) => t('+{{count}} selected', { count: more })}
       options={options}
       filterOptions={(x) => x}
       value={value}
