@@ -126,7 +126,7 @@ export function createContext(
   const repos = {
     users: new UsersRepository(k),
     sessions: new SessionsRepository(k),
-    failures: new AuthFailuresRepository(k),
+    failures: new AuthFailuresRepository(k, db.dialect),
     resets: new PasswordResetsRepository(k),
     settings: new SettingsRepository(k),
     accounts: new AccountsRepository(k),

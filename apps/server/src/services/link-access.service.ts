@@ -36,13 +36,16 @@ export class LinkAccessService {
     const now = this.guard.now();
     if (link.password_hash) {
       const linkKey = `link:${link.uuid}`;
-      // Refuse before hashing: once locked, even the right password waits out the window.
-      await this.guard.attempts.refuseIfOver(linkKey, this.guard.limits.perLink, now);
+      // Counted before hashing: once locked, even the right password waits out the window, and
+      // guesses sent together cannot all pass the limit.
+      const attempt = await this.guard.attempts.reserve(linkKey, this.guard.limits.perLink, now, [
+        `linkip:${ip}`,
+      ]);
       if (!(await verifyPassword(password, link.password_hash))) {
-        await this.guard.attempts.record([linkKey, `linkip:${ip}`], now);
         await this.audit(link, 'LINK_USE', ip, 'FAILURE', { reason: 'bad_password' });
         throw new DomainError('BAD_PASSWORD');
       }
+      await attempt.succeeded();
     }
     // The requester's "link was used" mail is queued with the first hit, in its transaction.
     const language =

@@ -14,6 +14,12 @@ export const DEFAULT_RATE_LIMITS: RateLimits = { windowMs: 15 * 60_000, perLogin
 /** The first wait after `perLogin` failures; each further failure doubles it, up to the window. */
 export const FIRST_BACKOFF_MS = 30_000;
 
+/** An attempt allowed to check its password, counted as a failure until it turns out right. */
+export interface LoginAttempt {
+  /** The password was right: the attempt is not a failure, and the login's failures from that address are cleared. */
+  succeeded(): Promise<void>;
+}
+
 /**
  * Sign-in failures are counted per (login, client address), not per login: five wrong passwords
  * typed by a stranger must not lock a clinician out of their own account from their own
@@ -21,6 +27,10 @@ export const FIRST_BACKOFF_MS = 30_000;
  * minutes after its latest failure, at most the window); an address is refused outright after
  * `perAddress` failures over any logins. Guessing one password from many addresses stays slow: each
  * try costs an scrypt hash and each address only a few tries.
+ *
+ * An attempt is counted before its password is hashed, in the same exclusive step as the check
+ * (`reserve`), so guesses sent at once cannot all pass a check none of them has counted yet: the
+ * limits hold however many arrive together. A right password then refunds its own count.
  */
 export class LoginThrottle {
   constructor(
@@ -32,31 +42,33 @@ export class LoginThrottle {
     return { pair: `login:${email.trim().toLowerCase()}|${ip}`, address: `ip:${ip}` };
   }
 
-  /** Throws RATE_LIMITED while the pair backs off or the address is over its limit. */
-  async refuseIfThrottled(email: string, ip: string, now: number): Promise<void> {
+  /**
+   * Counts an attempt of `email` from `ip` as a failure now, or throws RATE_LIMITED (counting
+   * nothing) while the pair backs off or the address is over its limit. Every key of one address
+   * is counted under one lock, so the check and the count are one step for that address.
+   */
+  async reserve(email: string, ip: string, now: number): Promise<LoginAttempt> {
     const { pair, address } = LoginThrottle.keys(email, ip);
     const since = now - this.limits.windowMs;
-    const [byPair, byAddress] = await Promise.all([
-      this.failures.recentOf(pair, since),
-      this.failures.countSince(address, since),
-    ]);
-    if (byAddress >= this.limits.perAddress) throw rateLimitedLogin();
-    if (byPair.count >= this.limits.perLogin) {
-      const wait = Math.min(
-        this.limits.windowMs,
-        FIRST_BACKOFF_MS * 2 ** (byPair.count - this.limits.perLogin),
-      );
-      if (now < byPair.latest + wait) throw rateLimitedLogin();
-    }
-  }
-
-  recordFailure(email: string, ip: string, now: number): Promise<void> {
-    const { pair, address } = LoginThrottle.keys(email, ip);
-    return this.failures.record([pair, address], now);
-  }
-
-  clear(email: string, ip: string): Promise<void> {
-    return this.failures.clear(LoginThrottle.keys(email, ip).pair);
+    const ids = await this.failures.exclusive(address, async (failures) => {
+      const byAddress = await failures.countSince(address, since);
+      if (byAddress >= this.limits.perAddress) throw rateLimitedLogin();
+      const byPair = await failures.recentOf(pair, since);
+      if (byPair.count >= this.limits.perLogin) {
+        const wait = Math.min(
+          this.limits.windowMs,
+          FIRST_BACKOFF_MS * 2 ** (byPair.count - this.limits.perLogin),
+        );
+        if (now < byPair.latest + wait) throw rateLimitedLogin();
+      }
+      return failures.record([pair, address], now);
+    });
+    return {
+      succeeded: async () => {
+        await this.failures.remove(ids);
+        await this.failures.clear(pair);
+      },
+    };
   }
 }
 

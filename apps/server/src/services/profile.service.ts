@@ -157,9 +157,8 @@ export class ProfileService {
   async changePassword(caller: Caller, oldPassword: string, password: string): Promise<void> {
     const user = caller.user;
     const now = this.now();
-    await this.throttle.refuseIfThrottled(user.email, caller.ip, now);
+    const attempt = await this.throttle.reserve(user.email, caller.ip, now);
     if (!(await verifyPassword(oldPassword, user.password_hash))) {
-      await this.throttle.recordFailure(user.email, caller.ip, now);
       await this.deps.audit.record({
         userId: user.uuid,
         action: 'PASSWORD_CHANGE',
@@ -170,6 +169,7 @@ export class ProfileService {
       });
       throw new DomainError('INVALID_PASSWORD');
     }
+    await attempt.succeeded();
     await this.deps.passwords.changePassword(user.uuid, password);
     await this.deps.sessions.deleteOthersOfUser(user.uuid, caller.sidHash);
     await this.deps.audit.record({

@@ -60,7 +60,8 @@ export class SendAccessService {
     const { send } = await this.usable(token, ip);
     const now = this.guard.now();
     const codesKey = `sendcode:${send.uuid}`;
-    await this.guard.attempts.refuseIfOver(codesKey, this.guard.limits.perLink, now);
+    // Counted before the mail is queued, so requests sent together cannot mail more codes than the limit.
+    await this.guard.attempts.reserve(codesKey, this.guard.limits.perLink, now);
     const code = String(randomInt(0, 10 ** SEND_CODE_LENGTH)).padStart(SEND_CODE_LENGTH, '0');
     // The reader has no account here: the code comes in the language of the mail that brought the link.
     const t = mailTexts(await this.deps.mailer.languages.ofUserId(send.created_by, send.account_id));
@@ -76,7 +77,6 @@ export class SendAccessService {
       ),
     );
     this.deps.mailer.kick();
-    await this.guard.attempts.record([codesKey], now);
     await this.audit(send, 'SEND_LINK_CODE', ip, 'SUCCESS', {});
   }
 
@@ -84,18 +84,21 @@ export class SendAccessService {
     const { send } = await this.usable(token, ip);
     const now = this.guard.now();
     const wrongKey = `sendverify:${send.uuid}`;
-    // Refuse before comparing: once locked, even the right code waits out the window.
-    await this.guard.attempts.refuseIfOver(wrongKey, this.guard.limits.perLink, now);
+    // Counted before comparing: once locked, even the right code waits out the window, and codes
+    // sent together cannot all pass the limit.
+    const attempt = await this.guard.attempts.reserve(wrongKey, this.guard.limits.perLink, now, [
+      `sendip:${ip}`,
+    ]);
     const ok =
       send.code_hash !== null &&
       send.code_expires !== null &&
       Number(send.code_expires) > now &&
       codeHash(send, code.trim()) === send.code_hash;
     if (!ok) {
-      await this.guard.attempts.record([wrongKey, `sendip:${ip}`], now);
       await this.audit(send, 'SEND_LINK_VERIFY', ip, 'FAILURE', { reason: 'bad_code' });
       throw invalidField('code', 'wrong or expired code');
     }
+    await attempt.succeeded();
     // One use: the code is gone once it opened a grant.
     await this.deps.sends.setCode(send.uuid, null, null);
     const { grant, grantHash, expires } = this.guard.newGrant(now, Number(send.expires));

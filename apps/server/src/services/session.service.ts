@@ -43,8 +43,10 @@ export class SessionService {
   async login(login: string, password: string, ip: string): Promise<{ sid: string; user: UserRow }> {
     const email = login.trim().toLowerCase();
     const now = this.now();
+    let attempt;
     try {
-      await this.throttle.refuseIfThrottled(email, ip, now);
+      // Counted before the hash: guesses sent together cannot all pass the limit.
+      attempt = await this.throttle.reserve(email, ip, now);
     } catch (error) {
       await this.deps.audit.record({
         userId: null,
@@ -60,7 +62,6 @@ export class SessionService {
     // Hash even for an unknown login so both paths take the same time.
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
     if (!user || !ok || user.status !== 'ACTIVE') {
-      await this.throttle.recordFailure(email, ip, now);
       await this.deps.audit.record({
         userId: user?.uuid ?? null,
         action: 'LOGIN',
@@ -71,7 +72,7 @@ export class SessionService {
       });
       throw new DomainError('BAD_PASSWORD');
     }
-    await this.throttle.clear(email, ip);
+    await attempt.succeeded();
     const sid = newSecretToken();
     await this.deps.sessions.insert({
       sid_hash: hashToken(sid),

@@ -159,6 +159,15 @@ describe.each(DIALECTS)('request-study links on %s', (dialect) => {
     expect(locked.body.error_type).toBe('RATE_LIMITED');
   });
 
+  it('counts wrong passwords sent at once before hashing them: 5 of 12 are checked', async () => {
+    const { token } = await createLink({ password: 'right-password-2' });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => unlock(token, `wrong-${i}`)));
+    const types = answers.map((a) => a.body.error_type);
+    expect(types.filter((t) => t === 'BAD_PASSWORD')).toHaveLength(5);
+    expect(types.filter((t) => t === 'RATE_LIMITED')).toHaveLength(7);
+    expect((await unlock(token, 'right-password-2')).body.error_type).toBe('RATE_LIMITED');
+  });
+
   it('enforces max_hits per upload session', async () => {
     const { token } = await createLink({ max_hits: 1 });
     const first = await unlock(token);

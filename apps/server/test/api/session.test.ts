@@ -164,6 +164,54 @@ describe.each(DIALECTS)('sessions on %s', (dialect) => {
     expect((await loginFrom('10.9.0.3', login, DEMO_PASSWORD)).status).toBe(200);
   });
 
+  /** Sends every (login, password) of `tries` from `address` at once; answers the count of each status. */
+  async function burstFrom(address: string, tries: Array<[string, string]>) {
+    const answers = await Promise.all(tries.map(([login, password]) => loginFrom(address, login, password)));
+    const statuses = answers.map((a) => a.status);
+    return {
+      checked: statuses.filter((s) => s === 412 || s === 200).length,
+      limited: statuses.filter((s) => s === 429).length,
+    };
+  }
+
+  it('counts guesses sent at once before hashing them: an address with 28 of its 30 failures gets 2 of 40 checked', async () => {
+    const address = '10.9.1.1';
+    const at = Date.now();
+    await server.ctx.db.kysely
+      .insertInto('auth_failures')
+      .values(Array.from({ length: 28 }, () => ({ key: `ip:${address}`, at })))
+      .execute();
+    // Forty different logins, so only the address limit applies.
+    const tries = Array.from({ length: 40 }, (_, i): [string, string] => [
+      `guess-${i}@demo.local`,
+      'wrong-wrong-1',
+    ]);
+    expect(await burstFrom(address, tries)).toEqual({ checked: 2, limited: 38 });
+    expect((await loginFrom(address, 'viewer@demo.local', DEMO_PASSWORD)).status).toBe(429);
+  });
+
+  it('checks five of 24 guesses at one login sent at once, then refuses the right password', async () => {
+    const address = '10.9.1.2';
+    const tries = Array.from({ length: 24 }, (_, i): [string, string] => [
+      'admin@demo.local',
+      `wrong-${i}-xx`,
+    ]);
+    expect(await burstFrom(address, tries)).toEqual({ checked: 5, limited: 19 });
+    expect((await loginFrom(address, 'admin@demo.local', DEMO_PASSWORD)).status).toBe(429);
+  });
+
+  it('takes back the count of a right password: successful sign-ins leave no failure behind', async () => {
+    const address = '10.9.1.3';
+    for (let i = 0; i < 3; i++)
+      expect((await loginFrom(address, 'viewer@demo.local', DEMO_PASSWORD)).status).toBe(200);
+    const rows = await server.ctx.db.kysely
+      .selectFrom('auth_failures')
+      .select('key')
+      .where('key', 'in', [`ip:${address}`, `login:viewer@demo.local|${address}`])
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
   it('slides the idle expiry of a session in use, even at SESSION_IDLE_MINUTES=1', async () => {
     const sid = await server.api.login('viewer@demo.local');
     // Last used 50 s ago, so 10 s left: a request now must give it a full minute again.
