@@ -27,6 +27,17 @@ export interface NamespaceTable {
   share_description: string | null;
 }
 
+/**
+ * Every share code and who owns it (the account, or the namespace a send by it reaches): `code` is
+ * the normalised code (trimmed, upper case) and the primary key, so a code has one owner in any case.
+ */
+export interface ShareCodeTable {
+  code: string;
+  account_id: string;
+  /** null for the account's own code. */
+  namespace_id: string | null;
+}
+
 export interface GroupTable {
   uuid: string;
   account_id: string;
@@ -732,6 +743,7 @@ export interface Database {
   instances: InstanceTable;
   audit_events: AuditEventTable;
   outbox: OutboxTable;
+  share_codes: ShareCodeTable;
   jobs: JobTable;
   blob_removals: BlobRemovalTable;
   dicom_nodes: DicomNodeTable;

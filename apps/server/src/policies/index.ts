@@ -17,3 +17,4 @@ export * from './study-lock.js';
 export * from './viewer-tokens.js';
 export * from './nominations.js';
 export * from './orders.js';
+export * from './share-codes.js';

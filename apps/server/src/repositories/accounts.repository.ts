@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AccountTable, Database, GroupTable } from '../db/schema.js';
+import { shareCodeKey } from './share-codes.js';
 
 export type AccountRow = Selectable<AccountTable>;
 export type GroupRow = Selectable<GroupTable>;
@@ -15,6 +16,12 @@ export class AccountsRepository {
         .insertInto('namespaces')
         .values({ id: account.namespace_id, account_id: account.uuid, kind: 'ACCOUNT', name: account.name })
         .execute();
+      // The account's own code is registered so no group or person can take it (share_codes).
+      if (account.share_code)
+        await trx
+          .insertInto('share_codes')
+          .values({ code: shareCodeKey(account.share_code), account_id: account.uuid, namespace_id: null })
+          .execute();
     });
   }
 

@@ -105,6 +105,8 @@ export class GroupAdminRepository {
         await trx.deleteFrom('user_events').where('namespace_id', '=', ns).execute();
         await trx.deleteFrom('viewer_tokens').where('namespace_id', '=', ns).execute();
         await trx.deleteFrom('groups').where('uuid', '=', group.uuid).execute();
+        // Its share code goes with it, free for another owner.
+        await trx.deleteFrom('share_codes').where('namespace_id', '=', ns).execute();
         await trx.deleteFrom('namespaces').where('id', '=', ns).execute();
         return 'done';
       });

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, SendGrantTable, StudySendTable } from '../db/schema.js';
 import { copyStudy } from './shares.repository.js';
 import type { StudyRow } from './studies.repository.js';
+import { shareCodeHolder, shareCodeKey } from './share-codes.js';
 import type { AlsoInTransaction } from './with-transaction.js';
 
 export type SendRow = Selectable<StudySendTable>;
@@ -65,16 +66,48 @@ export class SendsRepository {
     await this.db.insertInto('connections').values(row).execute();
   }
 
-  async setShareCode(namespaceId: string, code: string | null, description: string | null): Promise<void> {
-    await this.db
-      .updateTable('namespaces')
-      .set({ share_code: code, share_description: description })
-      .where('id', '=', namespaceId)
-      .execute();
+  /**
+   * Gives the namespace this share code (null: none) and description, registering the code in
+   * share_codes in the same transaction; false, with nothing written, when another owner (an
+   * account, a group, a person) holds the code in any case. The registry's primary key decides
+   * between two owners claiming one code at once.
+   */
+  async setShareCode(namespaceId: string, code: string | null, description: string | null): Promise<boolean> {
+    const key = code === null ? null : shareCodeKey(code);
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const ns = await trx
+          .selectFrom('namespaces')
+          .select('account_id')
+          .where('id', '=', namespaceId)
+          .executeTakeFirstOrThrow();
+        if (key && (await shareCodeHolder(trx, key, namespaceId))) return false;
+        await trx.deleteFrom('share_codes').where('namespace_id', '=', namespaceId).execute();
+        if (key)
+          await trx
+            .insertInto('share_codes')
+            .values({ code: key, account_id: ns.account_id, namespace_id: namespaceId })
+            .execute();
+        await trx
+          .updateTable('namespaces')
+          .set({ share_code: code, share_description: description })
+          .where('id', '=', namespaceId)
+          .execute();
+        return true;
+      });
+    } catch (error) {
+      // Another owner registered the code between the check and the insert.
+      if (key && (await shareCodeHolder(this.db, key, namespaceId))) return false;
+      throw error;
+    }
   }
 
+  /** The namespace a share code sends to, in any case; an account's own code reaches none. */
   byShareCode(code: string): Promise<SendTarget | undefined> {
-    return this.targets().where('namespaces.share_code', '=', code).executeTakeFirst();
+    return this.targets()
+      .innerJoin('share_codes', 'share_codes.namespace_id', 'namespaces.id')
+      .where('share_codes.code', '=', shareCodeKey(code))
+      .executeTakeFirst();
   }
 
   byNamespace(id: string): Promise<(SendTarget & { share_code: string | null }) | undefined> {

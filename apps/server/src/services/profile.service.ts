@@ -13,7 +13,7 @@ import {
   type UserProfile,
 } from '@imaging-inbox/contract';
 import { DomainError, invalidField } from '../domain/errors.js';
-import type { Caller } from '../policies/index.js';
+import { requireShareCodeChange, type Caller } from '../policies/index.js';
 import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 import type { SendsRepository } from '../repositories/sends.repository.js';
 import type { SessionsRepository } from '../repositories/sessions.repository.js';
@@ -94,8 +94,10 @@ export class ProfileService {
     const codeChanged =
       values.share_code !== before.share_code || values.share_description !== before.share_description;
     if (codeChanged && !accountId) throw invalidField('share_code', 'no account to receive sends');
-    if (codeChanged && accountId)
-      await this.setShareCode(caller.user.uuid, accountId, before.share_code, values);
+    if (codeChanged && accountId) {
+      requireShareCodeChange(caller, accountId);
+      await this.setShareCode(caller.user.uuid, accountId, values);
+    }
 
     await this.deps.users.setProfile(caller.user.uuid, {
       first_name: values.first,
@@ -122,30 +124,14 @@ export class ProfileService {
     return { ...before, ...values, date_format: values.date_format as DateFormat, language };
   }
 
-  /** `current` is the code the user holds now: keeping it is no conflict with oneself. */
-  private async setShareCode(
-    userId: string,
-    accountId: string,
-    current: string | null,
-    values: ProfileFields,
-  ): Promise<void> {
-    if (
-      values.share_code &&
-      values.share_code !== current &&
-      (await this.deps.sends.byShareCode(values.share_code))
-    ) {
-      throw invalidField('share_code', PROFILE_MESSAGES.shareCodeTaken);
-    }
+  /**
+   * The registry (share_codes) refuses a code another owner holds in any case, the user's own
+   * current code excepted; a refused code changes nothing.
+   */
+  private async setShareCode(userId: string, accountId: string, values: ProfileFields): Promise<void> {
     const namespaceId = await this.deps.shares.personalNamespace(accountId, userId, PERSONAL_GROUP_NAME);
-    try {
-      await this.deps.sends.setShareCode(namespaceId, values.share_code, values.share_description);
-    } catch (error) {
-      // Another namespace took the code between the check and the write (unique index).
-      if (values.share_code && (await this.deps.sends.byShareCode(values.share_code))) {
-        throw invalidField('share_code', PROFILE_MESSAGES.shareCodeTaken);
-      }
-      throw error;
-    }
+    if (!(await this.deps.sends.setShareCode(namespaceId, values.share_code, values.share_description)))
+      throw invalidField('share_code', PROFILE_MESSAGES.shareCodeTaken);
   }
 
   /**

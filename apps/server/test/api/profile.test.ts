@@ -22,10 +22,35 @@ describe.each(DIALECTS)(
           .execute()
       ).map((a) => a.outcome);
 
+    /** Grants (or takes back) user_modify_sharecode on the user's Demo Hospital membership. */
+    const setShareCodeRight = async (email: string, granted: boolean) => {
+      const user = await userRow(email);
+      const member = await db()
+        .selectFrom('account_members')
+        .leftJoin('roles', 'roles.uuid', 'account_members.role_id')
+        .select(['account_members.account_id', 'account_members.permissions', 'roles.permissions as role'])
+        .where('user_id', '=', user.uuid)
+        .executeTakeFirstOrThrow();
+      const held = (JSON.parse(member.role ?? member.permissions) as string[]).filter(
+        (p) => p !== 'user_modify_sharecode',
+      );
+      await db()
+        .updateTable('account_members')
+        .set({
+          permissions: JSON.stringify(granted ? [...held, 'user_modify_sharecode'] : held),
+          role_id: null,
+        })
+        .where('user_id', '=', user.uuid)
+        .where('account_id', '=', member.account_id)
+        .execute();
+    };
+
     beforeAll(async () => {
       server = await startTestServer(dialect);
       clinician = await server.api.login('clinician@demo.local');
       gatekeeper = await server.api.login('gatekeeper@demo.local');
+      // The gatekeeper chooses a share code below: that needs user_modify_sharecode.
+      await setShareCodeRight('gatekeeper@demo.local', true);
     });
     afterAll(() => server?.stop());
 
@@ -188,9 +213,114 @@ describe.each(DIALECTS)(
       );
     });
 
+    it('a share code needs user_modify_sharecode and is unique across accounts, groups and people in any case', async () => {
+      const viewer = await server.api.login('viewer@demo.local');
+      const viewerRow = await userRow('viewer@demo.local');
+      const registry = () => db().selectFrom('share_codes').selectAll().orderBy('code').execute();
+      const before = await registry();
+      expect(before.map((r) => r.code)).toEqual(
+        expect.arrayContaining(['DEMO-HOSP', 'PARTNER-CLINIC', 'PARTNER-REFERRALS']),
+      );
+
+      // study_view only: no code at all, the hospital's or any other; the description neither.
+      const changes: Record<string, string>[] = [
+        { share_code: 'DEMO-HOSP' },
+        { share_code: 'vera-own' },
+        { share_description: 'x' },
+      ];
+      for (const change of changes) {
+        const { body } = await server.api.call('user/set', change, viewer);
+        expect(body, JSON.stringify(change)).toMatchObject({
+          status: 'ERROR',
+          error_type: 'NOT_PERMITTED',
+          error_subtype: 'user_modify_sharecode',
+        });
+      }
+      // Other fields of the profile stay the user's own to change.
+      expect((await server.api.call('user/set', { first: 'Vera' }, viewer)).body.status).toBe('OK');
+
+      // With the permission: still no code another owner holds, in any case or padding.
+      await setShareCodeRight('viewer@demo.local', true);
+      try {
+        for (const code of ['DEMO-HOSP', 'demo-hosp', ' Demo-Hosp ', 'partner-clinic', 'Partner-Referrals']) {
+          const { body } = await server.api.call('user/set', { share_code: code }, viewer);
+          expect(body, code).toMatchObject({
+            status: 'ERROR',
+            error_type: 'INVALID_FIELD',
+            error_subtype: 'share_code',
+            error_data: PROFILE_MESSAGES.shareCodeTaken,
+          });
+        }
+        expect((await server.api.get('user/get', { sid: viewer })).body.share_code).toBeNull();
+        expect(await registry()).toEqual(before);
+
+        // Two people claiming one new code at once: exactly one gets it.
+        const partner = await server.api.login('partner@demo.local');
+        const race = await Promise.all([
+          server.api.call('user/set', { share_code: 'race-code' }, viewer),
+          server.api.call('user/set', { share_code: 'RACE-CODE' }, partner),
+        ]);
+        expect(race.map((r) => r.body.status).sort()).toEqual(['ERROR', 'OK']);
+        expect(race.find((r) => r.body.status === 'ERROR')!.body.error_data).toBe(
+          PROFILE_MESSAGES.shareCodeTaken,
+        );
+        expect((await registry()).filter((r) => r.code === 'RACE-CODE')).toHaveLength(1);
+        for (const sid of [viewer, partner]) await server.api.call('user/set', { share_code: '' }, sid);
+        expect((await registry()).some((r) => r.code === 'RACE-CODE')).toBe(false);
+      } finally {
+        await setShareCodeRight('viewer@demo.local', false);
+      }
+
+      // A send to the hospital's code never reaches the viewer's personal inbox: the account's own
+      // code names no group, so it is refused as an unknown code.
+      const study = await db()
+        .selectFrom('studies')
+        .innerJoin('groups', 'groups.namespace_id', 'studies.namespace_id')
+        .select('studies.uuid')
+        .where('groups.name', '=', 'Emergency')
+        .executeTakeFirstOrThrow();
+      const sent = await server.api.call(
+        'study/share',
+        { uuid: study.uuid, share_code: 'demo-hosp' },
+        clinician,
+      );
+      expect(sent.body).toMatchObject({ status: 'ERROR', error_type: 'NAMESPACE_NOT_FOUND' });
+      const lookup = await server.api.get('namespace/share_code', {
+        sid: clinician,
+        share_code: 'DEMO-HOSP',
+      });
+      expect(lookup.body.error_type).toBe('NAMESPACE_NOT_FOUND');
+      const personal = await db()
+        .selectFrom('namespaces')
+        .select('id')
+        .where('owner_user_id', '=', viewerRow.uuid)
+        .execute();
+      const landed = personal.length
+        ? await db()
+            .selectFrom('studies')
+            .select('uuid')
+            .where(
+              'namespace_id',
+              'in',
+              personal.map((p) => p.id),
+            )
+            .execute()
+        : [];
+      expect(landed).toEqual([]);
+    });
+
     it('keeps the chosen language, clears it with an empty value, and leaves it on other saves', async () => {
       const viewer = await server.api.login('viewer@demo.local');
       expect((await server.api.get('user/get', { sid: viewer })).body.language).toBe('');
+      // Only this test's saves (the share-code test above saved the viewer's profile too).
+      const since = Number(
+        (
+          await db()
+            .selectFrom('audit_events')
+            .select((e) => e.fn.max('id').as('id'))
+            .executeTakeFirst()
+        )?.id ?? 0,
+      );
 
       const set = await server.api.call('user/set', { language: 'fr' }, viewer);
       expect(set.body).toMatchObject({ status: 'OK', language: 'fr' });
@@ -208,6 +338,7 @@ describe.each(DIALECTS)(
         .select(['detail', 'user_id'])
         .where('action', '=', 'PROFILE_EDIT')
         .where('user_id', '=', (await userRow('viewer@demo.local')).uuid)
+        .where('id', '>', since)
         .orderBy('id')
         .execute();
       expect(audit.map((a) => JSON.parse(a.detail ?? '{}').fields)).toEqual([

@@ -55,6 +55,7 @@ import { linkRequestContact } from './20261128T0140-link-request-contact.js';
 import { studyCounts } from './20261129T0100-study-counts.js';
 import { studyCountsCalendarMonths } from './20261129T0101-study-counts-calendar-months.js';
 import { studyCountsCovering } from './20261130T0100-study-counts-covering.js';
+import { shareCodeRegistry } from './20261202T0100-share-code-registry.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -114,4 +115,5 @@ export const migrations: Record<string, Migration> = {
   '20261129T0100-study-counts': studyCounts,
   '20261129T0101-study-counts-calendar-months': studyCountsCalendarMonths,
   '20261130T0100-study-counts-covering': studyCountsCovering,
+  '20261202T0100-share-code-registry': shareCodeRegistry,
 };
