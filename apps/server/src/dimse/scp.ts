@@ -470,21 +470,24 @@ export class StoreScpConnection implements PduHandler {
       };
       source = this.retrieveSource(retrieve.uuid, retrieve.user_id);
     }
+    let duplicate: boolean;
     if (received.kind === 'memory') {
       this.lastDatasetSize = received.bytes.byteLength;
       try {
-        await this.deps.ingest.ingestBytes(received.bytes, target, source, {
+        ({ duplicate } = await this.deps.ingest.ingestBytes(received.bytes, target, source, {
           sha256: received.sha256,
           storedAhead: received.stored,
-        });
+        }));
       } finally {
         // ingestBytes settles only after the file's write has (IngestService.index).
         received.release();
       }
     } else {
-      await this.deps.ingest.ingestTemp(received.temp, target, source);
+      ({ duplicate } = await this.deps.ingest.ingestTemp(received.temp, target, source));
     }
-    if (retrieveId) await this.deps.deliveries.stored(retrieveId).catch(() => undefined);
+    // The retrieve's progress counts each instance once: a move taken over after a crash sends again
+    // what the first run stored.
+    if (retrieveId && !duplicate) await this.deps.deliveries.stored(retrieveId).catch(() => undefined);
     return { status: STORE_STATUS.success };
   }
 

@@ -28,7 +28,8 @@ const PROGRESS_EVERY_MS = 500;
  * listed; failed with the reason otherwise, and what arrived is listed as an incomplete study,
  * which a later retrieve of it completes (instances already stored are not stored twice). Not
  * retried by the runner after a failure: the user sees why and retrieves again. A runner that died
- * mid-move leaves the retrieve running, and the job's next claim moves the study again.
+ * mid-move leaves the retrieve running, and the job's next claim moves the study again; its counts are
+ * the study's distinct instances, so what both moves sent is counted once.
  */
 export function destinationRetrieveJob(deps: Deps): JobHandler<{ retrieve: string; destination: string }> {
   const now = deps.now ?? Date.now;
@@ -92,9 +93,10 @@ export function destinationRetrieveJob(deps: Deps): JobHandler<{ retrieve: strin
       } finally {
         await messageIdWrite;
       }
-      // Every instance that arrived was counted as it was stored; a PACS may report fewer or none.
-      const received = Number((await deps.searches.findRetrieve(uuid))?.received ?? 0);
-      const completed = Math.max(result.completed ?? latest.completed ?? 0, received);
+      // Completed is what the study holds, each instance once (a PACS may report fewer or none): a
+      // run taken over after a crash moved the study again, so neither the PACS's sub-operation
+      // counts nor the arrivals may be added up across runs.
+      const completed = await deps.searches.instancesInStudy(retrieve.namespace_id, retrieve.study_uid);
       const failed = result.failed ?? latest.failed ?? 0;
       await deps.searches.setProgress(uuid, { completed, failed, remaining: result.remaining ?? 0 }, now());
       const counts = { completed, failed, warning: result.warning ?? latest.warning };

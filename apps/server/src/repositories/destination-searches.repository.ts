@@ -140,7 +140,23 @@ export class DestinationSearchesRepository {
       .execute();
   }
 
-  /** One more instance of the retrieve arrived and was stored. */
+  /**
+   * The distinct instances (SOP Instance UIDs) the retrieve's study holds in its group: what the
+   * retrieve brought, however many C-MOVEs (a takeover after a crash moves the study again) sent
+   * each of them.
+   */
+  async instancesInStudy(namespaceId: string, studyUid: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('instances')
+      .innerJoin('studies', 'studies.uuid', 'instances.study_uuid')
+      .select((eb) => eb.fn.count<number>('instances.sop_instance_uid').distinct().as('n'))
+      .where('studies.namespace_id', '=', namespaceId)
+      .where('studies.study_uid', '=', studyUid)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** One more instance of the retrieve arrived and was stored (a new one: a duplicate is not counted). */
   async countReceived(uuid: string): Promise<void> {
     await this.db
       .updateTable('destination_retrieves')

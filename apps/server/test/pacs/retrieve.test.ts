@@ -469,4 +469,72 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
       expect.objectContaining({ study_status: 'INCOMPLETE', image_count: 3 }),
     ]);
   }, 120_000);
+  it('reports each instance once when a run taken over after a crash moves the study again', async () => {
+    const [spec] = generateStudySpecs(1, 9400, { now: new Date('2026-05-01T00:00:00Z') });
+    spec!.series = spec!.series.slice(0, 1);
+    spec!.series[0]!.instanceCount = 80;
+    const dir = path.join(workDir, 'taken-over');
+    writeStudyFolder(dir, spec!);
+    await storeWithStorescu(ns, orthanc, 'INBOX', dir);
+    const search = await server.api.call(
+      'destination/search',
+      { uuid: destination, copy_to: cardiology, patientid: spec!.patientId },
+      admin,
+    );
+    await until(
+      () => server.api.call('destination/search/get', { uuid: search.body.uuid }, admin),
+      (a) => a.body.state !== 'running',
+    );
+    const started = await server.api.call(
+      'destination/retrieve',
+      { destination_search_id: search.body.uuid, study_uid: spec!.studyInstanceUid },
+      admin,
+    );
+    const retrieves = () =>
+      server.api
+        .call('destination/search/get', { uuid: search.body.uuid }, admin)
+        .then((a) => a.body.retrieves as { state: string; completed: number; failed: number }[]);
+    expect((await until(retrieves, (r) => r[0]!.state !== 'running'))[0]).toMatchObject({
+      state: 'done',
+      completed: 80,
+    });
+
+    // The run died after the study arrived, before it recorded the end: the retrieve is still
+    // running, the study filling, and the job's lease ran out. The runner takes the job over and
+    // Orthanc sends all 80 again.
+    const db = server.ctx.db.kysely;
+    await db
+      .updateTable('destination_retrieves')
+      .set({ state: 'running', completed: null, failed: null, remaining: null })
+      .where('uuid', '=', started.body.uuid)
+      .execute();
+    await db
+      .updateTable('studies')
+      .set({ study_status: 'RETRIEVING' })
+      .where('namespace_id', '=', cardiology)
+      .where('study_uid', '=', spec!.studyInstanceUid)
+      .execute();
+    const taken = await db
+      .updateTable('jobs')
+      .set({ status: 'running', locked_until: 1 })
+      .where('dedupe_key', '=', `retrieve:${started.body.uuid}`)
+      .executeTakeFirst();
+    expect(Number(taken.numUpdatedRows)).toBe(1);
+    server.ctx.services.jobRunner.kick();
+
+    const again = await until(retrieves, (r) => r[0]!.state !== 'running');
+    expect(again[0]).toMatchObject({ state: 'done', completed: 80, failed: 0 });
+    const job = await db
+      .selectFrom('jobs')
+      .select(['status', 'attempts'])
+      .where('dedupe_key', '=', `retrieve:${started.body.uuid}`)
+      .executeTakeFirstOrThrow();
+    expect(job).toEqual({ status: 'done', attempts: 2 });
+    const listed = await server.api.call(
+      'study/list',
+      { 'filter.phi_namespace.equals': cardiology, 'filter.study_uid.equals': spec!.studyInstanceUid },
+      admin,
+    );
+    expect(listed.body.studies).toEqual([expect.objectContaining({ study_status: 'NEW', image_count: 80 })]);
+  }, 120_000);
 });
