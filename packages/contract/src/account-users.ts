@@ -33,9 +33,29 @@ export interface AccountUser {
   role: AccountRole;
   /** The role whose permissions the user holds on the account (an admin holds every one anyway). */
   account_role: RoleRef | null;
-  /** 0 once disabled: they cannot sign in and their sessions have ended. */
+  /** 0 once disabled (they cannot sign in) or suspended in this account (it grants them nothing). */
   enabled: 0 | 1;
+  /**
+   * 1 until they take up the invitation: a person who already had an address accepts it, a new
+   * one chooses a password. Until a known person accepts, the account sees only the address and
+   * the name its inviter typed (decision 0052).
+   */
+  invited: 0 | 1;
+  /** 1 when this account suspended the membership (user/enable with disable=1 on someone from another home). */
+  suspended: 0 | 1;
+  /** 1 when this account may change the name: the person's home account, or while the invitation is pending. */
+  renamable: 0 | 1;
 }
+
+/** An invitation waiting for the signed-in user's answer (account/invitation/list). */
+export interface AccountInvitation {
+  account_id: string;
+  /** The inviting account's name. */
+  name: string;
+}
+
+/** account/invitation/accept and account/invitation/decline: the invitation of account `uuid`. */
+export const accountInvitationRequest = z.object({ uuid: requiredText() });
 
 export interface AccountUserPage {
   users: AccountUser[];
@@ -139,7 +159,10 @@ export const accountUserAddRequest = z.object({
 /** How long an invitation's link to choose a password stays valid. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
 
-/** user/enable: enables user `uuid`, or disables them with disable=1. */
+/**
+ * user/enable: enables user `uuid`, or disables them with disable=1. On a person whose home is
+ * another account it suspends or resumes only their membership in the caller's accounts.
+ */
 export const userEnableRequest = z.object({ uuid: requiredText(), disable: flagParam() });
 
 /** What the users page tells after delete, enable and disable (SPEC.md: success and failure messages). */

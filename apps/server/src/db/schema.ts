@@ -59,6 +59,8 @@ export interface UserTable {
   sysadmin: number;
   support: number;
   status: string;
+  /** The account the identity (name, password, enabled) belongs to: the one that created it (decision 0052). */
+  home_account_id: string | null;
   time_zone: string | null;
   /** E.164 (+ and digits) or null; set on the Profile tab. */
   mobile_phone: string | null;
@@ -77,6 +79,12 @@ export interface AccountMemberTable {
   permissions: string;
   /** The account role whose permissions the membership grants, read at each call. */
   role_id: string | null;
+  /** 1 until the person accepts an invitation from an account that is not their home: grants nothing (decision 0052). */
+  invited: Generated<number>;
+  /** 1 once the account suspended the membership: grants nothing in this account, the person is untouched. */
+  suspended: Generated<number>;
+  /** The name the inviter typed, shown to the account while the invitation is pending. */
+  invited_name: string | null;
 }
 
 export interface GroupMemberTable {

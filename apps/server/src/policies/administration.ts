@@ -1,5 +1,5 @@
 import type { Permission } from '@imaging-inbox/contract';
-import { notFound, notPermitted } from '../domain/errors.js';
+import { DomainError, notFound, notPermitted } from '../domain/errors.js';
 import type { Caller } from './access.js';
 import { isAccountAdmin } from './accounts.js';
 
@@ -63,6 +63,40 @@ export function requireAdministeredIn<T extends { account_id: string }>(
  */
 export function requireNotOwnGrant(caller: Caller, accountId: string, ownGrant: boolean): void {
   if (ownGrant && !isAccountAdmin(caller, accountId)) throw notPermitted('own_role');
+}
+
+/**
+ * What the caller holds in an account: every permission for its admin; else what their account
+ * membership grants and what each of their groups of the account grants (a personal 'Shared with
+ * me' namespace, whose group is its own namespace, grants nothing to pass on).
+ */
+export function heldInAccount(caller: Caller, accountId: string): ReadonlySet<Permission> {
+  const account = caller.accounts.get(accountId);
+  if (!account) return new Set();
+  if (account.admin) return account.permissions;
+  const held = new Set(account.permissions);
+  for (const group of caller.groups.values()) {
+    if (group.accountId !== accountId || group.groupId === group.namespaceId) continue;
+    for (const permission of group.permissions) held.add(permission);
+  }
+  return held;
+}
+
+/**
+ * Nobody grants a permission they do not hold (decision 0052): a role made or changed, or a role
+ * given to a member (on the account or in a group), must not carry a permission beyond the
+ * caller's own in the account. An account admin holds them all. The refusal names what is beyond.
+ */
+export function requireWithinOwnGrant(
+  caller: Caller,
+  accountId: string,
+  permissions: readonly string[],
+): void {
+  if (isAccountAdmin(caller, accountId)) return;
+  const held: ReadonlySet<string> = heldInAccount(caller, accountId);
+  const beyond = [...new Set(permissions)].filter((p) => !held.has(p)).sort();
+  if (beyond.length)
+    throw new DomainError('NOT_PERMITTED', 'beyond_own_permissions', { permissions: beyond });
 }
 
 /**

@@ -14,6 +14,16 @@ export type AccountUserRow = Pick<
   status: string;
   role_id: string | null;
   role_name: string | null;
+  /** The account the person's identity belongs to (decision 0052). */
+  home_account_id: string | null;
+  /** 1 while the person has not accepted the invitation (the membership grants nothing). */
+  invited: number;
+  /** 1 while this account has suspended the membership (it grants nothing here). */
+  suspended: number;
+  /** The name the inviter typed: what the account sees until the person accepts. */
+  invited_name: string | null;
+  /** 1 while the person has not chosen a password (a new address's invitation not yet taken up). */
+  no_password: number;
 };
 
 export interface AccountUserQuery {
@@ -28,6 +38,23 @@ export interface AccountUserQuery {
 export type Guarded = 'done' | 'last_admin';
 
 const ACTIVE = 'ACTIVE';
+
+/**
+ * The name an account sees and searches: the one its inviter typed while the person has not
+ * accepted, so a pending invitation never tells who holds the address.
+ */
+const SHOWN_NAME = sql`(case when account_members.invited = 1 then account_members.invited_name else users.name end)`;
+
+/** Password hash of an invited user who has not chosen a password yet: matches no password. */
+export const NO_PASSWORD_YET = '!invited';
+
+/** A membership that gives access: accepted and not suspended (decision 0052). */
+export interface MembershipState {
+  account_id: string;
+  role: string;
+  invited: number;
+  suspended: number;
+}
 
 /**
  * The users of an account with their membership (role), and the changes its administrators make:
@@ -51,7 +78,7 @@ export class AccountUsersRepository {
       const pattern = `%${likePattern(q.filter.toLowerCase())}%`;
       base = base.where((eb) =>
         eb.or([
-          eb(eb.fn('lower', ['users.name']), 'like', sql<string>`${pattern} escape '\\'`),
+          eb(sql`lower(${SHOWN_NAME})`, 'like', sql<string>`${pattern} escape '\\'`),
           eb(eb.fn('lower', ['users.email']), 'like', sql<string>`${pattern} escape '\\'`),
         ]),
       );
@@ -60,10 +87,10 @@ export class AccountUsersRepository {
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     const column = {
-      name: sql`lower(users.name)`,
+      name: sql`lower(${SHOWN_NAME})`,
       email: sql`users.email`,
       // Never signed in sorts as the oldest, the same on both dialects (they order NULLs apart).
-      last_login: sql`coalesce(users.last_login, 0)`,
+      last_login: sql`(case when account_members.invited = 1 then 0 else coalesce(users.last_login, 0) end)`,
       // Admins first (ascending), then by the name of the role held.
       role: sql`(case when account_members.role = 'admin' then '' else coalesce(lower(roles.name), '~') end)`,
     }[q.sort.field];
@@ -84,13 +111,52 @@ export class AccountUsersRepository {
       .executeTakeFirst();
   }
 
-  /** The accounts the user belongs to, with their role in each. */
-  accountsOf(userId: string): Promise<{ account_id: string; role: string }[]> {
+  /** The accounts the user belongs to, with their role and the membership's state in each. */
+  accountsOf(userId: string): Promise<MembershipState[]> {
     return this.db
       .selectFrom('account_members')
-      .select(['account_id', 'role'])
+      .select(['account_id', 'role', 'invited', 'suspended'])
       .where('user_id', '=', userId)
       .execute();
+  }
+
+  /** The invitations the user has not answered yet, with the inviting account's name. */
+  invitationsOf(userId: string): Promise<{ account_id: string; name: string }[]> {
+    return this.db
+      .selectFrom('account_members')
+      .innerJoin('accounts', 'accounts.uuid', 'account_members.account_id')
+      .select(['account_members.account_id', 'accounts.name'])
+      .where('account_members.user_id', '=', userId)
+      .where('account_members.invited', '=', 1)
+      .orderBy('accounts.name')
+      .execute();
+  }
+
+  /** The user accepts a pending invitation of the account: false when there is none. */
+  async accept(accountId: string, userId: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('account_members')
+      .set({ invited: 0, invited_name: null })
+      .where('account_id', '=', accountId)
+      .where('user_id', '=', userId)
+      .where('invited', '=', 1)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The user declines a pending invitation: the membership (and its groups) go; false when there is none. */
+  decline(accountId: string, userId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const gone = await trx
+        .deleteFrom('account_members')
+        .where('account_id', '=', accountId)
+        .where('user_id', '=', userId)
+        .where('invited', '=', 1)
+        .executeTakeFirst();
+      if (Number(gone.numDeletedRows) === 0) return false;
+      await this.removeGroupMemberships(trx, accountId, userId);
+      return true;
+    });
   }
 
   /**
@@ -100,7 +166,7 @@ export class AccountUsersRepository {
    */
   async add(
     accountId: string,
-    member: { userId: string; role: string; roleId: string | null },
+    member: { userId: string; role: string; roleId: string | null; invitedName: string | null },
     newUser: Insertable<UserTable> | undefined,
     passwordLink: Insertable<PasswordResetTable> | undefined,
     also: AlsoInTransaction,
@@ -116,18 +182,26 @@ export class AccountUsersRepository {
           role: member.role,
           role_id: member.roleId,
           permissions: '[]',
+          // A person who already exists joins only once they accept (decision 0052).
+          invited: member.invitedName === null ? 0 : 1,
+          invited_name: member.invitedName,
         })
         .execute();
       await also(trx);
     });
   }
 
-  /** Sets the user's name and/or role in the account; refuses to demote its last enabled admin. */
+  /**
+   * Sets the user's name (their identity's: the caller checked it is theirs to change), the name
+   * typed for a pending invitation, and/or their role in the account; refuses to demote its last
+   * enabled admin.
+   */
   set(
     accountId: string,
     userId: string,
     change: {
       name?: { name: string; first_name: string; last_name: string };
+      invitedName?: string;
       role?: string;
       roleId?: string | null;
     },
@@ -137,12 +211,13 @@ export class AccountUsersRepository {
         return 'last_admin';
       }
       if (change.name) await trx.updateTable('users').set(change.name).where('uuid', '=', userId).execute();
-      if (change.role || change.roleId !== undefined) {
+      if (change.role || change.roleId !== undefined || change.invitedName !== undefined) {
         await trx
           .updateTable('account_members')
           .set({
             ...(change.role ? { role: change.role } : {}),
             ...(change.roleId !== undefined ? { role_id: change.roleId } : {}),
+            ...(change.invitedName !== undefined ? { invited_name: change.invitedName } : {}),
           })
           .where('account_id', '=', accountId)
           .where('user_id', '=', userId)
@@ -156,13 +231,7 @@ export class AccountUsersRepository {
   remove(accountId: string, userId: string): Promise<Guarded> {
     return this.guarded([accountId], async (trx) => {
       if (!(await this.anotherAdmin(trx, accountId, userId))) return 'last_admin';
-      await trx
-        .deleteFrom('group_members')
-        .where('user_id', '=', userId)
-        .where('group_id', 'in', (eb) =>
-          eb.selectFrom('groups').select('uuid').where('account_id', '=', accountId),
-        )
-        .execute();
+      await this.removeGroupMemberships(trx, accountId, userId);
       await trx
         .deleteFrom('account_members')
         .where('account_id', '=', accountId)
@@ -193,6 +262,38 @@ export class AccountUsersRepository {
       if (!enabled) await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
       return 'done';
     });
+  }
+
+  /**
+   * Suspends or resumes the user's membership in these accounts only: their identity, their other
+   * accounts and their sessions stay. Suspending is refused while it would leave one of them
+   * without an enabled admin.
+   */
+  setSuspended(accountIds: string[], userId: string, suspended: boolean): Promise<Guarded> {
+    return this.guarded(accountIds, async (trx) => {
+      if (suspended) {
+        for (const accountId of accountIds) {
+          if (!(await this.anotherAdmin(trx, accountId, userId))) return 'last_admin';
+        }
+      }
+      await trx
+        .updateTable('account_members')
+        .set({ suspended: suspended ? 1 : 0 })
+        .where('account_id', 'in', accountIds)
+        .where('user_id', '=', userId)
+        .execute();
+      return 'done';
+    });
+  }
+
+  private async removeGroupMemberships(trx: Transaction<Database>, accountId: string, userId: string) {
+    await trx
+      .deleteFrom('group_members')
+      .where('user_id', '=', userId)
+      .where('group_id', 'in', (eb) =>
+        eb.selectFrom('groups').select('uuid').where('account_id', '=', accountId),
+      )
+      .execute();
   }
 
   private async accountsOfIn(trx: Transaction<Database>, userId: string): Promise<string[]> {
@@ -235,6 +336,8 @@ export class AccountUsersRepository {
     const admins = await this.members(trx, accountId)
       .select('users.uuid')
       .where('account_members.role', '=', 'admin')
+      .where('account_members.invited', '=', 0)
+      .where('account_members.suspended', '=', 0)
       .where('users.status', '=', ACTIVE)
       .execute();
     if (!admins.some((a) => a.uuid === userId)) return true;
@@ -253,4 +356,9 @@ const USER_COLUMNS = [
   'users.status',
   'account_members.role_id',
   'roles.name as role_name',
+  'users.home_account_id',
+  'account_members.invited',
+  'account_members.suspended',
+  'account_members.invited_name',
+  sql<number>`case when users.password_hash = ${NO_PASSWORD_YET} then 1 else 0 end`.as('no_password'),
 ] as const;

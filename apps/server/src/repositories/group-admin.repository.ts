@@ -117,14 +117,23 @@ export class GroupAdminRepository {
     }
   }
 
+  /** The group's members; one whose invitation is pending shows the name the inviter typed (decision 0052). */
   members(groupId: string): Promise<GroupMemberRow[]> {
+    const shownName = sql<string>`(case when account_members.invited = 1
+      then coalesce(account_members.invited_name, users.email) else users.name end)`;
     return this.db
       .selectFrom('group_members')
       .innerJoin('users', 'users.uuid', 'group_members.user_id')
+      .innerJoin('groups', 'groups.uuid', 'group_members.group_id')
+      .leftJoin('account_members', (join) =>
+        join
+          .onRef('account_members.account_id', '=', 'groups.account_id')
+          .onRef('account_members.user_id', '=', 'group_members.user_id'),
+      )
       .leftJoin('roles', 'roles.uuid', 'group_members.role_id')
       .select([
         'users.uuid',
-        'users.name',
+        shownName.as('name'),
         'users.email',
         'group_members.role_id',
         'roles.name as role_name',
@@ -132,7 +141,7 @@ export class GroupAdminRepository {
         'roles.permissions as role_permissions',
       ])
       .where('group_members.group_id', '=', groupId)
-      .orderBy(sql`lower(users.name)`)
+      .orderBy(sql`lower(${shownName})`)
       .orderBy('users.uuid')
       .execute();
   }

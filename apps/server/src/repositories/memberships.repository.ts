@@ -61,7 +61,9 @@ export class MembershipsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * The user's account and group memberships (with their roles' permissions as they are now),
+   * The user's account and group memberships (with their roles' permissions as they are now): only
+   * accepted, unsuspended account memberships count, and no group of an account whose membership
+   * is pending or suspended (decision 0052),
    * personal namespaces and the groups of the accounts they administer: what every signed-in call
    * needs, as one statement instead of four round trips.
    */
@@ -84,12 +86,15 @@ export class MembershipsRepository {
       select 'account' as kind, am.account_id, am.role, am.permissions, am.role_id,
              r.permissions as role_permissions, null as group_id, null as namespace_id, null as name, null as type
         from account_members am left join roles r on r.uuid = am.role_id
-       where am.user_id = (select user_id from who)
+       where am.user_id = (select user_id from who) and am.invited = 0 and am.suspended = 0
       union all
       select 'group', g.account_id, null, gm.permissions, gm.role_id,
              r.permissions, g.uuid, g.namespace_id, g.name, g.type
         from group_members gm join groups g on g.uuid = gm.group_id left join roles r on r.uuid = gm.role_id
        where gm.user_id = (select user_id from who)
+         and not exists (select 1 from account_members x
+                          where x.account_id = g.account_id and x.user_id = gm.user_id
+                            and (x.invited = 1 or x.suspended = 1))
       union all
       select 'personal', n.account_id, null, null, null, null, null, n.id, n.name, null
         from namespaces n
@@ -98,7 +103,8 @@ export class MembershipsRepository {
       select 'administered', g.account_id, null, null, null, null, g.uuid, g.namespace_id, g.name, g.type
         from groups g
        where g.account_id in (select a.account_id from account_members a
-                               where a.user_id = (select user_id from who) and a.role = 'admin')
+                               where a.user_id = (select user_id from who) and a.role = 'admin'
+                                 and a.invited = 0 and a.suspended = 0)
     `.execute(this.db);
     const access: AccessRows = { accounts: [], groups: [], personal: [], administered: [] };
     for (const row of rows) {

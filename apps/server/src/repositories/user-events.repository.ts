@@ -62,7 +62,8 @@ export class UserEventsRepository {
   /**
    * Active users who opted into `flag` in this namespace and still belong to it: a member of the
    * group that owns it, an admin of its account, or (for an account namespace) any account member.
-   * A flag left behind by someone who has since left the group sends nothing.
+   * A flag left behind by someone who has since left the group, or whose membership of the
+   * account is pending or suspended (decision 0052), sends nothing.
    */
   recipients(namespaceId: string, flag: EventFlag): Promise<Recipient[]> {
     return this.db
@@ -73,6 +74,20 @@ export class UserEventsRepository {
       .where('user_events.namespace_id', '=', namespaceId)
       .where(`user_events.${flag}`, '=', 1)
       .where('users.status', '=', 'ACTIVE')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('account_members as inactive')
+              .select('inactive.user_id')
+              .whereRef('inactive.user_id', '=', 'users.uuid')
+              .whereRef('inactive.account_id', '=', 'namespaces.account_id')
+              .where((inner) =>
+                inner.or([inner('inactive.invited', '=', 1), inner('inactive.suspended', '=', 1)]),
+              ),
+          ),
+        ),
+      )
       .where((eb) =>
         eb.or([
           eb.exists(

@@ -168,6 +168,7 @@ export async function seedDemo(
         [...membership.permissions],
         roleId(membership.role),
       );
+      home_account_id: accountIds.get(user.account)!,
     }
   }
 

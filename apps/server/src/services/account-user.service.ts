@@ -1,5 +1,5 @@
 import { INVITE_TTL_MS, USER_NAME_MAX_LENGTH } from '@imaging-inbox/contract';
-import type { AccountRole, AccountUser, AccountUserPage } from '@imaging-inbox/contract';
+import type { AccountInvitation, AccountRole, AccountUser, AccountUserPage } from '@imaging-inbox/contract';
 import { DomainError, invalidField, missingFields, notFound } from '../domain/errors.js';
 import type { Caller } from '../policies/index.js';
 import {
@@ -7,7 +7,9 @@ import {
   requireManagedUser,
   requireMayTouchAdmin,
   requireNotOwnGrant,
+  requireWithinOwnGrant,
 } from '../policies/index.js';
+import { NO_PASSWORD_YET } from '../repositories/account-users.repository.js';
 import type {
   AccountUserQuery,
   AccountUserRow,
@@ -25,7 +27,7 @@ import { mailTexts } from '../mail/messages/index.js';
 
 interface Deps {
   users: AccountUsersRepository;
-  /** Finds a user by e-mail (an invitation to a known address adds them, no new login). */
+  /** Finds a user by e-mail (an invitation to a known address waits for them to accept). */
   directory: UsersRepository;
   accounts: AccountsRepository;
   roles: RolesRepository;
@@ -35,12 +37,15 @@ interface Deps {
   now?: () => number;
 }
 
-/** Password hash of an invited user who has not chosen a password yet: matches no password. */
-const NO_PASSWORD_YET = '!invited';
-
 const alreadyMember = () => invalidField('email', 'already a user of this account');
 
 const lastAdmin = () => new DomainError('LAST_ADMIN', 'account');
+
+/** A person's name belongs to their home account (decision 0052): another account may not change it. */
+const notTheirHome = () =>
+  new DomainError('NOT_PERMITTED', 'home_account', {
+    why: "this person's name is kept by the account they belong to, not by this one",
+  });
 
 function refuseLastAdmin(outcome: Guarded): void {
   if (outcome === 'last_admin') throw lastAdmin();
@@ -58,6 +63,11 @@ function splitName(full: string): { name: string; first_name: string; last_name:
 /**
  * The users of an account for its administrators (SPEC.md user administration): list, read,
  * rename, change role, remove, enable and disable. The account always keeps an enabled admin.
+ *
+ * A person's identity (name, password, enabled) belongs to their home account, the one that created
+ * them; another account invites them (they accept before it grants anything or sees who they are)
+ * and suspends or removes only its own membership (decision 0052). Nobody gives a role carrying
+ * more than they hold.
  */
 export class AccountUserService {
   constructor(private readonly deps: Deps) {}
@@ -66,7 +76,7 @@ export class AccountUserService {
     requireAccountUsers(caller, accountId, 'view');
     const { rows, total } = await this.deps.users.list(accountId, query);
     return {
-      users: rows.map(present),
+      users: rows.map((row) => present(row, accountId)),
       page: {
         number: query.number,
         rows: query.rows,
@@ -78,7 +88,7 @@ export class AccountUserService {
 
   async get(caller: Caller, accountId: string, userId: string): Promise<AccountUser> {
     requireAccountUsers(caller, accountId, 'view');
-    return present(await this.member(accountId, userId));
+    return present(await this.member(accountId, userId), accountId);
   }
 
   async set(
@@ -98,23 +108,28 @@ export class AccountUserService {
       throw missingFields(['name', 'role', 'role_id']);
     }
     const name = fields.name === undefined ? undefined : this.checkName(fields.name);
+    // While the invitation is pending the name is the inviter's own note (what they typed); after,
+    // it is the person's, changed by their home account only.
+    const pending = before.invited === 1;
+    if (name && !pending && before.home_account_id !== accountId) throw notTheirHome();
     if (fields.roleId !== undefined) {
       requireNotOwnGrant(caller, accountId, userId === caller.user.uuid);
-      await this.checkRole(accountId, fields.roleId);
+      await this.checkRole(caller, accountId, fields.roleId);
     }
     refuseLastAdmin(
       await this.deps.users.set(accountId, userId, {
-        ...(name ? { name } : {}),
+        ...(name ? (pending ? { invitedName: name.name } : { name }) : {}),
         ...(fields.role ? { role: fields.role } : {}),
         ...(fields.roleId !== undefined ? { roleId: fields.roleId } : {}),
       }),
     );
     const after = await this.member(accountId, userId);
+    const shown = (row: AccountUserRow) => present(row, accountId).name;
     await this.record(caller, accountId, 'EDIT', userId, {
-      before: { name: before.name, role: before.role, role_id: before.role_id },
-      after: { name: after.name, role: after.role, role_id: after.role_id },
+      before: { name: shown(before), role: before.role, role_id: before.role_id },
+      after: { name: shown(after), role: after.role, role_id: after.role_id },
     });
-    return present(after);
+    return present(after, accountId);
   }
 
   async remove(caller: Caller, accountId: string, userId: string): Promise<void> {
@@ -126,9 +141,12 @@ export class AccountUserService {
   }
 
   /**
-   * Invites `email` to the account. A new address becomes a user with no password and gets a
-   * one-time link (the password-reset kind, valid INVITE_TTL_MS) to choose one; a known user is
-   * added and told by mail. The user, membership, link and mail are written together.
+   * Invites `email` to the account. A new address becomes a user of this home account with no
+   * password and gets a one-time link (the password-reset kind, valid INVITE_TTL_MS) to choose one;
+   * a person who already exists gets a pending membership they accept when signed in, and a mail.
+   * Either way the answer is the same (the address, the name the inviter typed, never signed in),
+   * so it tells nothing about whether the address was known. The user, membership, link and mail
+   * are written together.
    */
   async invite(
     caller: Caller,
@@ -144,7 +162,7 @@ export class AccountUserService {
     const role = fields.role ?? 'user';
     requireMayTouchAdmin(caller, accountId, role === 'admin');
     const roleId = fields.roleId ?? null;
-    await this.checkRole(accountId, roleId);
+    await this.checkRole(caller, accountId, roleId);
     const email = fields.email.trim().toLowerCase();
     const name = this.checkName(fields.name ?? email.split('@')[0]!);
     const account = await this.deps.accounts.findAccount(accountId);
@@ -177,6 +195,7 @@ export class AccountUserService {
           sysadmin: 0,
           support: 0,
           status: 'ACTIVE',
+          home_account_id: accountId,
           created: now,
         };
     const mail = {
@@ -186,7 +205,8 @@ export class AccountUserService {
       text,
     };
     try {
-      await this.deps.users.add(accountId, { userId, role, roleId }, newUser, reset, (trx) =>
+      const invitedName = known ? name.name : null;
+      await this.deps.users.add(accountId, { userId, role, roleId, invitedName }, newUser, reset, (trx) =>
         this.deps.mailer.queue(mail, trx),
       );
     } catch (error) {
@@ -196,35 +216,73 @@ export class AccountUserService {
       throw error;
     }
     this.deps.mailer.kick();
-    await this.record(caller, accountId, 'INVITE', userId, {
-      email,
-      role,
-      role_id: roleId,
-      new_user: known ? 0 : 1,
-    });
-    return present(await this.member(accountId, userId));
+    // Whether the address was known stays out of the inviting account's audit log too.
+    await this.record(caller, accountId, 'INVITE', userId, { email, role, role_id: roleId });
+    return present(await this.member(accountId, userId), accountId);
   }
 
-  /** A role given to a member must be one of the account's (null: none). */
-  private async checkRole(accountId: string, roleId: string | null): Promise<void> {
+  /**
+   * A role given to a member must be one of the account's (null: none), carrying nothing beyond
+   * what the caller holds (decision 0052).
+   */
+  private async checkRole(caller: Caller, accountId: string, roleId: string | null): Promise<void> {
     if (roleId === null) return;
     const role = await this.deps.roles.find(roleId);
     if (!role || role.account_id !== accountId) throw invalidField('role_id', 'not a role of this account');
+    requireWithinOwnGrant(caller, accountId, parsePermissions(role.permissions));
   }
 
-  /** Enables or disables a user the caller manages; disabling ends their sessions at once. */
+  /**
+   * Enables or disables a user the caller manages. For a person whose home is an account the caller
+   * manages this is their identity: disabling ends their sessions at once and every account they
+   * belong to sees it (each one's log says so). For anyone else it suspends or resumes only the
+   * memberships in the caller's accounts: the person, their other accounts and their sessions stay.
+   */
   async enable(caller: Caller, userId: string, enabled: boolean): Promise<void> {
     const memberships = await this.deps.users.accountsOf(userId);
     const managed = requireManagedUser(
       caller,
       memberships.map((m) => m.account_id),
     );
-    // Disabling is global: an admin of any account is theirs to disable or enable.
-    for (const m of memberships) requireMayTouchAdmin(caller, m.account_id, m.role === 'admin');
-    refuseLastAdmin(await this.deps.users.setEnabled(userId, enabled));
-    for (const accountId of managed) {
-      await this.record(caller, accountId, enabled ? 'ENABLE' : 'DISABLE', userId, null);
+    const person = await this.deps.directory.findByUuid(userId);
+    if (!person) throw notFound('user');
+    for (const m of memberships) {
+      if (managed.includes(m.account_id)) requireMayTouchAdmin(caller, m.account_id, m.role === 'admin');
     }
+    const home = person.home_account_id;
+    if (home !== null && managed.includes(home)) {
+      refuseLastAdmin(await this.deps.users.setEnabled(userId, enabled));
+      // The accounts the person has joined lose (or regain) them too: their logs say why.
+      const joined = memberships.filter((m) => m.invited === 0).map((m) => m.account_id);
+      for (const accountId of new Set([...managed, ...joined])) {
+        await this.record(caller, accountId, enabled ? 'ENABLE' : 'DISABLE', userId, null);
+      }
+      return;
+    }
+    refuseLastAdmin(await this.deps.users.setSuspended(managed, userId, !enabled));
+    for (const accountId of managed) {
+      await this.record(caller, accountId, enabled ? 'RESUME' : 'SUSPEND', userId, null);
+    }
+  }
+
+  /** The invitations waiting for the caller's answer (the account menu lists them). */
+  async invitations(caller: Caller): Promise<AccountInvitation[]> {
+    return (await this.deps.users.invitationsOf(caller.user.uuid)).map((i) => ({
+      account_id: i.account_id,
+      name: i.name,
+    }));
+  }
+
+  /** The caller accepts the account's invitation: from the next call it grants what it holds. */
+  async accept(caller: Caller, accountId: string): Promise<void> {
+    if (!(await this.deps.users.accept(accountId, caller.user.uuid))) throw notFound('invitation');
+    await this.record(caller, accountId, 'ACCEPT', caller.user.uuid, null);
+  }
+
+  /** The caller declines the account's invitation: the pending membership goes. */
+  async decline(caller: Caller, accountId: string): Promise<void> {
+    if (!(await this.deps.users.decline(accountId, caller.user.uuid))) throw notFound('invitation');
+    await this.record(caller, accountId, 'DECLINE', caller.user.uuid, null);
   }
 
   private checkName(raw: string): ReturnType<typeof splitName> {
@@ -253,16 +311,33 @@ export class AccountUserService {
   }
 }
 
-export function present(row: AccountUserRow): AccountUser {
+function parsePermissions(json: string): string[] {
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+/**
+ * A member as account `accountId` sees them. Until a person accepts, the account sees only the
+ * address and the name its inviter typed, never signed in and enabled, exactly as a new address it
+ * invited, so neither tells whether the address was known (decision 0052).
+ */
+export function present(row: AccountUserRow, accountId: string): AccountUser {
+  const pending = row.invited === 1;
+  const names = pending
+    ? splitName(row.invited_name ?? row.email)
+    : { name: row.name, first_name: row.first_name, last_name: row.last_name };
+  const identityEnabled = pending || row.status === 'ACTIVE';
   return {
     uuid: row.uuid,
-    name: row.name,
-    first_name: row.first_name,
-    last_name: row.last_name,
+    ...names,
     email: row.email,
-    last_login: row.last_login === null ? null : Number(row.last_login),
+    last_login: pending || row.last_login === null ? null : Number(row.last_login),
     role: row.role === 'admin' ? 'admin' : 'user',
     account_role: row.role_id && row.role_name !== null ? { uuid: row.role_id, name: row.role_name } : null,
-    enabled: row.status === 'ACTIVE' ? 1 : 0,
+    enabled: identityEnabled && row.suspended !== 1 ? 1 : 0,
+    invited: pending || row.no_password === 1 ? 1 : 0,
+    suspended: row.suspended === 1 ? 1 : 0,
+    // While pending the name is the inviter's note, theirs to change; after, the home account's.
+    renamable: pending || row.home_account_id === accountId ? 1 : 0,
   };
 }

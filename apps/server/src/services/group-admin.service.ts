@@ -7,6 +7,7 @@ import {
   requireAdministration,
   requireNotOwnGrant,
   requireReadableGroup,
+  requireWithinOwnGrant,
 } from '../policies/index.js';
 import type { AccountsRepository, GroupRow } from '../repositories/accounts.repository.js';
 import type { AccountUsersRepository } from '../repositories/account-users.repository.js';
@@ -106,6 +107,8 @@ export class GroupAdminService {
     const role = await this.deps.roles.find(roleId);
     if (!role || role.account_id !== group.account_id)
       throw invalidField('role_id', 'not a role of this account');
+    // Nobody gives a role carrying more than they hold themselves (decision 0052).
+    requireWithinOwnGrant(caller, group.account_id, parsePermissions(role.permissions));
     await this.deps.groups.setMember(uuid, userId, roleId);
     await this.record(caller, group.account_id, 'MEMBER_SET', uuid, { user_id: userId, role_id: roleId });
     return presentMember((await this.deps.groups.members(uuid)).find((m) => m.uuid === userId)!);
@@ -140,6 +143,11 @@ export class GroupAdminService {
 }
 
 const nameTaken = () => invalidField('name', 'another group of the account has this name');
+
+function parsePermissions(json: string): string[] {
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value.map(String) : [];
+}
 
 export function presentAdminGroup(
   row: AdminGroupRow | (GroupRow & { members: number; studies: number }),

@@ -2,7 +2,12 @@ import type { Permission, Role, RoleAddRequest, RoleSetRequest } from '@imaging-
 import { isPermission } from '@imaging-inbox/contract';
 import { DomainError, invalidField, notFound } from '../domain/errors.js';
 import type { Caller } from '../policies/index.js';
-import { holdsRole, requireAdministration, requireNotOwnGrant } from '../policies/index.js';
+import {
+  holdsRole,
+  requireAdministration,
+  requireNotOwnGrant,
+  requireWithinOwnGrant,
+} from '../policies/index.js';
 import type { RoleRow, RolesRepository } from '../repositories/roles.repository.js';
 import { isUniqueViolation } from '../repositories/unique-violation.js';
 import type { AuditService } from './audit.service.js';
@@ -20,8 +25,9 @@ const nameTaken = () => invalidField('name', 'another role of the account has th
 /**
  * Roles of an account (role/*): seen with role_view, changed with role_edit. A change reaches its
  * holders at their next call, because the access policy reads a membership's role on each request.
- * A role still held cannot be deleted (IN_USE), and a caller who is not an admin cannot change a
- * role they hold.
+ * A role still held cannot be deleted (IN_USE), a caller who is not an admin cannot change a
+ * role they hold, and nobody makes or changes a role to carry, or changes one that carries, a
+ * permission they do not hold themselves (decision 0052).
  */
 export class RoleService {
   constructor(private readonly deps: Deps) {}
@@ -39,6 +45,7 @@ export class RoleService {
 
   async add(caller: Caller, input: RoleAddRequest): Promise<Role> {
     requireAdministration(caller, input.account_id, 'role', 'edit');
+    requireWithinOwnGrant(caller, input.account_id, input.permissions);
     const uuid = newUuid();
     try {
       await this.deps.roles.add({
@@ -63,6 +70,11 @@ export class RoleService {
     const before = await this.visible(caller, input.uuid);
     requireAdministration(caller, before.account_id, 'role', 'edit');
     requireNotOwnGrant(caller, before.account_id, holdsRole(caller, before.uuid));
+    // A role above the caller's own is not theirs to change at all, nor to raise above it.
+    requireWithinOwnGrant(caller, before.account_id, [
+      ...parsePermissions(before.permissions),
+      ...(input.permissions ?? []),
+    ]);
     try {
       await this.deps.roles.set(
         input.uuid,

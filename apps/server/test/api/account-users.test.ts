@@ -325,11 +325,12 @@ describe.each(DIALECTS)('user administration (account/user/*, user/enable) on %s
     await call('account/user/delete', { uuid: account, user_id: users[0]!.uuid });
   });
 
-  it('adds a user of another account without a new login, and tells them by mail', async () => {
+  it('invites a user of another account without a new login, and tells them by mail to accept', async () => {
     const added = await call('account/user/add', { uuid: account, email: 'partner@demo.local' });
-    expect(added.body).toMatchObject({ status: 'OK', uuid: ids.partner, role: 'user' });
+    expect(added.body).toMatchObject({ status: 'OK', uuid: ids.partner, role: 'user', invited: 1 });
     const mail = await lastMail('partner@demo.local');
-    expect(mail?.body).toContain('added you to');
+    expect(mail?.body).toContain('invited you to join');
+    expect(mail?.body).toContain('accept the invitation');
     expect(mail?.body).not.toContain('token=');
     await call('account/user/delete', { uuid: account, user_id: ids.partner! });
   });

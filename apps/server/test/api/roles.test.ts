@@ -162,10 +162,15 @@ describe.each(DIALECTS)('roles (role/*) and the memberships that hold them on %s
     const other = await addRole('Others', 'study_view');
     await call('account/user/set', { uuid: account, user_id: ids.gatekeeper!, role_id: editors });
     const gatekeeper = await server.api.login('gatekeeper@demo.local');
-    // Another role: theirs to change.
+    // Another role: theirs to change, within what they hold (they hold study_download in PACS
+    // Intake, not study_star: decision 0052).
     expect(
-      (await call('role/set', { uuid: other, permissions: 'study_view,study_star' }, gatekeeper)).body.status,
+      (await call('role/set', { uuid: other, permissions: 'study_view,study_download' }, gatekeeper)).body
+        .status,
     ).toBe('OK');
+    expect(
+      (await call('role/set', { uuid: other, permissions: 'study_view,study_star' }, gatekeeper)).body,
+    ).toMatchObject({ error_type: 'NOT_PERMITTED', error_subtype: 'beyond_own_permissions' });
     const before = await roleRows();
     const own = await call('role/set', { uuid: editors, permissions: 'audit_view,role_edit' }, gatekeeper);
     expect(own.body).toMatchObject({ error_type: 'NOT_PERMITTED', error_subtype: 'own_role' });

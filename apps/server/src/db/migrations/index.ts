@@ -56,6 +56,8 @@ import { studyCounts } from './20261129T0100-study-counts.js';
 import { studyCountsCalendarMonths } from './20261129T0101-study-counts-calendar-months.js';
 import { studyCountsCovering } from './20261130T0100-study-counts-covering.js';
 import { shareCodeRegistry } from './20261202T0100-share-code-registry.js';
+import { personHomeAccount } from './20261202T0130-person-home-account.js';
+import { membershipInvitedSuspended } from './20261202T0131-membership-invited-suspended.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -116,4 +118,6 @@ export const migrations: Record<string, Migration> = {
   '20261129T0101-study-counts-calendar-months': studyCountsCalendarMonths,
   '20261130T0100-study-counts-covering': studyCountsCovering,
   '20261202T0100-share-code-registry': shareCodeRegistry,
+  '20261202T0130-person-home-account': personHomeAccount,
+  '20261202T0131-membership-invited-suspended': membershipInvitedSuspended,
 };

@@ -1,15 +1,20 @@
 import {
+  accountInvitationRequest,
   accountUserAddRequest,
   accountUserListRequest,
   accountUserRequest,
   accountUserSetRequest,
+  noParams,
   userEnableRequest,
 } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
 
-/** User administration of an account (see docs/api-v3.md): account/user/* and user/enable. */
+/**
+ * User administration of an account (see docs/api-v3.md): account/user/* and user/enable; and the
+ * signed-in user's answer to invitations from other accounts (account/invitation/*, decision 0052).
+ */
 export function accountUserRoutes(ctx: AppContext, app: FastifyInstance): void {
   const users = ctx.services.accountUsers;
 
@@ -49,5 +54,17 @@ export function accountUserRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'user/enable', userEnableRequest, async ({ caller, input }) => {
     await users.enable(caller, input.uuid, input.disable !== 1);
+  });
+
+  authedRoute(ctx, app, 'account/invitation/list', noParams, async ({ caller }) => ({
+    invitations: await users.invitations(caller),
+  }));
+
+  authedRoute(ctx, app, 'account/invitation/accept', accountInvitationRequest, async ({ caller, input }) => {
+    await users.accept(caller, input.uuid);
+  });
+
+  authedRoute(ctx, app, 'account/invitation/decline', accountInvitationRequest, async ({ caller, input }) => {
+    await users.decline(caller, input.uuid);
   });
 }

@@ -38,7 +38,8 @@ export const en = {
     'Someone asked to reset the password of {email}.\n\nOpen this link within one hour to choose a new password:\n{link}\n\nIf it was not you, ignore this message.',
 
   'invite.subject': 'You are invited to {account} on Imaging Inbox',
-  'invite.added': '{inviter} added you to {account} on Imaging Inbox.\n\nSign in as {email}:\n{link}',
+  'invite.added':
+    '{inviter} invited you to join {account} on Imaging Inbox.\n\nSign in as {email} and accept the invitation in the account menu (nothing is shared with {account} until you do):\n{link}',
   'invite.invited':
     '{inviter} invited you to {account} on Imaging Inbox.\n\nOpen this link within 7 days to choose your password (it works once):\n{link}\n\nThen sign in as {email}.',
 

@@ -38,7 +38,7 @@ export const es: MailMessages = {
 
   'invite.subject': 'Le han invitado a {account} en Imaging Inbox',
   'invite.added':
-    '{inviter} le ha añadido a {account} en Imaging Inbox.\n\nInicie sesión como {email}:\n{link}',
+    '{inviter} le invita a unirse a {account} en Imaging Inbox.\n\nInicie sesión como {email} y acepte la invitación en el menú de cuentas (nada se comparte con {account} hasta entonces):\n{link}',
   'invite.invited':
     '{inviter} le ha invitado a {account} en Imaging Inbox.\n\nAbra este enlace en un plazo de 7 días para elegir su contraseña (solo funciona una vez):\n{link}\n\nDespués, inicie sesión como {email}.',
 

@@ -39,7 +39,7 @@ export const fr: MailMessages = {
 
   'invite.subject': 'Vous êtes invité(e) à rejoindre {account} sur Imaging Inbox',
   'invite.added':
-    '{inviter} vous a ajouté(e) à {account} sur Imaging Inbox.\n\nConnectez-vous avec {email} :\n{link}',
+    '{inviter} vous invite à rejoindre {account} sur Imaging Inbox.\n\nConnectez-vous avec {email} et acceptez l’invitation dans le menu des comptes (rien n’est partagé avec {account} avant) :\n{link}',
   'invite.invited':
     '{inviter} vous invite à rejoindre {account} sur Imaging Inbox.\n\nOuvrez ce lien dans les 7 jours pour choisir votre mot de passe (il ne fonctionne qu’une fois) :\n{link}\n\nConnectez-vous ensuite avec {email}.',
 
