@@ -118,6 +118,11 @@ const envSchema = z.object({
   /** First delay before a failed webhook delivery is tried again (doubling each time). */
   WEBHOOK_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   /**
+   * How long one webhook delivery attempt may take in all (connect, headers, body): an endpoint
+   * answering slower fails the attempt, which is retried like any other failure.
+   */
+  WEBHOOK_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
    * Hosts, addresses or CIDR ranges a webhook may reach although they are loopback, link-local or
    * private (comma-separated); everything else of that kind is refused.
    */
@@ -232,6 +237,7 @@ export interface Config {
   jobLeaseMs: number;
   routingQuietMs: number;
   webhookRetryMs: number;
+  webhookDeadlineMs: number;
   webhookAllowedHosts: string[];
   destinationEchoTickMs: number;
   mailMaxAttempts: number;
@@ -295,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseMs: e.JOB_LEASE_MS,
     routingQuietMs: e.ROUTING_QUIET_MS,
     webhookRetryMs: e.WEBHOOK_RETRY_MS,
+    webhookDeadlineMs: e.WEBHOOK_DEADLINE_MS,
     webhookAllowedHosts: e.WEBHOOK_ALLOWED_HOSTS,
     destinationEchoTickMs: e.DESTINATION_ECHO_TICK_MS,
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,

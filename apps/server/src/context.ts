@@ -220,6 +220,7 @@ export function createContext(
     audit,
     guard: new OutboundGuard(config.webhookAllowedHosts),
     retryMs: config.webhookRetryMs,
+    deadlineMs: config.webhookDeadlineMs,
     studies: repos.studies,
     log,
   });

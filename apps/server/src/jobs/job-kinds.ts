@@ -82,8 +82,24 @@ export const ROUTE_ACTION_JOB = defineJob(
     .strict(),
 );
 
-/** Delivers one webhook delivery (WebhookService): a signed HTTP request, retried with back-off. */
-export const WEBHOOK_JOB = defineJob('webhook.deliver', z.object({ delivery: z.uuid() }).strict(), (p) => ({
-  key: `webhook:${p.delivery}`,
-  cap: 1,
-}));
+/**
+ * Webhook deliveries of one account running at once, across every process. A process runs up to
+ * WEBHOOK_SLOTS of them (JOB_CONCURRENCY may say more), so one account's slow endpoints can hold
+ * at most this many and never every slot: another account's deliveries still go out.
+ */
+export const WEBHOOK_SLOTS_PER_ACCOUNT = 2;
+/** Webhook deliveries one process runs at once unless JOB_CONCURRENCY says otherwise. */
+export const WEBHOOK_SLOTS = 4;
+
+/**
+ * Delivers one webhook delivery (WebhookService): a signed HTTP request, retried with back-off.
+ * `account` keys the per-account cap; a job queued before it existed is capped on its own.
+ */
+export const WEBHOOK_JOB = defineJob(
+  'webhook.deliver',
+  z.object({ delivery: z.uuid(), account: z.string().min(1).max(64).optional() }).strict(),
+  (p) =>
+    p.account
+      ? { key: `webhook-account:${p.account}`, cap: WEBHOOK_SLOTS_PER_ACCOUNT }
+      : { key: `webhook:${p.delivery}`, cap: 1 },
+);

@@ -19,7 +19,7 @@ import type {
   WebhookPayload,
 } from '@imaging-inbox/contract';
 import { invalidField, missingFields } from '../domain/errors.js';
-import { WEBHOOK_JOB } from '../jobs/job-kinds.js';
+import { WEBHOOK_JOB, WEBHOOK_SLOTS } from '../jobs/job-kinds.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { JobHandler } from '../jobs/job-runner.js';
 import { PermanentJobError } from '../jobs/job-runner.js';
@@ -56,7 +56,11 @@ interface Deps {
   /** First retry delay; doubles with each attempt. */
   retryMs: number;
   maxAttempts?: number;
-  timeoutMs?: number;
+  /**
+   * How long one attempt may take in all (resolving, connecting, the answer's headers and body):
+   * an endpoint that trickles its answer fails at this deadline and is retried like any other.
+   */
+  deadlineMs?: number;
   now?: () => number;
 }
 
@@ -87,7 +91,7 @@ export class WebhookService {
       job: WEBHOOK_JOB,
       maxAttempts: this.deps.maxAttempts ?? MAX_ATTEMPTS,
       backoffMs: (attempt) => this.deps.retryMs * 2 ** (attempt - 1),
-      concurrency: 4,
+      concurrency: WEBHOOK_SLOTS,
       run: (payload) => this.deliver(payload.delivery),
       onFailed: async (payload, error) => {
         await this.deps.webhooks.updateDelivery(payload.delivery, {
@@ -239,7 +243,11 @@ export class WebhookService {
       created: now,
       updated: now,
     });
-    await this.deps.jobs.enqueue(WEBHOOK_JOB, { delivery: uuid }, { dedupeKey: `webhook:${uuid}` });
+    await this.deps.jobs.enqueue(
+      WEBHOOK_JOB,
+      { delivery: uuid, account: hook.account_id },
+      { dedupeKey: `webhook:${uuid}` },
+    );
     this.deps.jobs.kick();
     return uuid;
   }
@@ -284,7 +292,10 @@ export class WebhookService {
     if (!ok) throw new Error(`HTTP ${statusCode}`);
   }
 
-  /** Sends the signed body; answers the HTTP status. No redirect is followed. */
+  /**
+   * Sends the signed body; answers the HTTP status. No redirect is followed. The whole exchange has
+   * one deadline, so an endpoint sending its answer a byte at a time cannot hold a slot for long.
+   */
   private send(
     hook: WebhookRow,
     delivery: WebhookDeliveryRow,
@@ -297,13 +308,18 @@ export class WebhookService {
     const literal = net.isIP(host) ? this.deps.guard.refusal(host, host) : null;
     if (literal) return Promise.reject(new OutboundRefused(literal));
     const client = url.protocol === 'https:' ? https : http;
-    return new Promise((resolve, reject) => {
+    const deadlineMs = this.deps.deadlineMs ?? 10_000;
+    return new Promise<number>((resolve, reject) => {
+      let deadline: NodeJS.Timeout | undefined = undefined;
+      const finish = (outcome: () => void) => {
+        clearTimeout(deadline);
+        outcome();
+      };
       const request = client.request(
         url,
         {
           method: hook.method,
           lookup: this.deps.guard.lookup(host),
-          timeout: this.deps.timeoutMs ?? 10_000,
           headers: {
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
@@ -314,15 +330,21 @@ export class WebhookService {
         },
         (response) => {
           response.resume();
-          response.on('end', () => resolve(response.statusCode ?? 0));
-          response.on('error', reject);
+          response.on('end', () => finish(() => resolve(response.statusCode ?? 0)));
+          response.on('error', (error) => finish(() => reject(error)));
         },
       );
-      request.on('timeout', () => request.destroy(new Error('no answer in time')));
+      deadline = setTimeout(() => {
+        const error = new Error(`no complete answer within ${deadlineMs} ms`);
+        reject(error);
+        request.destroy(error);
+      }, deadlineMs);
       request.on('error', (error) => {
         // The guard's refusal arrives wrapped by the socket; keep it recognisable.
         const cause = (error as { cause?: unknown }).cause;
-        reject(error instanceof OutboundRefused ? error : cause instanceof OutboundRefused ? cause : error);
+        const refused =
+          error instanceof OutboundRefused ? error : cause instanceof OutboundRefused ? cause : error;
+        finish(() => reject(refused));
       });
       request.end(body);
     });
