@@ -10,20 +10,18 @@ export type ShareTarget = { type: 'user' | 'group'; id: string };
 export class SharesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** The account's members to share with: a pending or suspended membership is no one's here (decision 0052). */
   shareableUsers(accountId: string, exceptUser: string) {
-    return (
-      this.db
-        .selectFrom('account_members')
-        .innerJoin('users', 'users.uuid', 'account_members.user_id')
-        .select(['users.uuid', 'users.name', 'users.email as user_email'])
-        .where('account_members.account_id', '=', accountId)
-        // A pending or suspended member is no one to share with here (decision 0052).
-        .where('account_members.invited', '=', 0)
-        .where('account_members.suspended', '=', 0)
-        .where('users.uuid', '!=', exceptUser)
-        .orderBy('users.name')
-        .execute()
-    );
+    return this.db
+      .selectFrom('account_members')
+      .innerJoin('users', 'users.uuid', 'account_members.user_id')
+      .select(['users.uuid', 'users.name', 'users.email as user_email'])
+      .where('account_members.account_id', '=', accountId)
+      .where('account_members.invited', '=', 0)
+      .where('account_members.suspended', '=', 0)
+      .where('users.uuid', '!=', exceptUser)
+      .orderBy('users.name')
+      .execute();
   }
 
   shareableGroups(accountId: string, exceptNamespace: string) {

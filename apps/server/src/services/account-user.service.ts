@@ -336,7 +336,8 @@ export function present(row: AccountUserRow, accountId: string): AccountUser {
     account_role: row.role_id && row.role_name !== null ? { uuid: row.role_id, name: row.role_name } : null,
     enabled: identityEnabled && row.suspended !== 1 ? 1 : 0,
     invited: pending || row.no_password === 1 ? 1 : 0,
-    suspended: row.suspended === 1 ? 1 : 0,
+    // A suspended pending invitation reads as a disabled new address would: enabled 0 only.
+    suspended: !pending && row.suspended === 1 ? 1 : 0,
     // While pending the name is the inviter's note, theirs to change; after, the home account's.
     renamable: pending || row.home_account_id === accountId ? 1 : 0,
   };
