@@ -18,6 +18,7 @@ import { bundleRoutes } from './routes/bundle.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
 import { settingRoutes } from './routes/setting.routes.js';
 import { dicomNodeRoutes } from './routes/dicom-node.routes.js';
+import { hl7SenderRoutes } from './routes/hl7-sender.routes.js';
 import { roleRoutes } from './routes/role.routes.js';
 import { groupAdminRoutes } from './routes/group-admin.routes.js';
 import { accountUserRoutes } from './routes/account-user.routes.js';
@@ -47,6 +48,7 @@ import { linkRoutes } from './routes/link.routes.js';
 import { studySendRoutes } from './routes/study-send.routes.js';
 import { nominationRoutes } from './routes/nomination.routes.js';
 import { orderRoutes } from './routes/order.routes.js';
+import { believeOnlyTrustedProxies, TrustedProxies } from './client-address.js';
 import { studyReportRoutes } from './routes/study-report.routes.js';
 import { sendPublicRoutes } from './routes/send-public.routes.js';
 import { linkPublicRoutes } from './routes/link-public.routes.js';
@@ -57,7 +59,7 @@ export interface HttpOptions {
   logLevel: string;
   webDist?: string | undefined;
   maxUploadBytes: number;
-  /** Reverse proxies whose X-Forwarded-* headers are believed (Fastify's `trustProxy`). */
+  /** Reverse proxies whose X-Forwarded-* headers are believed (TRUST_PROXY, see client-address.ts). */
   trustProxy?: string | undefined;
 }
 
@@ -84,6 +86,7 @@ export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute
 }
 
 export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promise<FastifyInstance> {
+  const trusted = new TrustedProxies(options.trustProxy);
   const app = Fastify({
     logger: {
       level: options.logLevel,
@@ -93,8 +96,10 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
       },
     },
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: options.trustProxy ?? false,
+    // The same proxies decide the client's address (below) and X-Forwarded-Proto/Host.
+    trustProxy: trusted.empty ? false : (address: string) => trusted.has(address),
   });
+  believeOnlyTrustedProxies(app, trusted);
   addSecurityHeaders(app);
   limitJsonDepth(app);
 
@@ -147,6 +152,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   userEventRoutes(ctx, app);
   settingRoutes(ctx, app);
   dicomNodeRoutes(ctx, app);
+  hl7SenderRoutes(ctx, app);
   destinationRoutes(ctx, app);
   destinationSearchRoutes(ctx, app);
   studyPushRoutes(ctx, app);

@@ -212,6 +212,25 @@ describe.each(DIALECTS)('sessions on %s', (dialect) => {
     expect(rows).toEqual([]);
   });
 
+  it('believes from a trusted proxy only an IP address: a forged X-Forwarded-For is audited and counted as the proxy', async () => {
+    const forged = '=HYPERLINK("http://evil.example","click")';
+    for (const header of [forged, `10.9.2.1, ${forged}`, '10.9.2.1:8080'])
+      expect((await loginFrom(header, 'forger@demo.local', 'wrong-wrong-1')).status).toBe(412);
+    const rows = await server.ctx.db.kysely
+      .selectFrom('audit_events')
+      .select(['ip', 'detail'])
+      .where('action', '=', 'LOGIN')
+      .execute();
+    const forger = rows.filter((r) => String(r.detail).includes('forger@demo.local'));
+    expect(forger.map((r) => r.ip)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
+    const keys = await server.ctx.db.kysely
+      .selectFrom('auth_failures')
+      .select('key')
+      .where('key', 'like', 'login:forger@demo.local|%')
+      .execute();
+    expect(new Set(keys.map((k) => k.key))).toEqual(new Set(['login:forger@demo.local|127.0.0.1']));
+  });
+
   it('slides the idle expiry of a session in use, even at SESSION_IDLE_MINUTES=1', async () => {
     const sid = await server.api.login('viewer@demo.local');
     // Last used 50 s ago, so 10 s left: a request now must give it a full minute again.
