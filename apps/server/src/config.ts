@@ -63,8 +63,6 @@ const envSchema = z.object({
     .default('INBOX'),
   /** The HL7 v2 MLLP listener's port; unset: no listener. 0 picks a free port (tests). */
   HL7_PORT: portSchema.optional(),
-  /** The account (vanity or uuid) of HL7 messages whose receiving facility (MSH-6) is empty. */
-  HL7_ACCOUNT: z.string().trim().min(1).optional(),
   /** The largest HL7 message read; a larger one is answered AR and its connection closed. */
   HL7_MAX_MESSAGE_BYTES: z.coerce
     .number()
@@ -74,6 +72,14 @@ const envSchema = z.object({
     .default(1024 * 1024),
   /** An HL7 connection that sends nothing for this long is closed. */
   HL7_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** HL7 connections held at once, and from one address: past either, new ones are closed at once. */
+  HL7_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(50),
+  HL7_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(4),
+  /**
+   * A message must arrive whole within this time of its first byte (bytes trickled meanwhile do not
+   * extend it), else its connection is closed.
+   */
+  HL7_MESSAGE_DEADLINE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   SMTP_URL: z
     .string()
     .refine((v) => /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://')
@@ -219,7 +225,14 @@ export interface Config {
   dicomTimeouts: { artimMs: number; idleMs: number };
   dicomMaxConnections: number;
   /** The HL7 v2 MLLP listener: off when `port` is undefined. */
-  hl7: { port: number | undefined; account: string | undefined; maxMessageBytes: number; idleMs: number };
+  hl7: {
+    port: number | undefined;
+    maxMessageBytes: number;
+    idleMs: number;
+    maxConnections: number;
+    maxConnectionsPerAddress: number;
+    messageDeadlineMs: number;
+  };
   smtpUrl: string | undefined;
   mailFrom: string;
   publicUrl: string;
@@ -280,9 +293,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dicomMaxConnections: e.DICOM_MAX_CONNECTIONS,
     hl7: {
       port: e.HL7_PORT,
-      account: e.HL7_ACCOUNT,
       maxMessageBytes: e.HL7_MAX_MESSAGE_BYTES,
       idleMs: e.HL7_IDLE_MS,
+      maxConnections: e.HL7_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: e.HL7_MAX_CONNECTIONS_PER_ADDRESS,
+      messageDeadlineMs: e.HL7_MESSAGE_DEADLINE_MS,
     },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

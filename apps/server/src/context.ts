@@ -57,7 +57,9 @@ import { OrdersRepository } from './repositories/orders.repository.js';
 import { OrderService } from './services/order.service.js';
 import { NominationNotifier } from './notifications/nomination-notifier.js';
 import { Hl7ResultsRepository } from './repositories/hl7-results.repository.js';
+import { Hl7SendersRepository } from './repositories/hl7-senders.repository.js';
 import { Hl7InboxService } from './services/hl7-inbox.service.js';
+import { Hl7SenderService } from './services/hl7-sender.service.js';
 import { StudyReportsRepository } from './repositories/study-reports.repository.js';
 import { StudyReportService } from './services/study-report.service.js';
 import { studyPushJob } from './pacs/push-job.js';
@@ -147,6 +149,7 @@ export function createContext(
     nominations: new NominationsRepository(k),
     orders: new OrdersRepository(k),
     hl7Results: new Hl7ResultsRepository(k),
+    hl7Senders: new Hl7SendersRepository(k),
     links: new LinksRepository(k),
     uploadSessions: new UploadSessionsRepository(k),
     viewerTokens: new ViewerTokensRepository(k),
@@ -361,8 +364,8 @@ export function createContext(
       orders: repos.orders,
       orderService: orders,
       results: repos.hl7Results,
+      senders: repos.hl7Senders,
       audit,
-      defaultAccount: config.hl7.account,
     }),
     nominations: new NominationService({
       nominations: repos.nominations,
@@ -428,6 +431,7 @@ export function createContext(
     ingest,
     studyUploads: new StudyUploadService({ ingest: repos.ingest, access: studyAccess, audit }),
     recovery,
+    hl7Senders: new Hl7SenderService({ senders: repos.hl7Senders, audit }),
     dicomNodes: new DicomNodeService({
       nodes: repos.dicomNodes,
       accounts: repos.accounts,

@@ -169,11 +169,13 @@ export async function startServer(
 function startHl7(ctx: AppContext, config: Config, log: (line: string) => void): MllpListener {
   const inbox = ctx.services.hl7;
   return new MllpListener({
-    handle: (message) => inbox.handle(message),
+    handle: (message, peer) => inbox.handle(message, peer),
     tooLarge: () => inbox.tooLarge(config.hl7.maxMessageBytes),
     maxMessageBytes: config.hl7.maxMessageBytes,
     idleMs: config.hl7.idleMs,
-    maxConnections: 50,
+    maxConnections: config.hl7.maxConnections,
+    maxConnectionsPerAddress: config.hl7.maxConnectionsPerAddress,
+    messageDeadlineMs: config.hl7.messageDeadlineMs,
     log,
   });
 }

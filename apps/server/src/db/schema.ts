@@ -339,6 +339,22 @@ export interface DicomNodeTable {
   destination_id: string | null;
 }
 
+/** An HL7 sender an account accepts messages from (decision 0056). */
+export interface Hl7SenderTable {
+  uuid: string;
+  account_id: string;
+  name: string;
+  /** The IP address its connections come from. */
+  host: string;
+  /** MSH-4 as typed, and trimmed and upper-cased (what a message is compared with). */
+  facility: string;
+  facility_key: string;
+  /** MSH-3 as typed (null: any application), and its key ('' for any). */
+  application: string | null;
+  application_key: string;
+  created: number;
+}
+
 /** A C-FIND of a destination run as a job (see the destination-searches migration). */
 export interface DestinationSearchTable {
   uuid: string;
@@ -755,6 +771,7 @@ export interface Database {
   jobs: JobTable;
   blob_removals: BlobRemovalTable;
   dicom_nodes: DicomNodeTable;
+  hl7_senders: Hl7SenderTable;
   local_ae_titles: LocalAeTitleTable;
   destinations: DestinationTable;
   group_configs: GroupConfigTable;

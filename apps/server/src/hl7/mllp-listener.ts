@@ -1,10 +1,14 @@
 import net from 'node:net';
+import { normalIpAddress } from './peer-address.js';
 
 /**
  * An HL7 v2 MLLP listener: each message arrives framed as <VT> message <FS><CR> and is answered in
  * the same framing, one at a time per connection and in order. Bounded so a sender cannot hold
- * memory or sockets: a message past `maxMessageBytes` is refused (AR) and the connection closed; a
- * connection silent for `idleMs` is closed; past `maxConnections` new ones are closed at once.
+ * memory or sockets, nor crowd out another sender: a message past `maxMessageBytes` is refused (AR)
+ * and the connection closed; a connection silent for `idleMs` is closed; a message not whole within
+ * `messageDeadlineMs` of its first byte closes its connection (trickling bytes does not extend
+ * it); past `maxConnections` in all, or `maxConnectionsPerAddress` from one address, new ones are
+ * closed at once, so one address can hold only its own few slots.
  */
 
 const VT = 0x0b;
@@ -12,19 +16,23 @@ const FS = 0x1c;
 const CR = 0x0d;
 
 export interface MllpOptions {
-  /** Answers one message (its bytes, without framing) with the acknowledgement to send back. */
-  handle(message: Buffer): Promise<string>;
+  /** Answers one message (its bytes, without framing; `peer` its connection's IP) with its ACK. */
+  handle(message: Buffer, peer: string): Promise<string>;
   /** The answer to a message too large to read (an AR acknowledgement). */
   tooLarge(): string;
   maxMessageBytes: number;
   idleMs: number;
   maxConnections: number;
+  maxConnectionsPerAddress: number;
+  messageDeadlineMs: number;
   log: (line: string) => void;
 }
 
 export class MllpListener {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
+  /** Open connections per remote address. */
+  private readonly perAddress = new Map<string, number>();
 
   constructor(private readonly options: MllpOptions) {}
 
@@ -59,14 +67,40 @@ export class MllpListener {
   }
 
   private accept(socket: net.Socket): void {
-    if (this.sockets.size >= this.options.maxConnections) {
+    const peer = normalIpAddress(socket.remoteAddress);
+    const fromPeer = peer === undefined ? 0 : (this.perAddress.get(peer) ?? 0);
+    if (
+      peer === undefined ||
+      this.sockets.size >= this.options.maxConnections ||
+      fromPeer >= this.options.maxConnectionsPerAddress
+    ) {
       socket.destroy();
       return;
     }
     this.sockets.add(socket);
+    this.perAddress.set(peer, fromPeer + 1);
     socket.setNoDelay(true);
     socket.setTimeout(this.options.idleMs, () => socket.destroy());
-    socket.on('close', () => this.sockets.delete(socket));
+    // The whole-message deadline: armed by the first byte after a complete message (framed or
+    // not, so bytes between frames cannot hold the connection either), cleared when one is whole.
+    let deadline: NodeJS.Timeout | undefined;
+    const disarm = () => {
+      clearTimeout(deadline);
+      deadline = undefined;
+    };
+    const arm = () => {
+      deadline ??= setTimeout(() => {
+        this.options.log(`HL7 message from ${peer} not complete within ${this.options.messageDeadlineMs} ms`);
+        socket.destroy();
+      }, this.options.messageDeadlineMs);
+    };
+    socket.on('close', () => {
+      disarm();
+      this.sockets.delete(socket);
+      const left = (this.perAddress.get(peer) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(peer, left);
+      else this.perAddress.delete(peer);
+    });
     socket.on('error', () => socket.destroy());
 
     let chunks: Buffer[] = [];
@@ -79,7 +113,7 @@ export class MllpListener {
       queue = queue.then(async () => {
         let ack: string;
         try {
-          ack = await this.options.handle(message);
+          ack = await this.options.handle(message, peer);
         } catch (error) {
           this.options.log(
             `HL7 message not handled: ${error instanceof Error ? error.message : String(error)}`,
@@ -92,6 +126,7 @@ export class MllpListener {
     };
 
     socket.on('data', (data: Buffer) => {
+      arm();
       let start = 0;
       for (let i = 0; i < data.length; i++) {
         const byte = data[i]!;
@@ -109,16 +144,25 @@ export class MllpListener {
           chunks = [];
           size = 0;
           inMessage = false;
+          disarm();
           if (data[i + 1] === CR) i++;
-          if (message.length > this.options.maxMessageBytes) return this.refuse(socket, () => queue);
+          if (message.length > this.options.maxMessageBytes) {
+            disarm();
+            return this.refuse(socket, () => queue);
+          }
           answer(message);
         }
       }
       if (inMessage) {
         const rest = data.subarray(start);
         size += rest.length;
-        if (size > this.options.maxMessageBytes) return this.refuse(socket, () => queue);
+        if (size > this.options.maxMessageBytes) {
+          disarm();
+          return this.refuse(socket, () => queue);
+        }
         chunks.push(Buffer.from(rest));
+        // A message begun after one completed in this same chunk has its own deadline too.
+        arm();
       }
     });
   }

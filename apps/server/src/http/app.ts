@@ -112,9 +112,10 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
 
   // A body left partly unread (an upload refused as too large, or refused after its first bytes
   // were read) keeps Node from parsing the next request on this keep-alive connection, which then
-  // waits forever: such an answer closes the connection instead.
+  // waits forever: such an answer closes the connection instead. So does a body refused before any
+  // of it was read (an upload without a valid session), or Node would read the rest only to drop it.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.raw.complete && request.raw.readableDidRead) reply.header('connection', 'close');
+    if (!request.raw.complete) reply.header('connection', 'close');
     return payload;
   });
 

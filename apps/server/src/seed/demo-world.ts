@@ -210,6 +210,14 @@ export const DEMO_DICOM_NODES = [
   { account: 'demo', aeTitle: 'DEMO_GATEWAY', host: '127.0.0.1', group: 'emergency', name: 'Demo gateway' },
 ] as const;
 
+/**
+ * Registered HL7 senders (decision 0056): Demo Hospital's RIS sends from this machine as sending
+ * facility HOSP (any sending application); messages from anyone else are rejected (AR).
+ */
+export const DEMO_HL7_SENDERS = [
+  { account: 'demo', name: 'Demo RIS', host: '127.0.0.1', facility: 'HOSP', application: null },
+] as const;
+
 /** How the generated studies are spread over the groups. */
 export const STUDY_SPREAD: { group: string; share: number }[] = [
   { group: 'emergency', share: 0.4 },

@@ -4,12 +4,14 @@ import { generateStudySpecs, writeStudyFiles } from '../dicom/index.js';
 import { seedDemoOrders } from './demo-orders.js';
 import { hashPassword } from '../services/passwords.js';
 import { newUuid } from '../services/tokens.js';
+import { hl7IdKey } from '../repositories/hl7-senders.repository.js';
 import {
   DEMO_ACCOUNTS,
   DEMO_CONNECTIONS,
   DEMO_CUSTOM_FIELDS,
   DEMO_DICOM_NODES,
   DEMO_GATEKEEPER,
+  DEMO_HL7_SENDERS,
   DEMO_PACS_ARCHIVE,
   DEMO_ROLES,
   DEMO_USERS,
@@ -79,6 +81,20 @@ export async function seedDemo(
       host: node.host,
       group_uuid: groupIds.get(node.group)!.uuid,
       name: node.name,
+      created: now,
+    });
+  }
+
+  for (const sender of DEMO_HL7_SENDERS) {
+    await ctx.repos.hl7Senders.insert({
+      uuid: newUuid(),
+      account_id: accountIds.get(sender.account)!,
+      name: sender.name,
+      host: sender.host,
+      facility: sender.facility,
+      facility_key: hl7IdKey(sender.facility),
+      application: sender.application,
+      application_key: hl7IdKey(sender.application),
       created: now,
     });
   }

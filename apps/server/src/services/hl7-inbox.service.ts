@@ -3,6 +3,7 @@ import type { OrderStatus } from '@imaging-inbox/contract';
 import { buildAck, hl7Time, Hl7ParseError, parseHl7, segment, segmentsOf, value } from '../hl7/message.js';
 import type { AckCode, Hl7Message } from '../hl7/message.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
+import type { Hl7SendersRepository } from '../repositories/hl7-senders.repository.js';
 import type { Hl7ResultsRepository } from '../repositories/hl7-results.repository.js';
 import type { OrdersRepository } from '../repositories/orders.repository.js';
 import type { AuditService } from './audit.service.js';
@@ -14,14 +15,17 @@ interface Deps {
   orders: OrdersRepository;
   orderService: OrderService;
   results: Hl7ResultsRepository;
+  /** The registered senders: who may write to which account (decision 0056). */
+  senders: Hl7SendersRepository;
   audit: AuditService;
-  /** The account (vanity or uuid) of messages whose receiving facility (MSH-6) names none. */
-  defaultAccount: string | undefined;
   now?: () => number;
 }
 
 /** A message refused with the reason its sender reads in the ACK (MSA-3). */
 class Refused extends Error {}
+
+/** A message rejected (AR) before anything of it is applied: an unknown sender, another account. */
+class Rejected extends Error {}
 
 /** ORC-1 order controls: new, change, cancel (and its kin), status change. */
 const CANCELS = new Set(['CA', 'OC', 'DC', 'OD']);
@@ -37,9 +41,11 @@ const STATUS_OF: Record<string, OrderStatus> = {
 /**
  * HL7 v2 messages received over MLLP (SPEC.md, Search Order and Reports): ORM^O01 creates, updates
  * or cancels an account's order by its accession number; ORU^R01 stores a report result for its
- * accession number. The account is the one whose vanity (or uuid) the receiving facility (MSH-6)
- * names, else HL7_ACCOUNT. Every message is answered: AA when applied, AE with the reason when not,
- * AR when it cannot be read at all.
+ * accession number. Only a registered sender is heard (decision 0056): the connection's address and
+ * the sending facility (MSH-4, with the sending application MSH-3 when registered) name it, and
+ * it writes to its own account only; a receiving facility (MSH-6) that names another account, or
+ * none known, is rejected. Every message is answered: AA when applied, AE with the reason when
+ * not, AR when it cannot be read or its sender may not write there.
  */
 export class Hl7InboxService {
   private readonly now: () => number;
@@ -48,8 +54,8 @@ export class Hl7InboxService {
     this.now = deps.now ?? Date.now;
   }
 
-  /** The ACK of one message's bytes. */
-  async handle(bytes: Buffer): Promise<string> {
+  /** The ACK of one message's bytes, received on a connection from `peer` (an IP address). */
+  async handle(bytes: Buffer, peer: string): Promise<string> {
     let message: Hl7Message;
     try {
       message = parseHl7(decode(bytes));
@@ -58,12 +64,37 @@ export class Hl7InboxService {
       throw error;
     }
     try {
-      const text = await this.apply(message);
+      const accountId = await this.senderAccount(message, peer);
+      const text = await this.apply(message, accountId);
       return this.ack(message, 'AA', text);
     } catch (error) {
+      if (error instanceof Rejected) return this.ack(message, 'AR', error.message);
       if (error instanceof Refused) return this.ack(message, 'AE', error.message);
       throw error;
     }
+  }
+
+  /**
+   * The account the message may write to: its registered sender's. MSH-6 may name that account
+   * (vanity or uuid, in any case) or be empty; naming any other, known or not, is rejected with
+   * the same words, so a sender learns nothing about other accounts.
+   */
+  private async senderAccount(message: Hl7Message, peer: string): Promise<string> {
+    const msh = segment(message, 'MSH');
+    const facility = value(message, msh, 4);
+    const sender = await this.deps.senders.match(peer, facility, value(message, msh, 3));
+    if (!sender)
+      throw new Rejected(
+        `sender ${facility || '(empty MSH-4)'} at ${peer} is not registered with any account`,
+      );
+    const receiving = value(message, msh, 6);
+    if (!receiving) return sender.account_id;
+    const account =
+      (await this.deps.accounts.findAccountByVanity(receiving)) ??
+      (await this.deps.accounts.findAccount(receiving));
+    if (account?.uuid !== sender.account_id)
+      throw new Rejected(`MSH-6 (receiving facility) ${receiving} is not this sender's account`);
+    return sender.account_id;
   }
 
   /** The answer to a message too large to read. */
@@ -75,7 +106,7 @@ export class Hl7InboxService {
     return buildAck(message, code, text, new Date(this.now()));
   }
 
-  private async apply(message: Hl7Message): Promise<string> {
+  private async apply(message: Hl7Message, accountId: string): Promise<string> {
     const msh = segment(message, 'MSH');
     const type = `${value(message, msh, 9, 1)}^${value(message, msh, 9, 2)}`;
     if (type !== 'ORM^O01' && type !== 'ORU^R01') {
@@ -83,19 +114,9 @@ export class Hl7InboxService {
     }
     const controlId = value(message, msh, 10);
     if (!controlId) throw new Refused('MSH-10 (message control id) is empty');
-    const accountId = await this.account(value(message, msh, 6));
     return type === 'ORM^O01'
       ? this.order(message, accountId, controlId)
       : this.result(message, accountId, controlId);
-  }
-
-  private async account(facility: string): Promise<string> {
-    const name = facility || this.deps.defaultAccount;
-    if (!name) throw new Refused('MSH-6 (receiving facility) names no account');
-    const account =
-      (await this.deps.accounts.findAccountByVanity(name)) ?? (await this.deps.accounts.findAccount(name));
-    if (!account) throw new Refused(`no account ${name}`);
-    return account.uuid;
   }
 
   private async order(message: Hl7Message, accountId: string, controlId: string): Promise<string> {

@@ -244,6 +244,31 @@ const ROUTES: Record<string, RouteCase> = {
     request: (_w, x) => post('dicom/node/delete', { uuid: o(x).nodeId! }),
     phase: 'write',
   },
+  // HL7 senders (decision 0056): the account's admins only, as its DICOM nodes.
+  [api('hl7/sender/list')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('hl7/sender/list', { account_id: o(x).accountId }),
+  },
+  [api('hl7/sender/add')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) =>
+      post('hl7/sender/add', { account_id: o(x).accountId, host: 'not-an-ip', facility: 'X' }),
+    accepts: ['INVALID_FIELD'],
+  },
+  [api('hl7/sender/set')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('hl7/sender/set', { uuid: o(x).hl7SenderId!, facility: 'A|B' }),
+    accepts: ['INVALID_FIELD'],
+  },
+  [api('hl7/sender/delete')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('hl7/sender/delete', { uuid: o(x).hl7SenderId! }),
+    phase: 'write',
+  },
 
   // Users of an account: seen with account_user_view or _edit, changed with account_user_edit.
   [api('account/user/list')]: {

@@ -65,11 +65,19 @@ describe.each(DIALECTS)('study/report/add on %s', (dialect) => {
     };
   };
 
-  const addPdf = async (fields: Record<string, string>, file?: { bytes: Uint8Array; name: string }) => {
+  /** A multipart report: the sid goes in the Authorization header, the other fields in the body. */
+  const addPdf = async (
+    { sid, ...fields }: Record<string, string>,
+    file?: { bytes: Uint8Array; name: string },
+  ) => {
     const body = new FormData();
     for (const [k, v] of Object.entries(fields)) body.append(k, v);
     if (file) body.append('file', new Blob([file.bytes], { type: 'application/pdf' }), file.name);
-    const response = await fetch(`${server.url}/api/v3/study/report/add`, { method: 'POST', body });
+    const response = await fetch(`${server.url}/api/v3/study/report/add`, {
+      method: 'POST',
+      body,
+      headers: sid ? { authorization: `Bearer ${sid}` } : {},
+    });
     return { status: response.status, body: (await response.json()) as any };
   };
 

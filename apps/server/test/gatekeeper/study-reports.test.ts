@@ -93,6 +93,8 @@ describe.each(DIALECTS)('study/report/list on %s', (dialect) => {
           'OBX|1|TX|REPORT||Preliminary: no bleed.||||||P',
         ].join('\r'),
       ),
+      // Demo Hospital's registered HL7 sender (decision 0056).
+      '127.0.0.1',
     );
     expect(ack).toContain('MSA|AA|R-1');
 

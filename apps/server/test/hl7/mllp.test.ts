@@ -194,7 +194,6 @@ describe.each(DIALECTS)('HL7 MLLP listener on %s', (dialect) => {
       [orm('BAD-4', 'NW', 'HL7-BAD', { pid: 'PID|1||MRN||DOE^JANE||1980-01-01|F' }), /PID-7/],
       [orm('BAD-5', 'CA', 'HL7-NO-SUCH'), /no order with accession number HL7-NO-SUCH/],
       [orm('BAD-6', 'ZZ', 'HL7-BAD'), /ORC-1 order control ZZ/],
-      [[msh('ORM^O01', 'BAD-7', 'NOWHERE'), 'PID|1'], /no account NOWHERE/],
       [[msh('ORU^R01', 'BAD-8'), obr({ 1: '1', 4: 'X^Y', 18: 'ACC-R' })], /no report text/],
     ];
     for (const [message, why] of refusals) {

@@ -74,6 +74,8 @@ export interface MatrixObject {
   linkId?: string;
   /** A DICOM node of the study's account. */
   nodeId?: string;
+  /** A registered HL7 sender of the study's account. */
+  hl7SenderId?: string;
   /** A PACS destination of the study's account. */
   destinationId?: string;
   /** A destination search into the study's group, which found the study (retrieves may start). */
@@ -316,6 +318,23 @@ export async function buildWorld(server: TestServer): Promise<World> {
       server,
       'dicom/node/add',
       { account_id: accountIds.partner, ae_title: 'PARTNER_GW', host: '127.0.0.1', group_id: referrals.uuid },
+      sids.partnerAdmin,
+    )
+  ).uuid as string;
+
+  // HL7 senders: the demo RIS, and one the partner admin registers.
+  const demoSender = await db
+    .selectFrom('hl7_senders')
+    .select('uuid')
+    .where('account_id', '=', accountIds.demo)
+    .executeTakeFirstOrThrow();
+  objects.emergency.hl7SenderId = demoSender.uuid;
+  objects.intake.hl7SenderId = demoSender.uuid;
+  objects.partner.hl7SenderId = (
+    await ok(
+      server,
+      'hl7/sender/add',
+      { account_id: accountIds.partner, host: '127.0.0.2', facility: 'PARTNER_RIS' },
       sids.partnerAdmin,
     )
   ).uuid as string;

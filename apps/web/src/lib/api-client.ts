@@ -86,7 +86,10 @@ export function apiPost<T>(path: string, params: Params = {}, options: CallOptio
   });
 }
 
-/** POST api/v3/{path} as multipart (a file with its fields), with the sid as a field. */
+/**
+ * POST api/v3/{path} as multipart (a file with its fields), with the sid in the Authorization
+ * header: the server knows the caller before it reads (and stores) any of the body.
+ */
 export function apiPostMultipart<T>(
   path: string,
   params: Params,
@@ -94,9 +97,15 @@ export function apiPostMultipart<T>(
   options: CallOptions = {},
 ): Promise<T> {
   const form = new FormData();
-  for (const [key, value] of toEntries(params, getSid())) form.append(key, value);
+  for (const [key, value] of toEntries(params, null)) form.append(key, value);
   form.append(file.name, file.blob);
-  return send<T>(`${API_BASE}/${path}`, { method: 'POST', body: form, signal: options.signal });
+  const sid = getSid();
+  return send<T>(`${API_BASE}/${path}`, {
+    method: 'POST',
+    body: form,
+    headers: sid ? { Authorization: `Bearer ${sid}` } : {},
+    signal: options.signal,
+  });
 }
 
 /** POST api/v3/bundle: a JSON list of sub-requests answered in order. */

@@ -58,6 +58,7 @@ import { studyCountsCovering } from './20261130T0100-study-counts-covering.js';
 import { shareCodeRegistry } from './20261202T0100-share-code-registry.js';
 import { personHomeAccount } from './20261202T0130-person-home-account.js';
 import { membershipInvitedSuspended } from './20261202T0131-membership-invited-suspended.js';
+import { hl7Senders } from './20261202T0150-hl7-senders.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -120,4 +121,5 @@ export const migrations: Record<string, Migration> = {
   '20261202T0100-share-code-registry': shareCodeRegistry,
   '20261202T0130-person-home-account': personHomeAccount,
   '20261202T0131-membership-invited-suspended': membershipInvitedSuspended,
+  '20261202T0150-hl7-senders': hl7Senders,
 };

@@ -11,8 +11,9 @@ import { wrapFileLimit } from './wrap.routes.js';
 
 /**
  * study/report/add (study_report_add): a text report as a form or JSON field, or a PDF as the
- * multipart file `file` with the other parameters as multipart fields (the sid among them, so the
- * body is read before the caller is known, bounded by the PDF limit). A PDF is at most the wrap
+ * multipart file `file` with the other parameters as multipart fields. A multipart call carries its
+ * sid in the Authorization header (or the query): the caller is known before a byte of the body is
+ * read, so an anonymous or expired call writes nothing to DATA_DIR/tmp. A PDF is at most the wrap
  * limit of one file.
  */
 export function studyReportRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBytes: number): void {
@@ -23,15 +24,14 @@ export function studyReportRoutes(ctx: AppContext, app: FastifyInstance, maxUplo
     handler: async (request): Promise<StudyReportAddAnswer> => {
       let temp: TempFile | undefined;
       try {
-        let params: Params;
+        let params = collectParams(request);
+        // Multipart: only the header and the query are read yet, so the caller is known first.
+        const caller = await authenticate(ctx, request, params);
         if (request.isMultipart()) {
           const body = await receiveReport(ctx, request, maxPdfBytes);
           temp = body.temp;
-          params = { ...collectParams(request), ...body.fields };
-        } else {
-          params = collectParams(request);
+          params = { ...params, ...body.fields };
         }
-        const caller = await authenticate(ctx, request, params);
         const input = parseRequest(studyReportAddRequest, params);
         const pdf = temp ? (temp.bytes ?? new Uint8Array(await fsp.readFile(temp.path))) : undefined;
         const report = await ctx.services.studyReports.add(caller, input.uuid, {

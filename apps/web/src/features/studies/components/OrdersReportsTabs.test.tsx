@@ -95,10 +95,12 @@ describe('ReportsTab', () => {
   let reports: StudyReport[];
   const added: { body: URLSearchParams | FormData }[] = [];
   const multipart: FormData[] = [];
+  const multipartAuthorization: (string | null)[] = [];
   beforeEach(() => {
     sessionStorage.setItem('sid', 'S1');
     added.length = 0;
     multipart.length = 0;
+    multipartAuthorization.length = 0;
     reports = [
       {
         id: 'r1',
@@ -131,7 +133,10 @@ describe('ReportsTab', () => {
     });
     // A PDF goes as multipart, which the stub does not read: kept here to look at.
     vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
-      if (init?.body instanceof FormData) multipart.push(init.body);
+      if (init?.body instanceof FormData) {
+        multipart.push(init.body);
+        multipartAuthorization.push(new Headers(init.headers).get('authorization'));
+      }
       return stub(input, init);
     });
   });
@@ -175,8 +180,10 @@ describe('ReportsTab', () => {
       's1',
       'Outside read',
       '0',
-      'S1',
+      null,
     ]);
+    // The sid goes in the header, so the server knows the caller before it reads the file.
+    expect(multipartAuthorization).toEqual(['Bearer S1']);
     expect((sent.get('file') as File).name).toBe('read.pdf');
     expect(sent.get('text')).toBeNull();
   });
