@@ -399,6 +399,9 @@ export const COMPUTED_CALLS: readonly string[] = [
   'features/request/components/PendingRequests.tsx: o.label',
   'features/request/components/RequestStudyForm.tsx: m',
   'features/request/components/RequestStudyPage.tsx: MESSAGES.requestFailed',
+  // features/admin/components/EditUserDialog.tsx refusalText: decision 0052's refusals
+  'Only the account this person belongs to can change their name.',
+  'You cannot give a role with permissions you do not hold.',
   'features/request/components/RequestStudyPage.tsx: MESSAGES.requestGroupNotFound',
   'features/request/components/RequestStudyPage.tsx: MESSAGES.requestNoPermission',
   'features/request/components/RequestStudyPage.tsx: MESSAGES.requestSent',

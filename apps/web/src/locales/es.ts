@@ -839,6 +839,20 @@ const es: Messages = {
   'You cannot change your own membership.': 'No puede cambiar su propia pertenencia.',
   'You cannot change your own role.': 'No puede cambiar su propio rol.',
   'You do not belong to any group yet.': 'Todavía no pertenece a ningún grupo.',
+  Invitations: 'Invitaciones',
+  'Accept the invitation of {{account}}': 'Aceptar la invitación de {{account}}',
+  'Decline the invitation of {{account}}': 'Rechazar la invitación de {{account}}',
+  'Invitation accepted': 'Invitación aceptada',
+  'Invitation declined': 'Invitación rechazada',
+  'The invitation was not answered': 'No se pudo responder a la invitación',
+  Invited: 'Invitado',
+  Suspended: 'Suspendido',
+  'The name is kept by the account this person belongs to.':
+    'El nombre lo gestiona la cuenta a la que pertenece esta persona.',
+  'Only the account this person belongs to can change their name.':
+    'Solo la cuenta a la que pertenece esta persona puede cambiar su nombre.',
+  'You cannot give a role with permissions you do not hold.':
+    'No puede asignar un rol con permisos que usted no tiene.',
   "You don't have enough permissions to change labels":
     'No tiene permisos suficientes para cambiar las etiquetas',
   "You don't have enough permissions to manage destinations":

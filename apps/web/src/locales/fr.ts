@@ -840,6 +840,20 @@ const fr: Messages = {
   'You cannot change your own membership.': 'Vous ne pouvez pas modifier votre propre appartenance.',
   'You cannot change your own role.': 'Vous ne pouvez pas modifier votre propre rôle.',
   'You do not belong to any group yet.': "Vous n'appartenez encore à aucun groupe.",
+  Invitations: 'Invitations',
+  'Accept the invitation of {{account}}': "Accepter l'invitation de {{account}}",
+  'Decline the invitation of {{account}}': "Refuser l'invitation de {{account}}",
+  'Invitation accepted': 'Invitation acceptée',
+  'Invitation declined': 'Invitation refusée',
+  'The invitation was not answered': "L'invitation n'a pas pu être traitée",
+  Invited: 'Invité',
+  Suspended: 'Suspendu',
+  'The name is kept by the account this person belongs to.':
+    'Le nom est géré par le compte auquel cette personne appartient.',
+  'Only the account this person belongs to can change their name.':
+    'Seul le compte auquel cette personne appartient peut modifier son nom.',
+  'You cannot give a role with permissions you do not hold.':
+    'Vous ne pouvez pas attribuer un rôle comportant des permissions que vous ne détenez pas.',
   "You don't have enough permissions to change labels":
     "Vous n'avez pas les autorisations nécessaires pour modifier les libellés",
   "You don't have enough permissions to manage destinations":

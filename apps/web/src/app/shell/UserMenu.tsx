@@ -7,8 +7,12 @@ import { useTranslation } from '../../lib/i18n';
 import { useLogout } from '../../features/auth';
 import { useInbox } from '../../session/inbox-context';
 import { buildMenu, type MenuLink } from './menu';
+import { useInvitationItems } from './InvitationItems';
 
-/** Inbox, Account settings, Administration, Advanced UI, Log out; external links open in a new tab. */
+/**
+ * Inbox, Account settings, Administration, Advanced UI, invitations from other accounts, Log out;
+ * external links open in a new tab.
+ */
 export function UserMenu() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
@@ -16,6 +20,7 @@ export function UserMenu() {
   const logout = useLogout();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const close = () => setAnchor(null);
+  const invitations = useInvitationItems(close);
   const menu = buildMenu({
     pathname,
     isAdmin: user.admin === 1 || user.sysadmin === 1,
@@ -54,6 +59,7 @@ export function UserMenu() {
         {menu.administration.length > 0 && <ListSubheader>{t('Administration')}</ListSubheader>}
         {menu.administration.map(item)}
         {menu.advanced && item(menu.advanced)}
+        {invitations}
         <Divider />
         <MenuItem
           onClick={() => {

@@ -34,17 +34,25 @@ function refusalText(error: unknown): string | null {
   if (body.error_subtype === 'admin') return 'Only an admin can change the admin role.';
   if (body.error_subtype === 'own_role') return 'You cannot change your own role.';
   if (body.error_subtype === 'name') return 'Please enter a name.';
+  if (body.error_subtype === 'home_account')
+    return 'Only the account this person belongs to can change their name.';
+  if (body.error_subtype === 'beyond_own_permissions')
+    return 'You cannot give a role with permissions you do not hold.';
   return null;
 }
 
-/** Edit a user's name and role. */
+/**
+ * Edit a user's name and role. The name of someone whose home is another account is theirs and
+ * their account's, shown but not changed here (decision 0052).
+ */
 export function EditUserDialog({ accountId, user, roles, allowAdmin, onClose }: Props) {
   const { t } = useTranslation();
   const { enqueueSnackbar } = useSnackbar();
   const save = useSetAccountUser();
   const [name, setName] = useState(user.name);
   const [role, setRole] = useState(roleChoiceOf(user));
-  const blank = !name.trim();
+  const renamable = user.renamable === 1;
+  const blank = renamable && !name.trim();
   const refused = refusalText(save.error);
 
   const submit = () => {
@@ -53,7 +61,7 @@ export function EditUserDialog({ accountId, user, roles, allowAdmin, onClose }: 
       {
         uuid: accountId,
         user_id: user.uuid,
-        name: name.trim(),
+        ...(renamable ? { name: name.trim() } : {}),
         // Only a changed role is sent: saving a name alone never touches (or needs rights over) the role.
         ...(role === roleChoiceOf(user) ? {} : roleParams(role)),
       },
@@ -77,7 +85,14 @@ export function EditUserDialog({ accountId, user, roles, allowAdmin, onClose }: 
             value={name}
             onChange={(e) => setName(e.target.value)}
             error={blank}
-            helperText={blank ? t('Please enter a name.') : undefined}
+            helperText={
+              blank
+                ? t('Please enter a name.')
+                : renamable
+                  ? undefined
+                  : t('The name is kept by the account this person belongs to.')
+            }
+            disabled={!renamable}
             required
             fullWidth
           />

@@ -20,6 +20,9 @@ const person = (over: Partial<AccountUser>): AccountUser => ({
   role: 'user',
   account_role: null,
   enabled: 1,
+  invited: 0,
+  suspended: 0,
+  renamable: 1,
   ...over,
 });
 
@@ -74,6 +77,7 @@ describe('UsersAdminPage', () => {
           return [200, { status: 'OK' }];
         },
         'account/user/delete': record('account/user/delete'),
+        'account/user/set': record('account/user/set'),
       }),
     );
   });
@@ -138,5 +142,34 @@ describe('UsersAdminPage', () => {
     expect(screen.queryByRole('button', { name: 'Invite user' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Disable' })).toBeNull();
     expect(screen.queryByLabelText('Select Vera Viewer')).toBeNull();
+  });
+
+  it('shows who is invited or suspended, and keeps the name of someone from another home account', async () => {
+    users = [
+      person({ uuid: 'u4', name: 'Ivy Invited', email: 'ivy@partner.example', invited: 1 }),
+      person({
+        uuid: 'u5',
+        name: 'Sam Suspended',
+        email: 'sam@partner.example',
+        enabled: 0,
+        suspended: 1,
+        renamable: 0,
+        account_role: { uuid: 'r1', name: 'Clerk' },
+      }),
+    ];
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Users' });
+    expect(within(table).getByText('Invited')).toBeTruthy();
+    expect(within(table).getByText('Suspended')).toBeTruthy();
+    expect(within(table).queryByText('Disabled')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Sam Suspended' }));
+    const name = await screen.findByLabelText<HTMLInputElement>(/^Name/);
+    expect(name.disabled).toBe(true);
+    screen.getByText('The name is kept by the account this person belongs to.');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.path === 'account/user/set')).toBe(true));
+    // Saving never sends a name the account may not change.
+    expect(calls.find((c) => c.path === 'account/user/set')!.body.has('name')).toBe(false);
   });
 });

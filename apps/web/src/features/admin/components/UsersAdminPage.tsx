@@ -262,8 +262,15 @@ export function UsersAdminPage() {
                         )}
                         <TableCell>
                           {u.name}
-                          {u.enabled === 0 && (
-                            <Chip size="small" label={t('Disabled')} sx={{ ml: 1 }} variant="outlined" />
+                          {u.invited === 1 && (
+                            <Chip size="small" label={t('Invited')} sx={{ ml: 1 }} variant="outlined" />
+                          )}
+                          {u.suspended === 1 ? (
+                            <Chip size="small" label={t('Suspended')} sx={{ ml: 1 }} variant="outlined" />
+                          ) : (
+                            u.enabled === 0 && (
+                              <Chip size="small" label={t('Disabled')} sx={{ ml: 1 }} variant="outlined" />
+                            )
                           )}
                         </TableCell>
                         <TableCell sx={{ wordBreak: 'break-all' }}>{u.email}</TableCell>
