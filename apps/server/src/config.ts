@@ -141,6 +141,20 @@ const envSchema = z.object({
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean),
     ),
+  /**
+   * The host names, addresses and CIDR ranges PACS destinations may be at although they are
+   * loopback, link-local or private (comma-separated); everything else of that kind is refused, at
+   * save time and at every connection, as for webhooks (decision 0054).
+   */
+  DICOM_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((raw) =>
+      (raw ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** First delay before a push sends again what a PACS did not store (doubling each time). */
   PUSH_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
   /**
@@ -252,6 +266,7 @@ export interface Config {
   webhookRetryMs: number;
   webhookDeadlineMs: number;
   webhookAllowedHosts: string[];
+  dicomAllowedHosts: string[];
   destinationEchoTickMs: number;
   mailMaxAttempts: number;
   jobConcurrency: Record<string, number>;
@@ -318,6 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryMs: e.WEBHOOK_RETRY_MS,
     webhookDeadlineMs: e.WEBHOOK_DEADLINE_MS,
     webhookAllowedHosts: e.WEBHOOK_ALLOWED_HOSTS,
+    dicomAllowedHosts: e.DICOM_ALLOWED_HOSTS,
     destinationEchoTickMs: e.DESTINATION_ECHO_TICK_MS,
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
     jobConcurrency: e.JOB_CONCURRENCY ?? {},

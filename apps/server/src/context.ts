@@ -115,6 +115,9 @@ import { RoutingRuleService } from './services/routing-rule.service.js';
 import { RoutingEngine } from './services/routing-engine.js';
 import { WebhookService } from './services/webhook.service.js';
 import { OutboundGuard } from './services/outbound-guard.js';
+import { CallingAeTitles } from './services/calling-ae-titles.service.js';
+import { DicomPeerGuard } from './services/dicom-peer-guard.js';
+import { CallingAeTitlesRepository } from './repositories/calling-ae-titles.repository.js';
 import { AuditLogService } from './services/audit-log.service.js';
 
 /** The composition root: every repository and service, wired once per process. */
@@ -268,29 +271,40 @@ export function createContext(
     audit,
     publicUrl: config.publicUrl,
   });
-  /** Every DICOM operation toward a PACS calls as our AE title, on an association of its own. */
-  const pacs = dicomPacsClient(config.dicomAet);
+  /** The AE title each account (or destination) calls its PACS as (decision 0054). */
+  const callingAes = new CallingAeTitles({
+    titles: new CallingAeTitlesRepository(k),
+    serverAe: config.dicomAet,
+  });
+  /** Where destinations may be: the webhook address rules, unless DICOM_ALLOWED_HOSTS allows them. */
+  const dicomPeerGuard = new DicomPeerGuard(new OutboundGuard(config.dicomAllowedHosts));
+  /** Every DICOM operation toward a PACS on an association of its own, its host checked at each connection. */
+  const pacs = dicomPacsClient({ address: (host) => dicomPeerGuard.address(host), log });
   const destinations = new DestinationService({
     destinations: repos.destinations,
     nodes: repos.dicomNodes,
     audit,
     echo: (peer) => pacs.echo(peer),
-    ourAeTitle: config.dicomAet,
+    callingAes,
+    addressProblem: (host) => dicomPeerGuard.problem(host),
+    log,
   });
   const pacsJobs = {
     searches: repos.destinationSearches,
     destinations: repos.destinations,
     pacs,
+    callingAes,
     audit,
   };
   jobRunner.register(destinationSearchJob(pacsJobs));
-  jobRunner.register(destinationRetrieveJob({ ...pacsJobs, ourAeTitle: config.dicomAet }));
+  jobRunner.register(destinationRetrieveJob(pacsJobs));
   jobRunner.register(
     studyPushJob({
       pushes: repos.studyPushes,
       destinations: repos.destinations,
       blobs,
       pacs,
+      callingAes,
       audit,
       backoffMs: (attempt) => config.pushRetryMs * 2 ** (attempt - 1),
       onFinished: (push, status) =>
@@ -326,6 +340,7 @@ export function createContext(
     configs: groupConfigs,
     fileEditor: new StudyFileEditor({ files: new StudyFilesRepository(k), blobs, collector }),
     pacs,
+    callingAes,
     jobs: jobQueue,
     audit,
   });
@@ -342,6 +357,7 @@ export function createContext(
     destinations: repos.destinations,
     configs: groupConfigs,
     pacs,
+    callingAes,
     audit,
   });
   const services = {
@@ -470,7 +486,8 @@ export function createContext(
       jobs: jobQueue,
       audit,
     }),
-    deliveries: new DeliveryRouter({ searches: repos.destinationSearches, ourAeTitle: config.dicomAet }),
+    deliveries: new DeliveryRouter({ searches: repos.destinationSearches, destinations: repos.destinations, callingAes }),
+    callingAes,
     uploadSessions: new UploadSessionService({
       repo: repos.uploadSessions,
       chunks:
@@ -561,7 +578,7 @@ export function createContext(
       webhooks,
       auditLog: new AuditLogService(repos.audit),
       labels: new LabelService({ labels: repos.labels, audit }),
-      accountSettings: new AccountSettingsService({ settings: repos.settings, audit }),
+      accountSettings: new AccountSettingsService({ settings: repos.settings, audit, callingAes }),
     },
   };
 }

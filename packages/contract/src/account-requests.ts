@@ -19,19 +19,34 @@ import type { ProfileChanges } from './profile.js';
 /** Any call that names one object by `uuid`. */
 export const uuidRequest = z.object({ uuid: requiredText() });
 
+/** account/set's parameter for the AE title the account calls its PACS destinations as. */
+export const ACCOUNT_CALLING_AET_PARAM = 'settings.calling_aet';
+
 /**
- * account/set: the account's settings an admin changes, each as `settings.<name>`. Only the default
- * language is settable today; naming another setting is refused rather than silently ignored. The
- * value itself is checked by the server after the access check (an outsider learns nothing).
+ * account/set: the account's settings an admin changes, each as `settings.<name>`: its default
+ * language and the AE title it calls its PACS as (at least one of them). Naming another setting is
+ * refused rather than silently ignored. The values are checked by the server after the access check
+ * (an outsider learns nothing).
  */
 export const accountSetRequest = z
-  .looseObject({ uuid: requiredText(), [ACCOUNT_LANGUAGE_PARAM]: rawText() })
+  .looseObject({
+    uuid: requiredText(),
+    [ACCOUNT_LANGUAGE_PARAM]: rawText(),
+    [ACCOUNT_CALLING_AET_PARAM]: rawText(),
+  })
   .transform((p, ctx) => {
-    const other = Object.keys(p).find((k) => k.startsWith('settings.') && k !== ACCOUNT_LANGUAGE_PARAM);
+    const other = Object.keys(p).find(
+      (k) => k.startsWith('settings.') && k !== ACCOUNT_LANGUAGE_PARAM && k !== ACCOUNT_CALLING_AET_PARAM,
+    );
     if (other) return reportInvalid(ctx, other, ACCOUNT_LANGUAGE_MESSAGES.notSettable);
     const language = p[ACCOUNT_LANGUAGE_PARAM];
-    if (language === undefined) return reportMissing(ctx, ACCOUNT_LANGUAGE_PARAM);
-    return { uuid: p.uuid, defaultLanguage: language.trim() };
+    const callingAet = p[ACCOUNT_CALLING_AET_PARAM];
+    if (language === undefined && callingAet === undefined) return reportMissing(ctx, ACCOUNT_LANGUAGE_PARAM);
+    return {
+      uuid: p.uuid,
+      ...(language !== undefined ? { defaultLanguage: language.trim() } : {}),
+      ...(callingAet !== undefined ? { callingAet } : {}),
+    };
   });
 
 /** Calls about one account. */

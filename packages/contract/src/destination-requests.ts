@@ -21,6 +21,10 @@ const destinationFields = {
   can_search_mwl: rawText(),
   can_push: rawText(),
   c_echo_interval: rawText(),
+  /** The AE title to call this destination as, instead of the account's ('' for the account's). */
+  calling_aet: rawText(),
+  /** 1 lets other accounts register the same PACS target: a system administrator's alone. */
+  shared_target: rawText(),
 };
 
 export const destinationAddRequest = z.object({ account_id: requiredText(), ...destinationFields });

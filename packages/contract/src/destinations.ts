@@ -27,6 +27,10 @@ export interface Destination {
   /** Seconds between automatic C-ECHOs; null: never. */
   c_echo_interval: number | null;
   last_echo: EchoResult | null;
+  /** The AE title this destination is called as when it has its own; null: its account's. */
+  calling_aet: string | null;
+  /** 1: a system administrator let other accounts register this same PACS target. */
+  shared_target: 0 | 1;
   created: number;
   updated: number;
 }

@@ -49,6 +49,8 @@ export interface AccountAnswer extends AccountSummary {
   status: 'OK';
   permissions: PermissionFlags;
   settings: Record<string, string>;
+  /** The AE title the account calls its PACS destinations as (decision 0054). */
+  calling_aet?: string;
   brand_settings: Record<string, string>;
 }
 

@@ -324,6 +324,16 @@ export interface LocalAeTitleTable {
   created: number;
 }
 
+/** An AE title we call PACS destinations as: an account's (destination_id null) or one destination's. */
+export interface CallingAeTitleTable {
+  /** The title trimmed and upper-cased: unique server-wide. */
+  ae_key: string;
+  ae_title: string;
+  account_id: string;
+  destination_id: string | null;
+  created: number;
+}
+
 export interface DicomNodeTable {
   uuid: string;
   account_id: string;
@@ -440,6 +450,8 @@ export interface DestinationTable {
   last_echo_at: number | null;
   created: number;
   updated: number;
+  /** 1: a system administrator let other accounts register this same PACS target. */
+  shared_target: Generated<number>;
 }
 
 /** A group's gatekeeper-workflow configuration (JSON, the contract's schema of its type). */
@@ -773,6 +785,7 @@ export interface Database {
   dicom_nodes: DicomNodeTable;
   hl7_senders: Hl7SenderTable;
   local_ae_titles: LocalAeTitleTable;
+  calling_ae_titles: CallingAeTitleTable;
   destinations: DestinationTable;
   group_configs: GroupConfigTable;
   nominations: NominationTable;

@@ -92,7 +92,7 @@ export class StoreScpConnection implements PduHandler {
   private source: IngestSource | undefined;
   private callingAe = '';
   /** A destination's PACS (a sender without a group): each instance goes where its C-MOVE asked. */
-  private delivery: { destinationId: string; association: string } | undefined;
+  private delivery: { destinationIds: string[]; calledAe: string; association: string } | undefined;
   /** Per retrieve delivered on this association: its ingest source (studies already audited). */
   private readonly retrieveSources = new Map<string, IngestSource>();
   private readonly ip: string;
@@ -201,10 +201,23 @@ export class StoreScpConnection implements PduHandler {
         REJECT.reasonApplicationContextNotSupported,
       );
     }
-    if (request.calledAe !== this.deps.aeTitle) return this.negotiateLocal(request);
     const node = await this.deps.nodes.findAnyByAeTitle(request.callingAe);
-    const deliversTo = node?.namespace_id ?? (node?.destination_id ? null : undefined);
-    if (!node || deliversTo === undefined || !hostMatches(node.host, this.ip)) {
+    if (node && node.namespace_id === null && node.destination_id && hostMatches(node.host, this.ip)) {
+      // A destination's PACS delivering a C-MOVE: to the AE title its account (or destination) called
+      // it as, which names the destinations it may deliver for (decision 0054).
+      const destinationIds = await this.deps.deliveries.destinationsFor(request.calledAe, node.ae_title);
+      if (destinationIds.length) {
+        if (this.phase !== 'negotiating') return;
+        this.callingAe = request.callingAe;
+        this.delivery = { destinationIds, calledAe: request.calledAe, association: randomUUID() };
+        return this.accept(request);
+      }
+      this.deps.log(
+        `DICOM association refused: PACS ${request.callingAe} from ${this.ip} may not deliver to ${request.calledAe}`,
+      );
+    }
+    if (request.calledAe !== this.deps.aeTitle) return this.negotiateLocal(request);
+    if (!node || !node.namespace_id || !hostMatches(node.host, this.ip)) {
       this.deps.log(
         `DICOM association refused: calling AE ${request.callingAe} from ${this.ip} is not registered`,
       );
@@ -212,16 +225,12 @@ export class StoreScpConnection implements PduHandler {
     }
     if (this.phase !== 'negotiating') return;
     this.callingAe = request.callingAe;
-    if (deliversTo === null) {
-      this.delivery = { destinationId: node.destination_id!, association: randomUUID() };
-    } else {
-      this.target = {
-        accountId: node.account_id,
-        namespaceId: deliversTo,
-        sourceAeTitle: request.callingAe,
-        destinationAeTitle: this.deps.aeTitle,
-      };
-    }
+    this.target = {
+      accountId: node.account_id,
+      namespaceId: node.namespace_id,
+      sourceAeTitle: request.callingAe,
+      destinationAeTitle: this.deps.aeTitle,
+    };
     this.accept(request);
   }
 
@@ -254,7 +263,9 @@ export class StoreScpConnection implements PduHandler {
       this.deps.log(`DICOM association refused: called AE ${request.calledAe} is not ${this.deps.aeTitle}`);
       return this.reject(REJECT.permanent, REJECT.sourceServiceUser, REJECT.reasonCalledAeNotRecognized);
     }
-    const ourselves = request.callingAe === this.deps.aeTitle && isLoopback(this.ip);
+    // Our own push: an AE title one of our accounts calls as, of the account the local title feeds.
+    const ourselves =
+      isLoopback(this.ip) && (await this.deps.deliveries.accountOf(request.callingAe)) === local.account_id;
     const node = ourselves ? undefined : await this.deps.nodes.findAnyByAeTitle(request.callingAe);
     if (!ourselves && (!node || node.account_id !== local.account_id || !hostMatches(node.host, this.ip))) {
       this.deps.log(
@@ -512,7 +523,8 @@ export class StoreScpConnection implements PduHandler {
    */
   private deliveryOf(command: CommandSet, received: ReceivedDataset) {
     return this.deps.deliveries.retrieveFor({
-      destinationId: this.delivery!.destinationId,
+      destinationIds: this.delivery!.destinationIds,
+      calledAe: this.delivery!.calledAe,
       originatorAe: command.moveOriginatorAe || undefined,
       originatorMessageId: command.moveOriginatorMessageId,
       studyUid: async () => {

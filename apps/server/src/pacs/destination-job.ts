@@ -1,4 +1,4 @@
-import type { Peer } from '../dimse/client/index.js';
+import type { PacsPeer } from './pacs-client.js';
 import type { DestinationRow, DestinationsRepository } from '../repositories/destinations.repository.js';
 import type { AuditService } from '../services/audit.service.js';
 
@@ -19,14 +19,31 @@ export interface DestinationWork {
 export async function startDestinationWork<W extends DestinationWork>(
   row: W | undefined,
   destinations: DestinationsRepository,
-): Promise<{ row: W; destination: DestinationRow; peer: Peer } | { row: W; gone: true } | undefined> {
+  callingAes: CallingAeOf,
+): Promise<{ row: W; destination: DestinationRow; peer: PacsPeer } | { row: W; gone: true } | undefined> {
   if (!row || row.state !== 'running') return undefined;
   const destination = await destinations.find(row.destination_id);
-  return destination ? { row, destination, peer: peerOf(destination) } : { row, gone: true };
+  return destination
+    ? { row, destination, peer: await peerOf(destination, callingAes) }
+    : { row, gone: true };
 }
 
-export function peerOf(destination: Pick<DestinationRow, 'aetitle' | 'address' | 'port'>): Peer {
-  return { aeTitle: destination.aetitle, host: destination.address, port: Number(destination.port) };
+/** The AE title a destination's associations call as (services/calling-ae-titles.service.ts). */
+export interface CallingAeOf {
+  ofDestination(destination: { uuid: string; account_id: string }): Promise<string>;
+}
+
+/** A destination as a peer to call, as its own or its account's AE title. */
+export async function peerOf(
+  destination: Pick<DestinationRow, 'uuid' | 'account_id' | 'aetitle' | 'address' | 'port'>,
+  callingAes: CallingAeOf,
+): Promise<PacsPeer> {
+  return {
+    aeTitle: destination.aetitle,
+    host: destination.address,
+    port: Number(destination.port),
+    callingAe: await callingAes.ofDestination(destination),
+  };
 }
 
 /** A DIMSE status as people quote it: four upper-case hex digits. */

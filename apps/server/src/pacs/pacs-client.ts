@@ -1,10 +1,11 @@
 import {
   echo,
-  findAll,
   findContexts,
   moveContexts,
   openAssociation,
   storageContexts,
+  type ScuAssociation,
+  type AssociationOptions,
   type DicomAttributes,
   type StoreOutcome,
   type StoreSource,
@@ -15,35 +16,53 @@ import {
   type QueryKeys,
 } from '../dimse/client/index.js';
 
+/** A destination's PACS as we call it: where it is, its AE title, and the AE title we call it as. */
+export interface PacsPeer extends Peer {
+  /** The calling AE: the destination's own, else its account's (services/calling-ae-titles.service.ts). */
+  callingAe: string;
+}
+
 /**
- * What destinations, Retrieve Study and push ask of a PACS, on the DICOM client (dimse/client) with
- * our AE title as the calling AE. Services and jobs take this narrow interface, so each opens its
- * own association for its own operation and never shares one.
+ * The one answer an account sees when a PACS could not be reached or would not associate: it says
+ * nothing of whether the port was closed, open to something else or silent (the detail is logged).
+ */
+export const NO_DICOM_ANSWER = 'no DICOM answer';
+
+export class NoDicomAnswer extends Error {
+  constructor() {
+    super(NO_DICOM_ANSWER);
+    this.name = 'NoDicomAnswer';
+  }
+}
+
+/**
+ * What destinations, Retrieve Study and push ask of a PACS, on the DICOM client (dimse/client),
+ * each calling as the peer's `callingAe`. Services and jobs take this narrow interface, so each
+ * opens its own association for its own operation and never shares one.
  */
 export interface PacsClient {
-  /** C-ECHO; resolves on success, rejects with the reason. */
-  echo(peer: Peer): Promise<void>;
+  /** C-ECHO; resolves on success, rejects with NoDicomAnswer otherwise. */
+  echo(peer: PacsPeer): Promise<void>;
   /** Study Root C-FIND at STUDY level; each result is handed to `onResult` as it arrives. */
   findStudies(
-    peer: Peer,
+    peer: PacsPeer,
     keys: QueryKeys,
     onResult: (result: DicomAttributes) => Promise<void>,
     options: { cap: number; signal?: AbortSignal },
   ): Promise<FindOutcome>;
   /** Modality Worklist C-FIND: every scheduled procedure step matching the keys, up to the cap. */
   findWorklist(
-    peer: Peer,
+    peer: PacsPeer,
     keys: QueryKeys,
     options: { cap: number; signal?: AbortSignal },
   ): Promise<{
     results: DicomAttributes[];
     outcome: FindOutcome;
   }>;
-  /** Study Root C-MOVE of one study to `destinationAe`. */
+  /** Study Root C-MOVE of one study to the peer's calling AE (where our listener takes it). */
   moveStudy(
-    peer: Peer,
+    peer: PacsPeer,
     studyUid: string,
-    destinationAe: string,
     options: {
       onRequest?: (messageId: number) => void;
       onProgress?: (progress: MoveProgress) => void;
@@ -55,45 +74,90 @@ export interface PacsClient {
    * Rejects when the association cannot be opened (nothing was sent then).
    */
   storeInstances(
-    peer: Peer,
+    peer: PacsPeer,
     sources: StoreSource[],
     onOutcome: (outcome: StoreOutcome) => Promise<void>,
     signal?: AbortSignal,
   ): Promise<void>;
 }
 
-export function dicomPacsClient(callingAe: string): PacsClient {
+export interface PacsClientOptions {
+  /**
+   * The address to connect to for a peer's host, checked at every connection (DicomPeerGuard):
+   * rejects when the host may not be reached. Default: the host as given.
+   */
+  address?: (host: string) => Promise<string>;
+  /** Where the reason a PACS gave no DICOM answer goes (the account sees only NO_DICOM_ANSWER). */
+  log?: (line: string) => void;
+}
+
+export function dicomPacsClient(options: PacsClientOptions = {}): PacsClient {
+  const address = options.address ?? ((host: string) => Promise.resolve(host));
+  const log = options.log ?? (() => undefined);
+  const unanswered = (peer: PacsPeer, error: unknown): NoDicomAnswer => {
+    log(
+      `DICOM peer ${peer.aeTitle}@${peer.host}:${peer.port} (calling as ${peer.callingAe}) gave no DICOM answer: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
+    return new NoDicomAnswer();
+  };
+  /** The peer's host checked and resolved; any failure to associate is NoDicomAnswer. */
+  const open = async (peer: PacsPeer, contexts: AssociationOptions['contexts']): Promise<ScuAssociation> => {
+    try {
+      const host = await address(peer.host);
+      return await openAssociation(
+        { host, port: peer.port, aeTitle: peer.aeTitle },
+        { callingAe: peer.callingAe, contexts },
+      );
+    } catch (error) {
+      throw unanswered(peer, error);
+    }
+  };
   return {
     async echo(peer) {
-      await echo(peer, { callingAe });
-    },
-    async findStudies(peer, keys, onResult, options) {
-      const association = await openAssociation(peer, { callingAe, contexts: findContexts('study-root') });
       try {
-        const stream = association.find({ model: 'study-root', level: 'STUDY', keys }, options);
+        const host = await address(peer.host);
+        await echo({ host, port: peer.port, aeTitle: peer.aeTitle }, { callingAe: peer.callingAe });
+      } catch (error) {
+        throw unanswered(peer, error);
+      }
+    },
+    async findStudies(peer, keys, onResult, findOptions) {
+      const association = await open(peer, findContexts('study-root'));
+      try {
+        const stream = association.find({ model: 'study-root', level: 'STUDY', keys }, findOptions);
         for await (const result of stream) await onResult(result);
         return stream.outcome!;
       } finally {
         if (association.usable) await association.release();
       }
     },
-    async findWorklist(peer, keys, options) {
-      return findAll(peer, { callingAe }, { model: 'worklist', keys }, options);
+    async findWorklist(peer, keys, findOptions) {
+      const association = await open(peer, findContexts('worklist'));
+      try {
+        const stream = association.find({ model: 'worklist', keys }, findOptions);
+        const results: DicomAttributes[] = [];
+        for await (const result of stream) results.push(result);
+        return { results, outcome: stream.outcome! };
+      } finally {
+        if (association.usable) await association.release();
+      }
     },
-    async moveStudy(peer, studyUid, destinationAe, options) {
-      const association = await openAssociation(peer, { callingAe, contexts: moveContexts('study-root') });
+    async moveStudy(peer, studyUid, moveOptions) {
+      const association = await open(peer, moveContexts('study-root'));
       try {
         return await association.move(
           { model: 'study-root', level: 'STUDY', keys: { StudyInstanceUID: studyUid } },
-          destinationAe,
-          options,
+          peer.callingAe,
+          moveOptions,
         );
       } finally {
         if (association.usable) await association.release();
       }
     },
     async storeInstances(peer, sources, onOutcome, signal) {
-      const association = await openAssociation(peer, { callingAe, contexts: storageContexts(sources) });
+      const association = await open(peer, storageContexts(sources));
       const abort = () => association.abort('the push was stopped');
       signal?.addEventListener('abort', abort);
       const recorded: Promise<void>[] = [];

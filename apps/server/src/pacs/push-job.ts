@@ -10,6 +10,7 @@ import type {
 import type { AuditService } from '../services/audit.service.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { peerOf } from './destination-job.js';
+import type { CallingAeOf } from './destination-job.js';
 import type { PacsClient } from './pacs-client.js';
 
 interface Deps {
@@ -17,6 +18,8 @@ interface Deps {
   destinations: DestinationsRepository;
   blobs: BlobStore;
   pacs: PacsClient;
+  /** The AE title each destination is called as. */
+  callingAes: CallingAeOf;
   audit: AuditService;
   /** Passes over the instances not yet stored before the attempt ends P or F (default 4). */
   maxAttempts?: number;
@@ -67,7 +70,7 @@ export function studyPushJob(deps: Deps): JobHandler<{ push: string; destination
       if (!destination) return finish(push, 'the destination was deleted');
       await deps.pushes.setStatus(push, 'N', null, now());
       const pending = await deps.pushes.pending(uuid);
-      const peer = peerOf(destination);
+      const peer = await peerOf(destination, deps.callingAes);
       const reasons: string[] = [];
       const lanes: PushInstanceRow[][] = Array.from({ length: PUSH_ASSOCIATIONS }, () => []);
       pending.forEach((instance, i) => lanes[i % PUSH_ASSOCIATIONS]!.push(instance));

@@ -4,6 +4,7 @@ import type { DestinationSearchesRepository } from '../repositories/destination-
 import type { DestinationsRepository } from '../repositories/destinations.repository.js';
 import type { AuditService } from '../services/audit.service.js';
 import { auditWorkEnd, reasonOf, startDestinationWork, statusText } from './destination-job.js';
+import type { CallingAeOf } from './destination-job.js';
 import type { MoveProgress } from '../dimse/client/index.js';
 import type { PacsClient } from './pacs-client.js';
 
@@ -12,8 +13,8 @@ interface Deps {
   destinations: DestinationsRepository;
   pacs: PacsClient;
   audit: AuditService;
-  /** Our AE title: the C-MOVE destination, where our listener receives the study. */
-  ourAeTitle: string;
+  /** The AE title the destination is called as: also the C-MOVE destination, where our listener receives the study. */
+  callingAes: CallingAeOf;
   now?: () => number;
 }
 
@@ -21,7 +22,7 @@ interface Deps {
 const PROGRESS_EVERY_MS = 500;
 
 /**
- * Runs a retrieve: one C-MOVE of the study to our AE. The instances arrive on our listener, which
+ * Runs a retrieve: one C-MOVE of the study to the AE title we called the destination as. The instances arrive on our listener, which
  * finds this retrieve (dimse/scp.ts → DeliveryRouter) and ingests them into the search's group,
  * where the study stays out of study/list while the move fills it. The retrieve ends with the final
  * C-MOVE response (not a quiet timer): done when every sub-operation completed, and the study is
@@ -38,7 +39,11 @@ export function destinationRetrieveJob(deps: Deps): JobHandler<{ retrieve: strin
     maxAttempts: 1,
     concurrency: 4,
     async run({ retrieve: uuid }, _job, signal) {
-      const started = await startDestinationWork(await deps.searches.findRetrieve(uuid), deps.destinations);
+      const started = await startDestinationWork(
+        await deps.searches.findRetrieve(uuid),
+        deps.destinations,
+        deps.callingAes,
+      );
       if (!started) return;
       const retrieve = started.row;
       const finish = async (
@@ -72,7 +77,7 @@ export function destinationRetrieveJob(deps: Deps): JobHandler<{ retrieve: strin
       let messageIdWrite: Promise<void> | undefined;
       let result;
       try {
-        result = await deps.pacs.moveStudy(started.peer, retrieve.study_uid, deps.ourAeTitle, {
+        result = await deps.pacs.moveStudy(started.peer, retrieve.study_uid, {
           signal,
           // Recorded so arriving instances are matched to this move by their Move Originator Message ID.
           onRequest: (messageId) => {

@@ -7,6 +7,7 @@ import type {
 import type { DestinationsRepository } from '../repositories/destinations.repository.js';
 import type { AuditService } from '../services/audit.service.js';
 import { auditWorkEnd, reasonOf, startDestinationWork, statusText } from './destination-job.js';
+import type { CallingAeOf } from './destination-job.js';
 import type { PacsClient } from './pacs-client.js';
 import { findKeys, searchResultOf } from './search-query.js';
 import type { SearchQuery } from './search-query.js';
@@ -20,6 +21,8 @@ interface Deps {
   searches: DestinationSearchesRepository;
   destinations: DestinationsRepository;
   pacs: PacsClient;
+  /** The AE title each destination is called as. */
+  callingAes: CallingAeOf;
   audit: AuditService;
   now?: () => number;
 }
@@ -36,7 +39,11 @@ export function destinationSearchJob(deps: Deps): JobHandler<{ search: string }>
     maxAttempts: 1,
     concurrency: 4,
     async run({ search: uuid }, _job, signal) {
-      const started = await startDestinationWork(await deps.searches.findSearch(uuid), deps.destinations);
+      const started = await startDestinationWork(
+        await deps.searches.findSearch(uuid),
+        deps.destinations,
+        deps.callingAes,
+      );
       if (!started) return;
       const search = started.row;
       const end = async (

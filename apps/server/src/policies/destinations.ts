@@ -85,3 +85,11 @@ export function requireFollowedSearch<T extends { namespace_id: string; user_id:
   if (!search || !(permissions?.has('destination_search') || own)) throw notFound('destination_search');
   return search;
 }
+
+/**
+ * May the caller let other accounts register a destination's PACS target (shared_target)? Only a
+ * system administrator: a PACS belongs to one account unless the operator decides otherwise.
+ */
+export function maySetSharedTarget(caller: Caller): boolean {
+  return Number(caller.user.sysadmin) === 1;
+}

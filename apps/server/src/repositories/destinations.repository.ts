@@ -37,18 +37,61 @@ export class DestinationsRepository {
     return query.orderBy('name').orderBy('uuid').execute();
   }
 
-  /** Changes the destination and, when its AE title or address moved, its sender in one transaction. */
+  /**
+   * Changes the destination and, when its AE title or address moved, its sender in one transaction:
+   * the sender changed, registered (its target is no longer shared) or dropped (it now shares
+   * another destination's sender).
+   */
   async update(
     uuid: string,
     changes: Updateable<DestinationTable>,
-    node: { uuid: string; changes: Updateable<DicomNodeTable> } | undefined,
+    node:
+      | { uuid: string; changes: Updateable<DicomNodeTable> }
+      | { insert: Insertable<DicomNodeTable> }
+      | { drop: true }
+      | undefined,
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('destinations').set(changes).where('uuid', '=', uuid).execute();
-      if (node && Object.keys(node.changes).length) {
+      if (node && 'drop' in node) {
+        await trx.deleteFrom('dicom_nodes').where('destination_id', '=', uuid).execute();
+      } else if (node && 'insert' in node) {
+        await trx.insertInto('dicom_nodes').values(node.insert).execute();
+      } else if (node && Object.keys(node.changes).length) {
         await trx.updateTable('dicom_nodes').set(node.changes).where('uuid', '=', node.uuid).execute();
       }
     });
+  }
+
+  /**
+   * The destinations (of any account) at this PACS target: its AE title in any case or padding,
+   * its port, and its address as written (case-blind); `except` left out.
+   */
+  atTarget(
+    target: { aetitle: string; address: string; port: number },
+    except?: string,
+  ): Promise<DestinationRow[]> {
+    let query = this.db
+      .selectFrom('destinations')
+      .selectAll()
+      .where((e) => e(e.fn('upper', [e.fn('trim', ['aetitle'])]), '=', target.aetitle.trim().toUpperCase()))
+      .where((e) => e(e.fn('lower', ['address']), '=', target.address.toLowerCase()))
+      .where('port', '=', target.port);
+    if (except) query = query.where('uuid', '!=', except);
+    return query.orderBy('created').orderBy('uuid').execute();
+  }
+
+  /**
+   * The destinations of an account (a destination, when it has a title of its own) whose PACS has
+   * this AE title in any case: where that PACS delivers what it was asked to move to that account.
+   */
+  ofAccountByAeTitle(accountId: string, aeTitle: string): Promise<DestinationRow[]> {
+    return this.db
+      .selectFrom('destinations')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where((e) => e(e.fn('upper', [e.fn('trim', ['aetitle'])]), '=', aeTitle.trim().toUpperCase()))
+      .execute();
   }
 
   /** Destinations with an automatic echo whose interval has passed since their last echo. */
@@ -80,11 +123,16 @@ export class DestinationsRepository {
       .execute();
   }
 
-  /** Deletes the destination and its sender registration. */
-  async remove(uuid: string): Promise<void> {
+  /**
+   * Deletes the destination, its own calling AE title and its sender registration; `handoff`: the
+   * sender registered instead for another destination that shared its target.
+   */
+  async remove(uuid: string, handoff?: Insertable<DicomNodeTable>): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('dicom_nodes').where('destination_id', '=', uuid).execute();
+      await trx.deleteFrom('calling_ae_titles').where('destination_id', '=', uuid).execute();
       await trx.deleteFrom('destinations').where('uuid', '=', uuid).execute();
+      if (handoff) await trx.insertInto('dicom_nodes').values(handoff).execute();
     });
   }
 }

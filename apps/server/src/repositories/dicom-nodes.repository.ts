@@ -64,6 +64,18 @@ export class DicomNodesRepository {
     return this.listed().where('dicom_nodes.ae_title', '=', aeTitle).executeTakeFirst();
   }
 
+  /**
+   * Any sender whose AE title is this one in any case or padding: a PACS compares AE titles
+   * case-blind, so `orthanc` and `ORTHANC` name the same sender (decision 0054).
+   */
+  findAnyByAeKey(aeTitle: string): Promise<DicomNodeListed | undefined> {
+    return this.listed()
+      .where((e) =>
+        e(e.fn('upper', [e.fn('trim', ['dicom_nodes.ae_title'])]), '=', aeTitle.trim().toUpperCase()),
+      )
+      .executeTakeFirst();
+  }
+
   findOfDestination(destinationId: string): Promise<DicomNodeListed | undefined> {
     return this.listed().where('dicom_nodes.destination_id', '=', destinationId).executeTakeFirst();
   }

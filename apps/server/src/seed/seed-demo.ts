@@ -60,6 +60,9 @@ export async function seedDemo(
       }
     }
   }
+  // Each account's calling AE title (decision 0054): Demo Hospital, the first, keeps DICOM_AET (INBOX),
+  // Partner Clinic gets PARTNER_CLINIC.
+  for (const uuid of accountIds.values()) await ctx.services.callingAes.ofAccount(uuid);
 
   for (const connection of DEMO_CONNECTIONS) {
     const target = groupIds.get(connection.targetGroup)!;

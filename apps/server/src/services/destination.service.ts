@@ -9,7 +9,10 @@ import {
 import type { Destination, EchoResult } from '@imaging-inbox/contract';
 import { invalidField, missingFields } from '../domain/errors.js';
 import type { Caller } from '../policies/index.js';
-import { requireDestination, requireDestinationAccount } from '../policies/index.js';
+import { maySetSharedTarget, requireDestination, requireDestinationAccount } from '../policies/index.js';
+import { NO_DICOM_ANSWER } from '../pacs/pacs-client.js';
+import type { PacsPeer } from '../pacs/pacs-client.js';
+import type { CallingAeTitles } from './calling-ae-titles.service.js';
 import type { DestinationRow, DestinationsRepository } from '../repositories/destinations.repository.js';
 import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
 import type { AuditService } from './audit.service.js';
@@ -22,8 +25,8 @@ export interface DicomPeer {
   port: number;
 }
 
-/** A C-ECHO to a peer: resolves once it answered success, rejects with the reason otherwise. */
-export type EchoPeer = (peer: DicomPeer) => Promise<void>;
+/** A C-ECHO to a peer: resolves once it answered success, rejects otherwise. */
+export type EchoPeer = (peer: PacsPeer) => Promise<void>;
 
 /** The fields of destination/add and destination/set, as given (strings; undefined: not given). */
 export interface DestinationFields {
@@ -35,6 +38,8 @@ export interface DestinationFields {
   can_search_mwl?: string | undefined;
   can_push?: string | undefined;
   c_echo_interval?: string | undefined;
+  calling_aet?: string | undefined;
+  shared_target?: string | undefined;
 }
 
 interface Cleaned {
@@ -48,6 +53,7 @@ interface Cleaned {
   can_search_mwl?: number;
   can_push?: number;
   c_echo_interval?: number | null;
+  shared_target?: number;
 }
 
 interface Deps {
@@ -55,10 +61,14 @@ interface Deps {
   nodes: DicomNodesRepository;
   audit: AuditService;
   echo: EchoPeer;
-  /** Our own AE title: a destination cannot be called by it. */
-  ourAeTitle: string;
+  /** The AE titles we call as (ours cannot be a destination's). */
+  callingAes: CallingAeTitles;
+  /** Why a destination may not be aimed at this host (DicomPeerGuard: internal addresses), or null. */
+  addressProblem?: (host: string) => Promise<string | null>;
   /** Host name → IP address (dns.lookup by default). */
   resolve?: (host: string) => Promise<string>;
+  /** The server log: why an echo failed (the account sees only NO_DICOM_ANSWER). */
+  log?: (line: string) => void;
   now?: () => number;
 }
 
@@ -79,11 +89,12 @@ export class DestinationService {
 
   async list(caller: Caller, accountId: string, uuids?: string[]): Promise<Destination[]> {
     requireDestinationAccount(caller, accountId, 'list');
-    return (await this.deps.destinations.listOfAccount(accountId, uuids)).map(present);
+    const rows = await this.deps.destinations.listOfAccount(accountId, uuids);
+    return Promise.all(rows.map((row) => this.present(row)));
   }
 
   async get(caller: Caller, uuid: string): Promise<Destination> {
-    return present(requireDestination(caller, await this.deps.destinations.find(uuid), 'list'));
+    return this.present(requireDestination(caller, await this.deps.destinations.find(uuid), 'list'));
   }
 
   /** A destination the caller may use (search or push with), or NOT_FOUND. */
@@ -100,7 +111,7 @@ export class DestinationService {
     requireDestinationAccount(caller, accountId, 'manage');
     const missing = REQUIRED.filter((f) => !fields[f]?.trim());
     if (missing.length) throw missingFields(missing);
-    const valid = await this.validate(fields, undefined);
+    const valid = await this.validate(caller, fields);
     const uuid = newUuid();
     const now = this.now();
     const row = {
@@ -114,6 +125,7 @@ export class DestinationService {
       can_search_mwl: valid.can_search_mwl ?? 0,
       can_push: valid.can_push ?? 0,
       c_echo_interval: valid.c_echo_interval ?? null,
+      shared_target: valid.shared_target ?? 0,
       last_echo_ok: null,
       last_echo_ms: null,
       last_echo_reason: null,
@@ -121,46 +133,75 @@ export class DestinationService {
       created: now,
       updated: now,
     };
-    await this.deps.destinations.insert(row, {
-      uuid: newUuid(),
-      account_id: accountId,
-      ae_title: row.aetitle,
-      host: valid.senderHost!,
-      group_uuid: null,
-      name: row.name,
-      created: now,
-      destination_id: uuid,
+    const target = { ...row, senderHost: valid.senderHost! };
+    const shares = await this.sharedSender(caller, accountId, undefined, target, valid.shared_target);
+    if (fields.calling_aet?.trim())
+      await this.deps.callingAes.check(fields.calling_aet.trim(), 'calling_aet', accountId, uuid);
+    // A destination sharing another's PACS target is delivered to through that one's sender.
+    if (shares) await this.deps.destinations.insertLocal(row);
+    else await this.deps.destinations.insert(row, this.senderOf(row, valid.senderHost!, now));
+    if (fields.calling_aet?.trim()) {
+      await this.deps.callingAes.setForDestination(accountId, uuid, fields.calling_aet, 'calling_aet');
+    }
+    await this.audit(caller, accountId, 'CREATE', uuid, {
+      after: { ...auditView(row), calling_aet: fields.calling_aet?.trim() || null },
     });
-    await this.audit(caller, accountId, 'CREATE', uuid, { after: auditView(row) });
-    return present((await this.deps.destinations.find(uuid))!);
+    return this.present((await this.deps.destinations.find(uuid))!);
   }
 
   async set(caller: Caller, uuid: string, fields: DestinationFields): Promise<Destination> {
     const row = await this.managed(caller, uuid);
-    const valid = await this.validate(fields, uuid);
+    const valid = await this.validate(caller, fields);
     const { senderHost, ...changes } = valid;
+    const callingAet = fields.calling_aet?.trim();
+    const before = await this.deps.callingAes.ownOf(uuid);
+    if (callingAet) await this.deps.callingAes.check(callingAet, 'calling_aet', row.account_id, uuid);
+    const retargeted =
+      changes.aetitle !== undefined || changes.address !== undefined || changes.port !== undefined;
     if (Object.keys(changes).length) {
-      const node = await this.deps.nodes.findOfDestination(uuid);
-      const nodeChanges = {
-        ...(changes.aetitle !== undefined ? { ae_title: changes.aetitle } : {}),
-        ...(senderHost !== undefined ? { host: senderHost } : {}),
-      };
-      await this.deps.destinations.update(
-        uuid,
-        { ...changes, updated: this.now() },
-        node ? { uuid: node.uuid, changes: nodeChanges } : undefined,
-      );
+      let node: Parameters<DestinationsRepository['update']>[2];
+      if (retargeted || changes.shared_target !== undefined) {
+        const after = { ...row, ...changes, port: Number(changes.port ?? row.port) };
+        const host = senderHost ?? (await this.senderHost(after.address));
+        const shares = await this.sharedSender(
+          caller,
+          row.account_id,
+          uuid,
+          { ...after, senderHost: host },
+          changes.shared_target,
+        );
+        const own = await this.deps.nodes.findOfDestination(uuid);
+        if (shares) node = own ? { drop: true } : undefined;
+        else if (own) node = { uuid: own.uuid, changes: { ae_title: after.aetitle, host } };
+        else if (!(await this.isLocalTarget(after.aetitle)))
+          node = { insert: this.senderOf({ ...after, uuid }, host, this.now()) };
+      }
+      await this.deps.destinations.update(uuid, { ...changes, updated: this.now() }, node);
+    }
+    if (callingAet !== undefined) {
+      await this.deps.callingAes.setForDestination(row.account_id, uuid, callingAet, 'calling_aet');
+    }
+    const after = await this.deps.callingAes.ownOf(uuid);
+    if (Object.keys(changes).length || after !== before) {
       await this.audit(caller, row.account_id, 'EDIT', uuid, {
-        before: auditView(row),
-        after: auditView({ ...row, ...changes }),
+        before: { ...auditView(row), calling_aet: before },
+        after: { ...auditView({ ...row, ...changes }), calling_aet: after },
       });
     }
-    return present((await this.deps.destinations.find(uuid))!);
+    return this.present((await this.deps.destinations.find(uuid))!);
   }
 
   async remove(caller: Caller, uuid: string): Promise<void> {
     const row = await this.managed(caller, uuid);
-    await this.deps.destinations.remove(uuid);
+    const own = await this.deps.nodes.findOfDestination(uuid);
+    // Another destination sharing this PACS target takes over its sender, so its deliveries still arrive.
+    const heir = own
+      ? (await this.deps.destinations.atTarget({ ...row, port: Number(row.port) }, uuid))[0]
+      : undefined;
+    await this.deps.destinations.remove(
+      uuid,
+      heir && own ? this.senderOf(heir, own.host, this.now()) : undefined,
+    );
     await this.audit(caller, row.account_id, 'DELETE', uuid, { before: auditView(row) });
   }
 
@@ -183,10 +224,15 @@ export class DestinationService {
     const started = performance.now();
     let result: EchoResult;
     try {
-      await this.deps.echo({ aeTitle: row.aetitle, host: row.address, port: row.port });
+      const callingAe = await this.deps.callingAes.ofDestination(row);
+      await this.deps.echo({ aeTitle: row.aetitle, host: row.address, port: Number(row.port), callingAe });
       result = { ok: true, ms: Math.max(1, Math.round(performance.now() - started)), reason: null, at: 0 };
     } catch (error) {
-      result = { ok: false, ms: null, reason: error instanceof Error ? error.message : String(error), at: 0 };
+      // One answer whatever happened (closed, open to something else, silent, refused): no port scan.
+      this.deps.log?.(
+        `C-ECHO of destination ${row.uuid} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      result = { ok: false, ms: null, reason: NO_DICOM_ANSWER, at: 0 };
     }
     result.at = this.now();
     await this.deps.destinations.recordEcho(row.uuid, result);
@@ -197,8 +243,8 @@ export class DestinationService {
     return requireDestination(caller, await this.deps.destinations.find(uuid), 'manage');
   }
 
-  /** Trims and checks the fields given; answers them cleaned. `self`: the destination being edited. */
-  private async validate(fields: DestinationFields, self: string | undefined): Promise<Cleaned> {
+  /** Trims and checks the fields given; answers them cleaned. */
+  private async validate(caller: Caller, fields: DestinationFields): Promise<Cleaned> {
     const out: Cleaned = {};
     if (fields.name !== undefined) {
       const name = fields.name.trim();
@@ -212,17 +258,15 @@ export class DestinationService {
       const ae = fields.aetitle.trim();
       if (!isAeTitle(ae))
         throw invalidField('aetitle', '1 to 16 characters, printable ASCII without backslash');
-      if (ae === this.deps.ourAeTitle) throw invalidField('aetitle', 'is the AE title of this server');
-      // Its PACS will call us by this AE title, which must name one sender only.
-      const holder = await this.deps.nodes.findAnyByAeTitle(ae);
-      if (holder && (self === undefined || holder.destination_id !== self)) {
-        throw invalidField('aetitle', 'is already registered as a DICOM sender');
-      }
+      if (await this.deps.callingAes.isOurs(ae))
+        throw invalidField('aetitle', 'is an AE title of this server');
       out.aetitle = ae;
     }
     if (fields.address !== undefined) {
       const address = fields.address.trim();
       if (!isAddress(address)) throw invalidField('address', 'an IP address or a host name');
+      const problem = await this.deps.addressProblem?.(address);
+      if (problem) throw invalidField('address', problem);
       out.address = address;
       out.senderHost = await this.senderHost(address);
     }
@@ -254,7 +298,79 @@ export class DestinationService {
         out.c_echo_interval = seconds;
       }
     }
+    const shared = fields.shared_target?.trim();
+    if (shared !== undefined && shared !== '') {
+      if (shared !== '0' && shared !== '1') throw invalidField('shared_target', 'must be 0 or 1');
+      if (!maySetSharedTarget(caller))
+        throw invalidField('shared_target', 'only a system administrator may set it');
+      out.shared_target = Number(shared);
+    }
     return out;
+  }
+
+  /**
+   * Whether this destination's PACS target (AE title in any case, port, address) is delivered to
+   * through another destination's sender, because a system administrator shared that target.
+   * Throws when the target, or a sender with its AE title, is another's and not shared: a PACS
+   * belongs to one account (decision 0054).
+   */
+  private async sharedSender(
+    caller: Caller,
+    accountId: string,
+    self: string | undefined,
+    target: { aetitle: string; address: string; port: number; senderHost: string },
+    sharing: number | undefined,
+  ): Promise<boolean> {
+    const holder = await this.deps.nodes.findAnyByAeKey(target.aetitle);
+    if (!holder || (self !== undefined && holder.destination_id === self)) {
+      const others = await this.deps.destinations.atTarget(target, self);
+      if (others.some((d) => d.account_id !== accountId && !Number(d.shared_target)) && sharing !== 1) {
+        throw invalidField('aetitle', 'this PACS (address, port and AE title) belongs to another account');
+      }
+      return false;
+    }
+    const owner = holder.destination_id
+      ? await this.deps.destinations.find(holder.destination_id)
+      : undefined;
+    const sameTarget =
+      owner !== undefined &&
+      Number(owner.port) === target.port &&
+      (owner.address.toLowerCase() === target.address.toLowerCase() || holder.host === target.senderHost);
+    if (sameTarget && (Number(owner.shared_target) === 1 || (sharing === 1 && maySetSharedTarget(caller))))
+      return true;
+    throw invalidField(
+      'aetitle',
+      holder.account_id === accountId
+        ? 'is already registered as a DICOM sender'
+        : 'this PACS AE title belongs to another account',
+    );
+  }
+
+  /** A destination aimed at one of our listener's own AE titles (the demo's PACS Archive): no sender. */
+  private async isLocalTarget(aetitle: string): Promise<boolean> {
+    return (await this.deps.nodes.findLocalAe(aetitle)) !== undefined;
+  }
+
+  /** The sender registration that lets the destination's PACS deliver what we C-MOVE. */
+  private senderOf(
+    row: { uuid: string; account_id: string; aetitle: string; name: string },
+    host: string,
+    now: number,
+  ) {
+    return {
+      uuid: newUuid(),
+      account_id: row.account_id,
+      ae_title: row.aetitle,
+      host,
+      group_uuid: null,
+      name: row.name,
+      created: now,
+      destination_id: row.uuid,
+    };
+  }
+
+  private async present(row: DestinationRow): Promise<Destination> {
+    return present(row, await this.deps.callingAes.ownOf(row.uuid));
   }
 
   /** The IP a destination's deliveries come from: its address, resolved when it is a host name. */
@@ -295,7 +411,7 @@ function auditView(row: { name: string; aetitle: string; address: string; port: 
   return { name: row.name, aetitle: row.aetitle, address: row.address, port: Number(row.port) };
 }
 
-export function present(row: DestinationRow): Destination {
+export function present(row: DestinationRow, callingAet: string | null = null): Destination {
   return {
     uuid: row.uuid,
     account_id: row.account_id,
@@ -316,6 +432,8 @@ export function present(row: DestinationRow): Destination {
             reason: row.last_echo_reason,
             at: Number(row.last_echo_at),
           },
+    calling_aet: callingAet,
+    shared_target: Number(row.shared_target) ? 1 : 0,
     created: Number(row.created),
     updated: Number(row.updated),
   };

@@ -6,6 +6,8 @@ import { DomainError, invalidField, missingFields, notFound } from '../domain/er
 import { NOMINATION_PROCESS_JOB, PUSH_JOB } from '../jobs/job-kinds.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { PacsClient } from '../pacs/pacs-client.js';
+import { peerOf } from '../pacs/destination-job.js';
+import type { CallingAeOf } from '../pacs/destination-job.js';
 import type { Caller } from '../policies/index.js';
 import { requireGatekeeperProcess } from '../policies/index.js';
 import { LOCK_TTL_MS } from '../policies/study-lock.js';
@@ -30,6 +32,8 @@ interface Deps {
   configs: GroupConfigService;
   fileEditor: StudyFileEditor;
   pacs: Pick<PacsClient, 'findStudies'>;
+  /** The AE title each destination is called as. */
+  callingAes: CallingAeOf;
   jobs: JobQueue;
   audit: AuditService;
   now?: () => number;
@@ -324,7 +328,7 @@ export class NominationProcessService {
     let outcome;
     try {
       outcome = await this.deps.pacs.findStudies(
-        { aeTitle: destination.aetitle, host: destination.address, port: Number(destination.port) },
+        await peerOf(destination, this.deps.callingAes),
         { StudyInstanceUID: studyUid, PatientID: '', PatientName: '' },
         (r) => {
           held.push({ patientid: text(r['PatientID']), patient_name: text(r['PatientName']) });

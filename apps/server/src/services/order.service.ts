@@ -9,6 +9,7 @@ import type {
 } from '@imaging-inbox/contract';
 import { invalidField } from '../domain/errors.js';
 import { peerOf } from '../pacs/destination-job.js';
+import type { CallingAeOf } from '../pacs/destination-job.js';
 import type { PacsClient } from '../pacs/pacs-client.js';
 import { orderOfWorklist, worklistKeys } from '../pacs/worklist-query.js';
 import type { Caller } from '../policies/index.js';
@@ -24,6 +25,8 @@ interface Deps {
   destinations: DestinationsRepository;
   configs: GroupConfigService;
   pacs: Pick<PacsClient, 'findWorklist'>;
+  /** The AE title each destination is called as. */
+  callingAes: CallingAeOf;
   audit: AuditService;
   now?: () => number;
 }
@@ -190,9 +193,13 @@ export class OrderService {
     }
     const outcome = { destination_id: destination.uuid, destination_name: destination.name };
     try {
-      const { results } = await this.deps.pacs.findWorklist(peerOf(destination), worklistKeys(query), {
-        cap: WORKLIST_CAP,
-      });
+      const { results } = await this.deps.pacs.findWorklist(
+        await peerOf(destination, this.deps.callingAes),
+        worklistKeys(query),
+        {
+          cap: WORKLIST_CAP,
+        },
+      );
       const now = this.now();
       return {
         orders: results.map((r) => orderOfWorklist(r, accountId, now)),

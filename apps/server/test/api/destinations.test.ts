@@ -104,7 +104,7 @@ describe.each(DIALECTS)('destinations (destination/*) on %s', (dialect) => {
       {
         uuid,
         aetitle: 'MAIN_PACS_2',
-        address: '10.1.2.3',
+        address: '203.0.113.7',
         port: '11112',
         can_push: '0',
         c_echo_interval: '0',
@@ -113,7 +113,7 @@ describe.each(DIALECTS)('destinations (destination/*) on %s', (dialect) => {
     );
     expect(edited.body).toMatchObject({
       aetitle: 'MAIN_PACS_2',
-      address: '10.1.2.3',
+      address: '203.0.113.7',
       port: 11112,
       can_push: 0,
       can_search: 1,
@@ -122,7 +122,7 @@ describe.each(DIALECTS)('destinations (destination/*) on %s', (dialect) => {
     const moved = (await server.api.call('dicom/node/list', { account_id: account }, admin)).body.nodes.find(
       (n: { destination_id: string | null }) => n.destination_id === uuid,
     );
-    expect(moved).toMatchObject({ ae_title: 'MAIN_PACS_2', host: '10.1.2.3' });
+    expect(moved).toMatchObject({ ae_title: 'MAIN_PACS_2', host: '203.0.113.7' });
 
     expect((await server.api.call('destination/delete', { uuid }, admin)).body.status).toBe('OK');
     expect((await server.api.call('destination/get', { uuid }, admin)).body.error_type).toBe('NOT_FOUND');

@@ -58,6 +58,8 @@ export async function startChildServer(
       LOG_LEVEL: 'warn',
       // 65,536 blob directories per test server would outweigh the few files a test stores.
       BLOB_DIRECTORIES_AHEAD: '0',
+      // The tests' PACS peers are on 127.0.0.1, which destinations reach only when allowed.
+      DICOM_ALLOWED_HOSTS: '127.0.0.1,::1,localhost',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

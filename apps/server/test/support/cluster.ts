@@ -50,6 +50,8 @@ export class ClusterNode {
         LOG_LEVEL: 'error',
         // 65,536 blob directories per node would outweigh the few files a test stores.
         BLOB_DIRECTORIES_AHEAD: '0',
+        // The tests' PACS peers are on 127.0.0.1, which destinations reach only when allowed.
+        DICOM_ALLOWED_HOSTS: '127.0.0.1,::1,localhost',
         ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

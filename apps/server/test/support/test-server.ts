@@ -52,6 +52,9 @@ export async function startTestServer(
     BLOB_GRACE_SECONDS: '0',
     // 65,536 directories per test server would cost more than the few files a test stores.
     BLOB_DIRECTORIES_AHEAD: '0',
+    // The tests' PACS peers (Orthanc, the server's own listener) are reached on 127.0.0.1, which
+    // destinations may only reach when the operator allows it.
+    DICOM_ALLOWED_HOSTS: '127.0.0.1,::1,localhost',
     ...(dialect === 'postgres' ? { DATABASE_URL: await createPgDatabase() } : {}),
     ...s3?.env,
     ...env,

@@ -66,14 +66,25 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
       share_code: row.share_code,
       permissions: permissionFlags(access.permissions),
       settings: await ctx.repos.settings.all(accountOwner(row.uuid)),
+      // The AE title the account calls its PACS destinations as (decision 0054).
+      calling_aet: await ctx.services.accountSettings.callingAe(row.uuid),
       brand_settings: {},
     };
   });
 
-  // The account's admins change its settings (today its default language, as `settings.default_language`).
+  // The account's admins change its settings: its default language (`settings.default_language`)
+  // and the AE title it calls its PACS as (`settings.calling_aet`).
   authedRoute(ctx, app, 'account/set', accountSetRequest, async ({ caller, input }) => {
-    await ctx.services.accountSettings.setDefaultLanguage(caller, input.uuid, input.defaultLanguage);
-    return { settings: await ctx.repos.settings.all(accountOwner(input.uuid)) };
+    const settings = ctx.services.accountSettings;
+    // Both are checked before either is written: a refused call changes nothing.
+    if (input.callingAet !== undefined) await settings.checkCallingAe(caller, input.uuid, input.callingAet);
+    if (input.defaultLanguage !== undefined)
+      await settings.setDefaultLanguage(caller, input.uuid, input.defaultLanguage);
+    if (input.callingAet !== undefined) await settings.setCallingAe(caller, input.uuid, input.callingAet);
+    return {
+      settings: await ctx.repos.settings.all(accountOwner(input.uuid)),
+      calling_aet: await settings.callingAe(input.uuid),
+    };
   });
 
   authedRoute(ctx, app, 'group/list', groupListRequest, ({ caller, input }) => {

@@ -37,6 +37,8 @@ const destination: Destination = {
   can_push: 1,
   c_echo_interval: null,
   last_echo: null,
+  calling_aet: null,
+  shared_target: 0,
   created: 1,
   updated: 1,
 };
