@@ -2,7 +2,7 @@ import type { Permission } from '@imaging-inbox/contract';
 import { ALL_PERMISSIONS } from '@imaging-inbox/contract';
 import { DEMO_USERS } from '../../src/seed/demo-world.js';
 import type { AccountKey, Member, MatrixObject, NsKey, Principal, World } from './access-world.js';
-import { isMember } from './access-world.js';
+import { DELEGATED_ADMIN_GRANT, MEMBER_EMAILS, isMember } from './access-world.js';
 
 /**
  * The expected side of the authorization matrix: what each demo user holds where (written out from
@@ -16,17 +16,14 @@ export type Outcome = 'OK' | '401' | 'NOT_FOUND' | 'NOT_PERMITTED' | (string & {
 const groupGrant = (email: string, group: string): readonly Permission[] =>
   DEMO_USERS.find((u) => u.email === email)!.groups.find((g) => g.group === group)!.permissions;
 
-const MEMBER_EMAIL: Record<Member, string> = {
-  viewer: 'viewer@demo.local',
-  clinician: 'clinician@demo.local',
-  gatekeeper: 'gatekeeper@demo.local',
-  partnerAdmin: 'partner@demo.local',
-  admin: 'admin@demo.local',
-};
-
-/** The permissions a (non-admin) member holds on their account itself, as the demo world seeds them. */
+/**
+ * The permissions a (non-admin) member holds on their account itself: as the demo world seeds them,
+ * or, for the delegated admin the matrix invites, what its role grants.
+ */
 const accountGrant = (p: Member): readonly Permission[] =>
-  DEMO_USERS.find((u) => u.email === MEMBER_EMAIL[p])!.accountPermissions ?? [];
+  p === 'delegatedAdmin'
+    ? DELEGATED_ADMIN_GRANT
+    : (DEMO_USERS.find((u) => u.email === MEMBER_EMAILS[p])?.accountPermissions ?? []);
 
 /** What a user holds in the personal namespace of studies shared with them. */
 const PERSONAL: readonly Permission[] = [
@@ -48,6 +45,10 @@ const HOLDS: Record<Member, Partial<Record<NsKey, readonly Permission[]>>> = {
   },
   gatekeeper: { intake: groupGrant('gatekeeper@demo.local', 'intake') },
   partnerAdmin: { referrals: ALL_PERMISSIONS },
+  // Another account's admin: every group of Partner Clinic, nothing of Demo Hospital.
+  outsideAdmin: { referrals: ALL_PERMISSIONS },
+  // Administers Demo Hospital's roles and users, in no group.
+  delegatedAdmin: {},
   admin: {
     emergency: ALL_PERMISSIONS,
     cardiology: ALL_PERMISSIONS,
@@ -62,6 +63,8 @@ const ACCOUNT_ROLE: Record<Member, Partial<Record<AccountKey, 'admin' | 'member'
   gatekeeper: { demo: 'member' },
   partnerAdmin: { partner: 'admin' },
   admin: { demo: 'admin' },
+  outsideAdmin: { partner: 'admin' },
+  delegatedAdmin: { demo: 'member' },
 };
 
 const NS_ACCOUNT: Record<NsKey, AccountKey> = {
@@ -115,6 +118,8 @@ export type Rule =
       lacking?: Outcome;
       /** The answer for an admin of the group's account who is not in the group (they know it exists). */
       adminDenied?: Outcome;
+      /** Account permissions that let a member who is not in the group know it too (`adminDenied`). */
+      knownWith?: Permission[];
       /** Account permissions that let a member who is not in the group read it anyway (OK). */
       administeredWith?: Permission[];
     }
@@ -189,9 +194,11 @@ export function expected(rule: Rule, p: Principal, object: MatrixObject | undefi
     }
     case 'group': {
       const granted = holds(p, object!.ns);
-      if (!granted && rule.adminDenied && ACCOUNT_ROLE[p][NS_ACCOUNT[object!.ns]] === 'admin') {
-        return rule.adminDenied;
-      }
+      const accountRole = ACCOUNT_ROLE[p][NS_ACCOUNT[object!.ns]];
+      const knows =
+        accountRole === 'admin' ||
+        (accountRole === 'member' && rule.knownWith?.some((x) => accountGrant(p).includes(x)));
+      if (!granted && rule.adminDenied && knows) return rule.adminDenied;
       const administers =
         ACCOUNT_ROLE[p][NS_ACCOUNT[object!.ns]] === 'member' &&
         rule.administeredWith?.some((x) => accountGrant(p).includes(x));

@@ -18,20 +18,42 @@ export const PRINCIPALS = [
   'gatekeeper',
   'partnerAdmin',
   'admin',
+  'outsideAdmin',
+  'delegatedAdmin',
   'linkGrant',
   'viewerToken',
 ] as const;
 export type Principal = (typeof PRINCIPALS)[number];
 
-/** The principals that are signed-in users of the demo world. */
-export type Member = 'viewer' | 'clinician' | 'gatekeeper' | 'partnerAdmin' | 'admin';
+/**
+ * The principals that are signed-in users: the demo world's, and two the matrix invites (decision
+ * 0052): `outsideAdmin`, a second admin of Partner Clinic who has invited Demo Hospital's clinician
+ * there (she has not accepted), acting on Demo Hospital's objects as another account's admin; and
+ * `delegatedAdmin`, a Demo Hospital member holding role_edit and user view, edit and invite through
+ * a role, who is not an account admin.
+ */
+export type Member =
+  'viewer' | 'clinician' | 'gatekeeper' | 'partnerAdmin' | 'admin' | 'outsideAdmin' | 'delegatedAdmin';
 export const MEMBER_EMAILS: Record<Member, string> = {
   viewer: 'viewer@demo.local',
   clinician: 'clinician@demo.local',
   gatekeeper: 'gatekeeper@demo.local',
   partnerAdmin: 'partner@demo.local',
   admin: 'admin@demo.local',
+  outsideAdmin: 'outside-admin@matrix.example',
+  delegatedAdmin: 'delegated-admin@matrix.example',
 };
+/** The members the matrix invites (see `inviteMatrixMembers`); the others are the demo world's. */
+const INVITED_MEMBERS: readonly Member[] = ['outsideAdmin', 'delegatedAdmin'];
+/** What the delegated admin's role grants on Demo Hospital (access-matrix.ts reads it too). */
+export const DELEGATED_ADMIN_GRANT = [
+  'role_view',
+  'role_edit',
+  'account_user_view',
+  'account_user_edit',
+  'account_user_invite',
+] as const;
+const MATRIX_PASSWORD = 'Matrix-pass-2024';
 export const isMember = (p: Principal): p is Member => p in MEMBER_EMAILS;
 
 /**
@@ -137,12 +159,59 @@ async function ok<T = any>(
   return answer.body;
 }
 
+/**
+ * Invites the matrix's own members as their admins would (a new address, its one-time link to
+ * choose a password), signs them in, and has the outside admin invite Demo Hospital's clinician to
+ * Partner Clinic.
+ */
+async function inviteMatrixMembers(
+  server: TestServer,
+  sids: Partial<Record<Member, string>>,
+  accountIds: Record<AccountKey, string>,
+): Promise<void> {
+  const db = server.ctx.db.kysely;
+  const join = async (member: Member, account: AccountKey, by: string, fields: Record<string, string>) => {
+    const email = MEMBER_EMAILS[member];
+    await ok(server, 'account/user/add', { uuid: accountIds[account], email, ...fields }, by);
+    const mail = await db
+      .selectFrom('outbox')
+      .select('body')
+      .where('to_address', '=', email)
+      .executeTakeFirstOrThrow();
+    const token = decodeURIComponent(/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(mail.body)![1]!);
+    await ok(server, 'user/password/reset', { token, password: MATRIX_PASSWORD }, '');
+    sids[member] = await server.api.login(email, MATRIX_PASSWORD);
+  };
+  await join('outsideAdmin', 'partner', sids.partnerAdmin!, { role: 'admin' });
+  const role = await ok(
+    server,
+    'role/add',
+    { account_id: accountIds.demo, name: 'Delegated admin', permissions: DELEGATED_ADMIN_GRANT.join(',') },
+    sids.admin!,
+  );
+  await join('delegatedAdmin', 'demo', sids.admin!, { role_id: role.uuid as string });
+  await ok(
+    server,
+    'account/user/add',
+    { uuid: accountIds.partner, email: MEMBER_EMAILS.clinician },
+    sids.outsideAdmin!,
+  );
+}
+
 export async function buildWorld(server: TestServer): Promise<World> {
   const db = server.ctx.db.kysely;
+  const accounts = await db.selectFrom('accounts').select(['uuid', 'name']).execute();
+  const accountIds: Record<AccountKey, string> = {
+    demo: accounts.find((a) => a.name === 'Demo Hospital')!.uuid,
+    partner: accounts.find((a) => a.name === 'Partner Clinic')!.uuid,
+  };
+  const demoMembers = (Object.keys(MEMBER_EMAILS) as Member[]).filter((m) => !INVITED_MEMBERS.includes(m));
+  const signedIn: Partial<Record<Member, string>> = Object.fromEntries(
+    await Promise.all(demoMembers.map(async (m) => [m, await server.api.login(MEMBER_EMAILS[m])] as const)),
+  );
+  await inviteMatrixMembers(server, signedIn, accountIds);
+  const sids = signedIn as Record<Member, string>;
   const members = Object.keys(MEMBER_EMAILS) as Member[];
-  const sids = Object.fromEntries(
-    await Promise.all(members.map(async (m) => [m, await server.api.login(MEMBER_EMAILS[m])] as const)),
-  ) as Record<Member, string>;
   const users = await db.selectFrom('users').select(['uuid', 'email']).execute();
   const userIds = Object.fromEntries(
     members.map((m) => [m, users.find((u) => u.email === MEMBER_EMAILS[m])!.uuid]),
@@ -155,11 +224,6 @@ export async function buildWorld(server: TestServer): Promise<World> {
     .select(['uuid', 'name', 'namespace_id', 'account_id'])
     .execute();
   const group = (name: string) => groups.find((g) => g.name === name)!;
-  const accounts = await db.selectFrom('accounts').select(['uuid', 'name']).execute();
-  const accountIds: Record<AccountKey, string> = {
-    demo: accounts.find((a) => a.name === 'Demo Hospital')!.uuid,
-    partner: accounts.find((a) => a.name === 'Partner Clinic')!.uuid,
-  };
 
   /** The smallest studies of a group, so reads and downloads stay quick. */
   const smallest = (name: string) =>
