@@ -73,69 +73,98 @@ export interface RoutingRule {
 }
 
 /**
- * Why a regex may not be used as a condition, or null when it may. Besides being valid, a pattern
- * must not be able to backtrack catastrophically: no backreferences or lookarounds, and no
- * quantified group that itself holds a quantifier or an alternation (`(a+)+`, `(a|a)*`).
+ * How much repetition a regex condition may hold: every atom counts 1 (a class that is negated or
+ * holds a Unicode property, such as `[^x]` or `\p{L}`, counts 10, as it compiles to many UTF-8
+ * ranges), a counted repetition multiplies what it repeats by its upper bound (`{2,4}` by 4,
+ * `{3,}` by 4), nested counts multiply and `*`, `+`, `?` add nothing. The server matches with a
+ * linear-time engine (RE2, decision 0053), whose time still grows with the compiled pattern's
+ * size: this keeps each test to a few milliseconds on a ROUTE_REGEX_INPUT_MAX value.
+ */
+export const ROUTE_REGEX_MAX_COST = 100;
+
+/**
+ * Why a regex may not be used as a condition, or null when it may. It must be a valid pattern in
+ * the syntax both JavaScript and RE2 read: no backreferences or lookarounds (RE2 has neither, as
+ * they need backtracking), and its repetition within ROUTE_REGEX_MAX_COST. The server also
+ * compiles it with RE2 when saved and refuses what RE2 refuses (routing-rule.service.ts).
  */
 export function routeRegexProblem(pattern: string): string | null {
   if (!pattern) return 'is empty';
   if (pattern.length > ROUTE_VALUE_MAX_LENGTH) return `at most ${ROUTE_VALUE_MAX_LENGTH} characters`;
   try {
+    // Compiling only (never matching) a bounded pattern: a syntax check that cannot stall.
     new RegExp(pattern, 'iu');
   } catch (error) {
     return `is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`;
   }
   if (/\\[1-9k]/.test(pattern)) return 'may not use backreferences';
   if (/\(\?<?[=!]/.test(pattern)) return 'may not use lookarounds';
-  // Each open group remembers whether it holds a quantifier or an alternation ("risky").
-  const open: boolean[] = [];
-  const markRisky = () => {
-    if (open.length) open[open.length - 1] = true;
+  if (routeRegexCost(pattern) > ROUTE_REGEX_MAX_COST)
+    return `repeats too much (counted repetitions such as {n,m} multiply; at most ${ROUTE_REGEX_MAX_COST} characters in all)`;
+  return null;
+}
+
+/** The repetition cost of a valid pattern (see ROUTE_REGEX_MAX_COST). */
+export function routeRegexCost(pattern: string): number {
+  // One total per open group; an atom's cost is kept until a quantifier may multiply it.
+  const totals: number[] = [0];
+  let last = 0;
+  const atom = (cost: number) => {
+    totals[totals.length - 1]! += cost;
+    last = cost;
   };
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
     if (c === '\\') {
-      i++;
+      const next = pattern[i + 1] ?? '';
+      if ((next === 'p' || next === 'P' || next === 'u') && pattern[i + 2] === '{') {
+        i = Math.max(i + 1, pattern.indexOf('}', i));
+        atom(next === 'u' ? 1 : HEAVY);
+      } else {
+        i++;
+        atom('DWS'.includes(next) ? HEAVY : 1);
+      }
     } else if (c === '[') {
-      // A character class is one atom: skip to its end (a `]` first in it is literal).
+      // A character class is one atom: read to its end (a `]` first in it is literal).
+      const start = i;
       i++;
       if (pattern[i] === '^') i++;
       if (pattern[i] === ']') i++;
       while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
+      const body = pattern.slice(start, i);
+      atom(body.startsWith('[^') || /\\[pPDWS]/.test(body) ? HEAVY : 1);
     } else if (c === '(') {
-      open.push(false);
-      if (pattern[i + 1] === '?') i++; // `(?:` and `(?<name>` are group syntax, not a quantifier
-    } else if (c === '|') {
-      markRisky();
+      totals.push(0);
+      if (pattern[i + 1] === '?') {
+        // `(?:`, `(?<name>`: group syntax, not atoms
+        const close = pattern[i + 2] === '<' ? pattern.indexOf('>', i) : i + 2;
+        i = Math.max(i + 1, close);
+      }
+      last = 0;
     } else if (c === ')') {
-      const risky = open.pop() ?? false;
-      const repeats = repeatsMany(pattern.slice(i + 1));
-      if (risky && repeats) return 'may not repeat a group that holds a quantifier or an alternation';
-      if (risky || repeats) markRisky();
-    } else if (
-      c === '*' ||
-      c === '+' ||
-      c === '?' ||
-      (c === '{' && /^\{\d+(,\d*)?\}/.test(pattern.slice(i)))
-    ) {
-      markRisky();
+      const group = totals.pop() ?? 0;
+      if (!totals.length) totals.push(0);
+      atom(group);
+    } else if (c === '{' && /^\{\d+(,\d*)?\}/.test(pattern.slice(i))) {
+      const [, low, comma, high] = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i))!;
+      const times = comma === undefined ? Number(low) : high ? Number(high) : Number(low) + 1;
+      totals[totals.length - 1]! += last * (Math.max(times, 1) - 1);
+      last *= Math.max(times, 1);
+      i = pattern.indexOf('}', i);
+    } else if (c !== '|' && c !== '*' && c !== '+' && c !== '?' && c !== '^' && c !== '$') {
+      atom(1);
     }
   }
-  return null;
+  return totals.reduce((sum, t) => sum + t, 0);
 }
 
-/** Does the text after an atom repeat it more than once (`*`, `+`, `{2}`, `{1,}`, `{0,5}`…)? */
-function repeatsMany(after: string): boolean {
-  if (after.startsWith('*') || after.startsWith('+')) return true;
-  const range = /^\{(\d+)(,(\d*))?\}/.exec(after);
-  if (!range) return false;
-  if (range[2] === undefined) return Number(range[1]) > 1;
-  return range[3] === '' || Number(range[3]) > 1;
-}
+/** What an atom compiled to many UTF-8 ranges counts (see ROUTE_REGEX_MAX_COST). */
+const HEAVY = 10;
 
 const text = (max: number) => z.string().trim().min(1, 'is required').max(max, `at most ${max} characters`);
 
-export const routeConditionSchema = z
+/** A condition's shape without the regex check: how a stored rule is read back (storedRouteConditionsSchema). */
+const routeConditionShape = z
   .object({
     field: z.union([
       z.enum(ROUTE_CONDITION_FIELDS),
@@ -144,12 +173,13 @@ export const routeConditionSchema = z
     op: z.enum(ROUTE_OPERATORS),
     value: z.string().max(ROUTE_VALUE_MAX_LENGTH, `at most ${ROUTE_VALUE_MAX_LENGTH} characters`),
   })
-  .strict()
-  .superRefine((c, ctx) => {
-    if (c.op !== 'regex') return;
-    const problem = routeRegexProblem(c.value);
-    if (problem) ctx.addIssue({ code: 'custom', message: `regex ${problem}`, path: ['value'] });
-  });
+  .strict();
+
+export const routeConditionSchema = routeConditionShape.superRefine((c, ctx) => {
+  if (c.op !== 'regex') return;
+  const problem = routeRegexProblem(c.value);
+  if (problem) ctx.addIssue({ code: 'custom', message: `regex ${problem}`, path: ['value'] });
+});
 
 export const routeActionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('share_group'), group_id: text(64) }).strict(),
@@ -160,6 +190,11 @@ export const routeActionSchema = z.discriminatedUnion('type', [
 ]);
 
 export const routeConditionsSchema = z.array(routeConditionSchema).max(ROUTE_MAX_CONDITIONS);
+/**
+ * The conditions of a rule already saved, read without today's regex check: a pattern saved under
+ * older rules still lists and edits, and the engine marks the rule failed instead (decision 0053).
+ */
+export const storedRouteConditionsSchema = z.array(routeConditionShape);
 export const routeActionsSchema = z
   .array(routeActionSchema)
   .min(1, 'at least one action')

@@ -1,5 +1,6 @@
 import { ROUTE_REGEX_INPUT_MAX } from '@imaging-inbox/contract';
 import type { RouteCondition } from '@imaging-inbox/contract';
+import { userPatternTest } from './user-pattern.js';
 
 /** The study values a rule's conditions read. */
 export interface RoutedStudy {
@@ -39,14 +40,17 @@ export function valuesOf(
   }
 }
 
-/** Does one value meet the condition? Text compares trimmed and case-insensitively. */
+/**
+ * Does one value meet the condition? Text compares trimmed and case-insensitively. A regex runs
+ * on RE2 (linear time) over a bounded input; one RE2 cannot compile (saved before it was the
+ * engine) throws UserPatternError, which fails the rule, not the evaluation.
+ */
 export function meets(condition: RouteCondition, value: string): boolean {
   const have = value.trim().toLowerCase();
   const want = condition.value.trim().toLowerCase();
   if (condition.op === 'equals') return have === want;
   if (condition.op === 'contains') return have.includes(want);
-  // Patterns were checked when saved (routeRegexProblem); the input is bounded as well.
-  return new RegExp(condition.value, 'iu').test(value.slice(0, ROUTE_REGEX_INPUT_MAX));
+  return userPatternTest(condition.value, value, ROUTE_REGEX_INPUT_MAX);
 }
 
 /** all: every condition holds; any: at least one; no conditions: always. */

@@ -14,6 +14,7 @@ import type { StudiesRepository, StudyRow } from '../repositories/studies.reposi
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { AuditService } from './audit.service.js';
 import { matches } from './routing-conditions.js';
+import { UserPatternError } from './user-pattern.js';
 import { presentRule } from './routing-rule.service.js';
 import type { SendService } from './send.service.js';
 import type { ShareService } from './share.service.js';
@@ -177,7 +178,22 @@ export class RoutingEngine {
       if (!rule.when.includes(trigger)) continue;
       if (!(await this.targets(row, study))) continue;
       custom ??= await this.deps.studies.customFieldValues(study.uuid);
-      if (!matches(rule.conditions, rule.match, study, custom)) continue;
+      let matched: boolean;
+      try {
+        matched = matches(rule.conditions, rule.match, study, custom);
+      } catch (error) {
+        if (!(error instanceof UserPatternError)) throw error;
+        // A pattern saved before RE2 ran them that RE2 cannot compile (a backreference, say): this
+        // rule fails, with the reason in the study's history; the account's other rules still run.
+        this.deps.log(`Routing rule ${rule.uuid} failed on study ${study.uuid}: regex ${error.message}`);
+        await this.record(row, study, { action: -1, trigger }, 'FAILURE', {
+          error: `a regex condition ${error.message}`,
+        });
+        continue;
+      }
+      // Other work runs between two rules: an account's many rules never hold the process at once.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (!matched) continue;
       for (let i = 0; i < rule.actions.length; i++) {
         await this.deps.jobs.enqueue(
           ROUTE_ACTION_JOB,
