@@ -59,6 +59,11 @@ export interface UserProfile {
   mobile_phone: string | null;
   share_code: string | null;
   share_description: string | null;
+  /**
+   * Whether the user may change their share code and description (user_modify_sharecode in the
+   * account whose sends it receives); user/set refuses a change otherwise.
+   */
+  share_code_editable?: boolean;
   date_format: DateFormat;
   /** The chosen language, or '' to follow the browser (e-mails then use the account's or English). */
   language: Language | '';

@@ -8,6 +8,9 @@ import { hasAccountPermission } from './accounts.js';
  * study_view alone must not let a user put one on their private inbox.
  */
 export function requireShareCodeChange(caller: Caller, accountId: string): void {
-  if (!hasAccountPermission(caller, accountId, 'user_modify_sharecode'))
-    throw notPermitted('user_modify_sharecode');
+  if (!mayChangeShareCode(caller, accountId)) throw notPermitted('user_modify_sharecode');
+}
+
+export function mayChangeShareCode(caller: Caller, accountId: string): boolean {
+  return hasAccountPermission(caller, accountId, 'user_modify_sharecode');
 }

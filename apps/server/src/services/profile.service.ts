@@ -13,7 +13,7 @@ import {
   type UserProfile,
 } from '@imaging-inbox/contract';
 import { DomainError, invalidField } from '../domain/errors.js';
-import { requireShareCodeChange, type Caller } from '../policies/index.js';
+import { mayChangeShareCode, requireShareCodeChange, type Caller } from '../policies/index.js';
 import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
 import type { SendsRepository } from '../repositories/sends.repository.js';
 import type { SessionsRepository } from '../repositories/sessions.repository.js';
@@ -70,6 +70,7 @@ export class ProfileService {
       mobile_phone: user.mobile_phone,
       share_code: code?.share_code ?? null,
       share_description: code?.share_description ?? null,
+      share_code_editable: accountId !== undefined && mayChangeShareCode(caller, accountId),
       date_format: isDateFormat(dateFormat) ? dateFormat : DEFAULT_DATE_FORMAT,
       language: isLanguage(user.language) ? user.language : '',
     };

@@ -239,9 +239,13 @@ describe.each(DIALECTS)(
       // Other fields of the profile stay the user's own to change.
       expect((await server.api.call('user/set', { first: 'Vera' }, viewer)).body.status).toBe('OK');
 
+      // user/get tells the Profile tab whether to offer the field.
+      expect((await server.api.get('user/get', { sid: viewer })).body.share_code_editable).toBe(false);
+
       // With the permission: still no code another owner holds, in any case or padding.
       await setShareCodeRight('viewer@demo.local', true);
       try {
+        expect((await server.api.get('user/get', { sid: viewer })).body.share_code_editable).toBe(true);
         for (const code of ['DEMO-HOSP', 'demo-hosp', ' Demo-Hosp ', 'partner-clinic', 'Partner-Referrals']) {
           const { body } = await server.api.call('user/set', { share_code: code }, viewer);
           expect(body, code).toMatchObject({

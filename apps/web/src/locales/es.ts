@@ -870,6 +870,8 @@ const es: Messages = {
   'You reached this page by mistake. Please go back and try again.':
     'Ha llegado a esta página por error. Vuelva atrás e inténtelo de nuevo.',
   'Your username or password is incorrect.': 'Su nombre de usuario o contraseña no son correctos.',
+  'Your role does not let you change your share code.':
+    'Su rol no le permite cambiar su código de uso compartido.',
   and: 'y',
   'and {{count}} more_one': 'y {{count}} más',
   'and {{count}} more_other': 'y {{count}} más',

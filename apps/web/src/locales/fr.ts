@@ -873,6 +873,8 @@ const fr: Messages = {
   'You reached this page by mistake. Please go back and try again.':
     'Vous êtes arrivé sur cette page par erreur. Veuillez revenir en arrière et réessayer.',
   'Your username or password is incorrect.': "Votre nom d'utilisateur ou votre mot de passe est incorrect.",
+  'Your role does not let you change your share code.':
+    'Votre rôle ne vous permet pas de modifier votre code de partage.',
   and: 'et',
   'and {{count}} more_one': 'et {{count}} de plus',
   'and {{count}} more_other': 'et {{count}} de plus',

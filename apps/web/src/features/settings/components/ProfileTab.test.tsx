@@ -104,4 +104,40 @@ describe('ProfileTab', () => {
     expect(await screen.findByText(MESSAGES.profileFailed)).toBeTruthy();
     expect(screen.getByText(PROFILE_MESSAGES.shareCodeTaken)).toBeTruthy();
   });
+
+  it('shows a share code the user may not change read-only, and saves it unchanged', async () => {
+    vi.stubGlobal(
+      'fetch',
+      apiStub({
+        'user/get': () => [
+          200,
+          {
+            status: 'OK',
+            ...PROFILE,
+            share_code: 'VERA-1',
+            share_description: 'Vera',
+            share_code_editable: false,
+          },
+        ],
+        'user/set': (body) => {
+          saved.push(body);
+          return [200, { status: 'OK', ...PROFILE, first: body.get('first') }];
+        },
+      }),
+    );
+    renderWithRouter(<ProfileTab />);
+    await screen.findByDisplayValue('Casey');
+    expect(field(/Share code/)).toHaveProperty('disabled', true);
+    expect(field(/Share description/)).toHaveProperty('disabled', true);
+    expect(screen.getByText('Your role does not let you change your share code.')).toBeTruthy();
+    fireEvent.change(field(/First name/), { target: { value: 'Vera' } });
+    await waitFor(() => expect(save()).toHaveProperty('disabled', false));
+    fireEvent.click(save());
+    expect(await screen.findByText(MESSAGES.profileSaved)).toBeTruthy();
+    expect(Object.fromEntries(saved[0]!)).toMatchObject({
+      first: 'Vera',
+      share_code: 'VERA-1',
+      share_description: 'Vera',
+    });
+  });
 });

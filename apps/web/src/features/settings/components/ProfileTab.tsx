@@ -73,6 +73,7 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
   const [banner, setBanner] = useExpiringState<'saved' | 'failed'>(() => SUCCESS_BANNER_MS);
   const loaded = useMemo(() => formValues(profile), [profile]);
   const zones = useMemo(() => {
+  const shareCodeEditable = profile.share_code_editable !== false;
     const list = timeZones();
     // A stored zone the browser does not list (an alias such as US/Eastern) must stay selectable.
     return profile.time_zone && !list.includes(profile.time_zone) ? [profile.time_zone, ...list] : list;
@@ -89,7 +90,11 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
 
   const onSubmit = handleSubmit((values) => {
     setBanner(null);
-    save.mutate(normalizeProfile(values), {
+    // A share code the user may not change is sent as loaded (a disabled field has no value).
+    const sent = shareCodeEditable
+      ? values
+      : { ...values, share_code: loaded.share_code, share_description: loaded.share_description };
+    save.mutate(normalizeProfile(sent), {
       onSuccess: () => setBanner('saved'),
       onError: (error) => {
         setBanner('failed');
@@ -176,8 +181,12 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
           label={t('Share code')}
           error={!!errors.share_code}
           helperText={
+          // Without user_modify_sharecode the server refuses a change: show the code, read-only.
+          disabled={!shareCodeEditable}
             message('share_code') ??
-            t('Others can send exams to you with this code; they arrive in Shared with me.')
+            (shareCodeEditable
+              ? t('Others can send exams to you with this code; they arrive in Shared with me.')
+              : t('Your role does not let you change your share code.'))
           }
           slotProps={SHRUNK_LABEL}
           {...register('share_code')}
@@ -189,6 +198,7 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
           maxRows={3}
           error={!!errors.share_description}
           helperText={message('share_description')}
+          disabled={!shareCodeEditable}
           slotProps={SHRUNK_LABEL}
           {...register('share_description')}
         />
