@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import type { Db } from './db/dialect.js';
 import { Mailer } from './mail/mailer.js';
@@ -168,14 +169,20 @@ export function createContext(
   };
   const audit = new AuditService(repos.audit);
   const accountUsersRepo = new AccountUsersRepository(k);
+  /**
+   * This run of this process, holding the jobs it claims (and the recovery jobs of work its calls
+   * do themselves); main.ts keeps it in the run marker for the next start after an unclean stop.
+   */
+  const runOwner = `${config.processId}/${randomUUID()}`;
   /** Durable jobs of this process; main.ts starts and stops it, handlers are registered below. */
   const jobRunner = new JobRunner({
     jobs: repos.jobs,
+    owner: runOwner,
     log,
     concurrency: config.jobConcurrency,
     leaseMs: config.jobLeaseMs,
   });
-  const jobQueue = new JobQueue({ jobs: repos.jobs, kick: () => jobRunner.kick() });
+  const jobQueue = new JobQueue({ jobs: repos.jobs, kick: () => jobRunner.kick(), owner: runOwner });
   const mailer = new Mailer({
     outbox: repos.outbox,
     languages: new MailLanguages({ settings: repos.settings, users: repos.users }),

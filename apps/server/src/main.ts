@@ -35,10 +35,10 @@ export interface RunningServer {
 
 /**
  * Boot order: config → database (migrated, and the demo seed on a new database, both under the
- * start-up lock: db/startup-lock.ts) → recovery scan after an
- * unclean stop → run marker → HTTP → DICOM listener → purge timer and job runner. Stopping reverses
- * it, waiting for a job in progress, and records the clean stop only once every index commit is
- * durable.
+ * start-up lock: db/startup-lock.ts) → recovery scan after an unclean stop, and the jobs the
+ * previous run held given back → run marker → HTTP → DICOM listener → purge timer and job runner.
+ * Stopping reverses it, waiting for a job in progress, and records the clean stop only once every
+ * index commit is durable.
  */
 export async function startServer(
   config: Config,
@@ -82,8 +82,16 @@ export async function startServer(
         `(${recovery.removed} removed, ${recovery.deferred} left to the collector's grace period), ` +
         `${recovery.refused} refused and removed, ${recovery.missingFiles} row(s) without file, ${recovery.ms} ms`,
     );
+    // The jobs that run held (claimed, or the recovery of a call it was finishing, as study/process)
+    // are due now rather than when their lease or due time runs out: that run is gone for sure, as
+    // its marker is this process's own. Any other process's jobs are left to their leases.
+    const previousRun = marker.previousRun();
+    if (previousRun) {
+      const released = await ctx.repos.jobs.releaseHeldBy(previousRun, Date.now());
+      if (released > 0) log(`Jobs: ${released} job(s) held by the previous run (${previousRun}) resumed`);
+    }
   }
-  marker.set();
+  marker.set(ctx.services.jobRunner.owner);
   const http = await buildHttpApp(ctx, {
     logLevel: config.logLevel,
     webDist: config.webDist,

@@ -134,9 +134,14 @@ export const studyRejectRequest = z.object({
 /** study/nomination: the nominator's study, or the gatekeeper's copy, by uuid. */
 export const studyNominationRequest = z.object({ uuid: requiredText() });
 
-/** The nominator's status panel (SPEC.md section 4, Nomination UI states). */
+/**
+ * The nominator's status panel (SPEC.md section 4, Nomination UI states). PROCESSING: the
+ * gatekeeper sent it (study/process accepted) and its writing and queueing are not done yet; a
+ * server stopped meanwhile finishes it on restart (decision 0032).
+ */
 export const NOMINATION_STATUSES = [
   'EVALUATING',
+  'PROCESSING',
   'IS_NOMINATED',
   'NOT_NOMINATED',
   'REJECTED',

@@ -305,6 +305,8 @@ export interface JobTable {
   attempts: number;
   run_at: number;
   locked_until: number | null;
+  /** The run holding it (`<PROCESS_ID>/<run id>`): its runner, or the call finishing its work; null when none. */
+  locked_by: string | null;
   last_error: string | null;
   dedupe_key: string | null;
   /** Jobs of one key (e.g. `push:<destination uuid>`) run at most concurrency_cap at a time. */

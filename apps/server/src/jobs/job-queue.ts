@@ -9,6 +9,11 @@ export interface EnqueueOptions {
   runAt?: number;
   /** A second enqueue with a key already queued or run answers the existing job instead. */
   dedupeKey?: string;
+  /**
+   * The job is the recovery of work this call does itself meanwhile: it is recorded as held by this
+   * run, so if the process dies first its restart runs the job at once instead of at `runAt`.
+   */
+  held?: boolean;
 }
 
 /**
@@ -17,7 +22,15 @@ export interface EnqueueOptions {
  * job is due now (call it once the transaction that enqueued it committed).
  */
 export class JobQueue {
-  constructor(private readonly deps: { jobs: JobsRepository; kick: () => void; now?: () => number }) {}
+  constructor(
+    private readonly deps: {
+      jobs: JobsRepository;
+      kick: () => void;
+      /** This run of this process (as its JobRunner's owner). */
+      owner?: string;
+      now?: () => number;
+    },
+  ) {}
 
   /** Adds a job of the given kind; pass a transaction as `db` to enqueue it with its change. */
   async enqueue<P>(
@@ -35,6 +48,7 @@ export class JobQueue {
         runAt: options.runAt ?? now,
         dedupeKey: options.dedupeKey,
         limit: definition.limit?.(parsed),
+        heldBy: options.held ? this.deps.owner : undefined,
       },
       now,
       db,

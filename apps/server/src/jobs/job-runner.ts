@@ -28,6 +28,11 @@ export interface JobHandler<P> {
 
 export interface JobRunnerOptions {
   jobs: JobsRepository;
+  /**
+   * This run of this process (`<PROCESS_ID>/<run id>`), recorded on every job it claims: the run
+   * marker keeps it, so the next start after an unclean stop gives back at once what it held.
+   */
+  owner?: string;
   log: (line: string) => void;
   /** How often an idle runner looks for due jobs. */
   pollMs?: number;
@@ -52,7 +57,8 @@ export const DEFAULT_BACKOFF = (attempt: number) => Math.min(5_000 * 2 ** (attem
  * renew it (another runner took it over after the lease ran out, or the database stayed unreachable
  * until it ran out) aborts the handler's signal and records nothing of that run. Jobs are rows, so
  * a restart loses nothing: queued jobs wait, and a job whose runner died is claimed again once its
- * lease runs out. stop() waits for the jobs in progress.
+ * lease runs out, or at once by the same process restarted (main.ts gives back what its previous
+ * run held). stop() waits for the jobs in progress.
  */
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler<never>>();
@@ -73,6 +79,11 @@ export class JobRunner {
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.backoff = options.backoffMs ?? DEFAULT_BACKOFF;
     this.now = options.now ?? Date.now;
+  }
+
+  /** This run of this process, as recorded on the jobs it holds. */
+  get owner(): string | undefined {
+    return this.options.owner;
   }
 
   register<P>(handler: JobHandler<P>): this {
@@ -110,7 +121,7 @@ export class JobRunner {
 
   private claim(): Promise<JobRow | undefined> {
     const kinds = [...this.handlers.keys()].filter((kind) => (this.active.get(kind) ?? 0) < this.slots(kind));
-    return this.options.jobs.claim(kinds, this.now(), this.leaseMs);
+    return this.options.jobs.claim(kinds, this.now(), this.leaseMs, this.options.owner ?? null);
   }
 
   private slots(kind: string): number {

@@ -15,6 +15,11 @@ export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
  * Each claim increments `attempts`, which then identifies that claim when it renews its lease and
  * when the job is finished: a runner whose lease ran out and was taken over can no longer write.
  *
+ * `locked_by` names the run holding a job (`<PROCESS_ID>/<run id>`): the runner that claimed it, or
+ * a call that finishes the work itself and enqueued the job only as its recovery (held until it is
+ * due). A process restarted after an unclean stop gives back what its previous run held
+ * (releaseHeldBy), so that work resumes at once; rows held by any other run are left alone.
+ *
  * A job may carry a concurrency key and cap (`push:<destination uuid>`, 2): it is not claimed while
  * `cap` jobs of its key are running under a live lease. On PostgreSQL the claim of a keyed job
  * holds a transaction-scoped advisory lock on the key while it counts and takes, so two runners
@@ -37,6 +42,8 @@ export class JobsRepository {
       runAt: number;
       dedupeKey?: string | undefined;
       limit?: { key: string; cap: number } | undefined;
+      /** The run whose call is doing this job's work itself meanwhile (the job is its recovery). */
+      heldBy?: string | undefined;
     },
     now: number,
     db: Kysely<Database> = this.db,
@@ -50,6 +57,7 @@ export class JobsRepository {
         attempts: 0,
         run_at: job.runAt,
         locked_until: null,
+        locked_by: job.heldBy ?? null,
         last_error: null,
         dedupe_key: job.dedupeKey ?? null,
         concurrency_key: job.limit?.key ?? null,
@@ -73,8 +81,13 @@ export class JobsRepository {
     return this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Claims the next due job of the given kinds for leaseMs, or answers undefined. */
-  async claim(kinds: string[], now: number, leaseMs: number): Promise<JobRow | undefined> {
+  /** Claims the next due job of the given kinds for leaseMs, held by `owner` (the runner's run), or answers undefined. */
+  async claim(
+    kinds: string[],
+    now: number,
+    leaseMs: number,
+    owner: string | null = null,
+  ): Promise<JobRow | undefined> {
     if (!kinds.length) return undefined;
     // A lost race (another runner took the candidate) simply tries the next candidate.
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -85,11 +98,11 @@ export class JobsRepository {
               if (!candidate) return null;
               if (candidate.concurrency_key !== null)
                 await sql`select pg_advisory_xact_lock(hashtext(${candidate.concurrency_key}))`.execute(trx);
-              return this.take(trx, candidate.id, now, leaseMs);
+              return this.take(trx, candidate.id, now, leaseMs, owner);
             })
           : await (async () => {
               const candidate = await this.due(this.db, kinds, now).executeTakeFirst();
-              return candidate ? this.take(this.db, candidate.id, now, leaseMs) : null;
+              return candidate ? this.take(this.db, candidate.id, now, leaseMs, owner) : null;
             })();
       if (claimed === null) return undefined;
       if (claimed) return claimed;
@@ -109,13 +122,14 @@ export class JobsRepository {
   }
 
   /** The guarded claim of one row: undefined when another runner got there first. */
-  private async take(db: Kysely<Database>, id: number, now: number, leaseMs: number) {
+  private async take(db: Kysely<Database>, id: number, now: number, leaseMs: number, owner: string | null) {
     const result = await db
       .updateTable('jobs')
       .set((eb) => ({
         status: 'running',
         attempts: eb('attempts', '+', 1),
         locked_until: now + leaseMs,
+        locked_by: owner,
         updated: now,
       }))
       .where('id', '=', id)
@@ -144,7 +158,7 @@ export class JobsRepository {
   async complete(job: JobRow, now: number): Promise<boolean> {
     const result = await this.db
       .updateTable('jobs')
-      .set({ status: 'done', locked_until: null, last_error: null, updated: now })
+      .set({ status: 'done', locked_until: null, locked_by: null, last_error: null, updated: now })
       .where('id', '=', job.id)
       .where('status', '=', 'running')
       .where('attempts', '=', job.attempts)
@@ -160,6 +174,7 @@ export class JobsRepository {
         status: retryAt === null ? 'failed' : 'queued',
         run_at: retryAt ?? job.run_at,
         locked_until: null,
+        locked_by: null,
         last_error: error.slice(0, 2000),
         updated: now,
       })
@@ -198,11 +213,34 @@ export class JobsRepository {
     return [...stats.values()];
   }
 
+  /**
+   * Gives back, due now, every unfinished job a run held (a running claim, or a recovery job held
+   * by its call): called at start-up with this process's previous run, which stopped uncleanly, so
+   * its work resumes at once instead of after its lease or due time. Only that run's rows: another
+   * process's are never touched, however long ago they were claimed. Answers how many.
+   */
+  async releaseHeldBy(owner: string, now: number): Promise<number> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({
+        status: 'queued',
+        run_at: now,
+        locked_until: null,
+        locked_by: null,
+        last_error: 'its process stopped before finishing it',
+        updated: now,
+      })
+      .where('locked_by', '=', owner)
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** Cancels a job that has not started; false once it runs or ran. */
   async cancel(id: number, now: number): Promise<boolean> {
     const result = await this.db
       .updateTable('jobs')
-      .set({ status: 'cancelled', updated: now })
+      .set({ status: 'cancelled', locked_by: null, updated: now })
       .where('id', '=', id)
       .where('status', '=', 'queued')
       .executeTakeFirst();

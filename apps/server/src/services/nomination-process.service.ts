@@ -86,7 +86,9 @@ interface ProcessIntent {
  * idempotent: the file rewrite is deterministic (same values, same modification time, so the same
  * content-addressed blobs) and changes nothing once the values are there, and the push is queued
  * in one transaction guarded by the copy still being a nomination. If the server stops half-way,
- * the recovery job runs `finish` again; if it finished, the job finds nothing to do.
+ * the recovery job runs `finish` again; if it finished, the job finds nothing to do. The job is
+ * held by this run of the process: restarted after that crash, the process runs it at once (main.ts);
+ * another process runs it when it comes due. Meanwhile the nomination reads PROCESSING.
  */
 export class NominationProcessService {
   private readonly now: () => number;
@@ -149,6 +151,8 @@ export class NominationProcessService {
           {
             runAt: now + (this.deps.recoveryDelayMs ?? 5 * 60_000),
             dedupeKey: `nomination-process:${nomination.uuid}:${now}`,
+            // Held by this run while the call finishes: a restart after a crash runs it at once.
+            held: true,
           },
           trx,
         );

@@ -250,7 +250,10 @@ function statusOf(row: NominationListed): NominationStatus {
   if (Number(row.submitted) !== 1) return 'NOT_NOMINATED';
   if (Number(row.rejected) === 1) return 'REJECTED';
   if (row.push_status === 'S') return 'NOMINATION_SUCCESS';
-  if (Number(row.must_approve) === 1) return 'IS_NOMINATED';
+  // Accepted by study/process, its writing and queueing not done yet (or cut by a crash, until the
+  // recovery job finishes it): not waiting for a decision any more.
+  if (Number(row.must_approve) === 1)
+    return row.process && row.processed_at === null ? 'PROCESSING' : 'IS_NOMINATED';
   // Processed: queued, sending, or a failed push the gatekeeper may retry.
   return 'EVALUATING';
 }

@@ -87,6 +87,7 @@ const es: Messages = {
   Before: 'Antes',
   'Being edited by {{name}} since {{since}} (the lock lapses at {{expires}} unless renewed).':
     'En edición por {{name}} desde {{since}} (el bloqueo vence a las {{expires}} si no se renueva).',
+  'Being processed': 'Procesándose',
   'Being sent to PACS': 'Enviándose al PACS',
   Between: 'Entre',
   'Birth date': 'Fecha de nacimiento',
@@ -939,7 +940,10 @@ const es: Messages = {
     '{{done}} de {{total}} archivos, {{mb}} de {{totalMb}} MB ({{percent}} %)',
   '{{files}} files ({{size}}) will be uploaded to {{destination}} as one exam.':
     'Se cargarán {{files}} archivos ({{size}}) en {{destination}} como un único estudio.',
+  '{{gatekeeper}} is processing this exam': '{{gatekeeper}} está procesando este estudio',
   '{{gatekeeper}} is sending this exam to PACS': '{{gatekeeper}} está enviando este estudio al PACS',
+  'This exam is being processed: its attributes are being written and its push queued.':
+    'Este estudio se está procesando: se escriben sus atributos y se pone en cola su envío.',
   '{{label}}: no preview': '{{label}}: sin vista previa',
   '{{name}} ({{organization}}) sent you an imaging exam.':
     '{{name}} ({{organization}}) le ha enviado un estudio de imagen.',

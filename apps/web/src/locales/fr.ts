@@ -86,6 +86,7 @@ const fr: Messages = {
   Before: 'Avant',
   'Being edited by {{name}} since {{since}} (the lock lapses at {{expires}} unless renewed).':
     "En cours de modification par {{name}} depuis {{since}} (le verrou expire à {{expires}} s'il n'est pas renouvelé).",
+  'Being processed': 'Traitement en cours',
   'Being sent to PACS': 'Envoi au PACS en cours',
   Between: 'Entre',
   'Birth date': 'Date de naissance',
@@ -942,7 +943,10 @@ const fr: Messages = {
     '{{done}} fichiers sur {{total}}, {{mb}} Mo sur {{totalMb}} Mo ({{percent}} %)',
   '{{files}} files ({{size}}) will be uploaded to {{destination}} as one exam.':
     '{{files}} fichiers ({{size}}) seront téléversés vers {{destination}} comme un seul examen.',
+  '{{gatekeeper}} is processing this exam': '{{gatekeeper}} traite cet examen',
   '{{gatekeeper}} is sending this exam to PACS': '{{gatekeeper}} envoie cet examen au PACS',
+  'This exam is being processed: its attributes are being written and its push queued.':
+    "Cet examen est en cours de traitement : ses attributs sont écrits et son envoi mis en file d'attente.",
   '{{label}}: no preview': "{{label}} : pas d'aperçu",
   '{{name}} ({{organization}}) sent you an imaging exam.':
     "{{name}} ({{organization}}) vous a envoyé un examen d'imagerie.",

@@ -59,6 +59,7 @@ import { shareCodeRegistry } from './20261202T0100-share-code-registry.js';
 import { personHomeAccount } from './20261202T0130-person-home-account.js';
 import { membershipInvitedSuspended } from './20261202T0131-membership-invited-suspended.js';
 import { hl7Senders } from './20261202T0150-hl7-senders.js';
+import { jobLeaseHolder } from './20261202T0210-job-lease-holder.js';
 import { callingAeTitles } from './20261202T0230-calling-ae-titles.js';
 import { destinationSharedTarget } from './20261202T0231-destination-shared-target.js';
 
@@ -124,6 +125,7 @@ export const migrations: Record<string, Migration> = {
   '20261202T0130-person-home-account': personHomeAccount,
   '20261202T0131-membership-invited-suspended': membershipInvitedSuspended,
   '20261202T0150-hl7-senders': hl7Senders,
+  '20261202T0210-job-lease-holder': jobLeaseHolder,
   '20261202T0230-calling-ae-titles': callingAeTitles,
   '20261202T0231-destination-shared-target': destinationSharedTarget,
 };

@@ -7,14 +7,17 @@ const nominationKey = (studyUuid: string) => ['study', 'nomination', studyUuid] 
 
 /**
  * The study's nomination status and history (study/nomination): for the nominator's study, or the
- * gatekeeper's copy (the nomination it came from). Polled while the processed exam is being sent, so
- * the nominator sees NOMINATION_SUCCESS without reloading.
+ * gatekeeper's copy (the nomination it came from). Polled while the exam is being processed or sent,
+ * so the nominator sees NOMINATION_SUCCESS, and the gatekeeper the end of processing, without reloading.
  */
 export const useNomination = (studyUuid: string) =>
   useQuery({
     queryKey: nominationKey(studyUuid),
     queryFn: ({ signal }) => apiGet<NominationAnswer>('study/nomination', { uuid: studyUuid }, { signal }),
-    refetchInterval: (query) => (query.state.data?.nomination?.status === 'EVALUATING' ? 5000 : false),
+    refetchInterval: (query) => {
+      const status = query.state.data?.nomination?.status;
+      return status === 'PROCESSING' || status === 'EVALUATING' ? 5000 : false;
+    },
   });
 
 /** After a decision on a nomination: its status, the lists (the card moves state) and the history. */

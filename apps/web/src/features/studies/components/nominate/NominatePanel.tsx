@@ -33,6 +33,7 @@ import { NominationStatusPanel } from './NominationStatusPanel';
 
 const STATUS_TEXT: Record<Nomination['status'], string> = {
   IS_NOMINATED: 'Nominated',
+  PROCESSING: 'Being processed',
   EVALUATING: 'Being sent to PACS',
   NOMINATION_SUCCESS: 'Sent to PACS',
   REJECTED: 'Rejected',

@@ -6,6 +6,7 @@ import { timeAgo } from '../../lib/time-ago';
 const LOOK: Record<NominationStatus, { title: string; severity: 'info' | 'success' | 'warning' | 'error' }> =
   {
     IS_NOMINATED: { title: 'Nominated to {{gatekeeper}}', severity: 'info' },
+    PROCESSING: { title: '{{gatekeeper}} is processing this exam', severity: 'info' },
     EVALUATING: { title: '{{gatekeeper}} is sending this exam to PACS', severity: 'info' },
     NOMINATION_SUCCESS: { title: 'Sent to PACS by {{gatekeeper}}', severity: 'success' },
     REJECTED: { title: 'Rejected by {{gatekeeper}}', severity: 'warning' },

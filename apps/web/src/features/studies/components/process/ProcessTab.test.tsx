@@ -220,6 +220,19 @@ describe('ProcessTab', () => {
     expect(within(table).getByText('DOE, JANE')).toBeTruthy();
   });
 
+  it('says the exam is being processed, without the wizard, until its processing is done', async () => {
+    nomination.status = 'PROCESSING';
+    try {
+      renderTab('Nominations');
+      const panel = await screen.findByLabelText('Exam state');
+      expect(panel.getAttribute('data-state')).toBe('Processing');
+      expect(within(panel).getByText(/This exam is being processed/)).toBeTruthy();
+      expect(screen.queryByRole('form', { name: 'Nomination form' })).toBeNull();
+    } finally {
+      nomination.status = 'IS_NOMINATED';
+    }
+  });
+
   it('rejects with a reason and a message, both required, then moves to Rejected', async () => {
     const view = renderTab('Nominations');
     fireEvent.click(await screen.findByRole('button', { name: 'Reject' }));
