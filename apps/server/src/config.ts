@@ -211,6 +211,11 @@ const envSchema = z.object({
     .trim()
     .regex(/^[\w.:/, -]+$/, 'must be addresses or CIDRs separated by commas, or loopback')
     .optional(),
+  /**
+   * The bearer token /metrics asks of a client that is not on loopback (unset: loopback only).
+   * At least 16 characters.
+   */
+  METRICS_TOKEN: z.string().trim().min(16, 'at least 16 characters').optional(),
 });
 
 /** The object store behind BLOB_STORE=s3://…; without credentials the AWS SDK's own chain finds them. */
@@ -277,6 +282,8 @@ export interface Config {
   logLevel: string;
   webDist: string | undefined;
   trustProxy: string | undefined;
+  /** What `Authorization: Bearer …` must say for /metrics off loopback; unset: loopback only. */
+  metricsToken: string | undefined;
   devOutbox: boolean;
 }
 
@@ -343,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
     devOutbox: e.DEV_OUTBOX === '1',
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, TrustedProxies } from './client-address.js';
+import { clientAddress, isLoopback, TrustedProxies } from './client-address.js';
 
 describe('clientAddress', () => {
   const haproxy = new TrustedProxies('10.0.0.5, 10.1.0.0/16');
@@ -45,5 +45,12 @@ describe('TrustedProxies', () => {
   it('refuses entries that are not addresses, so a typo trusts nobody rather than everybody', () => {
     for (const bad of ['10.0.0.0/', '10.0.0.0/33', 'proxy.local', '10.0.0.0/8/1', '::1/129', '10.0.0.0/x'])
       expect(() => new TrustedProxies(bad)).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('isLoopback', () => {
+  it('knows this machine in IPv4, IPv6 and IPv4-mapped IPv6, and nothing else', () => {
+    expect(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'].every(isLoopback)).toBe(true);
+    expect(['10.0.0.1', '::2', '::ffff:10.0.0.1', 'localhost', ''].some(isLoopback)).toBe(false);
   });
 });

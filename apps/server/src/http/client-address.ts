@@ -45,6 +45,13 @@ export class TrustedProxies {
   }
 }
 
+const LOOPBACK = new TrustedProxies('loopback');
+
+/** Whether `address` is this machine's own (127.0.0.0/8, ::1, or either written as IPv6). */
+export function isLoopback(address: string): boolean {
+  return LOOPBACK.has(address);
+}
+
 /**
  * The client's address as the proxies we trust saw it: X-Forwarded-For is walked from the right
  * (the hop nearest us), skipping the proxies we trust; the first address that is not one of them is

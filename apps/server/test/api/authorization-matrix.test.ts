@@ -101,6 +101,7 @@ const ROUTES: Record<string, RouteCase> = {
   // Probes for load balancers and operators: no session, nothing about the data.
   'GET /healthz': { rule: { kind: 'public', expect: 'OK' }, request: () => get('/healthz') },
   'GET /readyz': { rule: { kind: 'public', expect: 'OK' }, request: () => get('/readyz') },
+  // /metrics answers these loopback clients; a remote one needs METRICS_TOKEN (test/http/metrics.test.ts).
   'GET /metrics': { rule: { kind: 'public', expect: 'OK' }, request: () => get('/metrics') },
   [api('session/login')]: {
     rule: { kind: 'public', expect: 'OK' },

@@ -92,7 +92,12 @@ describe.each(DIALECTS)('uploads before sign-in on %s', (dialect) => {
 
   const form = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
   const related = { 'content-type': `multipart/related; type="application/dicom"; boundary=${BOUNDARY}` };
-  const uploads = () => [
+  const uploads = (): {
+    name: string;
+    path: string;
+    headers: Record<string, string>;
+    body: Record<string, string>;
+  }[] => [
     { name: 'study/report/add', path: '/api/v3/study/report/add', headers: form, body: { uuid: studyUuid } },
     { name: 'wrap', path: `/api/v3/storage/namespace/${emergency}/wrap`, headers: form, body: {} },
     { name: 'image', path: `/api/v3/storage/namespace/${emergency}/image`, headers: form, body: {} },

@@ -91,11 +91,12 @@ describe('the haproxy configuration of docs/deploy.md', () => {
   });
 
   it("locks out one client's address after its 30 failures, not another client's", async () => {
-    const guesses = Array.from({ length: 30 }, (_, i) =>
-      loginVia('127.0.0.2', `guess-${i}@demo.local`, 'wrong-wrong-1', `10.0.${i}.1`),
-    );
-    expect(new Set(await Promise.all(guesses)).has(200)).toBe(false);
+    // One after another: thirty hashes at once would starve the /readyz haproxy checks on a small machine.
+    for (let i = 0; i < 30; i++)
+      expect(await loginVia('127.0.0.2', `guess-${i}@demo.local`, 'wrong-wrong-1', `10.0.${i}.1`)).not.toBe(
+        200,
+      );
     expect(await loginVia('127.0.0.2', 'admin@demo.local', DEMO_PASSWORD, '10.9.9.9')).toBe(429);
     expect(await loginVia('127.0.0.3', 'admin@demo.local', DEMO_PASSWORD)).toBe(200);
-  });
+  }, 120_000);
 });

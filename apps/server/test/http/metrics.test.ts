@@ -101,3 +101,41 @@ describe.each(DIALECTS)('/metrics on %s', (dialect) => {
     expect(sample(text, 'imaging_inbox_dimse_associations_total', { outcome: 'rejected' })).toBe(1);
   });
 });
+
+describe('who may read /metrics', () => {
+  let server: TestServer;
+  const token = 'metrics-token-0123456789';
+  beforeAll(async () => {
+    // The test client is the trusted proxy, so X-Forwarded-For plays a client on another machine.
+    server = await startTestServer('sqlite', {
+      SEED_STUDIES: '0',
+      TRUST_PROXY: '127.0.0.1',
+      METRICS_TOKEN: token,
+    });
+  });
+  afterAll(() => server?.stop());
+
+  const scrape = (headers: Record<string, string>) =>
+    fetch(`${server.url}/metrics`, { headers }).then(async (r) => ({
+      status: r.status,
+      text: await r.text(),
+    }));
+
+  it('answers a client on this machine without a token', async () => {
+    const local = await scrape({});
+    expect(local.status).toBe(200);
+    expect(local.text).toContain('imaging_inbox_');
+  });
+
+  it('refuses a client elsewhere without the token, and answers it with the token', async () => {
+    const remote = { 'x-forwarded-for': '203.0.113.5' };
+    const refused = await scrape(remote);
+    expect(refused.status).toBe(401);
+    expect(refused.text).not.toContain('imaging_inbox_');
+    expect((await scrape({ ...remote, authorization: 'Bearer wrong-token-0123456789' })).status).toBe(401);
+    expect((await scrape({ ...remote, authorization: token })).status).toBe(401);
+    const allowed = await scrape({ ...remote, authorization: `Bearer ${token}` });
+    expect(allowed.status).toBe(200);
+    expect(allowed.text).toContain('imaging_inbox_');
+  });
+});
