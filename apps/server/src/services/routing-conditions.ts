@@ -42,8 +42,8 @@ export function valuesOf(
 
 /**
  * Does one value meet the condition? Text compares trimmed and case-insensitively. A regex runs
- * on RE2 (linear time) over a bounded input; one RE2 cannot compile (saved before it was the
- * engine) throws UserPatternError, which fails the rule, not the evaluation.
+ * on RE2's algorithm (linear time) over a bounded input; one RE2 cannot compile (saved before it
+ * was the engine) throws UserPatternError, which fails the rule, not the evaluation.
  */
 export function meets(condition: RouteCondition, value: string): boolean {
   const have = value.trim().toLowerCase();
@@ -53,14 +53,29 @@ export function meets(condition: RouteCondition, value: string): boolean {
   return userPatternTest(condition.value, value, ROUTE_REGEX_INPUT_MAX);
 }
 
-/** all: every condition holds; any: at least one; no conditions: always. */
-export function matches(
+/**
+ * all: every condition holds; any: at least one; no conditions: always. The event loop runs other
+ * work before each regex test, so a rule holds the process for one test at most (a few tens of
+ * milliseconds at the repetition limit), however many conditions and values it has.
+ */
+export async function matches(
   conditions: readonly RouteCondition[],
   match: 'all' | 'any',
   study: RoutedStudy,
   custom: ReadonlyMap<string, string | null>,
-): boolean {
+): Promise<boolean> {
   if (!conditions.length) return true;
-  const holds = (c: RouteCondition) => valuesOf(c.field, study, custom).some((v) => meets(c, v));
-  return match === 'any' ? conditions.some(holds) : conditions.every(holds);
+  const holds = async (c: RouteCondition) => {
+    for (const value of valuesOf(c.field, study, custom)) {
+      if (c.op === 'regex') await new Promise<void>((resolve) => setImmediate(resolve));
+      if (meets(c, value)) return true;
+    }
+    return false;
+  };
+  for (const condition of conditions) {
+    const held = await holds(condition);
+    if (match === 'any' && held) return true;
+    if (match === 'all' && !held) return false;
+  }
+  return match === 'all';
 }

@@ -180,7 +180,7 @@ export class RoutingEngine {
       custom ??= await this.deps.studies.customFieldValues(study.uuid);
       let matched: boolean;
       try {
-        matched = matches(rule.conditions, rule.match, study, custom);
+        matched = await matches(rule.conditions, rule.match, study, custom);
       } catch (error) {
         if (!(error instanceof UserPatternError)) throw error;
         // A pattern saved before RE2 ran them that RE2 cannot compile (a backreference, say): this

@@ -1,8 +1,9 @@
-import RE2 from 're2';
+import { RE2JS } from 're2js';
 
 /**
  * Every regular expression a user writes (a routing rule's regex condition) is matched here, with
- * RE2 (decision 0053): its time grows linearly with the text, whatever the pattern, so no pattern
+ * RE2's algorithm (re2js, its JavaScript port; decision 0053): its time grows linearly with the
+ * text, whatever the pattern, so no pattern
  * can stall the process the way a backtracking engine's `a*a*a*a*b` does. RE2 has no
  * backreferences or lookarounds; a pattern it cannot compile is a UserPatternError, never a
  * fallback to the JavaScript engine. Matching is case-insensitive, on Unicode characters.
@@ -13,9 +14,9 @@ export class UserPatternError extends Error {}
 
 /** Compiled patterns kept, by source: a rule's patterns are compiled once, not per study. */
 const CACHE_MAX = 500;
-const compiled = new Map<string, RE2>();
+const compiled = new Map<string, RE2JS>();
 
-function compile(pattern: string): RE2 {
+function compile(pattern: string): RE2JS {
   const known = compiled.get(pattern);
   if (known) {
     // Most recently used last, so the oldest is the one dropped.
@@ -23,9 +24,10 @@ function compile(pattern: string): RE2 {
     compiled.set(pattern, known);
     return known;
   }
-  let regex: RE2;
+  let regex: RE2JS;
   try {
-    regex = new RE2(pattern, 'iu');
+    // Case-insensitive; re2js reads the text as Unicode code points, as the `u` flag would.
+    regex = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
   } catch (error) {
     throw new UserPatternError(
       `is not a pattern the safe regex engine (RE2) accepts: ${error instanceof Error ? error.message : String(error)}`,
@@ -49,5 +51,5 @@ export function userPatternProblem(pattern: string): string | null {
 
 /** Does the pattern match somewhere in the first `maxInput` characters of the value? UserPatternError if RE2 refuses it. */
 export function userPatternTest(pattern: string, value: string, maxInput: number): boolean {
-  return compile(pattern).test(value.slice(0, maxInput));
+  return compile(pattern).matcher(value.slice(0, maxInput)).find();
 }

@@ -39,7 +39,7 @@ const study = (patientName: string): RoutedStudy => ({
   patient_name: patientName,
 });
 
-describe('user-supplied patterns (RE2)', () => {
+describe('user-supplied patterns (RE2 semantics, re2js)', () => {
   it('runs the catastrophic patterns on 1,024-character names in bounded time', () => {
     const started = performance.now();
     let slowest = 0;
@@ -49,29 +49,35 @@ describe('user-supplied patterns (RE2)', () => {
         userPatternTest(pattern, name, ROUTE_REGEX_INPUT_MAX);
         slowest = Math.max(slowest, performance.now() - t);
       }
-    // JavaScript's engine takes seconds on `.*.*.*.*x` at 180 characters and hours at 1,024.
-    expect(slowest).toBeLessThan(50);
-    expect(performance.now() - started).toBeLessThan(500);
+    // JavaScript's engine takes seconds on `.*.*.*.*x` at 180 characters and hours at 1,024; a
+    // linear engine takes milliseconds (the bound leaves room for a busy test machine).
+    expect(slowest).toBeLessThan(250);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('evaluates a rule of twenty such conditions without holding the event loop', async () => {
     const conditions: RouteCondition[] = Array.from({ length: 20 }, (_, i) => ({
       field: 'patient_name',
       op: 'regex',
-      value: EVIL[i % EVIL.length]!,
+      // Never met ('#' is in no name), so every condition is tested.
+      value: `(?:${EVIL[i % EVIL.length]!})#`,
     }));
-    let ticks = 0;
-    const ticker = setInterval(() => ticks++, 1);
-    const started = performance.now();
+    // The longest stretch the event loop went without running a timer while the rule was tested.
+    let last = performance.now();
+    let longestHold = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longestHold = Math.max(longestHold, now - last);
+      last = now;
+    }, 1);
     for (const name of LONG_NAMES) {
-      expect(matches(conditions, 'all', study(name), new Map())).toBe(false);
-      await new Promise((resolve) => setImmediate(resolve));
+      // 'any' tests every condition, on the name as stored and as written.
+      expect(await matches(conditions, 'any', study(name), new Map())).toBe(false);
     }
-    const took = performance.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 5));
     clearInterval(ticker);
-    expect(took).toBeLessThan(1_000);
-    expect(ticks).toBeGreaterThan(0);
+    // Other work ran between the tests: the process was held for about one test at a time,
+    // not for the 160 tests of the evaluation together.
+    expect(longestHold).toBeLessThan(250);
   });
 
   it('still matches what the patterns mean, case-insensitively and on Unicode characters', () => {
@@ -85,7 +91,7 @@ describe('user-supplied patterns (RE2)', () => {
   });
 
   it('refuses what RE2 cannot run, with the reason', () => {
-    for (const pattern of ['(a)\\1', 'a(?=b)', '(?<!a)b', '\\p{Emoji}', '[\\b]', '\\k<n>(?<n>x)'])
+    for (const pattern of ['(a)\\1', 'a(?=b)', '(?<!a)b', '[\\b]', '\\k<n>(?<n>x)'])
       expect(userPatternProblem(pattern), pattern).toMatch(/safe regex engine \(RE2\)/);
     expect(() => userPatternTest('(a)\\1', 'aa', 1024)).toThrow(UserPatternError);
     expect(userPatternProblem('^(CT|MR)$')).toBeNull();
@@ -115,7 +121,7 @@ describe('user-supplied patterns (RE2)', () => {
         userPatternTest(pattern, input, ROUTE_REGEX_INPUT_MAX);
         slowest = Math.max(slowest, performance.now() - t);
       }
-      expect(slowest, pattern).toBeLessThan(50);
+      expect(slowest, pattern).toBeLessThan(250);
     }
     // Beyond it, a pattern is refused when saved.
     for (const pattern of [
