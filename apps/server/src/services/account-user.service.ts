@@ -252,10 +252,20 @@ export class AccountUserService {
     const home = person.home_account_id;
     if (home !== null && managed.includes(home)) {
       refuseLastAdmin(await this.deps.users.setEnabled(userId, enabled));
-      // The accounts the person has joined lose (or regain) them too: their logs say why.
-      const joined = memberships.filter((m) => m.invited === 0).map((m) => m.account_id);
-      for (const accountId of new Set([...managed, ...joined])) {
-        await this.record(caller, accountId, enabled ? 'ENABLE' : 'DISABLE', userId, null);
+      const action = enabled ? 'ENABLE' : 'DISABLE';
+      for (const accountId of managed) await this.record(caller, accountId, action, userId, null);
+      // The other accounts the person joined lose (or regain) them too: their logs say so, naming
+      // the home account rather than which of its people did it.
+      for (const m of memberships) {
+        if (m.invited === 1 || managed.includes(m.account_id)) continue;
+        await this.deps.audit.record({
+          userId: null,
+          accountId: m.account_id,
+          action,
+          objectType: 'USER',
+          objectId: userId,
+          detail: { by: 'home_account' },
+        });
       }
       return;
     }
@@ -279,10 +289,19 @@ export class AccountUserService {
     await this.record(caller, accountId, 'ACCEPT', caller.user.uuid, null);
   }
 
-  /** The caller declines the account's invitation: the pending membership goes. */
+  /**
+   * The caller declines the account's invitation: the pending membership goes. The inviting
+   * account's log says it was declined, not by whom by name: they never accepted being seen.
+   */
   async decline(caller: Caller, accountId: string): Promise<void> {
     if (!(await this.deps.users.decline(accountId, caller.user.uuid))) throw notFound('invitation');
-    await this.record(caller, accountId, 'DECLINE', caller.user.uuid, null);
+    await this.deps.audit.record({
+      userId: null,
+      accountId,
+      action: 'DECLINE',
+      objectType: 'USER',
+      objectId: caller.user.uuid,
+    });
   }
 
   private checkName(raw: string): ReturnType<typeof splitName> {

@@ -190,6 +190,15 @@ describe.each(DIALECTS)('accounts apart: people and roles (decision 0052) on %s'
       .where('object_id', '=', ids.clinician!)
       .execute();
     expect(logged.map((e) => e.account_id).sort()).toEqual([demo, partnerAccount].sort());
+    // Partner Clinic's entry names her home account, not which of its admins did it.
+    const inPartnerLog = await db()
+      .selectFrom('audit_events')
+      .select(['user_id', 'detail'])
+      .where('account_id', '=', partnerAccount)
+      .where('action', '=', 'DISABLE')
+      .executeTakeFirstOrThrow();
+    expect(inPartnerLog.user_id).toBeNull();
+    expect(JSON.parse(inPartnerLog.detail!)).toEqual({ by: 'home_account' });
     expect((await call('user/enable', { uuid: ids.clinician! }, admin)).body.status).toBe('OK');
   });
 
@@ -223,6 +232,14 @@ describe.each(DIALECTS)('accounts apart: people and roles (decision 0052) on %s'
       (await call('account/user/get', { uuid: partnerAccount, user_id: ids.gatekeeper! }, partner)).body,
     ).toMatchObject({ error_type: 'NOT_FOUND' });
     expect((await call('account/invitation/list', {}, sid)).body.invitations).toEqual([]);
+    // Partner Clinic's log says it was declined, without whose name.
+    const declined = await db()
+      .selectFrom('audit_events')
+      .select('user_id')
+      .where('account_id', '=', partnerAccount)
+      .where('action', '=', 'DECLINE')
+      .execute();
+    expect(declined).toEqual([{ user_id: null }]);
   });
 
   describe('a delegated admin (role_edit, users and groups, not an admin)', () => {
