@@ -36,7 +36,7 @@ describe.each(DIALECTS)('share-code registry migration on %s', (dialect: Dialect
     });
     const migrate = async (upTo: string) => {
       const { error } = await new Migrator({ db: db!.kysely, provider: only(upTo) }).migrateToLatest();
-      if (error) throw error;
+      if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
     };
     await migrate(BEFORE);
 
@@ -81,7 +81,7 @@ describe.each(DIALECTS)('share-code registry migration on %s', (dialect: Dialect
         ui_json: null,
         created: 1,
         last_login: null,
-      } as never)
+      })
       .execute();
     const ns = (
       id: string,
