@@ -80,19 +80,15 @@ describe.each(DIALECTS)('the account audit log (audit/log) on %s', (dialect) => 
   });
 
   it('exports the filtered log as CSV, formulas neutralised', async () => {
-    const response = await fetch(`${server.url}/api/v3/audit/log`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        sid: admin,
-        account_id: accountId,
-        'filter.action': 'LOGIN',
-        format: 'csv',
-      }),
+    // As the web app asks for it: a GET whose sid is in the Authorization header, not in its URL.
+    const query = new URLSearchParams({ account_id: accountId, 'filter.action': 'LOGIN', format: 'csv' });
+    const response = await fetch(`${server.url}/api/v3/audit/log?${query.toString()}`, {
+      headers: { authorization: `Bearer ${admin}` },
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="audit-log.csv"/);
+    expect(response.headers.get('cache-control')).toBe('no-store');
     const lines = (await response.text()).trim().split('\r\n');
     expect(lines[0]).toBe(
       'when,action,outcome,type,object_id,study_uuid,patient_name,user_id,user_name,user_email,ip,detail',

@@ -30,7 +30,8 @@ function toEntries(params: Params, sid: string | null): [string, string][] {
   return entries;
 }
 
-async function send<T>(url: string, init: RequestInit): Promise<T> {
+/** Fetches an api/v3 URL; a network failure and a 401 (the session is over) end here. */
+async function fetchApi(url: string, init: RequestInit): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -51,6 +52,11 @@ async function send<T>(url: string, init: RequestInit): Promise<T> {
     onUnauthorized();
     throw new ApiError(CLIENT_ERROR_CODES.unauthorized, 401);
   }
+  return response;
+}
+
+async function send<T>(url: string, init: RequestInit): Promise<T> {
+  const response = await fetchApi(url, init);
   if (response.status === 404 || response.status === 405) {
     throw new ApiError(response.statusText || String(response.status), response.status);
   }
@@ -117,4 +123,26 @@ export function apiBundle<T>(calls: ({ URL: string } & Params)[], options: CallO
     body: JSON.stringify(calls.map((call) => ({ sid, ...call }))),
     signal: options.signal,
   });
+}
+
+/**
+ * GET api/v3/{path} as a file (the audit log's CSV): the sid goes in the Authorization header, so it
+ * is in no URL the browser keeps (history, downloads list, a Referer) or a proxy logs. Answers the
+ * body as a Blob; an error answer throws as any other call does.
+ */
+export async function apiGetFile(path: string, params: Params, options: CallOptions = {}): Promise<Blob> {
+  const sid = getSid();
+  const query = new URLSearchParams(toEntries(params, null)).toString();
+  const response = await fetchApi(`${API_BASE}/${path}?${query}`, {
+    headers: sid ? { Authorization: `Bearer ${sid}` } : {},
+    signal: options.signal,
+  });
+  if (response.ok) return response.blob();
+  let code: string = CLIENT_ERROR_CODES.unexpected;
+  try {
+    code = ((await response.json()) as Partial<ApiErrorBody>).error_type ?? code;
+  } catch {
+    // not JSON: keep the generic code
+  }
+  throw new ApiError(code, response.status);
 }

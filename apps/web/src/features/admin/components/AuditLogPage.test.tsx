@@ -157,15 +157,34 @@ describe('AuditLogPage', () => {
     await waitFor(() => expect(asked.at(-1)!.searchParams.get('filter.to')).toBeNull());
     fireEvent.change(screen.getByLabelText('To time'), { target: { value: '' } });
 
-    const csv = new URL(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')!, 'http://x');
+    // The CSV is fetched with the sid in the Authorization header: no URL the browser keeps holds it.
+    const saved: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this);
+    });
+    URL.createObjectURL = () => 'blob:csv';
+    URL.revokeObjectURL = () => undefined;
+    const stub = globalThis.fetch;
+    const authorization: (string | null)[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      authorization.push(new Headers(init?.headers).get('authorization'));
+      return stub(input, init);
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(screen.queryByRole('link', { name: 'Export CSV' })).toBeNull();
+    const csv = asked.at(-1)!;
     expect(csv.pathname).toBe('/api/v3/audit/log');
+    expect(csv.searchParams.get('sid')).toBeNull();
     expect(Object.fromEntries(csv.searchParams)).toMatchObject({
-      sid: 'S1',
       account_id: 'acc',
       format: 'csv',
       'filter.study_id': 's1',
       'filter.action': 'LOGIN',
     });
+    expect(authorization.at(-1)).toBe('Bearer S1');
+    expect(saved[0]!.download).toBe('audit-log.csv');
+    expect(saved[0]!.getAttribute('href')).toBe('blob:csv');
 
     fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(asked.at(-1)!.searchParams.get('filter.study_id')).toBeNull());

@@ -1,4 +1,5 @@
 import { useContext, useMemo, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import {
   Alert,
   Autocomplete,
@@ -30,7 +31,7 @@ import { PagePanel } from '../../../components/PagePanel';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { useInbox } from '../../../session/inbox-context';
 import { useAccountUsers } from '../api/account-users';
-import { auditLogCsvUrl, useAuditLog, type AuditLogQuery } from '../api/audit-log';
+import { downloadAuditLogCsv, useAuditLog, type AuditLogQuery } from '../api/audit-log';
 import { actionLabel, detailText, isFailure } from '../lib/audit-entry';
 import { DayTimeField, NO_DAY_TIME, type DayTime } from './DayTimeField';
 
@@ -84,6 +85,8 @@ export function AuditLogPage() {
     [user, study, actions, from, to, timeZone],
   );
   const log = useAuditLog(account.uuid, query, page, rows, mayView);
+  // Fetched with the sid in a header, never a link carrying it (api/audit-log.ts).
+  const exportCsv = useMutation({ mutationFn: () => downloadAuditLogCsv(account.uuid, query) });
   const userFilter = useDebouncedValue(userSearch.trim(), 300);
   const accountUsers = useAccountUsers(
     account.uuid,
@@ -143,8 +146,8 @@ export function AuditLogPage() {
         <Button
           variant="outlined"
           startIcon={<Download />}
-          href={auditLogCsvUrl(account.uuid, query)}
-          download="audit-log.csv"
+          onClick={() => exportCsv.mutate()}
+          disabled={exportCsv.isPending}
         >
           {t('Export CSV')}
         </Button>
@@ -204,7 +207,7 @@ export function AuditLogPage() {
         {filtered && <Button onClick={clearFilters}>{t('Clear filters')}</Button>}
       </Stack>
       {log.isPending && <Loading />}
-      {log.isError && <UnexpectedErrorAlert />}
+      {(log.isError || exportCsv.isError) && <UnexpectedErrorAlert />}
       {log.data && (
         <>
           <TableContainer>

@@ -1,4 +1,5 @@
 import { ApiError, CLIENT_ERROR_CODES } from '../../../lib/api-error';
+import { saveBlob } from '../../../lib/save-blob';
 
 export interface DownloadProgress {
   loaded: number;
@@ -69,17 +70,4 @@ export async function downloadFile(
   const blob = new Blob(chunks, { type: response.headers.get('Content-Type') ?? 'application/zip' });
   saveBlob(blob, name);
   return { name, size: blob.size };
-}
-
-export function saveBlob(blob: Blob, name: string): void {
-  const href = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = href;
-  anchor.download = name;
-  anchor.style.display = 'none';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  // Give the browser time to start reading the Blob before it is released.
-  setTimeout(() => URL.revokeObjectURL(href), 60_000);
 }
