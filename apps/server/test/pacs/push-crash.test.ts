@@ -19,8 +19,9 @@ import { until } from '../support/until.js';
 
 /**
  * A push outlives the process running it: the built server pushing a large study to Orthanc is
- * killed with SIGKILL part-way; a second process on the same data takes the job over once the dead
- * one's lease runs out, sends what was not stored yet, and the attempt ends S with Orthanc holding
+ * killed with SIGKILL part-way; a second process on the same data (another PROCESS_ID: the same
+ * process restarted would take its own job back at once, see process-crash.test.ts) takes the job
+ * over once the dead one's lease runs out, sends what was not stored yet, and the attempt ends S with Orthanc holding
  * every instance of the study once.
  */
 
@@ -157,7 +158,7 @@ describe.each(DIALECTS)('A push survives SIGKILL of its server on %s', (dialect)
     expect(storedAtKill).toBeLessThan(INSTANCES);
 
     // A second process on the same data: it takes the job over once the lease has run out.
-    const second = await startChildServer(dataDir, env);
+    const second = await startChildServer(dataDir, { ...env, PROCESS_ID: 'another-process' });
     servers.push(second);
     const api2 = new ApiClient(second.url);
     const admin2 = await api2.login('admin@demo.local');
