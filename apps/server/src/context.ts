@@ -389,6 +389,7 @@ export function createContext(
       results: repos.hl7Results,
       senders: repos.hl7Senders,
       audit,
+      log,
     }),
     nominations: new NominationService({
       nominations: repos.nominations,

@@ -1,4 +1,4 @@
-import { orderAddRequest } from '@imaging-inbox/contract';
+import { HL7_SENDER_ID_MAX_LENGTH, orderAddRequest } from '@imaging-inbox/contract';
 import type { OrderStatus } from '@imaging-inbox/contract';
 import { buildAck, hl7Time, Hl7ParseError, parseHl7, segment, segmentsOf, value } from '../hl7/message.js';
 import type { AckCode, Hl7Message } from '../hl7/message.js';
@@ -18,6 +18,8 @@ interface Deps {
   /** The registered senders: who may write to which account (decision 0056). */
   senders: Hl7SendersRepository;
   audit: AuditService;
+  /** Where a rejected sender is reported, so an operator sees whom to register (or block). */
+  log?: (line: string) => void;
   now?: () => number;
 }
 
@@ -68,7 +70,10 @@ export class Hl7InboxService {
       const text = await this.apply(message, accountId);
       return this.ack(message, 'AA', text);
     } catch (error) {
-      if (error instanceof Rejected) return this.ack(message, 'AR', error.message);
+      if (error instanceof Rejected) {
+        this.deps.log?.(`HL7 message rejected: ${error.message}`);
+        return this.ack(message, 'AR', error.message);
+      }
       if (error instanceof Refused) return this.ack(message, 'AE', error.message);
       throw error;
     }
@@ -82,10 +87,15 @@ export class Hl7InboxService {
   private async senderAccount(message: Hl7Message, peer: string): Promise<string> {
     const msh = segment(message, 'MSH');
     const facility = value(message, msh, 4);
-    const sender = await this.deps.senders.match(peer, facility, value(message, msh, 3));
+    const application = value(message, msh, 3);
+    // Ids longer than any registered one name no sender: not worth a query.
+    const sender =
+      facility.length <= HL7_SENDER_ID_MAX_LENGTH && application.length <= HL7_SENDER_ID_MAX_LENGTH
+        ? await this.deps.senders.match(peer, facility, application)
+        : undefined;
     if (!sender)
       throw new Rejected(
-        `sender ${facility || '(empty MSH-4)'} at ${peer} is not registered with any account`,
+        `sender ${shown(facility) || '(empty MSH-4)'} at ${peer} is not registered with any account`,
       );
     const receiving = value(message, msh, 6);
     if (!receiving) return sender.account_id;
@@ -93,7 +103,7 @@ export class Hl7InboxService {
       (await this.deps.accounts.findAccountByVanity(receiving)) ??
       (await this.deps.accounts.findAccount(receiving));
     if (account?.uuid !== sender.account_id)
-      throw new Rejected(`MSH-6 (receiving facility) ${receiving} is not this sender's account`);
+      throw new Rejected(`MSH-6 (receiving facility) ${shown(receiving)} is not this sender's account`);
     return sender.account_id;
   }
 
@@ -261,6 +271,11 @@ const HL7_FIELD: Record<string, string> = {
   scheduled_date: 'OBR-36 (scheduled date)',
   referring_physician: 'OBR-16 (ordering provider)',
 };
+
+/** A sender-chosen id as our answers and log quote it: at most 64 characters. */
+function shown(id: string): string {
+  return id.length > 64 ? `${id.slice(0, 64)}…` : id;
+}
 
 /** The accession number: OBR-18 (placer field 1), else the filler's then the placer's order number. */
 function accessionOf(message: Hl7Message): string {
