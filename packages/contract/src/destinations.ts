@@ -1,6 +1,12 @@
 import type { AnswerPage } from './api-params.js';
 import type { StudyPushStatus } from './study-search.js';
 
+/**
+ * The one reason an account is given when a destination could not be reached or would not associate
+ * (echo, search, retrieve, push): it tells nothing of what was at the port (decision 0054).
+ */
+export const NO_DICOM_ANSWER = 'no DICOM answer';
+
 /** The last C-ECHO of a destination: ok with its round trip, or the reason it failed. */
 export interface EchoResult {
   ok: boolean;

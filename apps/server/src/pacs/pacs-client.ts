@@ -15,6 +15,7 @@ import {
   type Peer,
   type QueryKeys,
 } from '../dimse/client/index.js';
+import { NO_DICOM_ANSWER } from '@imaging-inbox/contract';
 
 /** A destination's PACS as we call it: where it is, its AE title, and the AE title we call it as. */
 export interface PacsPeer extends Peer {
@@ -26,7 +27,7 @@ export interface PacsPeer extends Peer {
  * The one answer an account sees when a PACS could not be reached or would not associate: it says
  * nothing of whether the port was closed, open to something else or silent (the detail is logged).
  */
-export const NO_DICOM_ANSWER = 'no DICOM answer';
+export { NO_DICOM_ANSWER };
 
 export class NoDicomAnswer extends Error {
   constructor() {

@@ -111,7 +111,8 @@ export class DicomNodeService {
         throw invalidField('ae_title', '1 to 16 characters, printable ASCII without backslash');
       }
       if (ae === this.deps.ourAeTitle) throw invalidField('ae_title', 'is the AE title of this server');
-      const holder = await this.deps.nodes.findAnyByAeTitle(ae);
+      // In any case or padding: a PACS compares AE titles case-blind (decision 0054).
+      const holder = await this.deps.nodes.findAnyByAeKey(ae);
       if (holder && holder.uuid !== self) throw invalidField('ae_title', 'is already registered');
       out.ae_title = ae;
     }

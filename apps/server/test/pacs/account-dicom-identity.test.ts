@@ -138,6 +138,20 @@ describe.each(DIALECTS)("each account's own DICOM identity, against Orthanc on %
       const answer = await call('destination/add', { ...target, aetitle }, partner);
       expect([answer.error_type, answer.error_subtype]).toEqual(['INVALID_FIELD', 'aetitle']);
     }
+    // Nor may it register a sender under that PACS's AE title in another case.
+    const referrals = (await server.api.groups(partner))[0]!.uuid;
+    const sender = await call(
+      'dicom/node/add',
+      {
+        account_id: partnerAccount,
+        ae_title: 'Orthanc',
+        host: '127.0.0.1',
+        group_id: referrals,
+        name: 'Fake',
+      },
+      partner,
+    );
+    expect([sender.error_type, sender.error_subtype]).toEqual(['INVALID_FIELD', 'ae_title']);
     // Only a system administrator may share a target; Partner's admin is not one.
     const selfShared = await call(
       'destination/add',

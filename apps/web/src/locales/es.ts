@@ -286,6 +286,7 @@ const es: Messages = {
   'Failed to upload exams': 'No se pudieron cargar los estudios',
   'Failed to upload the attachment.': 'No se pudo cargar el archivo adjunto.',
   'Failed: {{reason}}': 'Error: {{reason}}',
+  'no DICOM answer': 'sin respuesta DICOM',
   Female: 'Mujer',
   Field: 'Campo',
   'Field is required': 'Campo obligatorio',

@@ -285,6 +285,7 @@ const fr: Messages = {
   'Failed to upload exams': 'Échec du téléversement des examens',
   'Failed to upload the attachment.': 'Échec du téléversement de la pièce jointe.',
   'Failed: {{reason}}': 'Échec : {{reason}}',
+  'no DICOM answer': 'pas de réponse DICOM',
   Female: 'Femme',
   Field: 'Champ',
   'Field is required': 'Champ obligatoire',

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Chip, IconButton, Tooltip } from '@mui/material';
 import Edit from '@mui/icons-material/Edit';
+import { NO_DICOM_ANSWER } from '@imaging-inbox/contract';
 import type { Destination } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { AdminTable } from '../../../components/AdminTable';
@@ -14,6 +15,9 @@ import { DestinationDialog } from './DestinationDialog';
 /** Administration: the account's PACS destinations, to list, add, edit, delete and test (C-ECHO). */
 export function DestinationsAdminPage() {
   const { t } = useTranslation();
+  // The server's one reason for an echo that got no DICOM answer, in the user's language.
+  const echoReason = (reason: string | null) =>
+    reason === NO_DICOM_ANSWER ? t('no DICOM answer') : (reason ?? '');
   const { user, account } = useInbox();
   const isAdmin = user.admin === 1 || user.sysadmin === 1;
   const destinations = useDestinations(account.uuid);
@@ -64,11 +68,11 @@ export function DestinationsAdminPage() {
                 ) : d.last_echo.ok ? (
                   <Chip size="small" color="success" label={t('OK, {{ms}} ms', { ms: d.last_echo.ms })} />
                 ) : (
-                  <Tooltip title={d.last_echo.reason ?? ''}>
+                  <Tooltip title={echoReason(d.last_echo.reason)}>
                     <Chip
                       size="small"
                       color="error"
-                      label={t('Failed: {{reason}}', { reason: d.last_echo.reason })}
+                      label={t('Failed: {{reason}}', { reason: echoReason(d.last_echo.reason) })}
                     />
                   </Tooltip>
                 ),
