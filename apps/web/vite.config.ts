@@ -3,13 +3,15 @@ import { defaultClientConditions } from 'vite';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import pkg from './package.json' with { type: 'json' };
+import { keepPreviousAssets } from './scripts/keep-previous-assets';
 import { precompress } from './scripts/precompress';
 
 // `source` resolves workspace packages (the contract) to their TypeScript source, so the web build
 // never depends on the contract having been compiled first.
 export default defineConfig({
-  // precompress: .br and .gz beside every text file, served by Accept-Encoding.
-  plugins: [react(), precompress()],
+  // keepPreviousAssets: the previous build's hashed files stay one more build, for pages still open
+  // on it. precompress: .br and .gz beside every text file, served by Accept-Encoding.
+  plugins: [react(), keepPreviousAssets(), precompress()],
   // Sent with every api call so the server can tell which web release is talking to it.
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   resolve: { conditions: ['source', ...defaultClientConditions] },
@@ -34,7 +36,10 @@ export default defineConfig({
   test: {
     // Pure logic runs in Node; components get jsdom.
     projects: [
-      { extends: true, test: { name: 'unit', environment: 'node', include: ['src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'unit', environment: 'node', include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'] },
+      },
       {
         extends: true,
         test: {

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { access, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -20,6 +20,13 @@ async function* filesUnder(dir: string): AsyncGenerator<string> {
   }
 }
 
+async function compressedAlready(file: string): Promise<boolean> {
+  return Promise.all([access(`${file}.br`), access(`${file}.gz`)]).then(
+    () => true,
+    () => false,
+  );
+}
+
 /**
  * Writes `name.br` (brotli, best quality) and `name.gz` (gzip, best level) beside every text file
  * of the build, once, so the server sends the smallest form a browser accepts without compressing
@@ -37,6 +44,8 @@ export function precompress(): Plugin {
       const jobs: Promise<void>[] = [];
       for await (const file of filesUnder(outDir)) {
         if (!COMPRESSIBLE.test(file) || (await stat(file)).size < MIN_BYTES) continue;
+        // A previous build's file carried forward (keep-previous-assets.ts) arrives compressed.
+        if (await compressedAlready(file)) continue;
         jobs.push(
           readFile(file).then(async (body) => {
             const [br, gz] = await Promise.all([

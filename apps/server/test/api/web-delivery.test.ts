@@ -43,12 +43,19 @@ function decoded(answer: RawAnswer): Buffer {
 const SCRIPT = `export const app = ${JSON.stringify('x'.repeat(4000))};\n`;
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/assets/main-Ab12Cd34.js"></script></head></html>\n';
+const VIEWER =
+  '<!doctype html><html><head><script type="module" src="/assets/viewer-Ab12Cd34.js"></script></head></html>\n';
 
 /** A built web app as apps/web's build leaves it: hashed assets with .br and .gz beside them. */
 function webDist(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-web-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  const files: Record<string, string> = { 'index.html': INDEX, 'assets/main-Ab12Cd34.js': SCRIPT };
+  fs.mkdirSync(path.join(dir, 'viewer'));
+  const files: Record<string, string> = {
+    'index.html': INDEX,
+    'viewer/index.html': VIEWER,
+    'assets/main-Ab12Cd34.js': SCRIPT,
+  };
   for (const [name, text] of Object.entries(files)) {
     fs.writeFileSync(path.join(dir, name), text);
     fs.writeFileSync(path.join(dir, `${name}.br`), zlib.brotliCompressSync(text));
@@ -90,13 +97,23 @@ describe('web app and JSON delivery', () => {
     expect(plain.body.toString()).toBe(SCRIPT);
   });
 
-  it('makes browsers revalidate index.html, also when it answers a client route', async () => {
-    for (const route of ['/', '/group/list']) {
-      const answer = await raw(`${server.url}${route}`, { 'accept-encoding': 'br' });
-      expect(answer.status).toBe(200);
-      expect(answer.headers['content-type']).toMatch(/text\/html/);
-      expect(answer.headers['cache-control']).toBe('no-cache');
-      expect(decoded(answer).toString()).toBe(INDEX);
+  it('makes browsers revalidate every entry page: index.html, its client routes and the viewer', async () => {
+    const pages: [string, string][] = [
+      ['/', INDEX],
+      ['/index.html', INDEX],
+      ['/group/list', INDEX],
+      ['/viewer/', VIEWER],
+      ['/viewer', VIEWER],
+      ['/viewer/index.html', VIEWER],
+    ];
+    for (const [route, page] of pages) {
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        const answer = await raw(`${server.url}${route}`, { 'accept-encoding': encoding });
+        expect(answer.status, route).toBe(200);
+        expect(answer.headers['content-type'], route).toMatch(/text\/html/);
+        expect(answer.headers['cache-control'], route).toBe('no-cache');
+        expect(decoded(answer).toString(), route).toBe(page);
+      }
     }
   });
 
@@ -123,5 +140,40 @@ describe('web app and JSON delivery', () => {
     const answer = await raw(`${server.url}/api/v3/health`, { 'accept-encoding': 'br, gzip' });
     expect(answer.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(answer.body.toString())).toEqual({ status: 'OK' });
+  });
+
+  // Last: it rebuilds the web app under the running server as `npm run build` does.
+  it("serves a rebuild at once, and still the previous build's chunks a page open on it asks for", async () => {
+    const before = await raw(`${server.url}/assets/main-Ab12Cd34.js`);
+    expect(before.status).toBe(200);
+    // The rebuild: a new index.html naming new hashed files; the build keeps the previous build's
+    // files beside them (apps/web/scripts/keep-previous-assets.ts), compressed forms included.
+    const index = INDEX.replace('main-Ab12Cd34', 'main-Ef56Gh78');
+    const script = SCRIPT.replace('x', 'y');
+    for (const name of ['index.html', 'index.html.br', 'index.html.gz']) fs.rmSync(path.join(dist, name));
+    fs.writeFileSync(path.join(dist, 'index.html'), index);
+    fs.writeFileSync(path.join(dist, 'assets/main-Ef56Gh78.js'), script);
+
+    const page = await raw(`${server.url}/group/list`, { 'accept-encoding': 'br, gzip' });
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(decoded(page).toString()).toBe(index);
+
+    const fresh = await raw(`${server.url}/assets/main-Ef56Gh78.js`);
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers['content-type']).toMatch(/javascript/);
+    expect(fresh.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(fresh.body.toString()).toBe(script);
+
+    const kept = await raw(`${server.url}/assets/main-Ab12Cd34.js`, { 'accept-encoding': 'br' });
+    expect(kept.status).toBe(200);
+    expect(kept.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(decoded(kept).toString()).toBe(SCRIPT);
+  });
+
+  it('answers 404 for a hashed file no build has, never index.html in its place', async () => {
+    const gone = await raw(`${server.url}/assets/Page-Zz99Zz99.js`);
+    expect(gone.status).toBe(404);
+    expect(gone.headers['content-type']).toMatch(/application\/json/);
+    expect(gone.body.toString()).not.toMatch(/<html/);
   });
 });

@@ -8,6 +8,7 @@ import { Stage } from './stage';
 import { ViewerApp } from './viewer-app';
 import { setLanguage, t } from '../lib/i18n';
 import { deviceLanguageChoice, resolveLanguage } from '../lib/language-preference';
+import { reloadOnStaleChunks } from '../lib/stale-chunk-reload';
 
 /** The embedded viewer: `/viewer/?date_format=…#study/{storage_namespace}/{study_uid}/{phi_namespace}`. */
 function boot(): void {
@@ -36,5 +37,7 @@ function boot(): void {
   });
 }
 
+// Its texts' chunk gone with an upgrade since the frame opened: reload the frame once.
+reloadOnStaleChunks();
 // The viewer speaks the language the inbox chose on this device (it keeps it in localStorage).
 setLanguage(resolveLanguage(deviceLanguageChoice())).then(boot, boot);
