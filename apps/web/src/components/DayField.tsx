@@ -3,6 +3,7 @@ import { TextField, type TextFieldProps } from '@mui/material';
 import { useTranslation } from '../lib/i18n';
 import { useDateDisplay } from '../lib/date-preferences';
 import { displayDay, parseTypedDay } from '../lib/dates';
+import { dateFormatHint } from '../lib/date-format-hint';
 
 const ISO = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -40,9 +41,11 @@ export function DayField({ value, onChange, helperText, error, ...rest }: Props)
     <TextField
       {...rest}
       value={typed}
-      placeholder={format}
+      placeholder={dateFormatHint(format)}
       error={error || invalid}
-      helperText={invalid ? t('Use the date format {{format}}', { format }) : helperText}
+      helperText={
+        invalid ? t('Use the date format {{format}}', { format: dateFormatHint(format) }) : helperText
+      }
       slotProps={{ ...rest.slotProps, inputLabel: { shrink: true } }}
       onChange={(e) => {
         const text = e.target.value;

@@ -3,12 +3,21 @@ import {
   cutName,
   formatDicomDate,
   formatMegabytes,
+  formatModalities,
   formatPatientAge,
   formatPatientName,
   formatTimestamp,
 } from './format';
 
 describe('format', () => {
+  it('reads a multi-valued modality as a list, never with its DICOM backslash', () => {
+    expect(formatModalities('SR\\US')).toBe('SR, US');
+    expect(formatModalities('CT')).toBe('CT');
+    expect(formatModalities('CT\\\\SR\\')).toBe('CT, SR');
+    expect(formatModalities(['MR', ' PR '])).toBe('MR, PR');
+    expect(formatModalities('')).toBe('');
+    expect(formatModalities(null)).toBe('');
+  });
   it('cuts names to 25 characters', () => {
     expect(cutName('Short')).toBe('Short');
     expect(cutName('A very long group name indeed, really')).toBe('A very long group name in…');

@@ -39,6 +39,18 @@ export function formatDicomDate(
   return m ? formatDay(m[1]!, m[2]!, m[3]!, format) : value;
 }
 
+/**
+ * A modality value as people read it: the DICOM multi-value `SR\US` (or a list) as "SR, US";
+ * empty parts dropped, '' when there is none.
+ */
+export function formatModalities(value: string | readonly string[] | null | undefined): string {
+  const parts = typeof value === 'string' ? value.split(/[\\,]/) : (value ?? []);
+  return parts
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(', ');
+}
+
 // Person names are written alike by the pages and the server's exports.
 export { formatPatientName, patientNameFromDisplay } from '@imaging-inbox/contract';
 

@@ -23,6 +23,12 @@ const en: Messages = {
   '{{count}} months_one': '{{count}} month',
   '{{count}} years_one': '{{count}} year',
   '{{count}} images_one': '{{count}} image',
+  '{{count}} results_one': '{{count}} result',
+  '{{criterion}} is close: {{exam}} vs {{order}} ({{count}} days apart)_one':
+    '{{criterion}} is close: {{exam}} vs {{order}} ({{count}} day apart)',
+  '{{criterion}} differs: {{exam}} vs {{order}} ({{count}} days apart)_one':
+    '{{criterion}} differs: {{exam}} vs {{order}} ({{count}} day apart)',
+  '{{count}} images in {{series}} series_one': '{{count}} image in {{series}} series',
   '{{count}} hours ({{minutes}} minutes)_one': '{{count}} hour ({{minutes}} minutes)',
   'Delete {{count}} exams_one': 'Delete {{count}} exam',
   'Restore {{count}} exams_one': 'Restore {{count}} exam',

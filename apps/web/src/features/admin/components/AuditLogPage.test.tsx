@@ -109,7 +109,7 @@ describe('AuditLogPage', () => {
     expect(within(rows[1]!).getByText('04/03/2026 10:05')).toBeTruthy();
     expect(within(rows[1]!).getByText('Sign-in')).toBeTruthy();
     expect(within(rows[1]!).getByText('Failed')).toBeTruthy();
-    expect(within(rows[1]!).getByText('login: viewer@demo.local')).toBeTruthy();
+    expect(within(rows[1]!).getByText('Email: viewer@demo.local')).toBeTruthy();
     expect(within(rows[1]!).getByText('10.1.2.3')).toBeTruthy();
     expect(within(rows[2]!).getByText('Study viewed')).toBeTruthy();
     expect(within(rows[2]!).queryByText('Failed')).toBeNull();
@@ -118,7 +118,7 @@ describe('AuditLogPage', () => {
     // A search's filters read in words, its group by name, its days in the user's format.
     expect(
       within(rows[3]!).getByText(
-        'Filters: Group is Emergency, Patient name contains DOE, Study date from 01/03/2026, Starred is Yes · returned: 3',
+        'Filters: Group is Emergency, Patient name contains DOE, Study date from 01/03/2026, Starred is Yes · 3 results',
       ),
     ).toBeTruthy();
     expect(screen.queryByText(/filter\.|ns-emergency/)).toBeNull();

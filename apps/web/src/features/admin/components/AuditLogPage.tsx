@@ -261,7 +261,7 @@ export function AuditLogPage() {
                       )}
                     </TableCell>
                     <TableCell sx={{ maxWidth: 360, overflowWrap: 'anywhere' }}>
-                      {detailText(e, { day: dates.day })}
+                      {detailText(e, { day: dates.day, timestamp: dates.timestamp })}
                     </TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{e.ip ?? ''}</TableCell>
                   </TableRow>

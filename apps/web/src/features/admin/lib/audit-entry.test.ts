@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { detailText, filtersText } from './audit-entry';
+import { afterEach } from 'vitest';
+import { setLanguage, t } from '../../../lib/i18n';
+import { actionLabel, detailText, filtersText, queryText } from './audit-entry';
 
 const ctx = { day: (d: string) => `${d.slice(6, 8)}-${d.slice(4, 6)}-${d.slice(0, 4)}` };
 
@@ -18,7 +20,7 @@ describe('filtersText', () => {
       ),
     ).toBe(
       'Filters: Group is one of Emergency, Cardiology, Modality is CT, Date of birth is 31-01-1980, ' +
-        'Uploaded date until 02-03-2026, Has direct shares is Yes',
+        'Uploaded date until 02-03-2026, Shared with me is Yes',
     );
   });
 
@@ -31,11 +33,59 @@ describe('filtersText', () => {
 });
 
 describe('detailText', () => {
-  it('keeps other details as recorded, and cuts a long line', () => {
+  it('names known details in words, keeps others as recorded, and cuts a long line', () => {
     expect(detailText({ detail: { login: 'viewer@demo.local', reason: null } }, ctx)).toBe(
-      'login: viewer@demo.local',
+      'Email: viewer@demo.local',
     );
-    expect(detailText({ detail: { note: 'x'.repeat(200) } }, ctx, 20)).toBe(`note: ${'x'.repeat(13)}…`);
+    expect(detailText({ detail: { note: 'x'.repeat(200) } }, ctx, 20)).toBe(`Note: ${'x'.repeat(13)}…`);
     expect(detailText({ detail: null }, ctx)).toBe('');
+  });
+});
+
+describe('details as sentences', () => {
+  afterEach(async () => {
+    await setLanguage('en');
+  });
+  const timestamp = (iso: string) => `at ${iso.slice(0, 10)}`;
+
+  it('says how many results a search found, without the protocol or page it came by', () => {
+    expect(
+      detailText({ detail: { via: 'qido-rs', query: { StudyInstanceUID: '1.2.3' }, returned: 1 } }, ctx),
+    ).toBe('Filters: Study UID is 1.2.3 · 1 result');
+    expect(detailText({ detail: { page: 1, returned: 0 } }, ctx)).toBe('0 results');
+    expect(detailText({ detail: { via: 'study/thumbnails' } }, ctx)).toBe('');
+    expect(actionLabel('THUMBNAIL_VIEW')).toBe('Thumbnails viewed');
+  });
+
+  it('reads a DICOMweb query as its filters: names as names, days in the user format, wildcards as contains', () => {
+    expect(
+      queryText(
+        { PatientName: 'DOE^JANE*', StudyDate: '20251228', ModalitiesInStudy: 'SR\\US', limit: 10 },
+        ctx,
+      ),
+    ).toBe('Filters: Patient name contains DOE, JANE, Study date is 28-12-2025, Modality is SR, US');
+  });
+
+  it('shows an expiry in the user date format and zone, and names a group instead of its uuid', () => {
+    const group = '0b0e6a3c-1d2e-4f5a-8b9c-0d1e2f3a4b5c';
+    const copy = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
+    expect(detailText({ detail: { expires: Date.UTC(2026, 11, 1) } }, { ...ctx, timestamp })).toBe(
+      'valid until at 2026-12-01',
+    );
+    expect(
+      detailText(
+        { detail: { target_namespace_id: group, copy_uuid: copy }, group_names: { [group]: 'Referrals' } },
+        ctx,
+      ),
+    ).toBe('Group: Referrals');
+  });
+
+  it('speaks French: actions, counts, fields', async () => {
+    await setLanguage('fr');
+    expect(detailText({ detail: { via: 'qido-rs', returned: 2 } }, ctx)).toBe('2 résultats');
+    expect(detailText({ detail: { fields: ['language', 'time_zone'] } }, ctx)).toBe(
+      'Modifié : Langue, Fuseau horaire',
+    );
+    expect(t(actionLabel('THUMBNAIL_VIEW'))).toBe('Vignettes consultées');
   });
 });

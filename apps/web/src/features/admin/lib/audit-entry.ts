@@ -1,5 +1,6 @@
 import type { AuditLogEntry } from '@imaging-inbox/contract';
 import { t } from '../../../lib/i18n';
+import { formatModalities, formatPatientName } from '../../../lib/format';
 
 /** Names people read for the recorded action codes; an unknown code reads as its words. */
 const ACTION_LABELS: Record<string, string> = {
@@ -28,6 +29,25 @@ const ACTION_LABELS: Record<string, string> = {
   EDIT: 'Edited',
   DELETE: 'Deleted',
   INVITE: 'Invitation',
+  CREATE: 'Created',
+  UPDATE: 'Updated',
+  IMAGE_ADD: 'Image received',
+  THUMBNAIL_VIEW: 'Thumbnails viewed',
+  VIEWER_TOKEN: 'Viewer opened',
+  ATTACHMENT_LIST: 'Attachments listed',
+  STUDY_EXISTS: 'Exam looked up',
+  RETRIEVE: 'Retrieve started',
+  RETRIEVE_END: 'Retrieve ended',
+  PUSH_END: 'Push to PACS ended',
+  ORDER_SEARCH: 'Order search',
+  ORDER_UPDATE: 'Order edited',
+  ORDER_CANCEL: 'Order cancelled',
+  NOMINATE_CANCEL: 'Nomination cancelled',
+  DESTINATION_SEARCH: 'Destination search',
+  DESTINATION_SEARCH_END: 'Destination search ended',
+  LINK_USE: 'Link used',
+  SEND_LINK_CODE: 'Send link code requested',
+  SEND_LINK_VERIFY: 'Send link code checked',
 };
 
 /** The English label of an action code (to be passed through `t`). */
@@ -45,6 +65,8 @@ export const isFailure = (entry: Pick<AuditLogEntry, 'outcome'>) => entry.outcom
 export interface DetailContext {
   /** A DICOM day (YYYYMMDD) in the user's date format. */
   day: (dicomDay: string) => string;
+  /** An ISO time in the user's date format and time zone (defaults to the ISO text). */
+  timestamp?: (iso: string) => string;
   groupNames?: Readonly<Record<string, string>>;
 }
 
@@ -70,6 +92,9 @@ const FILTER_LABELS: Record<string, string> = {
   tags: 'Tags',
   study_description: 'Study description',
   deleted: 'Deleted',
+  must_approve: 'Awaiting approval',
+  has_direct_shares: 'Shared with me',
+  study_push_status: 'PACS status',
 };
 
 const YES_NO_FIELDS = new Set(['star', 'thin', 'deleted', 'must_approve', 'has_direct_shares']);
@@ -137,10 +162,117 @@ export function filtersText(filters: Record<string, unknown>, ctx: DetailContext
   return phrases.length ? t('Filters: {{list}}', { list: phrases.join(', ') }) : t('No filters');
 }
 
+/** DICOMweb (QIDO-RS) query keys a recorded query names, in words. */
+const QUERY_LABELS: Record<string, string> = {
+  StudyInstanceUID: 'Study UID',
+  SeriesInstanceUID: 'Series UID',
+  SOPInstanceUID: 'Instance UID',
+  PatientName: 'Patient name',
+  PatientID: 'MRN',
+  PatientBirthDate: 'Date of birth',
+  PatientSex: 'Sex',
+  AccessionNumber: 'Accession number',
+  StudyDate: 'Study date',
+  ModalitiesInStudy: 'Modality',
+  Modality: 'Modality',
+  ReferringPhysicianName: 'Referring physician',
+  StudyDescription: 'Study description',
+};
+
+/** A DICOMweb query (`{"PatientName": "DOE*"}`) as its filters in words; paging keys left out. */
+export function queryText(query: Record<string, unknown>, ctx: DetailContext): string {
+  const phrases = Object.entries(query)
+    .filter(([key, value]) => QUERY_LABELS[key] && value !== '' && value !== null && value !== undefined)
+    .map(([key, raw]) => {
+      const field = t(QUERY_LABELS[key]!);
+      const text = String(raw);
+      const value = /Name$/.test(key)
+        ? formatPatientName(text.replace(/\*/g, ''))
+        : /Date$/.test(key) && /^\d{8}$/.test(text)
+          ? ctx.day(text)
+          : key === 'ModalitiesInStudy' || key === 'Modality'
+            ? formatModalities(text)
+            : text.replace(/\*/g, '');
+      return text.includes('*')
+        ? t('{{field}} contains {{value}}', { field, value })
+        : t('{{field}} is {{value}}', { field, value });
+    });
+  return phrases.length ? t('Filters: {{list}}', { list: phrases.join(', ') }) : t('No filters');
+}
+
+/** Names people read for recorded detail keys; a key not listed reads as its words. */
+const DETAIL_LABELS: Record<string, string> = {
+  accession_number: 'Accession number',
+  sop_instance_uid: 'Instance UID',
+  study_uid: 'Study UID',
+  destination_name: 'Destination',
+  reason: 'Reason',
+  status: 'Status',
+  message: 'Message',
+  email: 'Email',
+  login: 'Email',
+  title: 'Title',
+  filename: 'File name',
+  size: 'Size',
+  version: 'Version',
+  source: 'Source',
+  method: 'Method',
+  fields: 'Changed',
+  changed: 'Changed',
+};
+
+/** Detail keys whose value says how the call came (a protocol, a page of a list): not for people. */
+const HIDDEN_DETAILS = new Set(['via', 'page', 'seed', 'returned', 'filters', 'query', 'expires']);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function words(key: string): string {
+  const text = key.replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Fields a profile or settings change records, in words. */
+const FIELD_LABELS: Record<string, string> = {
+  language: 'Language',
+  first_name: 'First name',
+  last_name: 'Last name',
+  name: 'Name',
+  email: 'Email',
+  time_zone: 'Time zone',
+  date_format: 'Date format',
+  mobile_phone: 'Mobile phone',
+  share_code: 'Share code',
+  share_description: 'Share description',
+  password: 'Password',
+};
+
+/** Where a recorded thing came from, in words; any other source (HL7, a protocol) as recorded. */
+const SOURCE_LABELS: Record<string, string> = { seed: 'Demo data', manual: 'Entered by hand' };
+
+/** A recorded value as people read it: a group by its name, lists with commas, no raw JSON braces. */
+function detailValue(
+  key: string,
+  value: unknown,
+  ctx: DetailContext & { groupNames?: Readonly<Record<string, string>> },
+) {
+  if (key === 'source' && typeof value === 'string' && SOURCE_LABELS[value]) return t(SOURCE_LABELS[value]);
+  if (typeof value === 'string') return ctx.groupNames?.[value] ?? value;
+  if (typeof value === 'boolean') return t(value ? 'Yes' : 'No');
+  if (Array.isArray(value))
+    return value
+      .map((v) =>
+        typeof v === 'string' ? (FIELD_LABELS[v] ? t(FIELD_LABELS[v]) : words(v)) : JSON.stringify(v),
+      )
+      .join(', ');
+  return typeof value === 'number' || typeof value === 'bigint' ? String(value) : JSON.stringify(value);
+}
+
 /**
- * An event's details on one line: a search's filters in words, other `key: value` pairs as
- * recorded (nested values as compact JSON), long text cut so a row stays one line high; the full
- * text is in the CSV export.
+ * An event's details on one line, as a sentence where the kind of detail is known: a search's
+ * filters (a study list's or a DICOMweb query's) in words with how many exams it found, an expiry in
+ * the user's date format and zone, groups by their names; identifiers nobody can read (uuids
+ * without a name, the protocol a call came by) are left to the CSV export. Long text is cut so a
+ * row stays one line high; the full record is in the CSV export.
  */
 export function detailText(
   entry: Pick<AuditLogEntry, 'detail' | 'group_names'>,
@@ -150,13 +282,27 @@ export function detailText(
   const detail = entry.detail;
   if (!detail) return '';
   const withNames = { ...ctx, groupNames: entry.group_names ?? ctx.groupNames };
-  const text = Object.entries(detail)
-    .filter(([, value]) => value !== null && value !== undefined && value !== '')
-    .map(([key, value]) =>
-      key === 'filters' && typeof value === 'object' && !Array.isArray(value)
-        ? filtersText(value as Record<string, unknown>, withNames)
-        : `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
-    )
-    .join(' · ');
+  const phrases: string[] = [];
+  const filters = detail['filters'];
+  if (filters && typeof filters === 'object' && !Array.isArray(filters))
+    phrases.push(filtersText(filters as Record<string, unknown>, withNames));
+  const query = detail['query'];
+  if (query && typeof query === 'object' && !Array.isArray(query))
+    phrases.push(queryText(query as Record<string, unknown>, withNames));
+  if (typeof detail['returned'] === 'number')
+    phrases.push(t('{{count}} results', { count: detail['returned'] }));
+  if (typeof detail['expires'] === 'number') {
+    const iso = new Date(detail['expires']).toISOString();
+    phrases.push(t('valid until {{date}}', { date: ctx.timestamp ? ctx.timestamp(iso) : iso }));
+  }
+  for (const [key, value] of Object.entries(detail)) {
+    if (HIDDEN_DETAILS.has(key) || value === null || value === undefined || value === '') continue;
+    // An id with no name to show for it (a copy's or a group's uuid) says nothing on one line.
+    if (typeof value === 'string' && UUID.test(value) && !withNames.groupNames?.[value]) continue;
+    const label = DETAIL_LABELS[key];
+    const name = label ? t(label) : key.endsWith('namespace_id') ? t('Group') : words(key);
+    phrases.push(t('{{label}}: {{value}}', { label: name, value: detailValue(key, value, withNames) }));
+  }
+  const text = phrases.join(' · ');
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

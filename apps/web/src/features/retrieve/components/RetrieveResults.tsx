@@ -2,7 +2,7 @@ import { Checkbox, Table, TableBody, TableCell, TableHead, TableRow, Typography 
 import { ScrollTable } from '../../../components/ScrollTable';
 import type { DestinationSearchResult } from '@imaging-inbox/contract';
 import { useDateDisplay } from '../../../lib/date-preferences';
-import { formatPatientName } from '../../../lib/format';
+import { formatModalities, formatPatientName } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { groupByPatient } from '../lib/retrieve-form';
 
@@ -61,7 +61,7 @@ export function RetrieveResults({ results, selected, onToggle }: Props) {
                 <TableCell>{dates.day(exam.study_date)}</TableCell>
                 <TableCell>{exam.accession_number}</TableCell>
                 <TableCell>{exam.study_description}</TableCell>
-                <TableCell>{exam.modality}</TableCell>
+                <TableCell>{formatModalities(exam.modality)}</TableCell>
               </TableRow>
             )),
           ])}

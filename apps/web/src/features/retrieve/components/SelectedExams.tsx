@@ -1,7 +1,7 @@
 import { Alert, Button, List, ListItem, ListItemText, Paper, Typography } from '@mui/material';
 import { MESSAGES, type DestinationRetrieve, type DestinationSearchResult } from '@imaging-inbox/contract';
 import { useDateDisplay } from '../../../lib/date-preferences';
-import { formatPatientName } from '../../../lib/format';
+import { formatModalities, formatPatientName } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 
 interface Props {
@@ -29,7 +29,7 @@ export function SelectedExams({ exams, retrieves, retrieving, onRetrieve }: Prop
           return (
             <ListItem key={exam.study_uid} disableGutters sx={{ display: 'block' }}>
               <ListItemText
-                primary={`${formatPatientName(exam.patient_name)} — ${exam.study_description || exam.modality}`}
+                primary={`${formatPatientName(exam.patient_name)} — ${exam.study_description || formatModalities(exam.modality)}`}
                 secondary={dates.day(exam.study_date)}
               />
               {retrieve?.state === 'running' && (

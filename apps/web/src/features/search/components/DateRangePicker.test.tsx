@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { setLanguage } from '../../../lib/i18n';
 import { ALL_DATES, DATE_PRESETS, UPLOADED_DATE_PRESETS, type DatePreset } from '../../../lib/dates';
 import { DatePreferencesContext } from '../../../lib/date-preferences';
 import { DateRangePicker } from './DateRangePicker';
@@ -12,6 +13,24 @@ function setup(presets: readonly DatePreset[] = DATE_PRESETS) {
 }
 
 describe('DateRangePicker', () => {
+  it('speaks French: months, weekdays and the date format hint', async () => {
+    await setLanguage('fr');
+    try {
+      setup();
+      const monthName = (d: Date) => d.toLocaleString('fr-FR', { month: 'long', year: 'numeric' });
+      await waitFor(() =>
+        expect(screen.getAllByRole('grid').map((g) => g.getAttribute('aria-label'))).toContain(
+          monthName(new Date()),
+        ),
+      );
+      const firstDay = screen.getAllByRole('grid')[0]!.querySelector('thead th');
+      expect(firstDay?.getAttribute('aria-label')).toBe('lundi');
+      expect(screen.getAllByPlaceholderText('MM-JJ-AAAA').length).toBeGreaterThan(0);
+    } finally {
+      await setLanguage('en');
+    }
+  });
+
   it('shows two months with weeks starting Monday', () => {
     setup();
     const grids = screen.getAllByRole('grid');

@@ -5,6 +5,8 @@ import 'react-day-picker/style.css';
 import { Box, Button, List, ListItemButton, ListItemText, MenuItem, Stack, TextField } from '@mui/material';
 import { useTranslation } from '../../../lib/i18n';
 import { useDateDisplay } from '../../../lib/date-preferences';
+import { useDayPickerLocale } from '../../../lib/use-day-picker-locale';
+import { dateFormatHint } from '../../../lib/date-format-hint';
 import {
   DATE_SEARCH_MODES,
   displayDay as showDay,
@@ -38,6 +40,7 @@ export function DateRangePicker({ presets, value, onCancel, onSave, allowFuture 
   const { t } = useTranslation();
   // Typed and shown in the user's date format (Profile), not the browser's.
   const { format: dateFormat } = useDateDisplay();
+  const locale = useDayPickerLocale();
   const displayDay = (day: string | null) => showDay(day, dateFormat);
   const parseTypedDay = (text: string) => readDay(text, dateFormat);
   const [draft, setDraft] = useState<DateRangeValue>(
@@ -124,7 +127,7 @@ export function DateRangePicker({ presets, value, onCancel, onSave, allowFuture 
             <TextField
               size="small"
               label={t(single ? 'Date' : 'Start date')}
-              placeholder={dateFormat}
+              placeholder={dateFormatHint(dateFormat)}
               value={typed.start}
               error={typed.start.trim() !== '' && parseTypedDay(typed.start) === null}
               onChange={(e) => typeDay('start', e.target.value)}
@@ -134,7 +137,7 @@ export function DateRangePicker({ presets, value, onCancel, onSave, allowFuture 
             <TextField
               size="small"
               label={t(single ? 'Date' : 'End date')}
-              placeholder={dateFormat}
+              placeholder={dateFormatHint(dateFormat)}
               value={typed.end}
               error={typed.end.trim() !== '' && parseTypedDay(typed.end) === null}
               onChange={(e) => typeDay('end', e.target.value)}
@@ -146,6 +149,7 @@ export function DateRangePicker({ presets, value, onCancel, onSave, allowFuture 
             mode="single"
             numberOfMonths={2}
             weekStartsOn={1}
+            locale={locale}
             defaultMonth={month}
             {...limits}
             selected={singleDay ? fromIsoDay(singleDay) : undefined}
@@ -156,6 +160,7 @@ export function DateRangePicker({ presets, value, onCancel, onSave, allowFuture 
             mode="range"
             numberOfMonths={2}
             weekStartsOn={1}
+            locale={locale}
             defaultMonth={month}
             {...limits}
             selected={range}

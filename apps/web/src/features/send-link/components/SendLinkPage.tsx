@@ -14,6 +14,7 @@ import {
 } from '@mui/material';
 import { MESSAGES, SEND_CODE_LENGTH } from '@imaging-inbox/contract';
 import { currentLanguage, useTranslation } from '../../../lib/i18n';
+import { formatDicomDate, formatModalities, formatPatientName } from '../../../lib/format';
 import { CenteredCard } from '../../../components/CenteredCard';
 import { Loading } from '../../../components/Loading';
 import { linkErrorCode } from '../../link';
@@ -35,15 +36,15 @@ function SentStudy({ grant }: { grant: string }) {
     return <Alert severity="error">{t(sendLinkErrorMessage(linkErrorCode(study.error)))}</Alert>;
   const s = study.data.study;
   const rows: [string, string][] = [
-    ['Patient name', s.patient_name.replace(/\^/g, ' ')],
+    ['Patient name', formatPatientName(s.patient_name)],
     ['MRN', s.patientid],
-    ['Date of birth', s.patient_birth_date],
+    ['Date of birth', formatDicomDate(s.patient_birth_date)],
     ['Sex', s.patient_sex],
-    ['Study date', s.study_date],
+    ['Study date', formatDicomDate(s.study_date)],
     ['Description', s.study_description],
     ['Accession number', s.accession_number],
-    ['Modality', s.modality],
-    ['Images', `${s.image_count} in ${s.series_count} series`],
+    ['Modality', formatModalities(s.modality)],
+    ['Images', t('{{count}} images in {{series}} series', { count: s.image_count, series: s.series_count })],
   ];
   return (
     <Stack spacing={2}>

@@ -13,6 +13,7 @@ import {
   type UserProfile,
 } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
+import { dateFormatHint } from '../../../lib/date-format-hint';
 import { Loading } from '../../../components/Loading';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
 import { errorBody } from '../../../lib/api-error';
@@ -72,8 +73,8 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
   const save = useSaveProfile();
   const [banner, setBanner] = useExpiringState<'saved' | 'failed'>(() => SUCCESS_BANNER_MS);
   const loaded = useMemo(() => formValues(profile), [profile]);
-  const zones = useMemo(() => {
   const shareCodeEditable = profile.share_code_editable !== false;
+  const zones = useMemo(() => {
     const list = timeZones();
     // A stored zone the browser does not list (an alias such as US/Eastern) must stay selectable.
     return profile.time_zone && !list.includes(profile.time_zone) ? [profile.time_zone, ...list] : list;
@@ -164,7 +165,7 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
         >
           {DATE_FORMATS.map((format) => (
             <option key={format} value={format}>
-              {format}
+              {dateFormatHint(format)}
             </option>
           ))}
         </TextField>
@@ -180,9 +181,9 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
         <TextField
           label={t('Share code')}
           error={!!errors.share_code}
-          helperText={
           // Without user_modify_sharecode the server refuses a change: show the code, read-only.
           disabled={!shareCodeEditable}
+          helperText={
             message('share_code') ??
             (shareCodeEditable
               ? t('Others can send exams to you with this code; they arrive in Shared with me.')
@@ -197,8 +198,8 @@ function ProfileFormView({ profile }: { profile: UserProfile }) {
           minRows={2}
           maxRows={3}
           error={!!errors.share_description}
-          helperText={message('share_description')}
           disabled={!shareCodeEditable}
+          helperText={message('share_description')}
           slotProps={SHRUNK_LABEL}
           {...register('share_description')}
         />

@@ -1,7 +1,7 @@
 import { Box, Button, List, ListItem, ListItemText, Typography } from '@mui/material';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
-import { formatPatientName } from '../../../lib/format';
+import { formatModalities, formatPatientName } from '../../../lib/format';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import type { InboxGroupType } from '../../../session/groups';
 import { ExamTabStrip } from './ExamTabStrip';
@@ -47,7 +47,7 @@ export function MultiSelectPanel({ studies, groupType, state, onClear, onRemoved
             <ListItem key={s.uuid} disableGutters>
               <ListItemText
                 primary={formatPatientName(s.patient_name)}
-                secondary={`${s.modality} · ${dates.day(s.study_date)}`}
+                secondary={`${formatModalities(s.modality)} · ${dates.day(s.study_date)}`}
               />
             </ListItem>
           ))}

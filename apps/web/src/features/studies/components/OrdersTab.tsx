@@ -2,7 +2,8 @@ import { Alert, Chip, List, ListItem, ListItemText, Stack, Typography } from '@m
 import { rankOrders, type Order, type OrderComparison, type Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { errorCode } from '../../../lib/api-error';
-import { formatPatientName } from '../../../lib/format';
+import { formatModalities, formatPatientName } from '../../../lib/format';
+import { matchReasons } from '../lib/match-reason';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import { Loading } from '../../../components/Loading';
 import { useStudyOrders } from '../api/study-orders';
@@ -62,26 +63,31 @@ function OrderList(props: { title: string; empty: string; items: OrderComparison
         </Typography>
       )}
       <List dense disablePadding>
-        {props.items.map(({ order, score, criteria }) => (
-          <ListItem key={order.uuid} disableGutters alignItems="flex-start">
-            <ListItemText
-              primary={
-                <>
-                  {formatPatientName(order.patient_name)} · {t('Accession')} {order.accession_number || '—'} ·{' '}
-                  {order.modality || '—'} · {dates.day(order.scheduled_date) || '—'}{' '}
-                  <Chip size="small" label={t('{{score}}% match', { score })} sx={{ ml: 0.5 }} />
-                </>
-              }
-              secondary={
-                <>
-                  {[order.requested_procedure, t(order.source), t(order.status)].filter(Boolean).join(' · ')}
-                  <br />
-                  {criteria.map((c) => t(c.reason)).join(' · ')}
-                </>
-              }
-            />
-          </ListItem>
-        ))}
+        {props.items.map((comparison) => {
+          const { order, score } = comparison;
+          return (
+            <ListItem key={order.uuid} disableGutters alignItems="flex-start">
+              <ListItemText
+                primary={
+                  <>
+                    {formatPatientName(order.patient_name)} · {t('Accession')} {order.accession_number || '—'}{' '}
+                    · {formatModalities(order.modality) || '—'} · {dates.day(order.scheduled_date) || '—'}{' '}
+                    <Chip size="small" label={t('{{score}}% match', { score })} sx={{ ml: 0.5 }} />
+                  </>
+                }
+                secondary={
+                  <>
+                    {[order.requested_procedure, t(order.source), t(order.status)]
+                      .filter(Boolean)
+                      .join(' · ')}
+                    <br />
+                    {matchReasons(comparison, dates.format)}
+                  </>
+                }
+              />
+            </ListItem>
+          );
+        })}
       </List>
     </section>
   );

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { formatDistanceToNow } from 'date-fns';
 import {
   Alert,
   Button,
@@ -15,6 +14,7 @@ import type { PushStatus, Study, StudyPushAttempt } from '@imaging-inbox/contrac
 import { useTranslation } from '../../../lib/i18n';
 import { errorCode } from '../../../lib/api-error';
 import { cutName } from '../../../lib/format';
+import { timeAgo } from '../lib/time-ago';
 import { useDestinations } from '../../destinations';
 import { usePushStudy, useStudyPushes } from '../api/study-push';
 
@@ -115,7 +115,7 @@ function PushAttempt(props: { attempt: StudyPushAttempt; retrying: boolean; onRe
                 failed: attempt.images_failed,
               })}
               {' · '}
-              {formatDistanceToNow(new Date(attempt.updated), { addSuffix: true })}
+              {timeAgo(attempt.updated)}
               {attempt.reason && (
                 <>
                   <br />

@@ -3,7 +3,7 @@ import { ButtonBase, Card, Checkbox } from '@mui/material';
 import Star from '@mui/icons-material/Star';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
-import { formatMegabytes, formatPatientName } from '../../../lib/format';
+import { formatMegabytes, formatModalities, formatPatientName } from '../../../lib/format';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import { StudyStatusIcons } from './StudyStatusIcons';
 
@@ -82,7 +82,7 @@ export const StudyCard = memo(function StudyCard({
           <StudyStatusIcons study={study} />
           <span className="spacer" />
           <span className="modality" data-testid="study-modality">
-            {study.modality || '—'}
+            {formatModalities(study.modality) || '—'}
           </span>
         </div>
         <div className="row meta">

@@ -6,8 +6,8 @@ import ErrorIcon from '@mui/icons-material/Error';
 import HowToVote from '@mui/icons-material/HowToVote';
 import RunningWithErrors from '@mui/icons-material/RunningWithErrors';
 import type { Study } from '@imaging-inbox/contract';
-import { formatDistanceToNow, parseISO } from 'date-fns';
 import { useTranslation } from '../../../lib/i18n';
+import { timeAgo } from '../lib/time-ago';
 import { CUSTOM_FIELDS, customField, studyStatusIcons, type StudyStatusIcon } from '../lib/study-status';
 
 const ICONS: Record<StudyStatusIcon, { label: string; node: ReactNode }> = {
@@ -43,9 +43,4 @@ export function StudyStatusIcons({ study }: { study: Study }) {
       )}
     </Box>
   );
-}
-
-function timeAgo(iso: string): string {
-  const date = parseISO(iso);
-  return Number.isNaN(date.getTime()) ? iso : formatDistanceToNow(date);
 }

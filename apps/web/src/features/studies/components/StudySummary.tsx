@@ -11,7 +11,7 @@ import {
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
-import { formatMegabytes, formatPatientAge, formatPatientName } from '../../../lib/format';
+import { formatMegabytes, formatModalities, formatPatientAge, formatPatientName } from '../../../lib/format';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import { ExamHistory } from './ExamHistory';
 import { StudyMarks } from './StudyMarks';
@@ -99,7 +99,7 @@ export function StudySummary({ study }: { study: Study }) {
             ['Accession number', study.accession_number],
             ['Study description', study.study_description],
             ['Study date', dates.day(study.study_date)],
-            ['Modality', study.modality],
+            ['Modality', formatModalities(study.modality)],
             ['Referring physician', formatPatientName(study.referring_physician)],
             ['Images', study.image_count],
             ['Series', study.series_count],

@@ -1,3 +1,5 @@
+import { t } from '../../../lib/i18n';
+
 /** Audit actions the exam history shows (SPEC.md section 4). */
 export const SHOWN_AUDIT_ACTIONS = [
   'CREATE',
@@ -90,30 +92,35 @@ export function historyDetail(kind: HistoryKind, detail: unknown): string {
   switch (kind) {
     case 'edit': {
       // Tags are edits too; their detail names the one tag added or removed.
-      if (typeof d['tag_added'] === 'string') return `Tag added: ${d['tag_added']}`;
-      if (typeof d['tag_removed'] === 'string') return `Tag removed: ${d['tag_removed']}`;
+      if (typeof d['tag_added'] === 'string') return t('Tag added: {{tag}}', { tag: d['tag_added'] });
+      if (typeof d['tag_removed'] === 'string') return t('Tag removed: {{tag}}', { tag: d['tag_removed'] });
       const before = (d['before'] ?? {}) as Record<string, unknown>;
       const after = (d['after'] ?? {}) as Record<string, unknown>;
       return Object.keys(after)
         .map((field) => {
-          const label = FIELD_LABELS[field] ?? field.replace(/^customfield-/, '');
+          const known = FIELD_LABELS[field];
+          const label = known ? t(known) : field.replace(/^customfield-/, '');
           return `${label}: ${text(before[field])} → ${text(after[field])}`;
         })
         .join('; ');
     }
     case 'download': {
       const bundle = d['bundle'] === 'iso' ? 'ISO' : 'ZIP';
-      const images = typeof d['instances'] === 'number' ? ` · ${d['instances']} images` : '';
+      const images =
+        typeof d['instances'] === 'number' ? ` · ${t('{{count}} images', { count: d['instances'] })}` : '';
       return `${bundle}${images}`;
     }
     case 'shared':
     case 'remove share': {
       const name = d['target_name'] ?? d['target_type'];
-      return name ? `${kind === 'shared' ? 'with' : 'from'} ${text(name)}` : '';
+      if (!name) return '';
+      return kind === 'shared'
+        ? t('with {{name}}', { name: text(name) })
+        : t('from {{name}}', { name: text(name) });
     }
     case 'retrieved':
     case 'retrieve incomplete': {
-      const from = d['destination_name'] ? `from ${text(d['destination_name'])}` : '';
+      const from = d['destination_name'] ? t('from {{name}}', { name: text(d['destination_name']) }) : '';
       const why = kind === 'retrieve incomplete' && d['reason'] ? text(d['reason']) : '';
       return [from, why].filter(Boolean).join(': ');
     }
@@ -125,7 +132,8 @@ export function historyDetail(kind: HistoryKind, detail: unknown): string {
     case 'routed':
     case 'routing failed': {
       // e.g. 'Gateway CT to Cardiology: share to a group' and, when it failed, why
-      const what = ROUTE_ACTION_WORDS[String(d['action'])] ?? '';
+      const words = ROUTE_ACTION_WORDS[String(d['action'])];
+      const what = words ? t(words) : '';
       const rule = d['route_name'] ? `${text(d['route_name'])}${what ? `: ${what}` : ''}` : what;
       const why = kind === 'routing failed' && d['error'] ? text(d['error']) : '';
       return [rule, why].filter(Boolean).join(' · ');

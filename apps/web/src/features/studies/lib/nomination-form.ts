@@ -1,4 +1,5 @@
 import type { NominationFormField, PromoteTarget } from '@imaging-inbox/contract';
+import { t } from '../../../lib/i18n';
 
 export const MANDATORY_MESSAGE = 'Please complete all the mandatory fields.';
 export const ENTER_A_VALUE = 'Please enter a value';
@@ -34,6 +35,28 @@ export function answersToSend(answers: Record<string, string>): Record<string, s
 /** The gatekeeper preselected: the only one, else none (the user chooses). */
 export function initialGatekeeper(targets: readonly PromoteTarget[]): string {
   return targets.length === 1 ? targets[0]!.uuid : '';
+}
+
+/**
+ * The labels SPEC.md gives the nomination form's fields and choices, which the demo's form uses:
+ * shown in the user's language. A label or choice a group wrote itself is shown as written.
+ */
+export const STANDARD_FORM_TEXTS: readonly string[] = [
+  'Order type',
+  'Priority',
+  'MRN',
+  'Modality',
+  'Reason for visit',
+  'Additional patient history',
+  'Exam external description',
+  'Referring physician',
+  'Nominated by',
+  'Routine',
+];
+
+/** A form label or choice as shown: a standard one in the user's language, any other as written. */
+export function formText(text: string): string {
+  return STANDARD_FORM_TEXTS.includes(text) ? t(text) : text;
 }
 
 /** A field's label for an answer shown back (view details), from the form or else from its name. */

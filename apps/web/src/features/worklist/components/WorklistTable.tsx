@@ -13,7 +13,7 @@ import {
 } from '@mui/material';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
-import { formatPatientName } from '../../../lib/format';
+import { formatModalities, formatPatientName } from '../../../lib/format';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import { columnDirection, nextSort, type SortableColumn } from '../lib/column-sort';
 
@@ -163,7 +163,7 @@ export function WorklistTable({ studies, sort, onSort, checked, onCheck, onOpen,
                 <TableCell>{name}</TableCell>
                 <TableCell>{study.patientid || '—'}</TableCell>
                 <TableCell>{dates.day(study.study_date) || '—'}</TableCell>
-                <TableCell>{study.modality || '—'}</TableCell>
+                <TableCell>{formatModalities(study.modality) || '—'}</TableCell>
                 <TableCell className="desc" title={study.study_description}>
                   {study.study_description || '—'}
                 </TableCell>

@@ -2,7 +2,7 @@ import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '
 import type { Nomination, NominationFormField } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../../lib/i18n';
 import { useDateDisplay } from '../../../../lib/date-preferences';
-import { answerLabel } from '../../lib/nomination-form';
+import { answerLabel, formText } from '../../lib/nomination-form';
 
 interface Props {
   nomination: Nomination | null;
@@ -39,7 +39,7 @@ export function NominationDetailsDialog({ nomination, fields, onClose }: Props) 
             <dd>{dates.timestamp(nomination.submitted_at)}</dd>
             {Object.entries(nomination.answers).map(([name, value]) => (
               <Box key={name} sx={{ display: 'contents' }}>
-                <dt>{t(answerLabel(fields, name))}</dt>
+                <dt>{formText(answerLabel(fields, name))}</dt>
                 <dd>{value}</dd>
               </Box>
             ))}

@@ -1,7 +1,7 @@
 import { Alert, MenuItem, Stack, TextField } from '@mui/material';
 import type { NominationFormField } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../../lib/i18n';
-import { ENTER_A_VALUE, isMultiline } from '../../lib/nomination-form';
+import { ENTER_A_VALUE, formText, isMultiline } from '../../lib/nomination-form';
 
 interface Props {
   fields: readonly NominationFormField[];
@@ -21,7 +21,7 @@ export function NominationForm({ fields, answers, onChange, missing, disabled }:
         const blank = missing.includes(field.name);
         const common = {
           id: `nomination-${field.name}`,
-          label: t(field.label),
+          label: formText(field.label),
           required: field.required,
           value: answers[field.name] ?? '',
           onChange: (e: { target: { value: string } }) => onChange(field.name, e.target.value),
@@ -35,7 +35,7 @@ export function NominationForm({ fields, answers, onChange, missing, disabled }:
           <TextField key={field.name} select {...common}>
             {field.options.map((option) => (
               <MenuItem key={option} value={option}>
-                {t(option)}
+                {formText(option)}
               </MenuItem>
             ))}
           </TextField>

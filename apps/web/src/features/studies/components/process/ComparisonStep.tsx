@@ -33,6 +33,7 @@ import { cutName, formatPatientName } from '../../../../lib/format';
 import { useDateDisplay } from '../../../../lib/date-preferences';
 import type { FoundOrder } from '../../api/order-search';
 import { useProcessNomination } from '../../api/study-process';
+import { matchReasons } from '../../lib/match-reason';
 import { comparisonProblems, processParams, type ComparisonForm } from '../../lib/process-flow';
 
 interface Props {
@@ -156,8 +157,7 @@ export function ComparisonStep(props: Props) {
       </Table>
       {comparison && (
         <Typography variant="body2" color="text.secondary" component="div">
-          {t('{{score}}% match', { score: comparison.score })}:{' '}
-          {comparison.criteria.map((c) => t(c.reason)).join(' · ')}
+          {t('{{score}}% match', { score: comparison.score })}: {matchReasons(comparison, dates.format)}
         </Typography>
       )}
       {ranking.ranked.length > 1 && (
@@ -176,7 +176,7 @@ export function ComparisonStep(props: Props) {
                   primary={`${t('{{score}}% match', { score: r.score })} · ${formatPatientName(r.order.patient_name)} · ${
                     r.order.accession_number || '—'
                   }`}
-                  secondary={r.criteria.map((c) => t(c.reason)).join(' · ')}
+                  secondary={matchReasons(r, dates.format)}
                 />
               </ListItemButton>
             ))}

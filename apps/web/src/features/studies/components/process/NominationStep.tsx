@@ -12,9 +12,9 @@ import {
 } from '@mui/material';
 import type { Nomination, NominationFormField, Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../../lib/i18n';
-import { formatPatientName } from '../../../../lib/format';
+import { formatModalities, formatPatientName } from '../../../../lib/format';
 import { useDateDisplay } from '../../../../lib/date-preferences';
-import { answerLabel, isMultiline } from '../../lib/nomination-form';
+import { answerLabel, formText, isMultiline } from '../../lib/nomination-form';
 import { nominatorComparison } from '../../lib/process-flow';
 import { timeAgo } from '../../lib/time-ago';
 
@@ -57,7 +57,7 @@ export function NominationStep({ study, nomination, fields, canDecide, onReject,
             <TextField
               key={name}
               size="small"
-              label={t(answerLabel(fields, name))}
+              label={formText(answerLabel(fields, name))}
               value={nomination.answers[name] ?? ''}
               multiline={wide}
               slotProps={{ input: { readOnly: true }, inputLabel: { shrink: true } }}
@@ -89,7 +89,11 @@ export function NominationStep({ study, nomination, fields, canDecide, onReject,
             <TableRow key={row.label} data-differs={row.differs || undefined}>
               <TableCell component="th">{t(row.label)}</TableCell>
               <TableCell>
-                {row.label === 'Referring physician' ? formatPatientName(row.exam) : row.exam || '—'}
+                {row.label === 'Referring physician'
+                  ? formatPatientName(row.exam)
+                  : row.label === 'Modality'
+                    ? formatModalities(row.exam) || '—'
+                    : row.exam || '—'}
               </TableCell>
               <TableCell
                 sx={row.differs ? { color: 'warning.dark', fontWeight: 600 } : undefined}

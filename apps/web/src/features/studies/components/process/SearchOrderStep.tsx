@@ -23,7 +23,7 @@ import {
 } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../../lib/i18n';
 import { errorCode } from '../../../../lib/api-error';
-import { formatPatientName } from '../../../../lib/format';
+import { formatModalities, formatPatientName } from '../../../../lib/format';
 import { useDateDisplay } from '../../../../lib/date-preferences';
 import { useOrderSearch, type FoundOrder } from '../../api/order-search';
 
@@ -131,7 +131,7 @@ export function SearchOrderStep({ groupUuid, exam, onChoose, onWithoutOrder, onB
             >
               <ListItemText
                 primary={`${formatPatientName(r.order.patient_name)} · ${t('MRN')} ${r.order.patientid || '—'}`}
-                secondary={`${r.order.source ? `${t(r.order.source)} · ` : ''}${t('Accession')} ${r.order.accession_number || '—'} · ${r.order.modality || '—'} · ${
+                secondary={`${r.order.source ? `${t(r.order.source)} · ` : ''}${t('Accession')} ${r.order.accession_number || '—'} · ${formatModalities(r.order.modality) || '—'} · ${
                   dates.day(r.order.scheduled_date) || '—'
                 } · ${r.order.requested_procedure || ''}`}
               />
