@@ -3,7 +3,7 @@
 # real DICOM peers, PostgreSQL 15 and haproxy for the scale-out tests, isoinfo (genisoimage) to check ISO downloads,
 # iproute2 and curl for the peers run in a private network namespace, dicom3tools (dciodvfy) to check
 # the IODs of written files, zip for test archives, ffmpeg for test videos, python3-hl7's mllp_send to
-# send HL7 v2 messages. Installs only what is missing.
+# send HL7 v2 messages, podman to build and run the container image. Installs only what is missing.
 set -euo pipefail
 
 need=()
@@ -26,6 +26,12 @@ command -v curl >/dev/null 2>&1 || need+=(curl)
 # haproxy balances the cluster test's three server processes (HTTP with /readyz checks, DICOM over TCP).
 command -v haproxy >/dev/null 2>&1 || need+=(haproxy)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || command -v initdb >/dev/null 2>&1 || need+=(postgresql-15)
+# podman (with runc, which runs containers on this kernel), debootstrap for the local Node 20 base
+# image and podman-compose build and run the product image and deploy/compose.yaml (test/deploy).
+command -v podman >/dev/null 2>&1 || need+=(podman)
+[ -x /usr/sbin/runc ] || need+=(runc)
+command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
+command -v podman-compose >/dev/null 2>&1 || need+=(podman-compose)
 
 if ((${#need[@]})); then
   echo "Installing Debian packages: ${need[*]}"

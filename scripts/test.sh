@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm test: every check — types, lint, format, unit and integration tests on SQLite and on a private
-# PostgreSQL cluster, web component tests, and browser tests in Debian's Chromium.
+# PostgreSQL cluster, web component tests, the container image and compose cluster (podman), and
+# browser tests in Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TCP_NODELAY=1
@@ -26,6 +27,8 @@ echo "== server: ingest, download, DICOMweb and purge on the S3-compatible store
   test/api/study-trash.test.ts test/dicomweb/dicomweb-read.test.ts test/dicomweb/stow.test.ts test/dimse/cstore.test.ts)
 echo "== web: component tests"
 (cd apps/web && npx vitest run --passWithNoTests)
+echo "== deploy: the container image and the compose cluster, with podman"
+(cd apps/server && npx vitest run --config vitest.deploy.config.ts)
 if [ -f e2e/vitest.config.ts ]; then
   echo "== browser tests"
   (cd e2e && npx vitest run)
