@@ -71,4 +71,13 @@ describe('exchange form', () => {
     values.exam.patient_name = 'LOPEZ, ASHLEY MARIE ';
     expect(exchangeParams(lopez, values, [])).toEqual({ patient_name: 'LOPEZ^ASHLEY MARIE' });
   });
+
+  it('shows the referring physician as a name, not a DICOM value, and stores it back as one', () => {
+    const carter = newStudy({ referring_physician: 'CARTER^JOHN' });
+    const values = initialExchangeValues(carter, []);
+    expect(values.exam.referring_physician).toBe('CARTER, JOHN');
+    expect(exchangeParams(carter, values, [])).toEqual({});
+    values.exam.referring_physician = 'CARTER, JANE';
+    expect(exchangeParams(carter, values, [])).toEqual({ referring_physician: 'CARTER^JANE' });
+  });
 });

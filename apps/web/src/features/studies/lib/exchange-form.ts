@@ -46,11 +46,13 @@ export interface ExchangeValues {
 export type ExchangeErrors = Record<string, string>;
 
 const DATE_FIELDS: readonly ExchangeExamField[] = ['patient_birth_date', 'study_date'];
+/** Person names (DICOM PN): edited as 'DOE, JOHN', stored as DOE^JOHN. */
+const NAME_FIELDS: readonly ExchangeExamField[] = ['patient_name', 'referring_physician'];
 
-/** A field as the form shows it: dates for date inputs, the patient name as every other screen does. */
+/** A field as the form shows it: dates for date inputs, person names as every other screen does. */
 function shown(study: Study, field: ExchangeExamField): string {
   if (DATE_FIELDS.includes(field)) return dicomToIsoDate(study[field]);
-  if (field === 'patient_name') return formatPatientName(study.patient_name);
+  if (NAME_FIELDS.includes(field)) return formatPatientName(study[field]);
   return study[field];
 }
 
@@ -105,8 +107,8 @@ export function exchangeParams(
   for (const field of EXCHANGE_EXAM_FIELDS) {
     const value = values.exam[field].trim();
     if (value === initial.exam[field].trim()) continue;
-    // The name is edited as 'DOE, JOHN' and stored as DICOM writes it, DOE^JOHN.
-    params[field] = field === 'patient_name' ? patientNameFromDisplay(value) : value;
+    // A name is edited as 'DOE, JOHN' and stored as DICOM writes it, DOE^JOHN.
+    params[field] = NAME_FIELDS.includes(field) ? patientNameFromDisplay(value) : value;
   }
   for (const field of fields) params[customFieldParam(field.uuid)] = (values.custom[field.uuid] ?? '').trim();
   return params;
