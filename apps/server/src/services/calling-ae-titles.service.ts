@@ -120,6 +120,8 @@ export class CallingAeTitles {
     const base =
       ((await this.deps.titles.accountName(accountId)) ?? '')
         .normalize('NFKD')
+        // Accents dropped, not turned into separators: Éloi is ELOI.
+        .replace(/[\u0300-\u036f]/g, '')
         .toUpperCase()
         .replace(/[^A-Z0-9]+/g, '_')
         .replace(/^_+|_+$/g, '')

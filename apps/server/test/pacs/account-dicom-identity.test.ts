@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs, instanceCount } from '../../src/dicom/index.js';
@@ -123,6 +124,26 @@ describe.each(DIALECTS)("each account's own DICOM identity, against Orthanc on %
     expect(set).toMatchObject({ status: 'OK', calling_aet: 'CLINIC_Q' });
     await call('account/set', { uuid: partnerAccount, 'settings.calling_aet': 'PARTNER_CLINIC' }, partner);
     expect(await callingAet(partnerAccount, partner)).toBe('PARTNER_CLINIC');
+  });
+
+  it('derives a missing title from the account name: upper case, 16 characters at most, unique', async () => {
+    const created = Date.now() + 1;
+    const account = async (name: string) => {
+      const uuid = randomUUID();
+      await server.ctx.repos.accounts.createAccount({
+        uuid,
+        name,
+        namespace_id: randomUUID(),
+        vanity: null,
+        share_code: null,
+        created,
+      });
+      return server.ctx.services.callingAes.ofAccount(uuid);
+    };
+    expect(await account('Saint-Éloi Hospital of the North')).toBe('SAINT_ELOI_HOSPI');
+    expect(await account('saint eloi hospital, north')).toBe('SAINT_ELOI_HOS_2');
+    expect(await account('Partner Clinic')).toBe('PARTNER_CLINIC_2');
+    expect(await account('!!!')).toBe('ACCOUNT');
   });
 
   it("refuses Partner Clinic Demo Hospital's PACS target in any case, unless a system administrator shares it", async () => {
