@@ -168,6 +168,7 @@ export async function seedDemo(
       sysadmin: user.sysadmin ? 1 : 0,
       support: 0,
       status: 'ACTIVE',
+      home_account_id: accountIds.get(user.account)!,
       time_zone: 'UTC',
       ui_json: null,
       created: now,
@@ -187,7 +188,6 @@ export async function seedDemo(
         [...membership.permissions],
         roleId(membership.role),
       );
-      home_account_id: accountIds.get(user.account)!,
     }
   }
 
