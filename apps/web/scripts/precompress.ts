@@ -43,6 +43,8 @@ export function precompress(): Plugin {
     async closeBundle() {
       const jobs: Promise<void>[] = [];
       for await (const file of filesUnder(outDir)) {
+        // Dotfiles (the build's own list of assets) are never served.
+        if (path.basename(file).startsWith('.')) continue;
         if (!COMPRESSIBLE.test(file) || (await stat(file)).size < MIN_BYTES) continue;
         // A previous build's file carried forward (keep-previous-assets.ts) arrives compressed.
         if (await compressedAlready(file)) continue;
