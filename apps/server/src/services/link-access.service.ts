@@ -38,14 +38,17 @@ export class LinkAccessService {
       const linkKey = `link:${link.uuid}`;
       // Counted before hashing: once locked, even the right password waits out the window, and
       // guesses sent together cannot all pass the limit.
-      const attempt = await this.guard.attempts.reserve(linkKey, this.guard.limits.perLink, now, [
-        `linkip:${ip}`,
-      ]);
-      if (!(await verifyPassword(password, link.password_hash))) {
+      const right = await this.guard.attempts.attempt(
+        linkKey,
+        this.guard.limits.perLink,
+        now,
+        [`linkip:${ip}`],
+        () => verifyPassword(password, link.password_hash!),
+      );
+      if (!right) {
         await this.audit(link, 'LINK_USE', ip, 'FAILURE', { reason: 'bad_password' });
         throw new DomainError('BAD_PASSWORD');
       }
-      await attempt.succeeded();
     }
     // The requester's "link was used" mail is queued with the first hit, in its transaction.
     const language =

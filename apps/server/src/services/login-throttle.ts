@@ -1,5 +1,6 @@
 import { DomainError } from '../domain/errors.js';
 import type { AuthFailuresRepository } from '../repositories/auth-failures.repository.js';
+import { AttemptsInFlight, MAX_IN_FLIGHT_WAIT_MS } from './attempts-in-flight.js';
 
 export interface RateLimits {
   windowMs: number;
@@ -14,12 +15,6 @@ export const DEFAULT_RATE_LIMITS: RateLimits = { windowMs: 15 * 60_000, perLogin
 /** The first wait after `perLogin` failures; each further failure doubles it, up to the window. */
 export const FIRST_BACKOFF_MS = 30_000;
 
-/** An attempt allowed to check its password, counted as a failure until it turns out right. */
-export interface LoginAttempt {
-  /** The password was right: the attempt is not a failure, and the login's failures from that address are cleared. */
-  succeeded(): Promise<void>;
-}
-
 /**
  * Sign-in failures are counted per (login, client address), not per login: five wrong passwords
  * typed by a stranger must not lock a clinician out of their own account from their own
@@ -29,10 +24,12 @@ export interface LoginAttempt {
  * try costs an scrypt hash and each address only a few tries.
  *
  * An attempt is counted before its password is hashed, in the same exclusive step as the check
- * (`reserve`), so guesses sent at once cannot all pass a check none of them has counted yet: the
+ * (`attempt`), so guesses sent at once cannot all pass a check none of them has counted yet: the
  * limits hold however many arrive together. A right password then refunds its own count.
  */
 export class LoginThrottle {
+  private readonly inFlight = new AttemptsInFlight();
+
   constructor(
     private readonly failures: AuthFailuresRepository,
     readonly limits: RateLimits = DEFAULT_RATE_LIMITS,
@@ -43,14 +40,41 @@ export class LoginThrottle {
   }
 
   /**
-   * Counts an attempt of `email` from `ip` as a failure now, or throws RATE_LIMITED (counting
-   * nothing) while the pair backs off or the address is over its limit. Every key of one address
-   * is counted under one lock, so the check and the count are one step for that address.
+   * Runs `check` (the password's hash) as one attempt of `email` from `ip` and answers its result.
+   * The attempt is counted as a failure before `check` runs, in one exclusive step with the limits
+   * (every key of one address under one lock); over a limit it throws RATE_LIMITED and `check`
+   * never runs, unless attempts of this process from that address are still being checked: then it
+   * waits for them (AttemptsInFlight) and looks again. A `check` answering true gives its count
+   * back and clears the login's failures from that address.
    */
-  async reserve(email: string, ip: string, now: number): Promise<LoginAttempt> {
+  async attempt(email: string, ip: string, now: number, check: () => Promise<boolean>): Promise<boolean> {
     const { pair, address } = LoginThrottle.keys(email, ip);
+    const deadline = Date.now() + MAX_IN_FLIGHT_WAIT_MS;
+    for (;;) {
+      let ids: number[];
+      try {
+        ids = await this.reserve(pair, address, now);
+      } catch (error) {
+        const pending = this.inFlight.next(address);
+        if (!pending || Date.now() > deadline) throw error;
+        await pending;
+        continue;
+      }
+      return this.inFlight.run(address, async () => {
+        const ok = await check();
+        if (ok) {
+          await this.failures.remove(ids);
+          await this.failures.clear(pair);
+        }
+        return ok;
+      });
+    }
+  }
+
+  /** Records the attempt's failure rows and answers their ids, or throws RATE_LIMITED. */
+  private reserve(pair: string, address: string, now: number): Promise<number[]> {
     const since = now - this.limits.windowMs;
-    const ids = await this.failures.exclusive(address, async (failures) => {
+    return this.failures.exclusive(address, async (failures) => {
       const byAddress = await failures.countSince(address, since);
       if (byAddress >= this.limits.perAddress) throw rateLimitedLogin();
       const byPair = await failures.recentOf(pair, since);
@@ -63,12 +87,6 @@ export class LoginThrottle {
       }
       return failures.record([pair, address], now);
     });
-    return {
-      succeeded: async () => {
-        await this.failures.remove(ids);
-        await this.failures.clear(pair);
-      },
-    };
   }
 }
 

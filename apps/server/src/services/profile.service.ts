@@ -144,8 +144,10 @@ export class ProfileService {
   async changePassword(caller: Caller, oldPassword: string, password: string): Promise<void> {
     const user = caller.user;
     const now = this.now();
-    const attempt = await this.throttle.reserve(user.email, caller.ip, now);
-    if (!(await verifyPassword(oldPassword, user.password_hash))) {
+    const right = await this.throttle.attempt(user.email, caller.ip, now, () =>
+      verifyPassword(oldPassword, user.password_hash),
+    );
+    if (!right) {
       await this.deps.audit.record({
         userId: user.uuid,
         action: 'PASSWORD_CHANGE',
@@ -156,7 +158,6 @@ export class ProfileService {
       });
       throw new DomainError('INVALID_PASSWORD');
     }
-    await attempt.succeeded();
     await this.deps.passwords.changePassword(user.uuid, password);
     await this.deps.sessions.deleteOthersOfUser(user.uuid, caller.sidHash);
     await this.deps.audit.record({

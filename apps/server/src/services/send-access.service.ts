@@ -86,19 +86,23 @@ export class SendAccessService {
     const wrongKey = `sendverify:${send.uuid}`;
     // Counted before comparing: once locked, even the right code waits out the window, and codes
     // sent together cannot all pass the limit.
-    const attempt = await this.guard.attempts.reserve(wrongKey, this.guard.limits.perLink, now, [
-      `sendip:${ip}`,
-    ]);
-    const ok =
-      send.code_hash !== null &&
-      send.code_expires !== null &&
-      Number(send.code_expires) > now &&
-      codeHash(send, code.trim()) === send.code_hash;
+    const ok = await this.guard.attempts.attempt(
+      wrongKey,
+      this.guard.limits.perLink,
+      now,
+      [`sendip:${ip}`],
+      () =>
+        Promise.resolve(
+          send.code_hash !== null &&
+            send.code_expires !== null &&
+            Number(send.code_expires) > now &&
+            codeHash(send, code.trim()) === send.code_hash,
+        ),
+    );
     if (!ok) {
       await this.audit(send, 'SEND_LINK_VERIFY', ip, 'FAILURE', { reason: 'bad_code' });
       throw invalidField('code', 'wrong or expired code');
     }
-    await attempt.succeeded();
     // One use: the code is gone once it opened a grant.
     await this.deps.sends.setCode(send.uuid, null, null);
     const { grant, grantHash, expires } = this.guard.newGrant(now, Number(send.expires));

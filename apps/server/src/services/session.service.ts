@@ -43,11 +43,18 @@ export class SessionService {
   async login(login: string, password: string, ip: string): Promise<{ sid: string; user: UserRow }> {
     const email = login.trim().toLowerCase();
     const now = this.now();
-    let attempt;
+    let user: UserRow | undefined;
+    let ok: boolean;
     try {
       // Counted before the hash: guesses sent together cannot all pass the limit.
-      attempt = await this.throttle.reserve(email, ip, now);
+      ok = await this.throttle.attempt(email, ip, now, async () => {
+        user = await this.deps.users.findByEmail(email);
+        // Hash even for an unknown login so both paths take the same time.
+        const right = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+        return right && user?.status === 'ACTIVE';
+      });
     } catch (error) {
+      if (!(error instanceof DomainError) || error.errorType !== 'RATE_LIMITED') throw error;
       await this.deps.audit.record({
         userId: null,
         action: 'LOGIN',
@@ -58,10 +65,7 @@ export class SessionService {
       });
       throw error;
     }
-    const user = await this.deps.users.findByEmail(email);
-    // Hash even for an unknown login so both paths take the same time.
-    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
-    if (!user || !ok || user.status !== 'ACTIVE') {
+    if (!ok || !user) {
       await this.deps.audit.record({
         userId: user?.uuid ?? null,
         action: 'LOGIN',
@@ -72,7 +76,6 @@ export class SessionService {
       });
       throw new DomainError('BAD_PASSWORD');
     }
-    await attempt.succeeded();
     const sid = newSecretToken();
     await this.deps.sessions.insert({
       sid_hash: hashToken(sid),
