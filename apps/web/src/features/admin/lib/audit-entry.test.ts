@@ -86,6 +86,7 @@ describe('details as sentences', () => {
     expect(detailText({ detail: { fields: ['language', 'time_zone'] } }, ctx)).toBe(
       'Modifié : Langue, Fuseau horaire',
     );
+    expect(detailText({ detail: { fields: [] } }, ctx)).toBe('');
     expect(t(actionLabel('THUMBNAIL_VIEW'))).toBe('Vignettes consultées');
   });
 });

@@ -297,6 +297,7 @@ export function detailText(
   }
   for (const [key, value] of Object.entries(detail)) {
     if (HIDDEN_DETAILS.has(key) || value === null || value === undefined || value === '') continue;
+    if (Array.isArray(value) && value.length === 0) continue;
     // An id with no name to show for it (a copy's or a group's uuid) says nothing on one line.
     if (typeof value === 'string' && UUID.test(value) && !withNames.groupNames?.[value]) continue;
     const label = DETAIL_LABELS[key];
