@@ -90,4 +90,21 @@ describe('an upgrade under an open page', () => {
     expect(b.page.url()).toMatch(/\/account-settings$/);
     expect(b.errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
   });
+
+  it('does not reload again when the chunk is still missing right after such a reload', async () => {
+    const { chunks, seen } = watch(b.page);
+    // As if this tab had just reloaded for a missing chunk.
+    await b.page.evaluate((key) => sessionStorage.setItem(key, String(Date.now())), RELOAD_MARKER);
+    await installBuild(served, next.dir, false);
+
+    await b.page.getByRole('button', { name: 'User menu' }).click();
+    await b.page.getByRole('menuitem', { name: 'Account settings' }).click();
+    // The failure shows instead of a reload loop.
+    await b.page
+      .getByText(/dynamically imported module/)
+      .first()
+      .waitFor();
+    expect(seen.loads).toBe(0);
+    expect(chunks.map((c) => c.status)).toEqual([404]);
+  });
 });
