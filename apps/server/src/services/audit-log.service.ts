@@ -54,11 +54,21 @@ export class AuditLogService {
   }
 }
 
-/** Namespace ids a study search's filters name (`filter.phi_namespace.equals`, `….in` as JSON). */
+/**
+ * Namespace ids an event's details name: a study search's filters (`filter.phi_namespace.equals`,
+ * `….in` as JSON), and a detail keyed `…namespace_id` (a retrieve's or a send's group).
+ */
 export function namespacesOf(entry: AuditLogEntry): string[] {
+  const named = Object.entries(entry.detail ?? {})
+    .filter(([key, value]) => key.endsWith('namespace_id') && typeof value === 'string')
+    .map(([, value]) => value as string);
   const filters = entry.detail?.['filters'];
-  if (!filters || typeof filters !== 'object') return [];
-  return Object.entries(filters as Record<string, unknown>).flatMap(([key, value]) => {
+  if (!filters || typeof filters !== 'object') return named;
+  return named.concat(filtersNamespaces(filters as Record<string, unknown>));
+}
+
+function filtersNamespaces(filters: Record<string, unknown>): string[] {
+  return Object.entries(filters).flatMap(([key, value]) => {
     if (!/^filter\.(phi|storage)_namespace\./.test(key) || typeof value !== 'string') return [];
     if (!key.endsWith('.in')) return [value];
     try {

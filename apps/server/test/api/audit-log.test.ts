@@ -126,6 +126,41 @@ describe.each(DIALECTS)('the account audit log (audit/log) on %s', (dialect) => 
     expect(logins.body.events.every((e: object) => !('group_names' in e))).toBe(true);
   });
 
+  it("names the account's own group a detail's namespace id points to, never another account's", async () => {
+    const db = server.ctx.db.kysely;
+    const own = await db
+      .selectFrom('groups')
+      .select(['namespace_id', 'name'])
+      .where('account_id', '=', accountId)
+      .orderBy('name')
+      .executeTakeFirstOrThrow();
+    const foreign = await db
+      .selectFrom('groups')
+      .select(['namespace_id'])
+      .where('account_id', '=', partnerAccountId)
+      .executeTakeFirstOrThrow();
+    for (const target of [own.namespace_id, foreign.namespace_id])
+      await server.ctx.services.audit.record({
+        userId: null,
+        accountId,
+        action: 'STUDY_SEND',
+        objectType: 'send',
+        detail: { target_namespace_id: target, copy_uuid: 'c1' },
+      });
+    const sends = await log({ 'filter.action': 'STUDY_SEND' });
+    const named = sends.body.events.find(
+      (e: { detail: { target_namespace_id?: string } | null }) =>
+        e.detail?.target_namespace_id === own.namespace_id,
+    );
+    expect(named.group_names).toEqual({ [own.namespace_id]: own.name });
+    const other = sends.body.events.find(
+      (e: { detail: { target_namespace_id?: string } | null }) =>
+        e.detail?.target_namespace_id === foreign.namespace_id,
+    );
+    expect(other).toBeDefined();
+    expect(other.group_names).toBeUndefined();
+  });
+
   it('names the study of each event in the CSV by its uuid and patient name', async () => {
     const study = await server.ctx.db.kysely
       .selectFrom('studies')
