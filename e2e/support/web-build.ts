@@ -11,9 +11,13 @@ import { REPO_ROOT } from './server';
 /** The web app `npm run build` made. */
 export const WEB_DIST = path.join(REPO_ROOT, 'apps/web/dist');
 
-/** The hashed files a build wrote itself (its list beside index.html). */
+/** The hashed files a build wrote itself (its list beside index.html; all of them without one). */
 export async function ownAssets(build: string): Promise<string[]> {
-  return JSON.parse(await readFile(path.join(build, BUILD_ASSETS_LIST), 'utf8')) as string[];
+  try {
+    return JSON.parse(await readFile(path.join(build, BUILD_ASSETS_LIST), 'utf8')) as string[];
+  } catch {
+    return (await readdir(path.join(build, 'assets'))).filter((name) => !/\.(br|gz)$/.test(name));
+  }
 }
 
 /** A copy of the built web app (its own files only) in a fresh directory. */
