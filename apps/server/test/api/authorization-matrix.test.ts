@@ -1228,6 +1228,9 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
     const run = async (cells: Cell[]) => {
       const BATCH = 24;
       for (let i = 0; i < cells.length; i += BATCH) {
+        // Every principal asks from 127.0.0.1, and the made-up tokens of the public rows add up to
+        // more guesses than one address may make (sign-in and link limits have their own tests).
+        await server.ctx.db.kysely.deleteFrom('auth_failures').execute();
         await Promise.all(
           cells.slice(i, i + BATCH).map(async (cell) => {
             const object = cell.objectKey && world.objects[cell.objectKey];
