@@ -24,14 +24,26 @@ async function look(page: Page, where: string, record: Record): Promise<void> {
   record(where, await visibleTexts(page));
 }
 
-/** Clicks each tab of the tab lists inside `scope` in turn, recording each one's screen. */
-async function everyTab(page: Page, scope: string, where: string, record: Record): Promise<void> {
+/**
+ * Clicks each tab of the tab lists inside `scope` in turn, recording each one's screen; a tab id in
+ * `walked` (the same exam tab of another group) is skipped, so the walk stays a few minutes long.
+ */
+async function everyTab(
+  page: Page,
+  scope: string,
+  where: string,
+  record: Record,
+  walked = new Set<string>(),
+): Promise<void> {
   const tabs = page.locator(`${scope} [role="tab"]`);
   const count = await tabs.count();
   for (let i = 0; i < count; i++) {
     const tab = tabs.nth(i);
     if (!(await tab.isVisible()) || (await tab.isDisabled())) continue;
     const id = (await tab.getAttribute('id')) ?? String(i);
+    const kind = id.replace(/^.*-tab-/, '');
+    if (walked.has(kind)) continue;
+    walked.add(kind);
     await tab.click();
     await look(page, `${where} tab ${id.replace(/^.*-tab-/, '')}`, record);
   }
@@ -50,7 +62,13 @@ async function groupPaths(page: Page): Promise<string[]> {
 }
 
 /** Opens a group's page and its first exam, and walks every exam tab. */
-async function walkGroup(page: Page, path: string, record: Record, words?: Words): Promise<void> {
+async function walkGroup(
+  page: Page,
+  path: string,
+  record: Record,
+  walked: Set<string>,
+  words?: Words,
+): Promise<void> {
   await page.goto(path);
   await settled(page);
   const card = page.getByTestId('study-card').first();
@@ -67,7 +85,7 @@ async function walkGroup(page: Page, path: string, record: Record, words?: Words
   await look(page, path, record);
   await card.getByRole('button').first().click();
   await page.locator('aside [role="tab"]').first().waitFor();
-  await everyTab(page, 'aside', `${path} exam`, record);
+  await everyTab(page, 'aside', `${path} exam`, record, walked);
   if (words) await walkProcess(page, words, record);
 }
 
@@ -110,7 +128,8 @@ export async function walkClinician(page: Page, words: Words, record: Record): P
   const groups = await groupPaths(page);
   await look(page, '/group/list', record);
   await walkAdvancedSearch(page, words, record);
-  for (const path of groups) await walkGroup(page, path, record);
+  const walked = new Set<string>();
+  for (const path of groups) await walkGroup(page, path, record, walked);
   const groupId = groups[0]!.split('/')[2]!;
   for (const path of [
     '/study/upload',
@@ -128,7 +147,8 @@ export async function walkClinician(page: Page, words: Words, record: Record): P
 
 /** The gatekeeper's screens: PACS Intake's nominations with every exam tab, the archive. */
 export async function walkGatekeeper(page: Page, words: Words, record: Record): Promise<void> {
-  for (const path of await groupPaths(page)) await walkGroup(page, path, record, words);
+  const walked = new Set<string>();
+  for (const path of await groupPaths(page)) await walkGroup(page, path, record, walked, words);
 }
 
 export const ADMIN_PAGES = [

@@ -1236,6 +1236,7 @@ const es: Messages = {
   'sent to a connection': 'enviado a una conexión',
   'E-mail': 'Correo electrónico',
   '{{label}}: {{value}}': '{{label}}: {{value}}',
+  'Please enter at most {{max}} characters': 'Introduzca como máximo {{max}} caracteres',
 };
 
 export default es;

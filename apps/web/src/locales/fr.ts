@@ -1242,6 +1242,7 @@ const fr: Messages = {
   'sent to a connection': 'envoyé à une connexion',
   'E-mail': 'E-mail',
   '{{label}}: {{value}}': '{{label}} : {{value}}',
+  'Please enter at most {{max}} characters': 'Saisissez au plus {{max}} caractères',
 };
 
 export default fr;

@@ -10,6 +10,7 @@ import {
   type Study,
 } from '@imaging-inbox/contract';
 import { formatPatientName, patientNameFromDisplay } from '../../../lib/format';
+import { t } from '../../../lib/i18n';
 
 /** The exam fields the Exchange tab edits (the MRN has its own tab, Edit MRN). */
 export const EXCHANGE_EXAM_FIELDS = [
@@ -81,12 +82,12 @@ export function exchangeErrors(values: ExchangeValues, fields: CustomField[], to
     else if (problem === 'not_an_option') errors[field.uuid] = MESSAGES.formInvalidValue;
     else if (problem === 'too_long') {
       const max = field.type === 'memo' ? CUSTOM_FIELD_MEMO_MAX_LENGTH : CUSTOM_FIELD_TEXT_MAX_LENGTH;
-      errors[field.uuid] = `Please enter at most ${max} characters`;
+      errors[field.uuid] = t('Please enter at most {{max}} characters', { max });
     }
   }
   for (const field of EXCHANGE_EXAM_FIELDS) {
     if (values.exam[field].trim().length > EXAM_FIELD_MAX_LENGTH) {
-      errors[field] = `Please enter at most ${EXAM_FIELD_MAX_LENGTH} characters`;
+      errors[field] = t('Please enter at most {{max}} characters', { max: EXAM_FIELD_MAX_LENGTH });
     }
   }
   Object.assign(errors, examDateProblems(values.exam, today));
