@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { choiceParam, flagParam, optionalText, rawText, requiredText } from './api-params.js';
+import { choiceParam, flagParam, optionalText, pageParams, rawText, requiredText } from './api-params.js';
 import { MAX_EMAIL_LENGTH } from './limits.js';
 import type { RoleRef } from './roles.js';
 import { roleIdParam } from './roles.js';
 
 /** Users of an account as its administrators see and manage them (account/user/*, user/enable). */
 
-/** The page sizes the users list offers; the first is the default. */
+/** The page sizes the web's users list offers; the first is the default (the API takes any, 1 to MAX_PAGE_ROWS). */
 export const USER_PAGE_SIZES = [10, 25, 50, 100] as const;
 export type UserPageSize = (typeof USER_PAGE_SIZES)[number];
 
@@ -82,47 +82,13 @@ const sortParam = () =>
       return { field: field as UserSortField, direction: match[2] as 'asc' | 'desc' };
     });
 
-const pageRowsParam = () =>
-  z
-    .string()
-    .optional()
-    .transform((raw, ctx): UserPageSize => {
-      const text = raw?.trim();
-      if (!text) return USER_PAGE_SIZES[0];
-      const value = Number(text);
-      if (!(USER_PAGE_SIZES as readonly number[]).includes(value)) {
-        ctx.issues.push({
-          code: 'custom',
-          message: `must be one of ${USER_PAGE_SIZES.join(', ')}`,
-          input: raw,
-        });
-        return z.NEVER;
-      }
-      return value as UserPageSize;
-    });
-
-const pageNumberParam = () =>
-  z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      const text = raw?.trim();
-      if (!text) return 1;
-      const value = Number(text);
-      if (!Number.isInteger(value) || value < 1 || value > 1_000_000) {
-        ctx.issues.push({ code: 'custom', message: 'must be a whole number from 1', input: raw });
-        return z.NEVER;
-      }
-      return value;
-    });
-
 /** account/user/list: the users of account `uuid`, `filter` matching name or e-mail, sorted and paged. */
 export const accountUserListRequest = z.object({
   uuid: requiredText(),
   filter: optionalText(),
   sort_by: sortParam(),
-  'page.rows': pageRowsParam(),
-  'page.number': pageNumberParam(),
+  // Any size from 1 (Ambra's clients ask their own); the web offers USER_PAGE_SIZES only.
+  ...pageParams(USER_PAGE_SIZES[0]),
 });
 
 /** account/user/get and account/user/delete: one user (`user_id`) of account `uuid`. */

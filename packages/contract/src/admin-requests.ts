@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   flagParam,
-  intParam,
   listParam,
   pageParams,
   rawText,
@@ -121,6 +120,5 @@ export const auditLogRequest = z.object({
     ctx.issues.push({ code: 'custom', message: 'must be json or csv', input: raw });
     return z.NEVER;
   }),
-  'page.number': intParam(1, 1, 1_000_000),
-  'page.rows': intParam(50, 1, 1000),
+  ...pageParams(50, 1000),
 });

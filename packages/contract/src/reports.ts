@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { MAX_PAGE_ROWS } from './limits.js';
 import type { ApiOk } from './errors.js';
-import { optionalText, requiredText } from './api-params.js';
+import type { AnswerPage } from './api-params.js';
+import { optionalText, pageParams, requiredText } from './api-params.js';
 
 /**
  * A study's reports (SPEC.md, Reports tab): DICOM Structured Reports and encapsulated PDFs stored in
@@ -32,10 +34,11 @@ export interface StudyReport {
 }
 
 /** study/report/list: the reports of one study (study_view), newest first. */
-export const studyReportListRequest = z.object({ uuid: requiredText() });
+export const studyReportListRequest = z.object({ uuid: requiredText(), ...pageParams(MAX_PAGE_ROWS) });
 
 export interface StudyReportListAnswer extends ApiOk {
   reports: StudyReport[];
+  page: AnswerPage;
 }
 
 /** The longest text report study/report/add takes, in characters. */

@@ -202,8 +202,7 @@ export const viewerTokenRequest = z
 /** study/attachment/list: a page of a study's attachments. */
 export const attachmentListRequest = z.object({
   uuid: requiredText(),
-  'page.number': intParam(1, 1, 100_000),
-  'page.rows': intParam(ATTACHMENT_PAGE_ROWS, 1, 100),
+  ...pageParams(ATTACHMENT_PAGE_ROWS, 100),
 });
 
 const TIMING_EVENT = /^[A-Za-z0-9_.:-]{1,64}$/;

@@ -81,6 +81,7 @@ describe.each(DIALECTS)('study/report/list on %s', (dialect) => {
     expect((await server.api.call('study/report/list', { uuid: study.uuid }, clinician)).body).toEqual({
       status: 'OK',
       reports: [],
+      page: { number: 1, rows: 5000, more: 0 },
     });
 
     const upload = await server.api.upload(clinician, emergency, structuredReport(dir, study));

@@ -4,7 +4,8 @@ import {
   accountUserListRequest,
   accountUserRequest,
   accountUserSetRequest,
-  noParams,
+  pageOf,
+  pageRequest,
   userEnableRequest,
 } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
@@ -56,9 +57,11 @@ export function accountUserRoutes(ctx: AppContext, app: FastifyInstance): void {
     await users.enable(caller, input.uuid, input.disable !== 1);
   });
 
-  authedRoute(ctx, app, 'account/invitation/list', noParams, async ({ caller }) => ({
-    invitations: await users.invitations(caller),
-  }));
+  authedRoute(ctx, app, 'account/invitation/list', pageRequest, async ({ caller, input }) => {
+    const all = await users.invitations(caller);
+    const { items, page } = pageOf(all, input['page.number'], input['page.rows']);
+    return { invitations: items, page };
+  });
 
   authedRoute(ctx, app, 'account/invitation/accept', accountInvitationRequest, async ({ caller, input }) => {
     await users.accept(caller, input.uuid);

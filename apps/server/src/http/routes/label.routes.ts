@@ -1,4 +1,4 @@
-import { labelDeleteRequest, labelListRequest, labelSetRequest } from '@imaging-inbox/contract';
+import { labelDeleteRequest, labelListRequest, labelSetRequest, pageOf } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../api.js';
@@ -7,9 +7,11 @@ import { authedRoute } from '../api.js';
 export function labelRoutes(ctx: AppContext, app: FastifyInstance): void {
   const labels = ctx.services.labels;
 
-  authedRoute(ctx, app, 'label/list', labelListRequest, async ({ caller, input }) => ({
-    labels: await labels.list(caller, input.account_id),
-  }));
+  authedRoute(ctx, app, 'label/list', labelListRequest, async ({ caller, input }) => {
+    const all = await labels.list(caller, input.account_id);
+    const { items, page } = pageOf(all, input['page.number'], input['page.rows']);
+    return { labels: items, page };
+  });
 
   authedRoute(ctx, app, 'label/set', labelSetRequest, async ({ caller, input }) => {
     const { account_id: accountId, ...label } = input;

@@ -2,6 +2,7 @@ import {
   orderAddRequest,
   orderListRequest,
   orderSearchRequest,
+  pageOf,
   studyReportListRequest,
 } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
@@ -27,7 +28,9 @@ export function orderRoutes(ctx: AppContext, app: FastifyInstance): void {
     orders.search(caller, input.groupId, input.query),
   );
 
-  authedRoute(ctx, app, 'study/report/list', studyReportListRequest, async ({ caller, input }) => ({
-    reports: await ctx.services.studyReports.list(caller, input.uuid),
-  }));
+  authedRoute(ctx, app, 'study/report/list', studyReportListRequest, async ({ caller, input }) => {
+    const all = await ctx.services.studyReports.list(caller, input.uuid);
+    const { items, page } = pageOf(all, input['page.number'], input['page.rows']);
+    return { reports: items, page };
+  });
 }

@@ -1,0 +1,103 @@
+import { MAX_PAGE_ROWS } from '@imaging-inbox/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registeredRoutes } from '../../src/http/app.js';
+import type { World } from '../support/access-world.js';
+import { buildWorld, credentials } from '../support/access-world.js';
+import type { TestServer } from '../support/test-server.js';
+import { DIALECTS, startTestServer } from '../support/test-server.js';
+
+/**
+ * Ambra's paging convention on every api/v3 list: any `page.rows` from 1 up to the list's maximum
+ * is taken and echoed in the answer's `page`, with `page.number`; 0 or more than any list allows is
+ * INVALID_FIELD `page.rows`. The lists are found among the registered routes, so a new list is
+ * walked without being named here.
+ */
+
+/**
+ * A list: its path ends in `/list`, or it is one of these lists named otherwise. Searches are not
+ * lists: order/search and destination/search/get answer every match of a bounded search, unpaged.
+ */
+const OTHER_LISTS = ['audit/log', 'audit/object'];
+
+/** Routes ending in `/list` that answer no `page`, and why (none today: add one only with its reason). */
+const NOT_PAGED: Record<string, string> = {};
+
+/** The parameters a list needs besides its page, from the demo world (Demo Hospital's objects). */
+function paramsOf(path: string, world: World): Record<string, string> {
+  const x = world.objects.emergency;
+  const byPath: Record<string, Record<string, string>> = {
+    'group/list': { account_id: x.accountId },
+    'customfield/list': { account_id: x.accountId },
+    'dicom/node/list': { account_id: x.accountId },
+    'hl7/sender/list': { account_id: x.accountId },
+    'account/user/list': { uuid: x.accountId },
+    'role/list': { account_id: x.accountId },
+    'account/group/list': { uuid: x.accountId },
+    'group/user/list': { uuid: x.groupId },
+    'route/list': { account_id: x.accountId },
+    'webhook/list': { account_id: x.accountId },
+    'webhook/delivery/list': { uuid: x.webhookId! },
+    'audit/log': { account_id: x.accountId },
+    'label/list': { account_id: x.accountId },
+    'destination/list': { account_id: x.accountId },
+    'order/list': { account_id: x.accountId, 'filter.patientid.equals': 'MATRIX' },
+  };
+  // A study's lists (study/*/list, connection/list, audit/object) take the study's uuid.
+  return byPath[path] ?? (/^(study\/.+|connection)\/list$|^audit\/object$/.test(path) ? { uuid: x.uuid } : {});
+}
+
+describe.each(DIALECTS)('paging of every list on %s', (dialect) => {
+  let server: TestServer;
+  let world: World;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    world = await buildWorld(server);
+  }, 240_000);
+  afterAll(() => server?.stop());
+
+  const call = async (path: string, params: Record<string, string>) => {
+    const response = await fetch(`${server.url}/api/v3/${path}`, {
+      method: 'POST',
+      headers: { ...credentials(world, 'admin'), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...paramsOf(path, world), ...params }).toString(),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  const lists = () =>
+    registeredRoutes(server.http)
+      .map((r) => r.url.replace(/^\/api\/v3\//, ''))
+      .filter((path) => path.endsWith('/list') || OTHER_LISTS.includes(path))
+      .filter((path) => !(path in NOT_PAGED))
+      .sort();
+
+  it('takes any page.rows from 1 up, answers at most that many rows, and echoes page.rows and page.number', async () => {
+    expect(lists()).toContain('account/user/list');
+    const wrong: string[] = [];
+    for (const path of lists()) {
+      for (const rows of [1, 2]) {
+        const { status, body } = await call(path, { 'page.rows': String(rows), 'page.number': '1' });
+        const page = body.page as { rows?: number; number?: number } | undefined;
+        const longest = Math.max(0, ...Object.values(body).map((v) => (Array.isArray(v) ? v.length : 0)));
+        if (status !== 200 || body.status !== 'OK') wrong.push(`${path} rows=${rows}: ${JSON.stringify(body)}`);
+        else if (page?.rows !== rows || page.number !== 1)
+          wrong.push(`${path} rows=${rows}: page ${JSON.stringify(page)}`);
+        else if (longest > rows) wrong.push(`${path} rows=${rows}: ${longest} rows answered`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it('refuses page.rows 0 and above every maximum as INVALID_FIELD page.rows', async () => {
+    const wrong: string[] = [];
+    for (const path of lists()) {
+      for (const rows of ['0', String(MAX_PAGE_ROWS + 1)]) {
+        const { body } = await call(path, { 'page.rows': rows });
+        if (body.error_type !== 'INVALID_FIELD' || body.error_subtype !== 'page.rows')
+          wrong.push(`${path} rows=${rows}: ${JSON.stringify(body).slice(0, 200)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+});
