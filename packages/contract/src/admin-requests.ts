@@ -4,6 +4,7 @@ import {
   listParam,
   pageParams,
   rawText,
+  reportInvalid,
   requiredText,
   optionalText,
 } from './api-params.js';
@@ -15,6 +16,7 @@ import {
   ROUTE_EVENTS,
   ROUTE_NAME_MAX_LENGTH,
 } from './routing.js';
+import type { RouteEvent } from './routing.js';
 import { WEBHOOK_EVENTS, WEBHOOK_METHODS } from './webhooks.js';
 
 /** Request schemas of routing rules, webhooks and the account audit log (api-params.ts explains the codecs). */
@@ -75,8 +77,60 @@ const routeFields = {
 };
 
 export const routeListRequest = z.object({ account_id: requiredText(), ...pageParams(MAX_PAGE_ROWS) });
-export const routeAddRequest = z.object({ account_id: requiredText(), ...routeFields });
-export const routeSetRequest = z.object({ uuid: requiredText(), ...routeFields });
+/** Ambra's one-flag-per-event form of `when`: each 0/1 flag names the event it turns off or on. */
+export const ROUTE_EVENT_FLAGS = {
+  on_harvest: 'harvest',
+  on_upload: 'upload',
+  on_share: 'share',
+  on_manual_route: 'manual',
+} as const satisfies Record<string, RouteEvent>;
+type RouteEventFlag = keyof typeof ROUTE_EVENT_FLAGS;
+
+/** The event flags given (0: off, 1: on); undefined when none is. */
+export type RouteEventFlags = Partial<Record<RouteEvent, 0 | 1>>;
+
+const routeEventFlagParams = {
+  on_harvest: flagParam(),
+  on_upload: flagParam(),
+  on_share: flagParam(),
+  on_manual_route: flagParam(),
+};
+
+/**
+ * Takes the on_* flags off a route request and answers them as `when_flags`. `when` and the flags
+ * together are refused (INVALID_FIELD `when`) rather than one silently winning: a client sending
+ * both meant one of them, and the rule would run on events it did not ask for.
+ */
+function withEventFlags<
+  T extends Record<RouteEventFlag, 0 | 1 | undefined> & { when?: RouteEvent[] | undefined },
+>(p: T, ctx: z.core.$RefinementCtx<unknown>) {
+  const { on_harvest, on_upload, on_share, on_manual_route, ...rest } = p;
+  const given: Record<RouteEventFlag, 0 | 1 | undefined> = {
+    on_harvest,
+    on_upload,
+    on_share,
+    on_manual_route,
+  };
+  let flags: RouteEventFlags | undefined;
+  for (const [name, value] of Object.entries(given) as [RouteEventFlag, 0 | 1 | undefined][]) {
+    if (value !== undefined) flags = { ...flags, [ROUTE_EVENT_FLAGS[name]]: value };
+  }
+  if (flags && rest.when !== undefined) {
+    return reportInvalid(
+      ctx,
+      'when',
+      `give when or the ${Object.keys(ROUTE_EVENT_FLAGS).join('/')} flags, not both`,
+    );
+  }
+  return { ...rest, when_flags: flags };
+}
+
+export const routeAddRequest = z
+  .object({ account_id: requiredText(), ...routeFields, ...routeEventFlagParams })
+  .transform(withEventFlags);
+export const routeSetRequest = z
+  .object({ uuid: requiredText(), ...routeFields, ...routeEventFlagParams })
+  .transform(withEventFlags);
 export const studyManualRouteRequest = z.object({ route_id: requiredText(), uuid: requiredText() });
 export { ROUTE_NAME_MAX_LENGTH };
 

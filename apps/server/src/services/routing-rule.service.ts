@@ -4,7 +4,14 @@ import {
   routeActionsSchema,
   storedRouteConditionsSchema,
 } from '@imaging-inbox/contract';
-import type { RouteAction, RouteCondition, RouteEvent, RouteFor, RoutingRule } from '@imaging-inbox/contract';
+import type {
+  RouteAction,
+  RouteCondition,
+  RouteEvent,
+  RouteEventFlags,
+  RouteFor,
+  RoutingRule,
+} from '@imaging-inbox/contract';
 import { invalidField, missingFields } from '../domain/errors.js';
 import type { Caller } from '../policies/index.js';
 import { requireAdministeredIn, requireAdministration } from '../policies/index.js';
@@ -26,6 +33,8 @@ export interface RouteFields {
   for_type?: string | undefined;
   for_id?: string | undefined;
   when?: RouteEvent[] | undefined;
+  /** Ambra's on_* flags: each turns its event on or off in `when` (never given with `when`). */
+  when_flags?: RouteEventFlags | undefined;
   match?: string | undefined;
   conditions?: RouteCondition[] | undefined;
   actions?: RouteAction[] | undefined;
@@ -67,8 +76,10 @@ export class RoutingRuleService {
     );
   }
 
-  async add(caller: Caller, accountId: string, fields: RouteFields): Promise<RoutingRule> {
+  async add(caller: Caller, accountId: string, given: RouteFields): Promise<RoutingRule> {
     requireAdministration(caller, accountId, 'route', 'edit');
+    // A new rule's flags start from no event: the events flagged 1 are its `when`.
+    const fields = { ...given, when: given.when ?? withFlags([], given.when_flags) };
     const missing = (['name', 'when', 'actions'] as const).filter((f) => fields[f] === undefined);
     if (missing.length) throw missingFields(missing);
     const valid = await this.validate(accountId, fields);
@@ -96,7 +107,10 @@ export class RoutingRuleService {
 
   async set(caller: Caller, uuid: string, fields: RouteFields): Promise<RoutingRule> {
     const row = requireAdministeredIn(caller, await this.deps.rules.find(uuid), 'route', 'edit', 'route');
-    const valid = await this.validate(row.account_id, fields);
+    // A flag changes its own event only; the rule's other events stay.
+    const current = JSON.parse(row.events) as RouteEvent[];
+    const when = fields.when ?? withFlags(current, fields.when_flags);
+    const valid = await this.validate(row.account_id, { ...fields, when });
     const changes = givenFields({
       name: valid.name,
       sequence: valid.sequence,
@@ -252,4 +266,13 @@ export function presentRule(row: RoutingRuleRow): RoutingRule {
     created: Number(row.created),
     updated: Number(row.updated),
   };
+}
+
+/** `events` with each flagged event turned on (1) or off (0), in ROUTE_EVENTS order; undefined without flags. */
+function withFlags(
+  events: readonly RouteEvent[],
+  flags: RouteEventFlags | undefined,
+): RouteEvent[] | undefined {
+  if (!flags) return undefined;
+  return ROUTE_EVENTS.filter((event) => (flags[event] ?? (events.includes(event) ? 1 : 0)) === 1);
 }

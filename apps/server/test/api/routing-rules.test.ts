@@ -189,6 +189,35 @@ describe.each(DIALECTS)('routing rules (route/*) on %s', (dialect) => {
     expect(await names()).toEqual([]);
   });
 
+  it("takes Ambra's on_harvest/on_upload/on_share/on_manual_route flags for when, and refuses them beside when", async () => {
+    const { when: _when, ...flagged } = rule('Flagged');
+    const added = await call('route/add', { ...flagged, on_upload: 1, on_manual_route: 1, on_share: 0 });
+    expect(added.body.status, JSON.stringify(added.body)).toBe('OK');
+    expect(added.body.route.when).toEqual(['upload', 'manual']);
+    const uuid = added.body.route.uuid as string;
+
+    // route/set: a flag turns its own event on or off, the others stay.
+    const set = await call('route/set', { uuid, on_harvest: 1, on_upload: 0 });
+    expect(set.body.route.when).toEqual(['harvest', 'manual']);
+    expect((await call('route/get', { uuid })).body.route.when).toEqual(['harvest', 'manual']);
+
+    for (const [path, params, subtype] of [
+      ['route/set', { uuid, when: 'share', on_upload: 1 }, 'when'],
+      ['route/set', { uuid, on_harvest: 0, on_manual_route: 0 }, 'when'],
+      // A wrong 0/1 value is refused as every flag's is (INVALID_FIELD flag).
+      ['route/set', { uuid, on_share: 'yes' }, 'flag'],
+      ['route/add', { ...rule('Both'), on_upload: 1 }, 'when'],
+      ['route/add', { ...flagged, name: 'No event', on_upload: 0 }, 'when'],
+    ] as const) {
+      const answer = await call(path, params);
+      expect(answer.body.error_type, JSON.stringify(params)).toBe('INVALID_FIELD');
+      expect(answer.body.error_subtype, JSON.stringify(params)).toBe(subtype);
+    }
+    expect((await call('route/get', { uuid })).body.route.when).toEqual(['harvest', 'manual']);
+    expect(await names()).toEqual(['Flagged']);
+    await call('route/delete', { uuid });
+  });
+
   it('lets a member without route_view or route_edit neither read nor change rules', async () => {
     const added = await call('route/add', rule('Admin only'));
     expect((await call('route/list', { account_id: accountId }, viewer)).body.error_type).toBe(
