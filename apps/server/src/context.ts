@@ -494,7 +494,11 @@ export function createContext(
       jobs: jobQueue,
       audit,
     }),
-    deliveries: new DeliveryRouter({ searches: repos.destinationSearches, destinations: repos.destinations, callingAes }),
+    deliveries: new DeliveryRouter({
+      searches: repos.destinationSearches,
+      destinations: repos.destinations,
+      callingAes,
+    }),
     callingAes,
     uploadSessions: new UploadSessionService({
       repo: repos.uploadSessions,

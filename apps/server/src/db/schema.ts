@@ -761,6 +761,7 @@ export interface LabelOverrideTable {
 export interface Database {
   accounts: AccountTable;
   namespaces: NamespaceTable;
+  share_codes: ShareCodeTable;
   groups: GroupTable;
   users: UserTable;
   account_members: AccountMemberTable;
@@ -781,7 +782,6 @@ export interface Database {
   instances: InstanceTable;
   audit_events: AuditEventTable;
   outbox: OutboxTable;
-  share_codes: ShareCodeTable;
   jobs: JobTable;
   blob_removals: BlobRemovalTable;
   dicom_nodes: DicomNodeTable;

@@ -43,7 +43,9 @@ function paramsOf(path: string, world: World): Record<string, string> {
     'order/list': { account_id: x.accountId, 'filter.patientid.equals': 'MATRIX' },
   };
   // A study's lists (study/*/list, connection/list, audit/object) take the study's uuid.
-  return byPath[path] ?? (/^(study\/.+|connection)\/list$|^audit\/object$/.test(path) ? { uuid: x.uuid } : {});
+  return (
+    byPath[path] ?? (/^(study\/.+|connection)\/list$|^audit\/object$/.test(path) ? { uuid: x.uuid } : {})
+  );
 }
 
 describe.each(DIALECTS)('paging of every list on %s', (dialect) => {
@@ -80,7 +82,8 @@ describe.each(DIALECTS)('paging of every list on %s', (dialect) => {
         const { status, body } = await call(path, { 'page.rows': String(rows), 'page.number': '1' });
         const page = body.page as { rows?: number; number?: number } | undefined;
         const longest = Math.max(0, ...Object.values(body).map((v) => (Array.isArray(v) ? v.length : 0)));
-        if (status !== 200 || body.status !== 'OK') wrong.push(`${path} rows=${rows}: ${JSON.stringify(body)}`);
+        if (status !== 200 || body.status !== 'OK')
+          wrong.push(`${path} rows=${rows}: ${JSON.stringify(body)}`);
         else if (page?.rows !== rows || page.number !== 1)
           wrong.push(`${path} rows=${rows}: page ${JSON.stringify(page)}`);
         else if (longest > rows) wrong.push(`${path} rows=${rows}: ${longest} rows answered`);
