@@ -80,8 +80,8 @@ describe('administration: the menu, the users page and the groups page', () => {
     await b.page.getByRole('button', { name: 'Add role' }).click();
     const roleDialog = b.page.getByRole('dialog');
     await roleDialog.getByLabel('Name').fill('Front desk');
-    await roleDialog.getByLabel('Study view').check();
-    await roleDialog.getByLabel('Study upload').check();
+    await roleDialog.getByLabel('View exams').check();
+    await roleDialog.getByLabel('Upload exams').check();
     await screenshot(b.page, 'admin-role-dialog');
     await roleDialog.getByRole('button', { name: 'Save' }).click();
     await b.page.getByRole('table', { name: 'Roles' }).getByText('Front desk').waitFor();

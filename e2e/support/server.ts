@@ -81,6 +81,8 @@ export async function startServer(
       DEV_OUTBOX: '1',
       // 65,536 blob directories (256 MB of ext4 blocks) per server would outweigh what a test stores.
       BLOB_DIRECTORIES_AHEAD: '0',
+      // The demo's PACS Archive and the tests' PACS peers listen on this machine, as with npm start.
+      DICOM_ALLOWED_HOSTS: '127.0.0.1',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
