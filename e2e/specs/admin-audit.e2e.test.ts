@@ -53,7 +53,7 @@ describe('administration: the audit log', () => {
 
     const [download] = await Promise.all([
       tab.waitForEvent('download'),
-      tab.getByRole('link', { name: 'Export CSV' }).click(),
+      tab.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('audit-log.csv');
     const csv = await readFile(await download.path(), 'utf8');
@@ -125,7 +125,7 @@ describe('administration: the audit log', () => {
       await table.getByRole('row').filter({ hasText: patient }).first().waitFor();
       const [download] = await Promise.all([
         b.page.waitForEvent('download'),
-        b.page.getByRole('link', { name: 'Export CSV' }).click(),
+        b.page.getByRole('button', { name: 'Export CSV' }).click(),
       ]);
       const [head, ...rows] = (await readFile(await download.path(), 'utf8')).trim().split('\r\n');
       const columns = head!.split(',');
