@@ -7,6 +7,18 @@ import { z } from 'zod';
  * Configuration comes from the environment only, validated once at boot. Defaults give the embedded
  * mode: SQLite and files under ./data, HTTP on 127.0.0.1:8080, mail into the outbox table.
  */
+/** A comma-separated list of hosts, addresses and CIDR ranges, trimmed and lower-cased. */
+const hostList = () =>
+  z
+    .string()
+    .optional()
+    .transform((raw) =>
+      (raw ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    );
+
 const portSchema = z.coerce.number().int().min(0).max(65535);
 
 const envSchema = z.object({
@@ -132,29 +144,13 @@ const envSchema = z.object({
    * Hosts, addresses or CIDR ranges a webhook may reach although they are loopback, link-local or
    * private (comma-separated); everything else of that kind is refused.
    */
-  WEBHOOK_ALLOWED_HOSTS: z
-    .string()
-    .optional()
-    .transform((raw) =>
-      (raw ?? '')
-        .split(',')
-        .map((s) => s.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+  WEBHOOK_ALLOWED_HOSTS: hostList(),
   /**
    * The host names, addresses and CIDR ranges PACS destinations may be at although they are
    * loopback, link-local or private (comma-separated); everything else of that kind is refused, at
    * save time and at every connection, as for webhooks (decision 0054).
    */
-  DICOM_ALLOWED_HOSTS: z
-    .string()
-    .optional()
-    .transform((raw) =>
-      (raw ?? '')
-        .split(',')
-        .map((s) => s.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+  DICOM_ALLOWED_HOSTS: hostList(),
   /** First delay before a push sends again what a PACS did not store (doubling each time). */
   PUSH_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
   /**
