@@ -85,11 +85,17 @@ describe('DestinationsAdminPage', () => {
     expect(await within(row).findByText('Failed: connection refused')).toBeTruthy();
   });
 
-  it('adds a destination, checking the form first and showing the server refusal on its field', async () => {
+  it('adds a destination, Search not pre-ticked, checking the form first and showing the server refusal on its field', async () => {
     renderPage();
     await screen.findByText('Main PACS');
     fireEvent.click(screen.getByRole('button', { name: 'Add destination' }));
     const dialog = await screen.findByRole('dialog');
+    // Push is offered ticked, Search (C-FIND) is not: a push-only PACS is the common case.
+    expect(within(dialog).getByRole('checkbox', { name: 'Search (C-FIND)' })).toHaveProperty(
+      'checked',
+      false,
+    );
+    expect(within(dialog).getByRole('checkbox', { name: 'Push (C-STORE)' })).toHaveProperty('checked', true);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(within(dialog).getByText('Name is required')).toBeTruthy();
     expect(added).toHaveLength(0);
@@ -113,7 +119,7 @@ describe('DestinationsAdminPage', () => {
       aetitle: 'ARCHIVE',
       address: 'pacs.example.org',
       port: '104',
-      can_search: '1',
+      can_search: '0',
       can_push: '1',
       can_search_mwl: '0',
     });

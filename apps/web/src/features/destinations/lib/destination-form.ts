@@ -17,7 +17,8 @@ export const EMPTY_FORM: DestinationForm = {
   aetitle: '',
   address: '',
   port: '104',
-  can_search: true,
+  // Many PACS (and every plain storage SCP) take pushes but no C-FIND: searching is ticked on purpose.
+  can_search: false,
   can_search_mwl: false,
   can_push: true,
   c_echo_interval: '',
