@@ -407,6 +407,7 @@ const es: Messages = {
   'No destination takes pushes.': 'Ningún destino acepta envíos.',
   'No destinations yet.': 'Todavía no hay destinos.',
   'No exams selected.': 'No hay estudios seleccionados.',
+  'Exams are retrieved into the group {{group}}.': 'Los estudios se recuperan en el grupo {{group}}.',
   'No exams were found in the selected media': 'No se encontraron estudios en el soporte seleccionado',
   'No file chosen': 'Ningún archivo elegido',
   'No gatekeeper groups yet.': 'Todavía no hay grupos Gatekeeper.',
@@ -822,7 +823,7 @@ const es: Messages = {
   When: 'Cuándo',
   'Who has access': 'Quién tiene acceso',
   Worklist: 'Lista de trabajo',
-  'Worklist search': 'Búsqueda en la lista de trabajo',
+  'Search modality worklist': 'Buscar en la lista de trabajo de modalidades',
   Yes: 'Sí',
   Yesterday: 'Ayer',
   'You are not a member of any group yet.': 'Todavía no es miembro de ningún grupo.',
@@ -924,6 +925,8 @@ const es: Messages = {
     '{{count}} estudios en un único ZIP con un DICOMDIR ({{size}}).',
   '{{count}} exams selected_one': '{{count}} estudio seleccionado',
   '{{count}} exams selected_other': '{{count}} estudios seleccionados',
+  '{{count}} exams match_one': '{{count}} estudio coincide',
+  '{{count}} exams match_other': '{{count}} estudios coinciden',
   '{{count}} files of the selection cannot be uploaded_one':
     '{{count}} archivo de la selección no se puede cargar',
   '{{count}} files of the selection cannot be uploaded_other':

@@ -406,6 +406,7 @@ const fr: Messages = {
   'No destination takes pushes.': "Aucune destination n'accepte d'envois.",
   'No destinations yet.': "Aucune destination pour l'instant.",
   'No exams selected.': 'Aucun examen sélectionné.',
+  'Exams are retrieved into the group {{group}}.': 'Les examens sont récupérés dans le groupe {{group}}.',
   'No exams were found in the selected media': 'Aucun examen trouvé sur le support sélectionné',
   'No file chosen': 'Aucun fichier choisi',
   'No gatekeeper groups yet.': "Aucun groupe Gatekeeper pour l'instant.",
@@ -823,7 +824,7 @@ const fr: Messages = {
   When: 'Quand',
   'Who has access': 'Qui a accès',
   Worklist: 'Liste de travail',
-  'Worklist search': 'Recherche dans la liste de travail',
+  'Search modality worklist': 'Rechercher dans la liste de travail des modalités',
   Yes: 'Oui',
   Yesterday: 'Hier',
   'You are not a member of any group yet.': "Vous n'êtes encore membre d'aucun groupe.",
@@ -927,6 +928,8 @@ const fr: Messages = {
     '{{count}} examens dans un seul ZIP avec un DICOMDIR ({{size}}).',
   '{{count}} exams selected_one': '{{count}} examen sélectionné',
   '{{count}} exams selected_other': '{{count}} examens sélectionnés',
+  '{{count}} exams match_one': '{{count}} examen correspond',
+  '{{count}} exams match_other': '{{count}} examens correspondent',
   '{{count}} files of the selection cannot be uploaded_one':
     '{{count}} fichier de la sélection ne peut pas être téléversé',
   '{{count}} files of the selection cannot be uploaded_other':

@@ -112,7 +112,7 @@ describe('RetrieveStudyPage', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('asks for a criterion, then searches, shows results by patient and retrieves the selected exams', async () => {
+  it('asks for a criterion, then searches, shows results by patient and retrieves the selected exams into the group it names', async () => {
     renderPage();
     const form = await screen.findByRole('form', { name: 'Search a destination' });
     // The destination's name is cut to 25 characters in the select.
@@ -158,6 +158,7 @@ describe('RetrieveStudyPage', () => {
     fireEvent.click(within(table).getByRole('checkbox', { name: 'Select CT CHEST' }));
     fireEvent.click(within(table).getByRole('checkbox', { name: 'Select MR KNEE' }));
     const panel = screen.getByRole('region', { name: 'Selected exams' });
+    expect(within(panel).getByText('Exams are retrieved into the group Cardiology.')).toBeTruthy();
     expect(within(panel).getByText('DOE, JANE — CT CHEST')).toBeTruthy();
     expect(within(panel).getAllByText('01/03/2024')).toHaveLength(2);
     fireEvent.click(within(panel).getByRole('button', { name: 'Retrieve' }));

@@ -27,12 +27,14 @@ export function RetrieveStudyPage() {
     <PagePanel title={t('Retrieve Study')}>
       {access.kind === 'not-found' && <Alert severity="error">{t(MESSAGES.requestGroupNotFound)}</Alert>}
       {access.kind === 'forbidden' && <Alert severity="error">{t(MESSAGES.retrieveNoPermission)}</Alert>}
-      {access.kind === 'ok' && <RetrieveInto namespaceId={access.group.namespaceId} />}
+      {access.kind === 'ok' && (
+        <RetrieveInto namespaceId={access.group.namespaceId} groupName={access.group.name} />
+      )}
     </PagePanel>
   );
 }
 
-function RetrieveInto({ namespaceId }: { namespaceId: string }) {
+function RetrieveInto({ namespaceId, groupName }: { namespaceId: string; groupName: string }) {
   const { t } = useTranslation();
   const { account } = useInbox();
   const destinations = useDestinations(account.uuid);
@@ -101,6 +103,7 @@ function RetrieveInto({ namespaceId }: { namespaceId: string }) {
           retrieves={retrieves}
           retrieving={retrieve.isPending}
           onRetrieve={retrieveSelected}
+          groupName={groupName}
         />
       </Grid>
     </Grid>

@@ -10,10 +10,15 @@ interface Props {
   retrieves: ReadonlyMap<string, DestinationRetrieve>;
   retrieving: boolean;
   onRetrieve: () => void;
+  /** The group the exams are retrieved into (the page's group). */
+  groupName: string;
 }
 
-/** The exams picked for retrieve, with each one's retrieving / success / failure message. */
-export function SelectedExams({ exams, retrieves, retrieving, onRetrieve }: Props) {
+/**
+ * The exams picked for retrieve, the group they go into, and each one's retrieving / success /
+ * failure message.
+ */
+export function SelectedExams({ exams, retrieves, retrieving, onRetrieve, groupName }: Props) {
   const { t } = useTranslation();
   const dates = useDateDisplay();
   const waiting = exams.filter((e) => retrieves.get(e.study_uid)?.state !== 'running');
@@ -21,6 +26,9 @@ export function SelectedExams({ exams, retrieves, retrieving, onRetrieve }: Prop
     <Paper variant="outlined" sx={{ p: 2 }} aria-label={t('Selected exams')} component="section">
       <Typography variant="h6" component="h2">
         {t('Selected exams')}
+      </Typography>
+      <Typography variant="body2" sx={{ mb: 1 }}>
+        {t('Exams are retrieved into the group {{group}}.', { group: groupName })}
       </Typography>
       {exams.length === 0 && <Typography color="text.secondary">{t('No exams selected.')}</Typography>}
       <List dense>
