@@ -37,6 +37,7 @@ const en: Messages = {
   '{{count}} exams in one ZIP with a DICOMDIR ({{size}})._one':
     '{{count}} exam in one ZIP with a DICOMDIR ({{size}}).',
   '{{count}} exams selected_one': '{{count}} exam selected',
+  '{{count}} exams match_one': '{{count}} exam matches',
   'and {{count}} more failed files_one': 'and {{count}} more failed file',
   '{{count}} exams found in {{files}} files ({{size}})_one':
     '{{count}} exam found in {{files}} files ({{size}})',

@@ -20,7 +20,7 @@ import {
 } from '@mui/material';
 import Download from '@mui/icons-material/Download';
 import type { AuditLogEntry } from '@imaging-inbox/contract';
-import { AUDIT_FILTER_ACTIONS } from '@imaging-inbox/contract';
+import { AUDIT_FILTER_ACTIONS, DEBOUNCE_MS } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { DatePreferencesContext, useDateDisplay } from '../../../lib/date-preferences';
 import { zonedInstant } from '../../../lib/zoned-time';
@@ -87,7 +87,7 @@ export function AuditLogPage() {
   const log = useAuditLog(account.uuid, query, page, rows, mayView);
   // Fetched with the sid in a header, never a link carrying it (api/audit-log.ts).
   const exportCsv = useMutation({ mutationFn: () => downloadAuditLogCsv(account.uuid, query) });
-  const userFilter = useDebouncedValue(userSearch.trim(), 300);
+  const userFilter = useDebouncedValue(userSearch.trim(), DEBOUNCE_MS);
   const accountUsers = useAccountUsers(
     account.uuid,
     { filter: userFilter, sort: { field: 'name', direction: 'asc' }, rows: 10, page: 1 },

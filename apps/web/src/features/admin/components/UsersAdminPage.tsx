@@ -26,7 +26,12 @@ import Edit from '@mui/icons-material/Edit';
 import Search from '@mui/icons-material/Search';
 import { useSnackbar } from 'notistack';
 import type { AccountUser, UserPageSize, UserSortField } from '@imaging-inbox/contract';
-import { USER_ADMIN_MESSAGES, USER_PAGE_SIZES, userSelectionActions } from '@imaging-inbox/contract';
+import {
+  DEBOUNCE_MS,
+  USER_ADMIN_MESSAGES,
+  USER_PAGE_SIZES,
+  userSelectionActions,
+} from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
@@ -63,7 +68,7 @@ export function UsersAdminPage() {
   const mayEdit = permissions.account_user_edit === 1;
   const mayInvite = mayEdit || permissions.account_user_invite === 1;
   const [search, setSearch] = useState('');
-  const filter = useDebouncedValue(search.trim(), 300);
+  const filter = useDebouncedValue(search.trim(), DEBOUNCE_MS);
   const [sort, setSort] = useState<{ field: UserSortField; direction: 'asc' | 'desc' }>({
     field: 'name',
     direction: 'asc',

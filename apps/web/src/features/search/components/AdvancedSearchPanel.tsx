@@ -1,7 +1,10 @@
-import { useState } from 'react';
-import { Box, Button, IconButton, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Box, Button, IconButton, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import HelpOutline from '@mui/icons-material/HelpOutlined';
+import { DEBOUNCE_MS, type StudyFilters } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { DATE_PRESETS, UPLOADED_DATE_PRESETS, isRangeComplete } from '../../../lib/dates';
 import { DayField } from '../../../components/DayField';
 import {
@@ -13,6 +16,8 @@ import {
   type TriState,
   withIsoBirthDate,
 } from '../lib/advanced-filters';
+import { searchFilters } from '../lib/search-filters';
+import { matchCountQuery } from '../api/match-count';
 import { DateRangeField } from './DateRangeField';
 import { ModalitySelect } from './ModalitySelect';
 import { SavedSearches } from './SavedSearches';
@@ -23,6 +28,8 @@ interface Props {
   id: string;
   initial: AdvancedFilters;
   onSearch: (filters: AdvancedFilters) => void;
+  /** The study/list filters of where Search goes (its group's first state); none: no preview. */
+  countScope?: StudyFilters | null;
 }
 
 type TextKey = {
@@ -47,8 +54,10 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** Selects whose empty value means All show the word instead of an empty box. */
 const ALL_VISIBLE = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
 
+const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 /** Every advanced field of SPEC.md section 2, with Clear, Search, search tips and saved searches. */
-export function AdvancedSearchPanel({ id, initial, onSearch }: Props) {
+export function AdvancedSearchPanel({ id, initial, onSearch, countScope = null }: Props) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<AdvancedFilters>(() => withIsoBirthDate(initial));
   const [tipsOpen, setTipsOpen] = useState(false);
@@ -59,6 +68,26 @@ export function AdvancedSearchPanel({ id, initial, onSearch }: Props) {
   const birthDateInvalid = draft.birthDate.trim() !== '' && !ISO_DAY.test(draft.birthDate);
   const invalid =
     birthDateInvalid || !isRangeComplete(draft.studyDate) || !isRangeComplete(draft.uploadedDate);
+
+  // How many exams Search would show, asked once typing pauses for the advanced-search debounce
+  // (SPEC.md section 9), not on every keystroke.
+  const settled = useDebouncedValue(draft, DEBOUNCE_MS);
+  const settledInvalid =
+    (settled.birthDate.trim() !== '' && !ISO_DAY.test(settled.birthDate)) ||
+    !isRangeComplete(settled.studyDate) ||
+    !isRangeComplete(settled.uploadedDate);
+  const countFilters = useMemo(
+    () =>
+      countScope && {
+        ...countScope,
+        ...searchFilters({ patientName: '', advanced: settled }, new Date(), timeZone),
+      },
+    [countScope, settled],
+  );
+  const matches = useQuery({
+    ...matchCountQuery(countFilters ?? {}),
+    enabled: countFilters !== null && !settledInvalid,
+  });
 
   const text = ({ key, label }: { key: TextKey; label: string }) => (
     <TextField
@@ -155,6 +184,11 @@ export function AdvancedSearchPanel({ id, initial, onSearch }: Props) {
           </IconButton>
         </Tooltip>
         <Box sx={{ flex: 1 }} />
+        {countFilters && !invalid && matches.data && (
+          <Typography role="status" variant="body2" color="text.secondary">
+            {t('{{count}} exams match', { count: matches.data.count })}
+          </Typography>
+        )}
         <Button type="button" onClick={() => setDraft(EMPTY_ADVANCED_FILTERS)}>
           {t('Clear')}
         </Button>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
   Badge,
@@ -17,6 +17,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { cutName } from '../../../lib/format';
 import { useInbox } from '../../../session/inbox-context';
 import { statePath } from '../../../session/group-route';
+import { stateFilters } from '../../../session/state-filters';
 import { useGroupRoute } from '../../../session/use-group-route';
 import { groupDisplayName } from '../../../session/groups';
 import type { AdvancedFilters } from '../lib/advanced-filters';
@@ -67,6 +68,12 @@ export function SearchBar() {
   };
 
   const advancedCount = countAdvancedFilters(state.applied.advanced, new Date());
+  // The advanced panel previews its match count where its Search goes: the chosen group's first state.
+  const searchGroup = groups.find((g) => g.uuid === shownGroupId);
+  const countScope = useMemo(
+    () => (searchGroup ? stateFilters(searchGroup, searchGroup.states[0] ?? 'Inbox') : null),
+    [searchGroup],
+  );
 
   return (
     <Box sx={{ bgcolor: 'background.paper', borderBottom: 1, borderColor: 'divider' }}>
@@ -75,7 +82,16 @@ export function SearchBar() {
         role="search"
         aria-label={t('Study search')}
         onSubmit={onSearch}
-        sx={{ display: 'flex', gap: 1.5, alignItems: 'center', p: 1.5, flexWrap: 'wrap' }}
+        // One row at 1280 px in every language: the name and group boxes give up width before a
+        // button would wrap onto a row of its own ("EFFACER LA RECHERCHE"); buttons keep one line.
+        sx={{
+          display: 'flex',
+          gap: 1.5,
+          alignItems: 'center',
+          p: 1.5,
+          flexWrap: 'wrap',
+          '& .MuiButton-root': { whiteSpace: 'nowrap', flexShrink: 0 },
+        }}
       >
         <TextField
           size="small"
@@ -83,9 +99,13 @@ export function SearchBar() {
           value={state.patientNameDraft}
           disabled={disabled}
           onChange={(e) => dispatch({ type: 'typePatientName', value: e.target.value })}
-          sx={{ minWidth: 240, flex: 1, maxWidth: 420 }}
+          sx={{ minWidth: 150, flex: '1 1 150px', maxWidth: 420 }}
         />
-        <FormControl size="small" sx={{ minWidth: 220 }} disabled={disabled}>
+        <FormControl
+          size="small"
+          sx={{ flex: '1 1 190px', minWidth: 170, maxWidth: 240 }}
+          disabled={disabled}
+        >
           <InputLabel id="search-group-label">{t('Group')}</InputLabel>
           <Select
             labelId="search-group-label"
@@ -123,6 +143,7 @@ export function SearchBar() {
           id="advanced-search-panel"
           initial={{ ...state.applied.advanced, patientName: state.patientNameDraft }}
           onSearch={onAdvancedSearch}
+          countScope={countScope}
         />
       </Collapse>
     </Box>
