@@ -412,7 +412,7 @@ export const COMPUTED_KEYS: readonly string[] = [
   'Users disabled successfully',
   'Users enabled successfully',
   'We e-mailed you a code. Enter it to see the exam.',
-  'Worklist search',
+  'Search modality worklist',
   'Yes',
   'Yesterday',
   'You are not allowed to nominate this exam to that gatekeeper group.',

@@ -87,7 +87,7 @@ export function DestinationDialog({ accountId, editing, onClose }: Props) {
           {text('c_echo_interval', 'Automatic C-ECHO every (seconds)')}
           <Stack direction="row" sx={{ flexWrap: 'wrap' }}>
             {check('can_search', 'Search (C-FIND)')}
-            {check('can_search_mwl', 'Worklist search')}
+            {check('can_search_mwl', 'Search modality worklist')}
             {check('can_push', 'Push (C-STORE)')}
           </Stack>
           {mutation.isError && !serverProblem && (
