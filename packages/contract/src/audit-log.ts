@@ -13,8 +13,13 @@ export interface AuditLogEntry {
   /** The account's study the event is about: its patient (DICOM name) and description. */
   study: { patient_name: string; description: string } | null;
   detail: Record<string, unknown> | null;
-  /** Names of the account's groups a study search's filters name, by namespace id (pages only). */
+  /** Names of the account's groups a detail names (a search's filters, a send's or share's target), by namespace id or group uuid (pages only). */
   group_names?: Record<string, string>;
+  /**
+   * The account's studies a detail names by uuid (a send's or a routing rule's copy), by uuid: their
+   * patient (DICOM name) and description (pages only; a study of another account stays unnamed).
+   */
+  study_names?: Record<string, { patient_name: string; description: string }>;
 }
 
 /**

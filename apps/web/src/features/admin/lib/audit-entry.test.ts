@@ -77,7 +77,58 @@ describe('details as sentences', () => {
         { detail: { target_namespace_id: group, copy_uuid: copy }, group_names: { [group]: 'Referrals' } },
         ctx,
       ),
-    ).toBe('Group: Referrals');
+    ).toBe('To group: Referrals');
+  });
+
+  it("reads a send as a sentence: the group and the copy by name, its time in the user's format, no ids", () => {
+    const group = '0b0e6a3c-1d2e-4f5a-8b9c-0d1e2f3a4b5c';
+    const copy = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
+    const send = {
+      send: '11111111-2222-4333-8444-555555555555',
+      method: 'share_code',
+      target_namespace_id: group,
+      connection_id: null,
+      delayed: true,
+      run_at: Date.UTC(2026, 11, 1, 9, 30),
+      copy_uuid: copy,
+      target_account_id: '22222222-2222-4333-8444-555555555555',
+    };
+    expect(
+      detailText(
+        {
+          detail: send,
+          group_names: { [group]: 'Referrals' },
+          study_names: { [copy]: { patient_name: 'DOE^JANE', description: 'CT HEAD' } },
+        },
+        { ...ctx, timestamp },
+      ),
+    ).toBe(
+      'Method: By share code · To group: Referrals · Delayed: Yes · Scheduled for: at 2026-12-01 · Copy: DOE, JANE · CT HEAD',
+    );
+    // Into another account: its group and copy are not named, and no uuid shows.
+    expect(detailText({ detail: send }, { ...ctx, timestamp })).toBe(
+      "Method: By share code · To group: not one of this account's groups · Delayed: Yes · Scheduled for: at 2026-12-01",
+    );
+  });
+
+  it('names what an administration change changed, and where an exam came from, in words', () => {
+    expect(
+      detailText(
+        {
+          detail: {
+            before: { name: 'A', port: 104, aetitle: 'X' },
+            after: { name: 'B', port: 11112, aetitle: 'X' },
+          },
+        },
+        ctx,
+      ),
+    ).toBe('Changed: Name, Port');
+    expect(detailText({ detail: { source: 'cstore', calling_ae: 'CT01', blob_key: 'ab/cd' } }, ctx)).toBe(
+      'Source: DICOM network · Sending AE title: CT01',
+    );
+    expect(
+      detailText({ detail: { bundle: 'iso', series: 2, instances: 40, bytes: 5 * 1024 * 1024 } }, ctx),
+    ).toBe('Format: ISO · Series: 2 · Images: 40 · Size: 5.0 MB');
   });
 
   it('speaks French: actions, counts, fields', async () => {
@@ -88,5 +139,8 @@ describe('details as sentences', () => {
     );
     expect(detailText({ detail: { fields: [] } }, ctx)).toBe('');
     expect(t(actionLabel('THUMBNAIL_VIEW'))).toBe('Vignettes consultées');
+    expect(
+      detailText({ detail: { method: 'share_code', target_namespace_id: 'ns9', delayed: false } }, ctx),
+    ).toBe('Méthode : Par code de partage · Vers le groupe : aucun des groupes de ce compte · Différé : Non');
   });
 });

@@ -1,6 +1,6 @@
 import type { AuditLogEntry } from '@imaging-inbox/contract';
 import { t } from '../../../lib/i18n';
-import { formatModalities, formatPatientName } from '../../../lib/format';
+import { formatMegabytes, formatModalities, formatPatientName } from '../../../lib/format';
 
 /** Names people read for the recorded action codes; an unknown code reads as its words. */
 const ACTION_LABELS: Record<string, string> = {
@@ -206,23 +206,86 @@ const DETAIL_LABELS: Record<string, string> = {
   sop_instance_uid: 'Instance UID',
   study_uid: 'Study UID',
   destination_name: 'Destination',
+  gatekeeper_name: 'Gatekeeper group',
+  group_name: 'Group',
+  route_name: 'Routing rule',
   reason: 'Reason',
   status: 'Status',
   message: 'Message',
   email: 'Email',
   login: 'Email',
+  mobile_phone: 'Mobile phone',
   title: 'Title',
   filename: 'File name',
   size: 'Size',
+  bytes: 'Size',
   version: 'Version',
   source: 'Source',
   method: 'Method',
   fields: 'Changed',
   changed: 'Changed',
+  copy_uuid: 'Copy',
+  target_namespace_id: 'To group',
+  target_id: 'To group',
+  group_id: 'Group',
+  delayed: 'Delayed',
+  run_at: 'Scheduled for',
+  images: 'Images',
+  instances: 'Images',
+  series: 'Series',
+  max_hits: 'Uses allowed',
+  files_removed: 'Files removed',
+  found: 'Found',
+  exists: 'Found',
+  report: 'Report',
+  bundle: 'Format',
+  calling_ae: 'Sending AE title',
+  recovered: 'Recovered',
+  priority: 'Priority',
 };
 
-/** Detail keys whose value says how the call came (a protocol, a page of a list): not for people. */
-const HIDDEN_DETAILS = new Set(['via', 'page', 'seed', 'returned', 'filters', 'query', 'expires']);
+/**
+ * Detail keys that are not for people: how the call came (a protocol, a page of a list), ids of
+ * records the page has no name for, and whole objects the CSV export keeps (a configuration, a
+ * form's answers, a before/after pair: `changedFields` names what changed instead).
+ */
+const HIDDEN_DETAILS = new Set([
+  'via',
+  'page',
+  'seed',
+  'returned',
+  'filters',
+  'query',
+  'expires',
+  'id',
+  'by',
+  // The gatekeeper's name is recorded beside it.
+  'gatekeeper_id',
+  'again',
+  'target_type',
+  'target_account_id',
+  'connection_id',
+  'destination_id',
+  'retry_of',
+  'blob_key',
+  'link_id',
+  'foundkind',
+  'control_id',
+  'result_id',
+  'mime',
+  'disposition',
+  'versions',
+  'trigger',
+  'action',
+  'type',
+  'config',
+  'answers',
+  'before',
+  'after',
+]);
+
+/** Detail keys holding a time (ms since 1970), shown in the user's date format and zone. */
+const TIME_DETAILS = new Set(['run_at']);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -246,17 +309,54 @@ const FIELD_LABELS: Record<string, string> = {
   password: 'Password',
 };
 
-/** Where a recorded thing came from, in words; any other source (HL7, a protocol) as recorded. */
-const SOURCE_LABELS: Record<string, string> = { seed: 'Demo data', manual: 'Entered by hand' };
+/** Recorded codes of a few details (where an exam came from, how it was sent…), in words. */
+const VALUE_LABELS: Record<string, Record<string, string>> = {
+  source: {
+    seed: 'Demo data',
+    manual: 'Entered by hand',
+    upload: 'Uploaded in the browser',
+    link: 'Request link',
+    stow: 'DICOMweb upload',
+    cstore: 'DICOM network',
+    retrieve: 'Retrieved from a PACS',
+    recovery: 'Recovered after a restart',
+  },
+  method: { account: 'To a connection', share_code: 'By share code', email: 'By email' },
+  reason: { rate_limited: 'Too many attempts' },
+};
+
+/** The fields a before/after pair changed, by their names. */
+function changedFields(before: unknown, after: unknown): string[] {
+  if (!before || !after || typeof before !== 'object' || typeof after !== 'object') return [];
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
+  return [...new Set([...Object.keys(b), ...Object.keys(a)])].filter(
+    (k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]),
+  );
+}
+
+type NamedContext = DetailContext & {
+  groupNames?: Readonly<Record<string, string>>;
+  studyNames?: Readonly<Record<string, { patient_name: string; description: string }>>;
+};
+
+/** A study the server named (a send's copy): its patient and description. */
+function studyName(uuid: string, ctx: NamedContext): string | null {
+  const study = ctx.studyNames?.[uuid];
+  if (!study) return null;
+  return [formatPatientName(study.patient_name), study.description].filter(Boolean).join(' · ') || null;
+}
 
 /** A recorded value as people read it: a group by its name, lists with commas, no raw JSON braces. */
-function detailValue(
-  key: string,
-  value: unknown,
-  ctx: DetailContext & { groupNames?: Readonly<Record<string, string>> },
-) {
-  if (key === 'source' && typeof value === 'string' && SOURCE_LABELS[value]) return t(SOURCE_LABELS[value]);
-  if (typeof value === 'string') return ctx.groupNames?.[value] ?? value;
+function detailValue(key: string, value: unknown, ctx: NamedContext) {
+  if (typeof value === 'string' && VALUE_LABELS[key]?.[value]) return t(VALUE_LABELS[key][value]);
+  if (TIME_DETAILS.has(key) && typeof value === 'number') {
+    const iso = new Date(value).toISOString();
+    return ctx.timestamp ? ctx.timestamp(iso) : iso;
+  }
+  if (key === 'bytes' && typeof value === 'number') return formatMegabytes(value);
+  if (key === 'bundle' && typeof value === 'string') return value.toUpperCase();
+  if (typeof value === 'string') return ctx.groupNames?.[value] ?? studyName(value, ctx) ?? value;
   if (typeof value === 'boolean') return t(value ? 'Yes' : 'No');
   if (Array.isArray(value))
     return value
@@ -269,19 +369,24 @@ function detailValue(
 
 /**
  * An event's details on one line, as a sentence where the kind of detail is known: a search's
- * filters (a study list's or a DICOMweb query's) in words with how many exams it found, an expiry in
- * the user's date format and zone, groups by their names; identifiers nobody can read (uuids
- * without a name, the protocol a call came by) are left to the CSV export. Long text is cut so a
- * row stays one line high; the full record is in the CSV export.
+ * filters (a study list's or a DICOMweb query's) in words with how many exams it found, an expiry or
+ * a scheduled time in the user's date format and zone, groups and a send's copy by their names (a
+ * group outside the account said to be so); identifiers nobody can read (uuids without a name, the
+ * protocol a call came by) are left to the CSV export. Long text is cut so a row stays one line
+ * high; the full record is in the CSV export.
  */
 export function detailText(
-  entry: Pick<AuditLogEntry, 'detail' | 'group_names'>,
+  entry: Pick<AuditLogEntry, 'detail' | 'group_names' | 'study_names'>,
   ctx: DetailContext,
   max = 160,
 ): string {
   const detail = entry.detail;
   if (!detail) return '';
-  const withNames = { ...ctx, groupNames: entry.group_names ?? ctx.groupNames };
+  const withNames: NamedContext = {
+    ...ctx,
+    groupNames: entry.group_names ?? ctx.groupNames,
+    studyNames: entry.study_names,
+  };
   const phrases: string[] = [];
   const filters = detail['filters'];
   if (filters && typeof filters === 'object' && !Array.isArray(filters))
@@ -298,12 +403,32 @@ export function detailText(
   for (const [key, value] of Object.entries(detail)) {
     if (HIDDEN_DETAILS.has(key) || value === null || value === undefined || value === '') continue;
     if (Array.isArray(value) && value.length === 0) continue;
-    // An id with no name to show for it (a copy's or a group's uuid) says nothing on one line.
-    if (typeof value === 'string' && UUID.test(value) && !withNames.groupNames?.[value]) continue;
     const label = DETAIL_LABELS[key];
     const name = label ? t(label) : key.endsWith('namespace_id') ? t('Group') : words(key);
+    const target =
+      key === 'target_namespace_id' || (key === 'target_id' && detail['target_type'] === 'group');
+    if (target && typeof value === 'string' && !withNames.groupNames?.[value]) {
+      phrases.push(t('{{label}}: {{value}}', { label: name, value: t("not one of this account's groups") }));
+      continue;
+    }
+    // An id with no name to show for it (a copy in another account, a push's uuid) says nothing here.
+    if (
+      typeof value === 'string' &&
+      UUID.test(value) &&
+      !withNames.groupNames?.[value] &&
+      !withNames.studyNames?.[value]
+    )
+      continue;
     phrases.push(t('{{label}}: {{value}}', { label: name, value: detailValue(key, value, withNames) }));
   }
+  const changed = changedFields(detail['before'], detail['after']);
+  if (changed.length)
+    phrases.push(
+      t('{{label}}: {{value}}', {
+        label: t('Changed'),
+        value: changed.map((f) => (FIELD_LABELS[f] ? t(FIELD_LABELS[f]) : words(f))).join(', '),
+      }),
+    );
   const text = phrases.join(' · ');
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
