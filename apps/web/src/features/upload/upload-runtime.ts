@@ -5,6 +5,7 @@ import { t } from '../../lib/i18n';
 import { errorCode } from '../../lib/api-error';
 import { isRetryableUpload } from './api/upload-image';
 import { signedInUploadApi } from './api/upload-session';
+import { signedInStudyRegistrar } from './api/study-register';
 import { browserResumeStore } from './lib/resume-idb';
 import { sendResumable } from './lib/resumable-send';
 import { retryFailed, runUpload, type UploadDeps, type UploadStudyInput } from './lib/upload-runner';
@@ -63,8 +64,10 @@ export function startUpload(
   target: { namespaceId: string; destinationName: string },
   studies: UploadStudyInput[],
 ): void {
-  lastDeps = deps;
-  void runUpload(uploadStore, target, studies, deps);
+  // DICOM files carry their study UID: each study is made (study/add) before its files and listed
+  // (study/sync) after them. A wrapped upload's study is made by the server with its first file.
+  lastDeps = { ...deps, registrar: signedInStudyRegistrar };
+  void runUpload(uploadStore, target, studies, lastDeps);
 }
 
 /** The non-DICOM upload: each file wrapped into DICOM by the server, all into one new study. */

@@ -1,5 +1,6 @@
-import { runJobs } from '../../../lib/job-queue';
+import { JobAbortedError, runJobs } from '../../../lib/job-queue';
 import { RunTally } from './run-tally';
+import { StudyRegistration, type StudyRegistrar } from './study-registration';
 import type { RunFailure, RunStudy, UploadRun, UploadStore } from './upload-store';
 
 /** Files in flight at once, and extra attempts per file (SPEC.md leaves both open). */
@@ -43,6 +44,8 @@ export interface UploadDeps {
   retryable: (error: unknown) => boolean;
   /** Told once the run ends. */
   finished: (ok: boolean) => void;
+  /** study/add before a study's files and study/sync after them; none where the server makes the study. */
+  registrar?: StudyRegistrar;
   backoffMs?: number;
 }
 
@@ -86,6 +89,21 @@ export async function runUpload(
     runStudies.map((s) => ({ ...s, failed: 0 })),
   );
   const changed = () => store.changed(() => tally.snapshot('uploading'));
+  const registration =
+    deps.registrar &&
+    new StudyRegistration(
+      deps.registrar,
+      target.namespaceId,
+      studies.map((s) => {
+        const before = runStudies.find((r) => r.studyUid === s.studyUid);
+        return {
+          studyUid: s.studyUid,
+          files: s.files.length,
+          alreadySent: previous && before ? before.stored + before.duplicates : 0,
+        };
+      }),
+      { retryable: deps.retryable, retries: UPLOAD_RETRIES, backoffMs: deps.backoffMs ?? UPLOAD_BACKOFF_MS },
+    );
   store.set(tally.snapshot('uploading'));
   store.setCanceller(() => controller.abort());
 
@@ -109,6 +127,7 @@ export async function runUpload(
       retryable: deps.retryable,
       onSettled: (outcome) => {
         const job = outcome.item;
+        registration?.settled(job.studyUid, outcome.ok);
         if (outcome.ok) {
           hold(job, job.file.size);
           tally.stored(job.studyUid, outcome.value.duplicate);
@@ -125,14 +144,22 @@ export async function runUpload(
         changed();
       },
     },
-    (job, signal) =>
-      deps.send(target.namespaceId, job.file, signal, {
-        sopInstanceUid: job.sopInstanceUid,
-        onHeld: (bytes) => hold(job, bytes),
-      }),
+    (job, signal) => {
+      const send = () => {
+        // Cancelled while study/add was answering: the file is not started.
+        if (signal.aborted) throw new JobAbortedError();
+        return deps.send(target.namespaceId, job.file, signal, {
+          sopInstanceUid: job.sopInstanceUid,
+          onHeld: (bytes) => hold(job, bytes),
+        });
+      };
+      return registration ? registration.before(job.studyUid).then(send) : send();
+    },
   );
 
   store.setCanceller(null);
+  // The run ends once its studies are listed, so a list refreshed on "finished" shows them.
+  await registration?.done();
   const final = tally.snapshot(tally.failureCount ? 'failed' : 'succeeded');
   store.set(final);
   deps.finished(final.status === 'succeeded');
