@@ -9,6 +9,7 @@ import { signedInStudyRegistrar } from './api/study-register';
 import { browserResumeStore } from './lib/resume-idb';
 import { sendResumable } from './lib/resumable-send';
 import { retryFailed, runUpload, type UploadDeps, type UploadStudyInput } from './lib/upload-runner';
+import { UPLOAD_RUN_ERRORS } from './lib/upload-errors';
 import { createUploadStore, type UploadRun } from './lib/upload-store';
 
 /** The one upload of this page: module scope, so it outlives the wizard page and its route. */
@@ -77,7 +78,11 @@ export function startWrapUpload(
   files: File[],
   send: (file: File, signal: AbortSignal) => Promise<{ duplicate: boolean }>,
 ): void {
-  lastDeps = { ...deps, send: (_namespaceId, file, signal) => send(file, signal) };
+  lastDeps = {
+    ...deps,
+    send: (_namespaceId, file, signal) => send(file, signal),
+    failedRunError: UPLOAD_RUN_ERRORS.nonDicomFailed,
+  };
   void runUpload(uploadStore, target, [{ ...study, files }], lastDeps);
 }
 

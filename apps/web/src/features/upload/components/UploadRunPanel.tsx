@@ -51,7 +51,8 @@ export function UploadRunPanel({ run }: { run: UploadRun }) {
           <Typography>{t('Uploading to {{name}}', { name: run.destinationName })}</Typography>
           <LinearProgress variant="determinate" value={p.percent} aria-label={t('Upload progress')} />
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-            <Typography variant="body2">
+            {/* A live region: screen readers read the progress as it moves. */}
+            <Typography variant="body2" role="status">
               {t('{{uploaded}} MB of {{total}} MB ({{percent}}%)', {
                 uploaded: p.uploadedMb,
                 total: p.totalMb,
@@ -69,6 +70,11 @@ export function UploadRunPanel({ run }: { run: UploadRun }) {
       ) : (
         <Alert severity={run.status === 'succeeded' ? 'success' : 'error'}>
           {t(run.status === 'succeeded' ? MESSAGES.uploadDone : MESSAGES.uploadFailed)}
+          {run.error && (
+            <Typography variant="body2" component="span" sx={{ ml: 1 }} data-testid="upload-run-error">
+              ({run.error})
+            </Typography>
+          )}
         </Alert>
       )}
       <Table size="small" aria-label={t('Uploaded exams')}>

@@ -1,3 +1,4 @@
+import type { UploadRunError } from './upload-errors';
 import type { RunFailure, RunStatus, RunStudy, UploadRun } from './upload-store';
 
 export type RunHead = Pick<UploadRun, 'id' | 'namespaceId' | 'destinationName' | 'totalBytes' | 'fileCount'>;
@@ -45,10 +46,11 @@ export class RunTally {
     return this.failures.length;
   }
 
-  snapshot(status: RunStatus): UploadRun {
+  snapshot(status: RunStatus, error?: UploadRunError): UploadRun {
     return {
       ...this.head,
       status,
+      ...(error ? { error } : {}),
       uploadedBytes: this.uploadedBytes,
       answered: this.answered,
       studies: this.studies.slice(),

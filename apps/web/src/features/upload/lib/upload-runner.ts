@@ -1,6 +1,7 @@
 import { JobAbortedError, runJobs } from '../../../lib/job-queue';
 import { RunTally } from './run-tally';
 import { StudyRegistration, type StudyRegistrar } from './study-registration';
+import { UPLOAD_RUN_ERRORS, type UploadRunError } from './upload-errors';
 import type { RunFailure, RunStudy, UploadRun, UploadStore } from './upload-store';
 
 /** Files in flight at once, and extra attempts per file (SPEC.md leaves both open). */
@@ -46,6 +47,8 @@ export interface UploadDeps {
   finished: (ok: boolean) => void;
   /** study/add before a study's files and study/sync after them; none where the server makes the study. */
   registrar?: StudyRegistrar;
+  /** The run's code when a file failed: FILE_UPLOAD_FAILED, or NON_DICOM_UPLOAD_FAILED for wrapped files. */
+  failedRunError?: UploadRunError;
   backoffMs?: number;
 }
 
@@ -66,6 +69,7 @@ export async function runUpload(
     s.files.map((file, i) => ({ file, studyUid: s.studyUid, sopInstanceUid: s.sopInstanceUids?.[i] })),
   );
   const controller = new AbortController();
+  if (!target.namespaceId || jobs.length === 0) return noUploadInfo(store, target, deps);
   const runStudies: RunStudy[] =
     previous ??
     studies.map((s) => ({
@@ -160,10 +164,41 @@ export async function runUpload(
   store.setCanceller(null);
   // The run ends once its studies are listed, so a list refreshed on "finished" shows them.
   await registration?.done();
-  const final = tally.snapshot(tally.failureCount ? 'failed' : 'succeeded');
+  const final = tally.failureCount
+    ? tally.snapshot(
+        'failed',
+        controller.signal.aborted
+          ? UPLOAD_RUN_ERRORS.cancelled
+          : (deps.failedRunError ?? UPLOAD_RUN_ERRORS.fileFailed),
+      )
+    : tally.snapshot('succeeded');
   store.set(final);
   deps.finished(final.status === 'succeeded');
   return final;
+}
+
+/** A run with no exam, no file or no destination namespace: nothing is sent, it fails at once. */
+function noUploadInfo(
+  store: UploadStore,
+  target: { namespaceId: string; destinationName: string },
+  deps: UploadDeps,
+): UploadRun {
+  const run: UploadRun = {
+    id: nextRunId++,
+    status: 'failed',
+    namespaceId: target.namespaceId,
+    destinationName: target.destinationName,
+    totalBytes: 0,
+    uploadedBytes: 0,
+    answered: 0,
+    fileCount: 0,
+    studies: [],
+    failures: [],
+    error: UPLOAD_RUN_ERRORS.noUploadInfo,
+  };
+  store.set(run);
+  deps.finished(false);
+  return run;
 }
 
 /** Sends again only the files that failed in the last run, into the same destination. */

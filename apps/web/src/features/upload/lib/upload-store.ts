@@ -1,3 +1,5 @@
+import type { UploadRunError } from './upload-errors';
+
 /** One study of an upload run and how its files were answered. */
 export interface RunStudy {
   studyUid: string;
@@ -33,6 +35,8 @@ export interface UploadRun {
   fileCount: number;
   studies: RunStudy[];
   failures: RunFailure[];
+  /** Why a failed run failed, as SPEC.md section 8 names it (`upload-errors.ts`); absent otherwise. */
+  error?: UploadRunError;
 }
 
 /** New when any file was stored, Duplicate when every answered file was already there. */
