@@ -55,6 +55,13 @@ export const ERROR_TYPES = [
    * sending would merge two patients' images there; nothing was changed or sent.
    */
   'STUDY_UID_CONFLICT',
+  /**
+   * study/process: a destination that takes searches could not be asked whether it already holds
+   * the study (no DICOM answer, or a failure status), so nothing was changed or sent. Data: the
+   * destination's `destination_id` and `destination_name`, and the `status` it answered (4 hex
+   * digits) or null when it gave no DICOM answer (the reason why goes to the server log only).
+   */
+  'DESTINATION_CHECK_FAILED',
   /** Deleting what others still use: a role members hold, a group a DICOM sender or connection delivers to (sub-type: which). */
   'IN_USE',
   /** group/delete of a group that still holds studies (deleted ones awaiting purge included). */
@@ -66,6 +73,14 @@ export const ERROR_TYPES = [
   'INTERNAL',
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];
+
+/** The error_data of DESTINATION_CHECK_FAILED. */
+export interface DestinationCheckFailedData {
+  destination_id: string;
+  destination_name: string;
+  /** The DIMSE status the destination answered (4 hex digits), or null: it gave no DICOM answer. */
+  status: string | null;
+}
 
 export interface ApiErrorBody {
   status: 'ERROR';

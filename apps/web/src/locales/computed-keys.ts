@@ -633,7 +633,6 @@ export const COMPUTED_CALLS: readonly string[] = [
   'features/studies/components/nominate/NominationForm.tsx: option',
   'features/studies/components/nominate/NominationStatusPanel.tsx: look.title',
   'features/studies/components/process/ComparisonStep.tsx: c.reason',
-  'features/studies/components/process/ComparisonStep.tsx: failure(errorCode(process.error))',
   'features/studies/components/process/ComparisonStep.tsx: p',
   'features/studies/components/process/ComparisonStep.tsx: problems.destinationId',
   'features/studies/components/process/ComparisonStep.tsx: row.label',

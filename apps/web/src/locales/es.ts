@@ -1223,6 +1223,12 @@ const es: Messages = {
   Changed: 'Modificado',
   'Demo data': 'Datos de demostración',
   'Entered by hand': 'Introducido a mano',
+  "{{destination}} refused to say whether it already holds this exam (status {{status}}). The exam was not sent.":
+    "{{destination}} se negó a decir si ya tiene este estudio (estado {{status}}). El estudio no se envió.",
+  "{{destination}} did not answer. The exam was not sent: check that the PACS is running and reachable, or choose another destination.":
+    "{{destination}} no respondió. El estudio no se envió: compruebe que el PACS está en marcha y accesible, o elija otro destino.",
+  "{{destination}} already holds this exam under another patient ({{patient}}). The exam was not sent.":
+    "{{destination}} ya tiene este estudio con otro paciente ({{patient}}). El estudio no se envió.",
   'Copy': 'Copia',
   'To group': 'Al grupo',
   'Delayed': 'Diferido',

@@ -1229,6 +1229,12 @@ const fr: Messages = {
   Changed: 'Modifié',
   'Demo data': 'Données de démonstration',
   'Entered by hand': 'Saisie manuelle',
+  "{{destination}} refused to say whether it already holds this exam (status {{status}}). The exam was not sent.":
+    "{{destination}} a refusé de dire s'il détient déjà cet examen (statut {{status}}). L'examen n'a pas été envoyé.",
+  "{{destination}} did not answer. The exam was not sent: check that the PACS is running and reachable, or choose another destination.":
+    "{{destination}} n'a pas répondu. L'examen n'a pas été envoyé : vérifiez que le PACS est en marche et joignable, ou choisissez une autre destination.",
+  "{{destination}} already holds this exam under another patient ({{patient}}). The exam was not sent.":
+    "{{destination}} détient déjà cet examen sous un autre patient ({{patient}}). L'examen n'a pas été envoyé.",
   'Copy': 'Copie',
   'To group': 'Vers le groupe',
   'Delayed': 'Différé',

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Box,
@@ -23,11 +23,13 @@ import {
   NOMINATION_PRIORITIES,
   compareOrder,
   rankOrders,
+  type ApiErrorBody,
   type Destination,
+  type DestinationCheckFailedData,
   type ExamDemographics,
   type NominationPriority,
 } from '@imaging-inbox/contract';
-import { useTranslation } from '../../../../lib/i18n';
+import { t, useTranslation } from '../../../../lib/i18n';
 import { errorBody, errorCode } from '../../../../lib/api-error';
 import { cutName, formatPatientName } from '../../../../lib/format';
 import { useDateDisplay } from '../../../../lib/date-preferences';
@@ -51,10 +53,37 @@ interface Props {
   onSent: () => void;
 }
 
-function failure(code: string): string {
-  if (code === 'STUDY_UID_CONFLICT') return 'The destination already holds this exam under another patient.';
-  if (code === 'ALREADY_PROCESSED') return 'This exam was already processed.';
-  return 'Failed to send exam to PACS';
+/**
+ * Why Send to PACS failed, in words: the destination that did not answer (or refused the check of
+ * whether it already holds the exam), the patient it holds the exam under, or a plain failure.
+ */
+function failure(code: string, body: ApiErrorBody | undefined, destinationName: string): string {
+  const data = (body?.error_data ?? null) as Record<string, unknown> | null;
+  if (code === 'DESTINATION_CHECK_FAILED') {
+    const checked = data as Partial<DestinationCheckFailedData> | null;
+    const destination = checked?.destination_name || destinationName;
+    return checked?.status
+      ? t(
+          '{{destination}} refused to say whether it already holds this exam (status {{status}}). The exam was not sent.',
+          { destination, status: checked.status },
+        )
+      : t(
+          '{{destination}} did not answer. The exam was not sent: check that the PACS is running and reachable, or choose another destination.',
+          { destination },
+        );
+  }
+  if (code === 'STUDY_UID_CONFLICT') {
+    const name = typeof data?.['patient_name'] === 'string' ? formatPatientName(data['patient_name']) : '';
+    const mrn = typeof data?.['patientid'] === 'string' ? data['patientid'] : '';
+    return name || mrn
+      ? t(
+          '{{destination}} already holds this exam under another patient ({{patient}}). The exam was not sent.',
+          { destination: destinationName, patient: [name, mrn && `MRN ${mrn}`].filter(Boolean).join(', ') },
+        )
+      : t('The destination already holds this exam under another patient.');
+  }
+  if (code === 'ALREADY_PROCESSED') return t('This exam was already processed.');
+  return t('Failed to send exam to PACS');
 }
 
 const isPersonName = (field: string) => field === 'patient_name' || field === 'referring_physician';
@@ -89,6 +118,13 @@ export function ComparisonStep(props: Props) {
     process.mutate(processParams(props.copyUuid, props.order, form), { onSuccess: props.onSent });
   };
   const locked = process.isPending || process.isSuccess;
+  const destinationName = props.destinations.find((d) => d.uuid === form.destinationId)?.name ?? '';
+  const failed = process.isError ? process.error : null;
+  const failureRef = useRef<HTMLDivElement>(null);
+  // The reason shows beside the button that was pressed, brought into view if the step is long.
+  useEffect(() => {
+    if (failed) failureRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [failed]);
 
   return (
     <Stack spacing={2}>
@@ -237,12 +273,12 @@ export function ComparisonStep(props: Props) {
         {props.destinations.length === 0 && (
           <Alert severity="warning">{t('No destination is configured for this gatekeeper group.')}</Alert>
         )}
-        {process.isError && (
-          <Alert severity="error">
-            {t(failure(errorCode(process.error)))}
-            {typeof errorBody(process.error)?.error_data === 'string' && (
-              // The server's reason (the destination refused the check, the study is locked…).
-              <Typography variant="body2">{String(errorBody(process.error)?.error_data)}</Typography>
+        {failed && (
+          <Alert severity="error" ref={failureRef}>
+            {failure(errorCode(failed), errorBody(failed), destinationName)}
+            {typeof errorBody(failed)?.error_data === 'string' && (
+              // The server's reason (the study is locked, a stored file unreadable…).
+              <Typography variant="body2">{String(errorBody(failed)?.error_data)}</Typography>
             )}
           </Alert>
         )}

@@ -69,7 +69,8 @@ describe('ProcessTab', () => {
   let config: GatekeeperConfig | null;
   let orders: ReturnType<typeof order>[];
   let failReject: boolean;
-  let failProcess: boolean;
+  /** The refusal study/process answers, or null to accept. */
+  let failProcess: object | null;
   let polls: number;
   const calls: { path: string; body: Record<string, string>; query: Record<string, string> }[] = [];
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -78,7 +79,7 @@ describe('ProcessTab', () => {
     sessionStorage.setItem('sid', 'S1');
     calls.length = 0;
     failReject = false;
-    failProcess = false;
+    failProcess = null;
     polls = 0;
     orders = [
       order({ uuid: 'o2', patientid: 'X1', patient_name: 'ROE^RICHARD', accession_number: 'ACC-1' }),
@@ -166,7 +167,7 @@ describe('ProcessTab', () => {
         'study/process': (body, url) => {
           record('study/process')(body, url);
           return failProcess
-            ? [412, { status: 'ERROR', error_type: 'STUDY_UID_CONFLICT' }]
+            ? [412, { status: 'ERROR', ...failProcess }]
             : [
                 200,
                 {
@@ -218,6 +219,11 @@ describe('ProcessTab', () => {
     const table = screen.getByRole('table', { name: 'Demographics' });
     expect(within(table).getByLabelText('OTHER-MRN (differs)')).toBeTruthy();
     expect(within(table).getByText('DOE, JANE')).toBeTruthy();
+    // The comparison table has the spec's table sizes (SPEC.md section 9).
+    const frame = screen.getByRole('region', { name: 'Demographics' });
+    expect(getComputedStyle(frame).maxHeight).toBe('455px');
+    expect(getComputedStyle(table.querySelector('thead tr')!).height).toBe('50px');
+    expect(getComputedStyle(table.querySelector('tbody tr')!).height).toBe('45px');
   });
 
   it('says the exam is being processed, without the wizard, until its processing is done', async () => {
@@ -261,7 +267,7 @@ describe('ProcessTab', () => {
     });
   });
 
-  it('finds orders (MWL flow), ranks them, compares the best and sends it to PACS', async () => {
+  it('finds orders (MWL flow), ranks them, compares the best and sends it to PACS, saying in words why a send failed', async () => {
     config = { ...config!, destinations: ['d1', 'd2'] };
     const view = renderTab('Nominations');
     fireEvent.click(await screen.findByRole('button', { name: 'Process' }));
@@ -283,6 +289,8 @@ describe('ProcessTab', () => {
     fireEvent.click(items[0]!);
 
     const table = await screen.findByRole('table', { name: 'Exam and order' });
+    expect(getComputedStyle(screen.getByRole('region', { name: 'Exam and order' })).maxHeight).toBe('455px');
+    expect(getComputedStyle(table.querySelector('tbody tr')!).height).toBe('45px');
     const differing = table.querySelectorAll('tr[data-differs]');
     // Only the accession number differs between this exam and its order.
     expect([...differing].map((r) => r.querySelector('th')!.textContent)).toEqual(['Accession number≠']);
@@ -300,12 +308,41 @@ describe('ProcessTab', () => {
     fireEvent.click(screen.getByRole('option', { name: 'Hospital PACS' }));
     expect((send as HTMLButtonElement).disabled).toBe(false);
 
-    failProcess = true;
+    failProcess = { error_type: 'STUDY_UID_CONFLICT' };
     fireEvent.click(send);
     expect(
       await screen.findByText('The destination already holds this exam under another patient.'),
     ).toBeTruthy();
-    failProcess = false;
+    // A destination that did not answer the check is named, in words, beside the button.
+    failProcess = {
+      error_type: 'DESTINATION_CHECK_FAILED',
+      error_subtype: 'destination_id',
+      error_data: { destination_id: 'd1', destination_name: 'Hospital PACS', status: null },
+    };
+    fireEvent.click(send);
+    const alert = await screen.findByText(/^Hospital PACS did not answer\. The exam was not sent/);
+    expect(alert.closest('form')).toBe(send.closest('form'));
+    failProcess = {
+      error_type: 'DESTINATION_CHECK_FAILED',
+      error_data: { destination_id: 'd1', destination_name: 'Hospital PACS', status: 'C001' },
+    };
+    fireEvent.click(send);
+    expect(
+      await screen.findByText(
+        'Hospital PACS refused to say whether it already holds this exam (status C001). The exam was not sent.',
+      ),
+    ).toBeTruthy();
+    failProcess = {
+      error_type: 'STUDY_UID_CONFLICT',
+      error_data: { destination_id: 'd1', patientid: 'MRN-9', patient_name: 'ROE^RICHARD' },
+    };
+    fireEvent.click(send);
+    expect(
+      await screen.findByText(
+        'Hospital PACS already holds this exam under another patient (ROE, RICHARD, MRN MRN-9). The exam was not sent.',
+      ),
+    ).toBeTruthy();
+    failProcess = null;
     fireEvent.click(send);
     expect(await screen.findByText('Exam is being sent to PACS')).toBeTruthy();
     expect((send as HTMLButtonElement).disabled).toBe(true);
