@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { TableContainer } from '@mui/material';
 
-/** The spec's maximum table height (SPEC.md section 9): longer tables scroll under their header. */
-export const TABLE_MAX_HEIGHT = 455;
+import { TABLE_MAX_HEIGHT, TABLE_ROWS_SX } from './table-sizes';
 
 /**
  * The frame of a product table: at most 455 px high, scrolling both ways inside itself, so a table
@@ -16,7 +15,7 @@ export function ScrollTable({ label, children }: { label?: string; children: Rea
       role="region"
       aria-label={label}
       tabIndex={0}
-      sx={{ maxHeight: TABLE_MAX_HEIGHT, maxWidth: '100%', minWidth: 0, overflow: 'auto' }}
+      sx={{ maxHeight: TABLE_MAX_HEIGHT, maxWidth: '100%', minWidth: 0, overflow: 'auto', ...TABLE_ROWS_SX }}
     >
       {children}
     </TableContainer>

@@ -30,6 +30,7 @@ import {
   type NominationPriority,
 } from '@imaging-inbox/contract';
 import { t, useTranslation } from '../../../../lib/i18n';
+import { ScrollTable } from '../../../../components/ScrollTable';
 import { errorBody, errorCode } from '../../../../lib/api-error';
 import { cutName, formatPatientName } from '../../../../lib/format';
 import { useDateDisplay } from '../../../../lib/date-preferences';
@@ -136,61 +137,63 @@ export function ComparisonStep(props: Props) {
           {t(w)}
         </Alert>
       ))}
-      <Table size="small" aria-label={t('Exam and order')}>
-        <TableHead>
-          <TableRow>
-            <TableCell />
-            <TableCell>{t('Exam')}</TableCell>
-            <TableCell>{props.order ? t('Order') : t('Sent as')}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {(
-            comparison?.attributes ??
-            COMPARED_ATTRIBUTES.map((a) => ({
-              exam_field: a.exam,
-              label: a.label,
-              exam: props.exam[a.exam],
-              order: a.exam === 'accession_number' && typed ? typed : props.exam[a.exam],
-              differs: a.exam === 'accession_number' && !!typed && typed !== props.exam.accession_number,
-            }))
-          )
-            // A value the order lacks is not written: the exam keeps its own, so it is no difference.
-            .map((row) => {
-              const kept = !!props.order && !row.order.trim();
-              return { ...row, kept, differs: row.differs && !kept };
-            })
-            .map((row) => (
-              <TableRow
-                key={row.exam_field}
-                data-differs={row.differs || undefined}
-                sx={
-                  row.differs
-                    ? {
-                        bgcolor: (theme) => alpha(theme.palette.warning.main, 0.14),
-                        '& td, & th': { fontWeight: 600 },
-                      }
-                    : undefined
-                }
-              >
-                <TableCell component="th">
-                  {t(row.label)}
-                  {row.differs && (
-                    <Box component="span" sx={{ ml: 0.5 }} aria-label={t('differs')}>
-                      ≠
-                    </Box>
-                  )}
-                </TableCell>
-                <TableCell>{shownValue(row.exam_field, row.exam) || '—'}</TableCell>
-                <TableCell sx={row.kept ? { color: 'text.secondary' } : undefined}>
-                  {row.kept
-                    ? t('{{value}} (kept)', { value: shownValue(row.exam_field, row.exam) || '—' })
-                    : shownValue(row.exam_field, row.order)}
-                </TableCell>
-              </TableRow>
-            ))}
-        </TableBody>
-      </Table>
+      <ScrollTable label={t('Exam and order')}>
+        <Table size="small" stickyHeader aria-label={t('Exam and order')}>
+          <TableHead>
+            <TableRow>
+              <TableCell />
+              <TableCell>{t('Exam')}</TableCell>
+              <TableCell>{props.order ? t('Order') : t('Sent as')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {(
+              comparison?.attributes ??
+              COMPARED_ATTRIBUTES.map((a) => ({
+                exam_field: a.exam,
+                label: a.label,
+                exam: props.exam[a.exam],
+                order: a.exam === 'accession_number' && typed ? typed : props.exam[a.exam],
+                differs: a.exam === 'accession_number' && !!typed && typed !== props.exam.accession_number,
+              }))
+            )
+              // A value the order lacks is not written: the exam keeps its own, so it is no difference.
+              .map((row) => {
+                const kept = !!props.order && !row.order.trim();
+                return { ...row, kept, differs: row.differs && !kept };
+              })
+              .map((row) => (
+                <TableRow
+                  key={row.exam_field}
+                  data-differs={row.differs || undefined}
+                  sx={
+                    row.differs
+                      ? {
+                          bgcolor: (theme) => alpha(theme.palette.warning.main, 0.14),
+                          '& td, & th': { fontWeight: 600 },
+                        }
+                      : undefined
+                  }
+                >
+                  <TableCell component="th">
+                    {t(row.label)}
+                    {row.differs && (
+                      <Box component="span" sx={{ ml: 0.5 }} aria-label={t('differs')}>
+                        ≠
+                      </Box>
+                    )}
+                  </TableCell>
+                  <TableCell>{shownValue(row.exam_field, row.exam) || '—'}</TableCell>
+                  <TableCell sx={row.kept ? { color: 'text.secondary' } : undefined}>
+                    {row.kept
+                      ? t('{{value}} (kept)', { value: shownValue(row.exam_field, row.exam) || '—' })
+                      : shownValue(row.exam_field, row.order)}
+                  </TableCell>
+                </TableRow>
+              ))}
+          </TableBody>
+        </Table>
+      </ScrollTable>
       {comparison && (
         <Typography variant="body2" color="text.secondary" component="div">
           {t('{{score}}% match', { score: comparison.score })}: {matchReasons(comparison, dates.format)}

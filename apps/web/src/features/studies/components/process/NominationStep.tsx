@@ -12,6 +12,7 @@ import {
 } from '@mui/material';
 import type { Nomination, NominationFormField, Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../../lib/i18n';
+import { ScrollTable } from '../../../../components/ScrollTable';
 import { formatModalities, formatPatientName } from '../../../../lib/format';
 import { useDateDisplay } from '../../../../lib/date-preferences';
 import { answerLabel, formText, isMultiline } from '../../lib/nomination-form';
@@ -66,45 +67,47 @@ export function NominationStep({ study, nomination, fields, canDecide, onReject,
           );
         })}
       </Box>
-      <Table size="small" aria-label={t('Demographics')}>
-        <TableHead>
-          <TableRow>
-            <TableCell />
-            <TableCell>{t('Exam')}</TableCell>
-            <TableCell>{t('Nominated')}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          <TableRow>
-            <TableCell component="th">{t('Patient name')}</TableCell>
-            <TableCell colSpan={2}>{formatPatientName(study.patient_name)}</TableCell>
-          </TableRow>
-          <TableRow>
-            <TableCell component="th">{t('Birth date')}</TableCell>
-            <TableCell colSpan={2}>
-              {dates.day(study.patient_birth_date)} · {study.patient_sex || '—'}
-            </TableCell>
-          </TableRow>
-          {rows.map((row) => (
-            <TableRow key={row.label} data-differs={row.differs || undefined}>
-              <TableCell component="th">{t(row.label)}</TableCell>
-              <TableCell>
-                {row.label === 'Referring physician'
-                  ? formatPatientName(row.exam)
-                  : row.label === 'Modality'
-                    ? formatModalities(row.exam) || '—'
-                    : row.exam || '—'}
-              </TableCell>
-              <TableCell
-                sx={row.differs ? { color: 'warning.dark', fontWeight: 600 } : undefined}
-                aria-label={row.differs ? t('{{value}} (differs)', { value: row.nominated }) : undefined}
-              >
-                {row.nominated || '—'}
+      <ScrollTable label={t('Demographics')}>
+        <Table size="small" stickyHeader aria-label={t('Demographics')}>
+          <TableHead>
+            <TableRow>
+              <TableCell />
+              <TableCell>{t('Exam')}</TableCell>
+              <TableCell>{t('Nominated')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            <TableRow>
+              <TableCell component="th">{t('Patient name')}</TableCell>
+              <TableCell colSpan={2}>{formatPatientName(study.patient_name)}</TableCell>
+            </TableRow>
+            <TableRow>
+              <TableCell component="th">{t('Birth date')}</TableCell>
+              <TableCell colSpan={2}>
+                {dates.day(study.patient_birth_date)} · {study.patient_sex || '—'}
               </TableCell>
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+            {rows.map((row) => (
+              <TableRow key={row.label} data-differs={row.differs || undefined}>
+                <TableCell component="th">{t(row.label)}</TableCell>
+                <TableCell>
+                  {row.label === 'Referring physician'
+                    ? formatPatientName(row.exam)
+                    : row.label === 'Modality'
+                      ? formatModalities(row.exam) || '—'
+                      : row.exam || '—'}
+                </TableCell>
+                <TableCell
+                  sx={row.differs ? { color: 'warning.dark', fontWeight: 600 } : undefined}
+                  aria-label={row.differs ? t('{{value}} (differs)', { value: row.nominated }) : undefined}
+                >
+                  {row.nominated || '—'}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </ScrollTable>
       {canDecide && (
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
           <Button variant="outlined" color="error" onClick={onReject}>
