@@ -121,6 +121,8 @@ export const COMPUTED_KEYS: readonly string[] = [
   'Password',
   'Demo data',
   'Entered by hand',
+  // studies/components/StudyStatusIcons.tsx ICONS: a card's PACS status
+  'Queued for PACS',
   // audit-entry.ts DETAIL_LABELS and VALUE_LABELS: a send's, a link's, a download's details
   'Copy',
   'To group',
@@ -333,7 +335,6 @@ export const COMPUTED_KEYS: readonly string[] = [
   'Please enter a value',
   'Port',
   'Preliminary',
-  'Processed',
   'Profile changes were successfully saved.',
   'Push (C-STORE)',
   'Queued',

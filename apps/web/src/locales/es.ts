@@ -1223,6 +1223,7 @@ const es: Messages = {
   Changed: 'Modificado',
   'Demo data': 'Datos de demostración',
   'Entered by hand': 'Introducido a mano',
+  'Queued for PACS': 'En cola para el PACS',
   "{{destination}} refused to say whether it already holds this exam (status {{status}}). The exam was not sent.":
     "{{destination}} se negó a decir si ya tiene este estudio (estado {{status}}). El estudio no se envió.",
   "{{destination}} did not answer. The exam was not sent: check that the PACS is running and reachable, or choose another destination.":

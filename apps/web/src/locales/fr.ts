@@ -1229,6 +1229,7 @@ const fr: Messages = {
   Changed: 'Modifié',
   'Demo data': 'Données de démonstration',
   'Entered by hand': 'Saisie manuelle',
+  'Queued for PACS': 'En file d’attente pour le PACS',
   "{{destination}} refused to say whether it already holds this exam (status {{status}}). The exam was not sent.":
     "{{destination}} a refusé de dire s'il détient déjà cet examen (statut {{status}}). L'examen n'a pas été envoyé.",
   "{{destination}} did not answer. The exam was not sent: check that the PACS is running and reachable, or choose another destination.":

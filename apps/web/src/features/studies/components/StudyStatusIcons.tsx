@@ -5,15 +5,17 @@ import Block from '@mui/icons-material/Block';
 import ErrorIcon from '@mui/icons-material/Error';
 import HowToVote from '@mui/icons-material/HowToVote';
 import RunningWithErrors from '@mui/icons-material/RunningWithErrors';
+import Schedule from '@mui/icons-material/Schedule';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { timeAgo } from '../lib/time-ago';
 import { CUSTOM_FIELDS, customField, studyStatusIcons, type StudyStatusIcon } from '../lib/study-status';
 
 const ICONS: Record<StudyStatusIcon, { label: string; node: ReactNode }> = {
-  processed: { label: 'Processed', node: <CheckCircle fontSize="small" color="success" /> },
+  processed: { label: 'Sent to PACS', node: <CheckCircle fontSize="small" color="success" /> },
   rejected: { label: 'Rejected', node: <Block fontSize="small" color="disabled" /> },
-  failed: { label: 'Failed', node: <ErrorIcon fontSize="small" color="error" /> },
+  failed: { label: 'Sending to PACS failed', node: <ErrorIcon fontSize="small" color="error" /> },
+  queued: { label: 'Queued for PACS', node: <Schedule fontSize="small" color="info" /> },
   nominated: { label: 'Nominated', node: <HowToVote fontSize="small" color="primary" /> },
   incomplete: {
     label: 'Incomplete: its retrieve stopped part-way',
@@ -21,7 +23,10 @@ const ICONS: Record<StudyStatusIcon, { label: string; node: ReactNode }> = {
   },
 };
 
-/** Processed / rejected / failed / nominated / incomplete icons; a nomination also shows its time ago. */
+/**
+ * Sent / rejected / failed / queued / nominated / incomplete icons, each named for screen readers and
+ * in a tooltip; a nomination also shows its time ago.
+ */
 export function StudyStatusIcons({ study }: { study: Study }) {
   const { t } = useTranslation();
   const icons = studyStatusIcons(study);

@@ -49,4 +49,23 @@ describe('studyStatusIcons', () => {
     });
     expect(studyStatusIcons(study)).toEqual([]);
   });
+  it("reads a nominator's study's PACS status from its copy's: nominated, queued, sent, failed", () => {
+    const nominated = (status: string) =>
+      newStudy({
+        customfields: [
+          { name: 'nominated_at', value: '2024-01-01T10:00:00Z' },
+          { name: 'nomination_push_status', value: status },
+        ],
+      });
+    expect(studyStatusIcons(nominated(''))).toEqual(['nominated']);
+    expect(studyStatusIcons(nominated('I'))).toEqual(['queued', 'nominated']);
+    expect(studyStatusIcons(nominated('P'))).toEqual(['queued', 'nominated']);
+    expect(studyStatusIcons(nominated('S'))).toEqual(['processed']);
+    expect(studyStatusIcons(nominated('F'))).toEqual(['failed', 'nominated']);
+    // Its own pushes (none here) do not hide its copy's status.
+    expect(studyStatusIcons({ ...nominated('S'), study_push_status: [push('F')] })).toEqual(['processed']);
+  });
+  it('marks a queued push', () => {
+    expect(studyStatusIcons(newStudy({ study_push_status: [push('I')] }))).toEqual(['queued']);
+  });
 });
