@@ -62,6 +62,7 @@ const es: Messages = {
   Age: 'Edad',
   All: 'Todos',
   'All conditions': 'Todas las condiciones',
+  'All pending requests of {{group}}': 'Todas las solicitudes pendientes de {{group}}',
   'All series': 'Todas las series',
   'Already uploaded': 'Ya cargado',
   Always: 'Siempre',

@@ -62,6 +62,7 @@ const fr: Messages = {
   Age: 'Âge',
   All: 'Tous',
   'All conditions': 'Toutes les conditions',
+  'All pending requests of {{group}}': 'Toutes les demandes en attente de {{group}}',
   'All series': 'Toutes les séries',
   'Already uploaded': 'Déjà téléversé',
   Always: 'Toujours',

@@ -2,6 +2,7 @@
 import { lazyPage } from '../../lib/lazy-page';
 
 export { PendingRequests } from './components/PendingRequests';
+export { PendingRequestsTab } from './components/PendingRequestsTab';
 
 export const RequestStudyPage = /* @__PURE__ */ lazyPage(
   () => import('./components/RequestStudyPage'),

@@ -12,6 +12,7 @@ import { SendTab } from './components/SendTab';
 import { ShareTab } from './components/ShareTab';
 import { StudySummary } from './components/StudySummary';
 import { ViewerTab } from './components/ViewerTab';
+import { PendingRequestsTab } from '../request';
 
 const EVERY_GROUP = ['CLOUD', 'LIBRARY', 'GATEKEEPER', 'ALL'] as const;
 /** Gatekeeper groups review and process nominations; they have no share, edit or delete tabs. */
@@ -145,5 +146,16 @@ export const EXAM_TABS: readonly ExamTabEntry[] = [
     multiSelect: false,
     when: ({ permissions }) => permissions?.order_view === 1,
     render: ({ studies, accountId }) => <OrdersTab study={studies[0]!} accountId={accountId} />,
+  },
+  {
+    id: 'pending-requests',
+    label: 'Pending Requests',
+    // The request links still open for the exam's cloud group, for whoever may make and revoke them
+    // (link_edit gates Request Study and the Pending requests state, SPEC.md section 6).
+    groupTypes: ['CLOUD'],
+    fromShare: true,
+    multiSelect: false,
+    when: ({ permissions }) => permissions?.link_edit === 1,
+    render: ({ studies }) => <PendingRequestsTab namespaceId={studies[0]!.phi_namespace} />,
   },
 ];

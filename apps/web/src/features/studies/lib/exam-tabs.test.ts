@@ -123,4 +123,25 @@ describe('examTabs', () => {
     expect(tabs).not.toContain('Delete exams');
     expect(tabs).toContain('Downloads');
   });
+  it('gives a cloud exam the Pending Requests tab of its group, last as the spec lists it, only with link_edit', () => {
+    const withLink = { link_edit: 1 as const };
+    const tabs = (ctx: Partial<ExamTabContext>) =>
+      examTabs({ groupType: 'CLOUD', state: 'Inbox', studies: [newStudy()], ...ctx }).tabs;
+    expect(tabs({ permissions: withLink }).at(-1)).toBe('Pending Requests');
+    expect(tabs({ permissions: { ...withLink, order_view: 1 } }).slice(-2)).toEqual([
+      'Orders',
+      'Pending Requests',
+    ]);
+    expect(
+      tabs({ state: 'Shared', studies: [newStudy({ source: 'share' })], permissions: withLink }),
+    ).toContain('Pending Requests');
+    // Who may not make or revoke requests does not see them; nor a multi-selection, nor other group types.
+    expect(tabs({})).not.toContain('Pending Requests');
+    expect(tabs({ permissions: { link_edit: 0 } })).not.toContain('Pending Requests');
+    expect(tabs({ studies: [newStudy(), newStudy()], permissions: withLink })).not.toContain(
+      'Pending Requests',
+    );
+    for (const groupType of ['GATEKEEPER', 'LIBRARY', 'ALL'] as const)
+      expect(tabs({ groupType, permissions: withLink })).not.toContain('Pending Requests');
+  });
 });

@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import {
+  Alert,
+  Button,
+  IconButton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { DEFAULT_LINK_SORT, MESSAGES, linkExpiryDays, type LinkSort } from '@imaging-inbox/contract';
+import { useTranslation } from '../../../lib/i18n';
+import { ScrollTable } from '../../../components/ScrollTable';
+import { useInbox } from '../../../session/inbox-context';
+import { PENDING_REQUESTS, groupDisplayName } from '../../../session/groups';
+import { usePendingRequests } from '../api/links';
+import { RequestSortField } from './RequestSortField';
+import { useRevokeRequest } from './use-revoke-request';
+
+/**
+ * The Pending Requests tab of an exam (SPEC.md section 2): the request links still open for the
+ * exam's group, narrow enough for the details panel (who was asked, what for, days left), with
+ * revoke, a new request and the group's full Pending Requests page a click away.
+ */
+export function PendingRequestsTab({ namespaceId }: { namespaceId: string }) {
+  const { t } = useTranslation();
+  const { account, groups } = useInbox();
+  const group = groups.find((g) => g.type === 'CLOUD' && g.namespaceId === namespaceId);
+  const [sort, setSort] = useState<LinkSort>(DEFAULT_LINK_SORT);
+  const links = usePendingRequests(account.uuid, namespaceId, sort);
+  const revoke = useRevokeRequest();
+  const now = Date.now();
+
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+        <RequestSortField value={sort} onChange={setSort} />
+        {group && (
+          <Button component={RouterLink} to={`/study/request/${encodeURIComponent(group.uuid)}`}>
+            {t('Request Study')}
+          </Button>
+        )}
+      </Stack>
+      {links.isError && <Alert severity="error">{t(MESSAGES.unexpectedError)}</Alert>}
+      {links.data?.length === 0 && (
+        <Typography color="text.secondary">{t(MESSAGES.noPendingRequests)}</Typography>
+      )}
+      {!!links.data?.length && (
+        <ScrollTable label={t('Pending Requests')}>
+          <Table size="small" stickyHeader aria-label={t('Pending Requests')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('Email')}</TableCell>
+                <TableCell>{t('Expires in (days)')}</TableCell>
+                <TableCell />
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {links.data.map((link) => (
+                <TableRow key={link.uuid}>
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                    {link.email}
+                    {link.description && (
+                      <Typography variant="body2" color="text.secondary">
+                        {link.description}
+                      </Typography>
+                    )}
+                  </TableCell>
+                  <TableCell>{linkExpiryDays(link.created, link.minutes_alive, now)}</TableCell>
+                  <TableCell align="right" padding="none">
+                    <Tooltip title={t('Revoke')}>
+                      <IconButton
+                        aria-label={t('Revoke request to {{email}}', { email: link.email })}
+                        disabled={revoke.pending}
+                        onClick={() => revoke.revoke(link.uuid)}
+                      >
+                        ✕
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </ScrollTable>
+      )}
+      {group && (
+        <Button
+          component={RouterLink}
+          to={`/group/${encodeURIComponent(group.uuid)}/${encodeURIComponent(PENDING_REQUESTS)}`}
+          sx={{ alignSelf: 'flex-start' }}
+        >
+          {t('All pending requests of {{group}}', { group: groupDisplayName(group) })}
+        </Button>
+      )}
+    </Stack>
+  );
+}
