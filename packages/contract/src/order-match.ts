@@ -24,6 +24,38 @@ export interface OrderAttributes {
   referring_physician: string;
 }
 
+/**
+ * The attributes an order writes into the exam when it is processed, as study/process names them:
+ * patient name, MRN, birth date, sex, accession number, procedure (becomes the study description)
+ * and referring physician. Modality and scheduled date are compared, never written.
+ */
+export const ORDER_WRITTEN_ATTRIBUTES = [
+  'patient_name',
+  'patientid',
+  'patient_birth_date',
+  'patient_sex',
+  'accession_number',
+  'requested_procedure',
+  'referring_physician',
+] as const;
+export type OrderWrittenAttribute = (typeof ORDER_WRITTEN_ATTRIBUTES)[number];
+
+/**
+ * What processing with `order` writes (the Order Comparison screen's Send to PACS, and study/process
+ * naming an `order_id`): each written attribute the order has, trimmed; a blank one is left out, so
+ * the exam keeps its own value. One function for the web and the server.
+ */
+export function orderWrittenValues(
+  order: Partial<Record<OrderWrittenAttribute, string | null>>,
+): Partial<Record<OrderWrittenAttribute, string>> {
+  const values: Partial<Record<OrderWrittenAttribute, string>> = {};
+  for (const key of ORDER_WRITTEN_ATTRIBUTES) {
+    const value = order[key]?.trim();
+    if (value) values[key] = value;
+  }
+  return values;
+}
+
 /** One patient found in the exam's files (a study holding several is a warning). */
 export interface ExamPatient {
   patient_name: string;

@@ -1,3 +1,4 @@
+import { orderWrittenValues } from '@imaging-inbox/contract';
 import type {
   DestinationSearchResult,
   ExamDemographics,
@@ -112,19 +113,7 @@ export function processParams(
     priority: form.priority,
   };
   if (order) {
-    const keys = [
-      'patient_name',
-      'patientid',
-      'patient_birth_date',
-      'patient_sex',
-      'accession_number',
-      'requested_procedure',
-      'referring_physician',
-    ] as const;
-    for (const key of keys) {
-      const value = order[key]?.trim();
-      if (value) params[key] = value;
-    }
+    Object.assign(params, orderWrittenValues(order));
     if (order.uuid) params['order_id'] = order.uuid;
   }
   const accession = form.accessionNumber.trim();
