@@ -38,6 +38,7 @@ const en: Messages = {
     '{{count}} exam in one ZIP with a DICOMDIR ({{size}}).',
   '{{count}} exams selected_one': '{{count}} exam selected',
   '{{count}} exams match_one': '{{count}} exam matches',
+  'Expires in {{count}} days_one': 'Expires in {{count}} day',
   'and {{count}} more failed files_one': 'and {{count}} more failed file',
   '{{count}} exams found in {{files}} files ({{size}})_one':
     '{{count}} exam found in {{files}} files ({{size}})',

@@ -260,6 +260,8 @@ const es: Messages = {
   Exchange: 'Intercambio',
   'Exit full screen': 'Salir de pantalla completa',
   'Expires in (days)': 'Caduca en (días)',
+  'Expires in {{count}} days_one': 'Caduca en {{count}} día',
+  'Expires in {{count}} days_other': 'Caduca en {{count}} días',
   'Extra exam fields of the account, filled in the Exchange tab of every group.':
     'Campos de estudio adicionales de la cuenta, que se rellenan en la pestaña Intercambio de cada grupo.',
   Failed: 'Error',

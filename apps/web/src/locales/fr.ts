@@ -259,6 +259,8 @@ const fr: Messages = {
   Exchange: 'Échange',
   'Exit full screen': 'Quitter le plein écran',
   'Expires in (days)': 'Expire dans (jours)',
+  'Expires in {{count}} days_one': 'Expire dans {{count}} jour',
+  'Expires in {{count}} days_other': 'Expire dans {{count}} jours',
   'Extra exam fields of the account, filled in the Exchange tab of every group.':
     "Champs d'examen supplémentaires du compte, remplis dans l'onglet Échange de chaque groupe.",
   Failed: 'Échec',

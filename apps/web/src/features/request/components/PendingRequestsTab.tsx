@@ -24,7 +24,8 @@ import { useRevokeRequest } from './use-revoke-request';
 
 /**
  * The Pending Requests tab of an exam (SPEC.md section 2): the request links still open for the
- * exam's group, narrow enough for the details panel (who was asked, what for, days left), with
+ * exam's group, narrow enough for the details panel (who was asked, what for, days left) in one
+ * column, with
  * revoke, a new request and the group's full Pending Requests page a click away.
  */
 export function PendingRequestsTab({ namespaceId }: { namespaceId: string }) {
@@ -56,7 +57,6 @@ export function PendingRequestsTab({ namespaceId }: { namespaceId: string }) {
             <TableHead>
               <TableRow>
                 <TableCell>{t('Email')}</TableCell>
-                <TableCell>{t('Expires in (days)')}</TableCell>
                 <TableCell />
               </TableRow>
             </TableHead>
@@ -70,8 +70,12 @@ export function PendingRequestsTab({ namespaceId }: { namespaceId: string }) {
                         {link.description}
                       </Typography>
                     )}
+                    <Typography variant="body2" color="text.secondary">
+                      {t('Expires in {{count}} days', {
+                        count: linkExpiryDays(link.created, link.minutes_alive, now),
+                      })}
+                    </Typography>
                   </TableCell>
-                  <TableCell>{linkExpiryDays(link.created, link.minutes_alive, now)}</TableCell>
                   <TableCell align="right" padding="none">
                     <Tooltip title={t('Revoke')}>
                       <IconButton

@@ -115,7 +115,8 @@ export function DateRangePicker({ presets, value, onCancel, onSave, allowFuture 
             label={t('Search mode')}
             value={draft.mode}
             onChange={(e) => custom({ mode: e.target.value as DateSearchMode })}
-            sx={{ minWidth: 120 }}
+            // Wide enough for its label whole ("Mode de recherche").
+            sx={{ minWidth: 160 }}
           >
             {DATE_SEARCH_MODES.map((mode) => (
               <MenuItem key={mode} value={mode}>
