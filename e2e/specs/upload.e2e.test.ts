@@ -98,6 +98,15 @@ describe('upload wizard: a DICOM folder with two studies, one already on the ser
       await new Promise((r) => setTimeout(r, 250));
       await route.continue();
     });
+    // Which calls the upload makes, in order: study/add, the files, study/sync (SPEC.md section 7).
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (/\/api\/v3\/study\/(add|sync)$/.test(url.pathname)) {
+        const body = new URLSearchParams(request.postData() ?? '');
+        calls.push(`${url.pathname.split('/').pop()} ${body.get('study_uid') ?? body.get('image_count')}`);
+      } else if (url.pathname.includes('/storage/namespace/') && calls.at(-1) !== 'file') calls.push('file');
+    });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     const nav = page.getByRole('navigation', { name: 'Groups' });
     const running = nav.getByRole('button', { name: 'Upload in progress' });
@@ -132,6 +141,8 @@ describe('upload wizard: a DICOM folder with two studies, one already on the ser
       'filter.study_uid.equals': existing!.studyInstanceUid,
     });
     expect(old.studies[0]!.image_count).toBe(1);
+    // The study was made before its files and its image count reported after them.
+    expect(calls).toEqual([`add ${fresh!.studyInstanceUid}`, 'file', `sync ${freshFiles.length}`]);
 
     expect(session.errors).toEqual([]);
   });
