@@ -1,8 +1,6 @@
 import { createTheme } from '@mui/material/styles';
 
-/** The spec's table sizes (SPEC.md section 9): header row 50 px, body row 45 px. */
-export const TABLE_HEADER_HEIGHT = 50;
-export const TABLE_ROW_HEIGHT = 45;
+import { TABLE_HEADER_HEIGHT, TABLE_ROW_HEIGHT } from '../components/table-sizes';
 
 export const theme = createTheme({
   palette: { primary: { main: '#1565c0' }, secondary: { main: '#00838f' } },

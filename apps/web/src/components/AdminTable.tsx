@@ -3,10 +3,6 @@ import { IconButton, Table, TableBody, TableCell, TableHead, TableRow, Typograph
 import type { SxProps, Theme } from '@mui/material';
 import Delete from '@mui/icons-material/Delete';
 import { useTranslation } from '../lib/i18n';
-import { TABLE_ROWS_SX } from './table-sizes';
-
-/** One entry of an sx array. */
-type SxItem = Exclude<SxProps<Theme>, readonly unknown[]>;
 
 export interface AdminColumn<T> {
   /** The header's text, translated. */
@@ -63,11 +59,7 @@ export function AdminTable<T>({
   if (rows.length === 0) return <Typography color="text.secondary">{emptyText}</Typography>;
   const hasActions = Boolean(actions || remove);
   return (
-    <Table
-      size="small"
-      aria-label={label}
-      sx={[TABLE_ROWS_SX, ...(Array.isArray(sx) ? (sx as readonly SxItem[]) : [sx as SxItem])]}
-    >
+    <Table size="small" aria-label={label} sx={sx}>
       <TableHead>
         <TableRow>
           {columns.map((c, i) => (

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { TableContainer } from '@mui/material';
 
-import { TABLE_MAX_HEIGHT, TABLE_ROWS_SX } from './table-sizes';
+import { TABLE_MAX_HEIGHT } from './table-sizes';
 
 /**
  * The frame of a product table: at most 455 px high, scrolling both ways inside itself, so a table
@@ -15,7 +15,7 @@ export function ScrollTable({ label, children }: { label?: string; children: Rea
       role="region"
       aria-label={label}
       tabIndex={0}
-      sx={{ maxHeight: TABLE_MAX_HEIGHT, maxWidth: '100%', minWidth: 0, overflow: 'auto', ...TABLE_ROWS_SX }}
+      sx={{ maxHeight: TABLE_MAX_HEIGHT, maxWidth: '100%', minWidth: 0, overflow: 'auto' }}
     >
       {children}
     </TableContainer>

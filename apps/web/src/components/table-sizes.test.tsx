@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
-import { Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import type { ReactElement } from 'react';
+import { render as renderBare, screen } from '@testing-library/react';
+import { Table, TableBody, TableCell, TableHead, TableRow, ThemeProvider } from '@mui/material';
+import { theme } from '../app/theme';
 import { AdminTable } from './AdminTable';
 import { ScrollTable } from './ScrollTable';
 import { TABLE_HEADER_HEIGHT, TABLE_MAX_HEIGHT, TABLE_ROW_HEIGHT } from './table-sizes';
+
+/** As the app renders: under its theme, whose rule gives every table row its height. */
+const render = (element: ReactElement) => renderBare(<ThemeProvider theme={theme}>{element}</ThemeProvider>);
 
 const rows = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`);
 
@@ -45,7 +50,7 @@ describe('table sizes', () => {
     expect(heights(frame)).toEqual({ header: '50px', rows: ['45px'] });
   });
 
-  it('give the administration tables the same header and row heights', () => {
+  it('give every other table, the administration lists included, the same header and row heights', () => {
     render(
       <AdminTable
         label="Users"
