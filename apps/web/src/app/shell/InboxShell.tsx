@@ -7,6 +7,7 @@ import { Loading } from '../../components/Loading';
 import { SearchProvider } from '../../features/search';
 import { DashboardLayout } from './DashboardLayout';
 import { InboxProvider } from '../../session/InboxProvider';
+import { ANNOUNCED_SNACKBARS, snackbarLiveRegion } from './AnnouncedSnackbar';
 import { SNACKBARS_BELOW_SEARCH, SNACKBARS_BELOW_SEARCH_STYLES } from './snackbar-offset';
 
 /**
@@ -20,6 +21,9 @@ export function InboxShell() {
       maxSnack={SNACKBAR_MAX}
       autoHideDuration={SNACKBAR_MS}
       anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+      // Drawn in a live region that stays in the page, so screen readers read each one.
+      domRoot={snackbarLiveRegion()}
+      Components={ANNOUNCED_SNACKBARS}
       classes={{ containerAnchorOriginTopCenter: SNACKBARS_BELOW_SEARCH }}
     >
       <GlobalStyles styles={SNACKBARS_BELOW_SEARCH_STYLES} />

@@ -1,5 +1,5 @@
 import { Link as RouterLink } from 'react-router';
-import { List, ListItemButton, ListItemText } from '@mui/material';
+import { List, ListItem, ListItemButton, ListItemText } from '@mui/material';
 import { useTranslation } from '../../lib/i18n';
 import { groupDisplayName, type InboxGroup } from '../../session/groups';
 import { statePath } from '../../session/group-route';
@@ -14,16 +14,18 @@ export function StudyStateList({ group }: { group: InboxGroup }) {
       {group.states.map((state) => {
         const selected = route?.kind === 'show' && route.group.uuid === group.uuid && route.state === state;
         return (
-          <ListItemButton
-            key={state}
-            component={RouterLink}
-            to={statePath(group, state)}
-            selected={selected}
-            aria-current={selected ? 'page' : undefined}
-            sx={{ pl: 3 }}
-          >
-            <ListItemText primary={t(state)} />
-          </ListItemButton>
+          // Each link in its own list item: a list holds items only, for screen readers to count.
+          <ListItem key={state} disablePadding>
+            <ListItemButton
+              component={RouterLink}
+              to={statePath(group, state)}
+              selected={selected}
+              aria-current={selected ? 'page' : undefined}
+              sx={{ pl: 3 }}
+            >
+              <ListItemText primary={t(state)} />
+            </ListItemButton>
+          </ListItem>
         );
       })}
     </List>

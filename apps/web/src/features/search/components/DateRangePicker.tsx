@@ -2,7 +2,17 @@ import { useState } from 'react';
 import { DayPicker, type DateRange } from 'react-day-picker';
 import { startOfMonth, subMonths } from 'date-fns';
 import 'react-day-picker/style.css';
-import { Box, Button, List, ListItemButton, ListItemText, MenuItem, Stack, TextField } from '@mui/material';
+import {
+  Box,
+  Button,
+  List,
+  ListItem,
+  ListItemButton,
+  ListItemText,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { useTranslation } from '../../../lib/i18n';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import { useDayPickerLocale } from '../../../lib/use-day-picker-locale';
@@ -102,9 +112,11 @@ export function DateRangePicker({ presets, value, onCancel, onSave, allowFuture 
         aria-label={t('Date presets')}
       >
         {presets.map((preset) => (
-          <ListItemButton key={preset} selected={draft.label === preset} onClick={() => choosePreset(preset)}>
-            <ListItemText primary={t(preset)} />
-          </ListItemButton>
+          <ListItem key={preset} disablePadding>
+            <ListItemButton selected={draft.label === preset} onClick={() => choosePreset(preset)}>
+              <ListItemText primary={t(preset)} />
+            </ListItemButton>
+          </ListItem>
         ))}
       </List>
       <Box sx={{ px: 2 }}>

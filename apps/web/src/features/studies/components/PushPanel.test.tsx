@@ -88,6 +88,17 @@ describe('PushPanel', () => {
     expect(await within(list).findByText('Queued — Main PACS')).toBeTruthy();
   });
 
+  it('keeps the push history in a polite live region, so a push ending is read out', async () => {
+    renderWithRouter(<PushPanel study={newStudy({ uuid: 's1' })} accountId="acc" />);
+    const list = await screen.findByRole('list', { name: 'Push history' });
+    expect(list.getAttribute('aria-live')).toBe('polite');
+    history = [attempt({ status: 'S', images_sent: 5, reason: null })];
+    fireEvent.click(await within(list).findByRole('button', { name: 'Retry' }));
+    // The same region, still in the page, now says the push completed.
+    expect(await within(list).findByText('Completed — Main PACS')).toBeTruthy();
+    expect(screen.getByRole('list', { name: 'Push history' })).toBe(list);
+  });
+
   it('pushes to a destination that takes pushes and says when one is already queued', async () => {
     renderWithRouter(<PushPanel study={newStudy({ uuid: 's1' })} accountId="acc" />);
     fireEvent.mouseDown(await screen.findByLabelText('Destination'));

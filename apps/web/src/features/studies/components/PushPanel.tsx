@@ -73,7 +73,8 @@ export function PushPanel({ study, accountId }: { study: Study; accountId: strin
       {destinations.data && pushable.length === 0 && (
         <Typography color="text.secondary">{t('No destination takes pushes.')}</Typography>
       )}
-      <List dense aria-label={t('Push history')}>
+      {/* A live region: a push ending (Queued, then Completed or Failed) is read out as it happens. */}
+      <List dense aria-label={t('Push history')} aria-live="polite">
         {(history.data ?? []).map((attempt) => (
           <PushAttempt
             key={attempt.uuid}

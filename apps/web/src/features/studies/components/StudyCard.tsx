@@ -22,9 +22,13 @@ const cardSx = {
   display: 'flex',
   alignItems: 'stretch',
   '&.active': { borderColor: 'primary.main', bgcolor: 'action.selected' },
-  '& .body': { flex: 1, display: 'block', textAlign: 'left', p: 1.5, minWidth: 0, font: 'inherit' },
+  '& .body': { flex: 1, textAlign: 'left', p: 1.5, minWidth: 0, cursor: 'pointer' },
+  // The patient's name is the card's button: its accessible name ("Open NAME") holds its visible
+  // text, and the rest of the card reads as text. A click anywhere on the card opens it too.
+  '& .open': { font: 'inherit', color: 'inherit', textAlign: 'left', maxWidth: '100%' },
+  '& .open > span': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   '& .row': { display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', columnGap: 2 },
-  '& h3': { m: 0, typography: 'subtitle1', fontWeight: 600, overflow: 'hidden', textOverflow: 'ellipsis' },
+  '& h3': { m: 0, typography: 'subtitle1', fontWeight: 600, minWidth: 0, display: 'flex' },
   '& .title': { flexWrap: 'nowrap', columnGap: 1 },
   '& .spacer': { flex: 1 },
   '& .meta': { typography: 'body2', color: 'text.secondary', mt: 0.5 },
@@ -68,14 +72,14 @@ export const StudyCard = memo(function StudyCard({
           sx={{ alignSelf: 'center' }}
         />
       )}
-      <ButtonBase
-        className="body"
-        onClick={() => onOpen(study)}
-        aria-pressed={active}
-        aria-label={t('Open {{name}}', { name })}
-      >
+      {/* Mouse users click anywhere on the card; keyboard users reach its one button, the name. */}
+      <div className="body" onClick={() => onOpen(study)}>
         <div className="row title">
-          <h3>{name}</h3>
+          <h3>
+            <ButtonBase className="open" aria-pressed={active} aria-label={t('Open {{name}}', { name })}>
+              <span>{name}</span>
+            </ButtonBase>
+          </h3>
           {study.star === 1 && (
             <Star fontSize="small" sx={{ color: 'warning.main' }} aria-label={t('Starred')} />
           )}
@@ -102,7 +106,7 @@ export const StudyCard = memo(function StudyCard({
             </span>
           ))}
         </div>
-      </ButtonBase>
+      </div>
     </Card>
   );
 });

@@ -54,4 +54,13 @@ describe('UploadRunPanel with a large run', () => {
     );
     expect(screen.getByText('700 of 1200 files')).toBeTruthy();
   });
+
+  it('says the progress through a live region while running', () => {
+    renderWithRouter(
+      <UploadRunPanel run={run({ status: 'uploading', answered: 700, failures: [] })} />,
+      '/study/upload',
+    );
+    expect(screen.getByRole('status').textContent).toMatch(/MB of .* MB \(\d+%\)/);
+    expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toBeTruthy();
+  });
 });

@@ -1,4 +1,9 @@
+import type { ReactNode } from 'react';
 import { Alert, AlertTitle, Button, Typography } from '@mui/material';
+import Block from '@mui/icons-material/Block';
+import CheckCircle from '@mui/icons-material/CheckCircle';
+import ErrorIcon from '@mui/icons-material/Error';
+import Schedule from '@mui/icons-material/Schedule';
 import type { Study } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../../lib/i18n';
 import { useNomination } from '../../api/nomination';
@@ -7,18 +12,23 @@ import { timeAgo } from '../../lib/time-ago';
 
 type NoticeState = 'Queued' | 'Rejected' | 'Completed' | 'Failed';
 
-const LOOK: Record<NoticeState, { title: string; severity: 'info' | 'success' | 'error' | undefined }> = {
-  Queued: { title: 'This exam is queued to be sent to PACS', severity: 'info' },
-  Rejected: { title: 'This exam was rejected', severity: undefined },
-  Completed: { title: 'This exam was sent to PACS', severity: 'success' },
-  Failed: { title: 'Sending this exam to PACS failed', severity: 'error' },
+/** Each state's title, colour and icon: the icon and the words tell the state without the colour. */
+const LOOK: Record<
+  NoticeState,
+  { title: string; severity: 'info' | 'success' | 'error' | undefined; icon: ReactNode }
+> = {
+  Queued: { title: 'This exam is queued to be sent to PACS', severity: 'info', icon: <Schedule /> },
+  Rejected: { title: 'This exam was rejected', severity: undefined, icon: <Block /> },
+  Completed: { title: 'This exam was sent to PACS', severity: 'success', icon: <CheckCircle /> },
+  Failed: { title: 'Sending this exam to PACS failed', severity: 'error', icon: <ErrorIcon /> },
 };
 
 export const isNoticeState = (state: string): state is NoticeState => state in LOOK;
 
 /**
  * What became of a processed nomination (SPEC.md section 2): blue while queued, grey once rejected,
- * green once in PACS, red when the push failed (with Retry), each with its time ago.
+ * green once in PACS, red when the push failed (with Retry), each with its icon and its time ago.
+ * An alert: a screen reader reads it when the state changes under the open exam.
  */
 export function NominationNotice({ study, state }: { study: Study; state: NoticeState }) {
   const { t } = useTranslation();
@@ -31,7 +41,7 @@ export function NominationNotice({ study, state }: { study: Study; state: Notice
   return (
     <Alert
       severity={look.severity ?? 'info'}
-      icon={look.severity ? undefined : false}
+      icon={look.icon}
       data-state={state}
       aria-label={t('Exam state')}
       sx={look.severity ? undefined : { bgcolor: 'action.selected', color: 'text.primary' }}
