@@ -25,14 +25,18 @@ async function settled(b: BrowserSession) {
   await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
 }
 
-/** Labels of the exam-details tabs not wholly in view: cut by their tab or by the strip's edge. */
+/**
+ * Labels of the exam-details tabs cut inside their tab, or out of reach: the strip is one row that
+ * scrolls sideways, so a tab past its edge is reached by scrolling it into view.
+ */
 function cutTabLabels(b: BrowserSession): Promise<string[]> {
   return b.page.evaluate(() => {
     const strip = document.querySelector<HTMLElement>('[aria-label="Exam details tabs"]');
     if (!strip) return ['no tab strip'];
-    const box = (strip.closest('.MuiTabs-root') ?? strip).getBoundingClientRect();
+    const box = (strip.closest('.MuiTabs-scroller') ?? strip).getBoundingClientRect();
     return Array.from(strip.querySelectorAll<HTMLElement>('[role="tab"]'))
       .filter((tab) => {
+        tab.scrollIntoView({ block: 'nearest', inline: 'nearest' });
         const r = tab.getBoundingClientRect();
         return tab.scrollWidth > tab.clientWidth + 1 || r.left < box.left - 1 || r.right > box.right + 1;
       })

@@ -59,9 +59,25 @@ export async function openBrowser(baseUrl: string): Promise<BrowserSession> {
   };
 }
 
+/** The smallest window the product is laid out for (a 13-inch laptop): every screenshot is also taken at it. */
+export const SMALL_WINDOW = { width: 1280, height: 800 } as const;
+
+/**
+ * Writes `<name>.png` at the page's window size and, when that is another size, `<name>-1280x800.png`
+ * too, so every screen a browser test shows is also seen as a laptop shows it. The window goes back
+ * to its size afterwards.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   // Let MUI's enter transitions (about 225 ms) finish so the picture is not caught mid-fade.
   await page.waitForTimeout(400);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
+  const size = page.viewportSize();
+  if (!size || (size.width === SMALL_WINDOW.width && size.height === SMALL_WINDOW.height)) return;
+  await page.setViewportSize(SMALL_WINDOW);
+  // Layout and popovers follow the resize within a frame or two.
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-1280x800.png`), fullPage: false });
+  await page.setViewportSize(size);
+  await page.waitForTimeout(100);
 }

@@ -62,6 +62,8 @@ export function UploadButton() {
           startIcon={<CloudUpload />}
           disabled
           aria-describedby="upload-unavailable"
+          fullWidth
+          sx={{ textTransform: 'none', whiteSpace: 'nowrap' }}
         >
           {t('Upload exams')}
         </Button>

@@ -1,14 +1,5 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Box,
-  FormControlLabel,
-  List,
-  ListItem,
-  ListItemText,
-  Switch,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, List, ListItem, ListItemText, Switch, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { EVENT_FLAG_LABELS, EVENT_FLAGS, MESSAGES } from '@imaging-inbox/contract';
 import type { NotificationPreference } from '@imaging-inbox/contract';
@@ -27,6 +18,14 @@ const TYPE_LABELS: Record<string, string> = {
   GATEKEEPER: 'Gatekeeper group',
   LIBRARY: 'Library group',
 };
+
+/** The columns of the header and of each row: the group, then one per toggle. */
+const ROW_GRID = {
+  display: 'grid',
+  gridTemplateColumns: `minmax(200px, 1fr) repeat(${EVENT_FLAGS.length}, minmax(110px, 170px))`,
+  columnGap: 2,
+  alignItems: 'center',
+} as const;
 
 /**
  * Notifications tab: per namespace (the account, then each group), whether to be mailed when an
@@ -62,6 +61,19 @@ export function NotificationsTab() {
         </Alert>
       )}
       {prefs.data.length === 0 && <Typography>{t(MESSAGES.notificationsNone)}</Typography>}
+      {prefs.data.length > 0 && (
+        // The toggles' names head their columns once (each switch also carries its own name), so a
+        // row holds the group and its switches on one line in every language at 1280 px; three
+        // labelled switches beside the name took two rows in French.
+        <Box aria-hidden sx={{ ...ROW_GRID, px: 2, pt: 1 }}>
+          <span />
+          {EVENT_FLAGS.map((flag) => (
+            <Typography key={flag} variant="body2" sx={{ fontWeight: 500, textAlign: 'center' }}>
+              {t(EVENT_FLAG_LABELS[flag])}
+            </Typography>
+          ))}
+        </Box>
+      )}
       <List aria-label={t('Notification preferences')}>
         {prefs.data.map((pref) => (
           <PreferenceRow key={pref.namespace_id} pref={pref} onChange={(vars) => void change(vars)} />
@@ -81,9 +93,8 @@ function PreferenceRow({
   const { t } = useTranslation();
   const locked = pref.can_modify !== 1;
   return (
-    <ListItem divider sx={{ flexWrap: 'wrap', gap: 1 }} data-namespace={pref.namespace_id}>
+    <ListItem divider sx={ROW_GRID} data-namespace={pref.namespace_id}>
       <ListItemText
-        sx={{ minWidth: 220 }}
         primary={pref.name}
         secondary={
           locked
@@ -92,20 +103,16 @@ function PreferenceRow({
         }
       />
       {EVENT_FLAGS.map((flag) => (
-        <FormControlLabel
+        <Switch
           key={flag}
-          label={t(EVENT_FLAG_LABELS[flag])}
-          control={
-            <Switch
-              checked={pref[flag] === 1}
-              disabled={locked}
-              slotProps={{
-                input: { 'aria-label': `${t(EVENT_FLAG_LABELS[flag])} — ${pref.name}` },
-              }}
-              onChange={(e) =>
-                onChange({ namespaceId: pref.namespace_id, flag, value: e.target.checked ? 1 : 0 })
-              }
-            />
+          sx={{ justifySelf: 'center' }}
+          checked={pref[flag] === 1}
+          disabled={locked}
+          slotProps={{
+            input: { 'aria-label': `${t(EVENT_FLAG_LABELS[flag])} — ${pref.name}` },
+          }}
+          onChange={(e) =>
+            onChange({ namespaceId: pref.namespace_id, flag, value: e.target.checked ? 1 : 0 })
           }
         />
       ))}

@@ -35,16 +35,17 @@ export function ExamTabStrip({ idPrefix, onRemoved, empty = null, panelSx, ...ct
         value={current.id}
         onChange={(_e, id: string) => setChosen(id)}
         aria-label={t('Exam details tabs')}
-        // Up to nine tabs in a 460 px panel: they wrap onto a second row instead of scrolling out of
-        // sight with cut labels; the open tab is underlined in its row.
+        // Up to ten tabs in a 460 px panel: one row that scrolls sideways, its arrows showing that more
+        // tabs lie that way, so the open tab's screen starts right under it (wrapped rows pushed it
+        // 150 to 200 px down at 1280 px). The open tab is scrolled into view; labels are never cut.
+        variant="scrollable"
+        scrollButtons="auto"
+        allowScrollButtonsMobile
         sx={{
-          px: 1,
-          '& .MuiTabs-list': { flexWrap: 'wrap' },
-          '& .MuiTabs-indicator': { display: 'none' },
+          minHeight: 40,
+          '& .MuiTabs-scrollButtons': { width: 28, flexShrink: 0 },
+          '& .MuiTabs-scrollButtons.Mui-disabled': { opacity: 0.3 },
           '& .MuiTab-root': { minWidth: 0, minHeight: 40, px: 1.5 },
-          '& .MuiTab-root.Mui-selected': {
-            boxShadow: (theme) => `inset 0 -2px ${theme.palette.primary.main}`,
-          },
         }}
       >
         {tabs.map((tab) => (

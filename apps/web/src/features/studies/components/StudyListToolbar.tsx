@@ -14,9 +14,21 @@ interface Props {
 export function StudyListToolbar({ header, total, sort, options, onSort }: Props) {
   const { t } = useTranslation();
   return (
-    <Stack direction="row" spacing={2} sx={{ px: 2, py: 1, alignItems: 'center' }}>
-      {/* Wraps rather than cuts: "Cardiología · Bandeja de entrada" outgrows the half-width list. */}
-      <Typography variant="h6" component="h2" sx={{ flex: 1, minWidth: 0, lineHeight: 1.3 }}>
+    <Stack
+      direction="row"
+      useFlexGap
+      sx={{ px: 2, py: 1, alignItems: 'center', flexWrap: 'wrap', columnGap: 2, rowGap: 1 }}
+    >
+      {/* One line, never wrapped: beside the open exam panel ("PACS Intake · Soumissions (4 examens)"
+          in a 440 px list) the sort box moves under the title rather than the title breaking into
+          three lines; only a title wider than the whole list is cut, and its tooltip shows it whole. */}
+      <Typography
+        variant="h6"
+        component="h2"
+        noWrap
+        title={header}
+        sx={{ flex: '1 0 auto', maxWidth: '100%', lineHeight: 1.3 }}
+      >
         {header}
         {total !== undefined && (
           <Typography component="span" color="text.secondary" sx={{ ml: 1 }} data-testid="study-total">
@@ -24,7 +36,7 @@ export function StudyListToolbar({ header, total, sort, options, onSort }: Props
           </Typography>
         )}
       </Typography>
-      <FormControl size="small" sx={{ minWidth: 200 }}>
+      <FormControl size="small" sx={{ minWidth: 200, ml: 'auto' }}>
         <InputLabel id="study-sort-label">{t('Sort by')}</InputLabel>
         <Select
           labelId="study-sort-label"

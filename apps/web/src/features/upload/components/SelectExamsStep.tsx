@@ -95,8 +95,10 @@ export function SelectExamsStep({
               <TableCell>{t('Patient name')}</TableCell>
               <TableCell>{t('MRN')}</TableCell>
               <TableCell>{t('Study date')}</TableCell>
-              <TableCell>{t('Description')}</TableCell>
+              {/* Modality before Description: at 1280 px the frame shows the columns a user checks
+                  (who, when, what kind) and the long description scrolls out of view instead. */}
               <TableCell>{t('Modality')}</TableCell>
+              <TableCell>{t('Description')}</TableCell>
               <TableCell align="right">{t('Files')}</TableCell>
               <TableCell align="right">{t('Size')}</TableCell>
             </TableRow>
@@ -132,8 +134,8 @@ export function SelectExamsStep({
                   <TableCell>{name}</TableCell>
                   <TableCell>{s.patientId}</TableCell>
                   <TableCell>{dates.day(s.studyDate)}</TableCell>
-                  <TableCell>{s.description}</TableCell>
                   <TableCell>{s.modalities.join(', ')}</TableCell>
+                  <TableCell>{s.description}</TableCell>
                   <TableCell align="right">{s.fileIndexes.length}</TableCell>
                   <TableCell align="right">{formatMegabytes(s.totalSize)}</TableCell>
                 </TableRow>
