@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Import boundaries that keep the code whole (docs/architecture.md, "Rules that keep it whole"),
 // checked by `npm run lint`:
-//   server-layers     apps/server: http/ → services/ → repositories/ → db/, never upwards
+//   server-layers     apps/server: http/ → services/ → repositories/ → db/, never upwards (a module's
+//                     `*.routes.ts`, `*.service.ts`, `*.repository.ts` files rank as those layers)
 //   server-protocols  dicom/, dimse/, hl7/, storage/, imaging/ never import http/ or services/
 //   server-http-edge  nothing outside http/ imports http/ (dicomweb/ is the DICOMweb half of the HTTP
 //                     edge, main.ts builds the app)
@@ -21,7 +22,7 @@ const WEB_SRC = 'apps/web/src';
 const LAYER_RANK = { http: 3, services: 2, repositories: 1, db: 0 };
 const PROTOCOL_AREAS = new Set(['dicom', 'dimse', 'hl7', 'storage', 'imaging']);
 /** Besides http/ itself, what may import http/. */
-const HTTP_EDGE = new Set(['http', 'dicomweb', 'main.ts']);
+const HTTP_EDGE = new Set(['http', 'dicomweb', 'health', 'main.ts']);
 
 const SOURCE = /\.(ts|tsx)$/;
 const SKIPPED_DIRS = new Set(['node_modules', 'dist']);
@@ -97,11 +98,22 @@ function resolve(from, specifier) {
   return undefined;
 }
 
-/** The top-level folder (or root file) of a file under `srcDir`. */
+/**
+ * The top-level folder (or root file) of a file under `srcDir`. A workflow's files under
+ * `modules/<name>/` keep the layer of the folder they came from, told by their name: `*.routes.ts` is
+ * http, `*.service.ts` and `*.presenter.ts` are services, `*.repository.ts` and `*.sql.ts` are
+ * repositories; its other files are the module's own area.
+ */
 function areaOf(srcDir, file) {
   const rel = path.relative(srcDir, file);
   if (rel.startsWith('..')) return undefined;
-  return rel.split(path.sep)[0];
+  const parts = rel.split(path.sep);
+  if (parts[0] !== 'modules' || parts.length < 3) return parts[0];
+  const name = parts[parts.length - 1];
+  if (name.endsWith('.routes.ts')) return 'http';
+  if (/\.(service|presenter)\.ts$/.test(name)) return 'services';
+  if (/\.(repository|sql)\.ts$/.test(name)) return 'repositories';
+  return `modules/${parts[1]}`;
 }
 
 function serverViolations(srcDir, from, to) {

@@ -11,7 +11,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { StudiesRepository } from '../src/repositories/studies.repository.js';
 import { applyStudyFilters, applyStudySort } from '../src/repositories/study-search.sql.js';
 import { studySearchRequest } from '@imaging-inbox/contract';
-import { buildStudyQuery } from '../src/services/study-query.js';
+import { buildStudyQuery } from '../src/domain/study-query.js';
 
 const { values } = parseArgs({
   options: {

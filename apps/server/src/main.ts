@@ -14,10 +14,10 @@ import { DicomListener } from './dimse/listener.js';
 import { MllpListener } from './hl7/mllp-listener.js';
 import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
-import { startPurgeTimer } from './jobs/purge-timer.js';
-import { startUploadSweepTimer } from './jobs/upload-sweep-timer.js';
-import { startDestinationEchoTimer } from './jobs/destination-echo-timer.js';
-import { harvestMailInterval, startHarvestMailTimer } from './jobs/harvest-mail-timer.js';
+import { startPurgeTimer } from './modules/studies/purge-timer.js';
+import { startUploadSweepTimer } from './ingest/upload-sweep-timer.js';
+import { startDestinationEchoTimer } from './modules/pacs/destination-echo-timer.js';
+import { harvestMailInterval, startHarvestMailTimer } from './notifications/harvest-mail-timer.js';
 import { missingNodeFlags } from './runtime-flags.js';
 
 export interface RunningServer {

@@ -4,7 +4,7 @@ import { authenticate } from '../http/api.js';
 import { collectParams } from '../http/params.js';
 import type { Caller } from '../policies/index.js';
 import { scopedToStudy } from '../policies/index.js';
-import { ViewerTokenService } from '../services/viewer-token.service.js';
+import { ViewerTokenService } from './viewer-token.service.js';
 
 /** A viewer token from `Authorization: Bearer vt_…` or a `token` query parameter. */
 function viewerTokenOf(request: FastifyRequest): string | undefined {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Params } from '../http/params.js';
 import { collectParams } from '../http/params.js';
-import { buildStudyQuery } from '../services/study-query.js';
+import { buildStudyQuery } from '../domain/study-query.js';
 import { searchableStudyUid, viewableNamespaces } from '../policies/index.js';
 import { dicomwebBase, dicomwebCaller } from './access.js';
 import type { DicomJson } from './dicom-json.js';

@@ -6,7 +6,7 @@ import type { DicomNodesRepository } from '../repositories/dicom-nodes.repositor
 import type { IndexTarget } from '../repositories/ingest.repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { parseDicomHeader } from '../dicom/parse.js';
-import type { DeliveryRouter } from '../pacs/delivery-router.js';
+import type { DeliveryRouter } from '../modules/pacs/delivery-router.js';
 import {
   abortPdu,
   APPLICATION_CONTEXT,

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../policies/index.js';
 import { sessionExpired } from '../domain/errors.js';
-import { hashToken } from '../services/tokens.js';
+import { hashToken } from '../security/tokens.js';
 import type { Params } from './params.js';
 import { collectParams } from './params.js';
 import type { RequestSchema } from './request-schema.js';

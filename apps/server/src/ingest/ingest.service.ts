@@ -4,7 +4,7 @@ import { DicomParseError, isValidUid, parseArrivingHeader, readDicomHeader } fro
 import type { ParsedInstance } from '../dicom/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { IndexResult, IndexTarget, IngestRepository } from '../repositories/ingest.repository.js';
-import type { AuditService } from '../services/audit.service.js';
+import type { AuditService } from '../audit/audit.service.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
 import { blobKey } from '../storage/blob-store.js';
 import type { BlobStore } from '../storage/blob-store.js';

@@ -8,7 +8,7 @@ import type {
   UploadSessionRow,
   UploadSessionsRepository,
 } from '../repositories/upload-sessions.repository.js';
-import { hashToken, newSecretToken } from '../services/tokens.js';
+import { hashToken, newSecretToken } from '../security/tokens.js';
 import { ChunkLengthError, type UploadChunks } from '../storage/upload-chunk-store.js';
 import type { IngestResult, IngestService } from './ingest.service.js';
 import { LINK_SOURCE_KIND, linkIndexTarget } from './link-source.js';

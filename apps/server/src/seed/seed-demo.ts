@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { generateStudySpecs, writeStudyFiles } from '../dicom/index.js';
 import { seedDemoOrders } from './demo-orders.js';
-import { hashPassword } from '../services/passwords.js';
-import { newUuid } from '../services/tokens.js';
-import { hl7IdKey } from '../repositories/hl7-senders.repository.js';
+import { hashPassword } from '../security/passwords.js';
+import { newUuid } from '../security/tokens.js';
+import { hl7IdKey } from '../modules/pacs/hl7-senders.repository.js';
 import {
   DEMO_ACCOUNTS,
   DEMO_CONNECTIONS,

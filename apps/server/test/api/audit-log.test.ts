@@ -95,7 +95,7 @@ describe.each(DIALECTS)('the account audit log (audit/log) on %s', (dialect) => 
     );
     expect(lines.slice(1).every((l) => l.includes('"LOGIN"'))).toBe(true);
     expect(lines.some((l) => l.includes('"FAILURE"') && l.includes('viewer@demo.local'))).toBe(true);
-    const { csvCell } = await import('../../src/services/audit-log.service.js');
+    const { csvCell } = await import('../../src/modules/admin/audit-log.service.js');
     expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
   });
 

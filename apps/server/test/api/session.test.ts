@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../../src/services/tokens.js';
+import { hashToken } from '../../src/security/tokens.js';
 import type { TestServer } from '../support/test-server.js';
 import { DEMO_PASSWORD, DIALECTS, startTestServer } from '../support/test-server.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNLISTED_STUDY_STATUSES } from '@imaging-inbox/contract';
 import type { StudyRow } from '../../src/repositories/studies.repository.js';
-import { buildStudyQuery } from '../../src/services/study-query.js';
+import { buildStudyQuery } from '../../src/domain/study-query.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 

@@ -8,7 +8,7 @@ import { generateStudySpecs, writeStudyFiles } from '../../src/dicom/index.js';
 import { uploadAnswer } from '../../src/ingest/upload-answer.js';
 import { UploadSessionService, type UploadOwner } from '../../src/ingest/upload-session.service.js';
 import { UploadSessionsRepository } from '../../src/repositories/upload-sessions.repository.js';
-import { hashToken } from '../../src/services/tokens.js';
+import { hashToken } from '../../src/security/tokens.js';
 import { UploadChunkStore } from '../../src/storage/upload-chunk-store.js';
 import type { Answer, TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';

@@ -5,7 +5,7 @@ import { modalityMask, studySearchRequest } from '@imaging-inbox/contract';
 import { totalFromCountsQuery } from '../../src/repositories/study-counts.sql.js';
 import type { StudyQuery } from '../../src/repositories/study-query.types.js';
 import { applyStudyFilters } from '../../src/repositories/study-search.sql.js';
-import { buildStudyQuery } from '../../src/services/study-query.js';
+import { buildStudyQuery } from '../../src/domain/study-query.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs } from '../../src/dicom/index.js';
 import type { StudySpec } from '../../src/dicom/index.js';
-import { newUuid } from '../../src/services/tokens.js';
+import { newUuid } from '../../src/security/tokens.js';
 import { sendFolder } from '../support/storescu.js';
 import { writeStudyFolder } from '../support/study-folder.js';
 import { accountIdOf, demoGatewayId } from '../support/demo-world.js';

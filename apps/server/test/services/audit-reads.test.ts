@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/dialect.js';
 import type { Db } from '../../src/db/dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { AuditRepository } from '../../src/repositories/audit.repository.js';
-import { AuditService, READ_AUDIT_WINDOW_MS } from '../../src/services/audit.service.js';
-import type { AuditEntry } from '../../src/services/audit.service.js';
+import { AuditRepository } from '../../src/audit/audit.repository.js';
+import { AuditService, READ_AUDIT_WINDOW_MS } from '../../src/audit/audit.service.js';
+import type { AuditEntry } from '../../src/audit/audit.service.js';
 
 /** Repeated reads within a minute are one audit event (SQLite file; the rule is in the service). */
 describe('AuditService.recordRead', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { givenFields, ifGiven } from '../../src/services/given-fields.js';
+import { givenFields, ifGiven } from '../../src/domain/given-fields.js';
 
 describe('givenFields', () => {
   it('keeps the fields an edit names, null included, and drops the absent ones', () => {

@@ -2,7 +2,7 @@ import type dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundGuard, OutboundRefused } from '../../src/services/outbound-guard.js';
+import { OutboundGuard, OutboundRefused } from '../../src/security/outbound-guard.js';
 
 /** A resolver whose answers the test sets: a name may resolve to something else later (DNS rebinding). */
 function fakeResolver(answers: Map<string, string>): typeof dns.lookup {

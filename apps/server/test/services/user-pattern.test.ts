@@ -6,9 +6,13 @@ import {
 } from '@imaging-inbox/contract';
 import type { RouteCondition } from '@imaging-inbox/contract';
 import { describe, expect, it } from 'vitest';
-import { matches } from '../../src/services/routing-conditions.js';
-import type { RoutedStudy } from '../../src/services/routing-conditions.js';
-import { UserPatternError, userPatternProblem, userPatternTest } from '../../src/services/user-pattern.js';
+import { matches } from '../../src/modules/routing/routing-conditions.js';
+import type { RoutedStudy } from '../../src/modules/routing/routing-conditions.js';
+import {
+  UserPatternError,
+  userPatternProblem,
+  userPatternTest,
+} from '../../src/modules/routing/user-pattern.js';
 
 /** Patterns that backtrack for hours in JavaScript's engine on a long enough text without a match. */
 const EVIL = [

@@ -1,0 +1,135 @@
+import type { Insertable } from 'kysely';
+import type { AuditEventTable } from '../db/schema.js';
+import type { Caller } from '../policies/index.js';
+import type { AuditRepository } from './audit.repository.js';
+
+export interface AuditEntry {
+  userId: string | null;
+  accountId?: string | null;
+  action: string;
+  objectType: string;
+  objectId?: string | null;
+  outcome?: 'SUCCESS' | 'FAILURE';
+  detail?: Record<string, unknown> | null;
+  ip?: string | null;
+}
+
+/** What a signed-in caller did to one study: the event names them, the study and its account. */
+export function studyEvent(
+  caller: Pick<Caller, 'user' | 'ip'>,
+  study: { uuid: string; account_id: string },
+  action: string,
+  detail?: Record<string, unknown>,
+): AuditEntry {
+  return {
+    userId: caller.user.uuid,
+    accountId: study.account_id,
+    action,
+    objectType: 'study',
+    objectId: study.uuid,
+    detail,
+    ip: caller.ip,
+  };
+}
+
+/** Repeats of one read (same user, object, route and address) within this window are one event. */
+export const READ_AUDIT_WINDOW_MS = 60_000;
+/** Reads remembered for that purpose; the oldest is forgotten first. */
+const RECENT_READS_KEPT = 10_000;
+
+/** Every PHI read or change, and every sign-in, leaves one append-only event. */
+export class AuditService {
+  private readonly recentReads = new Map<string, number>();
+
+  constructor(
+    private readonly audit: AuditRepository,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async record(entry: AuditEntry): Promise<void> {
+    await this.audit.insert(this.row(entry));
+  }
+
+  /**
+   * A read that a viewer repeats many times a minute (each slice, frame or thumbnail, each range a
+   * video player asks for): the first within READ_AUDIT_WINDOW_MS is recorded and its repeats are
+   * not. Who read what, when, from where and how is all still there; only the count is dropped,
+   * which kept History readable and spared a synced commit per slice.
+   */
+  async recordRead(entry: AuditEntry): Promise<void> {
+    const key = JSON.stringify([
+      entry.userId,
+      entry.action,
+      entry.objectType,
+      entry.objectId ?? null,
+      entry.detail ?? null,
+      entry.ip ?? null,
+    ]);
+    const now = this.now();
+    const last = this.recentReads.get(key);
+    if (last !== undefined && now - last < READ_AUDIT_WINDOW_MS) return;
+    // Claimed before the write, so reads that arrive together (a viewer's parallel requests) make one.
+    this.recentReads.delete(key);
+    this.recentReads.set(key, now);
+    if (this.recentReads.size > RECENT_READS_KEPT)
+      this.recentReads.delete(this.recentReads.keys().next().value!);
+    try {
+      await this.record(entry);
+    } catch (error) {
+      this.recentReads.delete(key);
+      throw error;
+    }
+  }
+
+  /**
+   * A caller's read of a study through `via` (a DICOMweb route, the thumbnail list), its repeats
+   * counted once as `recordRead` does. Thumbnails use their own action so a Summary with many series
+   * does not flood the History.
+   */
+  async recordStudyRead(
+    caller: Pick<Caller, 'user' | 'ip'>,
+    study: { uuid: string; account_id: string },
+    via: string,
+    action: 'STUDY_VIEW' | 'THUMBNAIL_VIEW' = 'STUDY_VIEW',
+  ): Promise<void> {
+    await this.recordRead(studyEvent(caller, study, action, { via }));
+  }
+
+  /**
+   * A caller's change to an object an account administers (a destination, a DICOM node, an account
+   * user, a routing rule, a webhook): who, which account, what and the before/after detail.
+   */
+  async recordAdministration(
+    caller: Pick<Caller, 'user' | 'ip'>,
+    accountId: string,
+    action: string,
+    objectType: string,
+    objectId: string,
+    detail: Record<string, unknown> | null,
+  ): Promise<void> {
+    await this.record({
+      userId: caller.user.uuid,
+      accountId,
+      action,
+      objectType,
+      objectId,
+      detail,
+      ip: caller.ip,
+    });
+  }
+
+  /** The row for an event, for a repository that writes it in the same transaction as the change. */
+  row(entry: AuditEntry): Insertable<AuditEventTable> {
+    return {
+      at: this.now(),
+      user_id: entry.userId,
+      account_id: entry.accountId ?? null,
+      action: entry.action,
+      object_type: entry.objectType,
+      object_id: entry.objectId ?? null,
+      outcome: entry.outcome ?? 'SUCCESS',
+      detail: entry.detail ? JSON.stringify(entry.detail) : null,
+      ip: entry.ip ?? null,
+    };
+  }
+}

@@ -1,0 +1,174 @@
+import {
+  echo,
+  findContexts,
+  moveContexts,
+  openAssociation,
+  storageContexts,
+  type ScuAssociation,
+  type AssociationOptions,
+  type DicomAttributes,
+  type StoreOutcome,
+  type StoreSource,
+  type FindOutcome,
+  type MoveProgress,
+  type MoveResult,
+  type Peer,
+  type QueryKeys,
+} from '../../dimse/client/index.js';
+import { NO_DICOM_ANSWER } from '@imaging-inbox/contract';
+
+/** A destination's PACS as we call it: where it is, its AE title, and the AE title we call it as. */
+export interface PacsPeer extends Peer {
+  /** The calling AE: the destination's own, else its account's (services/calling-ae-titles.service.ts). */
+  callingAe: string;
+}
+
+/**
+ * The one answer an account sees when a PACS could not be reached or would not associate: it says
+ * nothing of whether the port was closed, open to something else or silent (the detail is logged).
+ */
+export { NO_DICOM_ANSWER };
+
+export class NoDicomAnswer extends Error {
+  constructor() {
+    super(NO_DICOM_ANSWER);
+    this.name = 'NoDicomAnswer';
+  }
+}
+
+/**
+ * What destinations, Retrieve Study and push ask of a PACS, on the DICOM client (dimse/client),
+ * each calling as the peer's `callingAe`. Services and jobs take this narrow interface, so each
+ * opens its own association for its own operation and never shares one.
+ */
+export interface PacsClient {
+  /** C-ECHO; resolves on success, rejects with NoDicomAnswer otherwise. */
+  echo(peer: PacsPeer): Promise<void>;
+  /** Study Root C-FIND at STUDY level; each result is handed to `onResult` as it arrives. */
+  findStudies(
+    peer: PacsPeer,
+    keys: QueryKeys,
+    onResult: (result: DicomAttributes) => Promise<void>,
+    options: { cap: number; signal?: AbortSignal },
+  ): Promise<FindOutcome>;
+  /** Modality Worklist C-FIND: every scheduled procedure step matching the keys, up to the cap. */
+  findWorklist(
+    peer: PacsPeer,
+    keys: QueryKeys,
+    options: { cap: number; signal?: AbortSignal },
+  ): Promise<{
+    results: DicomAttributes[];
+    outcome: FindOutcome;
+  }>;
+  /** Study Root C-MOVE of one study to the peer's calling AE (where our listener takes it). */
+  moveStudy(
+    peer: PacsPeer,
+    studyUid: string,
+    options: {
+      onRequest?: (messageId: number) => void;
+      onProgress?: (progress: MoveProgress) => void;
+      signal?: AbortSignal;
+    },
+  ): Promise<MoveResult>;
+  /**
+   * C-STOREs the instances on one association, each outcome handed to `onOutcome` as it comes.
+   * Rejects when the association cannot be opened (nothing was sent then).
+   */
+  storeInstances(
+    peer: PacsPeer,
+    sources: StoreSource[],
+    onOutcome: (outcome: StoreOutcome) => Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<void>;
+}
+
+export interface PacsClientOptions {
+  /**
+   * The address to connect to for a peer's host, checked at every connection (DicomPeerGuard):
+   * rejects when the host may not be reached. Default: the host as given.
+   */
+  address?: (host: string) => Promise<string>;
+  /** Where the reason a PACS gave no DICOM answer goes (the account sees only NO_DICOM_ANSWER). */
+  log?: (line: string) => void;
+}
+
+export function dicomPacsClient(options: PacsClientOptions = {}): PacsClient {
+  const address = options.address ?? ((host: string) => Promise.resolve(host));
+  const log = options.log ?? (() => undefined);
+  const unanswered = (peer: PacsPeer, error: unknown): NoDicomAnswer => {
+    log(
+      `DICOM peer ${peer.aeTitle}@${peer.host}:${peer.port} (calling as ${peer.callingAe}) gave no DICOM answer: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
+    return new NoDicomAnswer();
+  };
+  /** The peer's host checked and resolved; any failure to associate is NoDicomAnswer. */
+  const open = async (peer: PacsPeer, contexts: AssociationOptions['contexts']): Promise<ScuAssociation> => {
+    try {
+      const host = await address(peer.host);
+      return await openAssociation(
+        { host, port: peer.port, aeTitle: peer.aeTitle },
+        { callingAe: peer.callingAe, contexts },
+      );
+    } catch (error) {
+      throw unanswered(peer, error);
+    }
+  };
+  return {
+    async echo(peer) {
+      try {
+        const host = await address(peer.host);
+        await echo({ host, port: peer.port, aeTitle: peer.aeTitle }, { callingAe: peer.callingAe });
+      } catch (error) {
+        throw unanswered(peer, error);
+      }
+    },
+    async findStudies(peer, keys, onResult, findOptions) {
+      const association = await open(peer, findContexts('study-root'));
+      try {
+        const stream = association.find({ model: 'study-root', level: 'STUDY', keys }, findOptions);
+        for await (const result of stream) await onResult(result);
+        return stream.outcome!;
+      } finally {
+        if (association.usable) await association.release();
+      }
+    },
+    async findWorklist(peer, keys, findOptions) {
+      const association = await open(peer, findContexts('worklist'));
+      try {
+        const stream = association.find({ model: 'worklist', keys }, findOptions);
+        const results: DicomAttributes[] = [];
+        for await (const result of stream) results.push(result);
+        return { results, outcome: stream.outcome! };
+      } finally {
+        if (association.usable) await association.release();
+      }
+    },
+    async moveStudy(peer, studyUid, moveOptions) {
+      const association = await open(peer, moveContexts('study-root'));
+      try {
+        return await association.move(
+          { model: 'study-root', level: 'STUDY', keys: { StudyInstanceUID: studyUid } },
+          peer.callingAe,
+          moveOptions,
+        );
+      } finally {
+        if (association.usable) await association.release();
+      }
+    },
+    async storeInstances(peer, sources, onOutcome, signal) {
+      const association = await open(peer, storageContexts(sources));
+      const abort = () => association.abort('the push was stopped');
+      signal?.addEventListener('abort', abort);
+      const recorded: Promise<void>[] = [];
+      try {
+        await association.storeAll(sources, { onOutcome: (outcome) => recorded.push(onOutcome(outcome)) });
+      } finally {
+        signal?.removeEventListener('abort', abort);
+        await Promise.all(recorded);
+        if (association.usable) await association.release();
+      }
+    },
+  };
+}

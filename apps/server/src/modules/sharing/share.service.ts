@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { MAX_SHARE_MESSAGE, PERSONAL_GROUP_NAME } from '@imaging-inbox/contract';
+import type { ShareListAnswer, StudyShare } from '@imaging-inbox/contract';
+import { invalidField, notFound } from '../../domain/errors.js';
+import type { Caller } from '../../policies/index.js';
+import { requireStudy } from '../../policies/index.js';
+import type { ShareTarget, SharesRepository } from './shares.repository.js';
+import type { StudyRow } from '../../repositories/studies.repository.js';
+import type { BlobCollector } from '../../storage/blob-collector.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { ShareMails, SharedEvent } from './share-notifier.js';
+
+export interface ShareDeps {
+  shares: SharesRepository;
+  audit: AuditService;
+  /** Removes blob files left unreferenced once a copy is gone. */
+  collector: BlobCollector;
+  /** The "shared with me" mails of a new share, queued in the share's transaction. */
+  mailsFor?: (event: SharedEvent) => Promise<ShareMails>;
+  /** Told of each new copy in a group once its share committed (routing, webhooks). */
+  onShared?: (copyUuid: string) => Promise<void>;
+  now?: () => number;
+}
+
+/**
+ * Sharing a study with users and groups of its own account. Either share copies the study's index
+ * rows (source='share', share_message, shared_from), reusing the same blob files, into a namespace
+ * the recipient sees through the ordinary namespace visibility:
+ * - a group share into the group's namespace;
+ * - a user share into the recipient's personal namespace (made on the first share with them),
+ *   which only that user sees, as the cloud group PERSONAL_GROUP_NAME.
+ * Stopping a share removes the copy, so search, study/get and downloads lose it at once.
+ */
+export class ShareService {
+  private readonly now: () => number;
+  constructor(private readonly deps: ShareDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  private require(caller: Caller, row: StudyRow, type: 'user' | 'group'): void {
+    const byType = type === 'user' ? 'study_share_user' : 'study_share_group';
+    requireStudy(caller, row, { permissions: ['study_share', byType] });
+  }
+
+  async who(caller: Caller, row: StudyRow, type: string) {
+    if (type !== 'user' && type !== 'group') throw invalidField('type', 'must be user or group');
+    this.require(caller, row, type);
+    if (type === 'user')
+      return { users: await this.deps.shares.shareableUsers(row.account_id, caller.user.uuid) };
+    const groups = await this.deps.shares.shareableGroups(row.account_id, row.namespace_id);
+    return {
+      groups: groups.map((g) => ({ uuid: g.uuid, name: g.name, namespace_id: g.namespace_id, type: g.type })),
+    };
+  }
+
+  async share(
+    caller: Caller,
+    row: StudyRow,
+    target: ShareTarget,
+    rawMessage: string | undefined,
+  ): Promise<void> {
+    this.require(caller, row, target.type);
+    const message = rawMessage?.trim() || null;
+    if (message && message.length > MAX_SHARE_MESSAGE) {
+      throw invalidField('message', `at most ${MAX_SHARE_MESSAGE} characters`);
+    }
+    let copyInto: string;
+    if (target.type === 'group') {
+      const group = await this.deps.shares.group(row.account_id, target.id);
+      if (!group) throw notFound('group');
+      if (group.namespace_id === row.namespace_id)
+        throw invalidField('group_id', 'the study is already in this group');
+      copyInto = group.namespace_id;
+    } else {
+      if (target.id === caller.user.uuid) throw invalidField('user_id', 'cannot share with yourself');
+      // Users of other accounts look the same as made-up ids.
+      if (!(await this.deps.shares.user(row.account_id, target.id))) throw notFound('user');
+      copyInto = await this.deps.shares.personalNamespace(row.account_id, target.id, PERSONAL_GROUP_NAME);
+      if (copyInto === row.namespace_id) throw invalidField('user_id', 'the study is already theirs');
+    }
+
+    const existing = await this.deps.shares.find(row.uuid, target);
+    if (existing) {
+      // Sharing again only refreshes the message: the recipient already has the study.
+      await this.deps.shares.updateMessage(existing, message);
+    } else {
+      if (await this.deps.shares.uidTaken(copyInto, row.study_uid)) {
+        throw invalidField(`${target.type}_id`, `the ${target.type} already holds this study`);
+      }
+      await this.create(row, target, copyInto, message, caller.user);
+    }
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: row.account_id,
+      action: 'CREATE',
+      objectType: 'share',
+      objectId: row.uuid,
+      detail: { target_type: target.type, target_id: target.id, message, again: existing !== undefined },
+      ip: caller.ip,
+    });
+  }
+
+  /**
+   * A routing rule's "share to a group": the study copied into a group of its account on behalf of
+   * the rule's author (`by`), without their own permissions being asked, as the admin who wrote the
+   * rule allowed it. Answers the copy, or null when the group already holds the study.
+   */
+  async shareByRule(
+    row: StudyRow,
+    groupId: string,
+    by: { uuid: string; name: string },
+    detail: Record<string, unknown>,
+  ): Promise<string | null> {
+    const group = await this.deps.shares.group(row.account_id, groupId);
+    if (!group) throw notFound('group');
+    const target: ShareTarget = { type: 'group', id: group.uuid };
+    if (
+      group.namespace_id === row.namespace_id ||
+      (await this.deps.shares.find(row.uuid, target)) ||
+      (await this.deps.shares.uidTaken(group.namespace_id, row.study_uid))
+    ) {
+      return null;
+    }
+    const copy = await this.create(row, target, group.namespace_id, null, by);
+    await this.deps.audit.record({
+      userId: by.uuid,
+      accountId: row.account_id,
+      action: 'CREATE',
+      objectType: 'share',
+      objectId: row.uuid,
+      detail: { target_type: 'group', target_id: group.uuid, message: null, again: false, ...detail },
+    });
+    return copy;
+  }
+
+  /** Records a new share (and its copy and mails, in one transaction); answers the copy's uuid. */
+  private async create(
+    row: StudyRow,
+    target: ShareTarget,
+    copyInto: string,
+    message: string | null,
+    by: { uuid: string; name: string },
+  ): Promise<string | null> {
+    const share = {
+      uuid: randomUUID(),
+      study_uuid: row.uuid,
+      account_id: row.account_id,
+      target_type: target.type,
+      target_id: target.id,
+      message,
+      created_by: by.uuid,
+      created: this.now(),
+    };
+    // Sharing again only refreshes the message, so only a new share is mailed about.
+    const mails = await this.deps.mailsFor?.({
+      study: row,
+      target,
+      message,
+      sharedBy: { uuid: by.uuid, name: by.name },
+    });
+    let copyUuid: string | null = null;
+    await this.deps.shares.create(share, row, copyInto, share.created, async (trx, copy) => {
+      copyUuid = copy;
+      await mails?.queue(trx, copy);
+    });
+    mails?.kick();
+    // A copy in a group is a study arriving there: its routing rules and webhooks hear of it.
+    if (copyUuid && target.type === 'group') await this.deps.onShared?.(copyUuid);
+    return copyUuid;
+  }
+
+  async list(row: StudyRow): Promise<Pick<ShareListAnswer, 'shares'>> {
+    const rows = await this.deps.shares.list(row.uuid);
+    return {
+      shares: rows.map((r) => ({
+        uuid: r.target_id,
+        type: r.target_type as StudyShare['type'],
+        name: (r.target_type === 'user' ? r.user_name : r.group_name) ?? '',
+        ...(r.user_email ? { user_email: r.user_email } : {}),
+        message: r.message,
+        created: Number(r.created),
+      })),
+    };
+  }
+
+  async stop(caller: Caller, row: StudyRow, target: ShareTarget): Promise<void> {
+    this.require(caller, row, target.type);
+    const share = await this.deps.shares.find(row.uuid, target);
+    if (!share) throw notFound('share');
+    const keys = await this.deps.shares.remove(share);
+    // The original normally still references every blob; this matters once it has been purged.
+    await this.deps.collector.removeUnreferenced(keys);
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: row.account_id,
+      action: 'DELETE',
+      objectType: 'share',
+      objectId: row.uuid,
+      detail: { target_type: target.type, target_id: target.id },
+      ip: caller.ip,
+    });
+  }
+}
