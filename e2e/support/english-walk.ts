@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { visibleTexts } from './english-leaks';
 
-/** Called with each screen's name and the texts seen on it. */
-export type Record = (where: string, texts: string[]) => void;
+/** Called with each screen's name and the texts seen on it (the walk waits for it, as axe runs there). */
+export type Record = (where: string, texts: string[]) => void | Promise<void>;
 
 /** The walk's view of the language: an English text as the page shows it (to find buttons by name). */
 export type Words = (english: string) => string;
@@ -21,7 +21,7 @@ export async function settled(page: Page): Promise<void> {
 
 async function look(page: Page, where: string, record: Record): Promise<void> {
   await settled(page);
-  record(where, await visibleTexts(page));
+  await record(where, await visibleTexts(page));
 }
 
 /**

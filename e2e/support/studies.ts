@@ -64,3 +64,18 @@ export async function instanceClasses(baseUrl: string, sid: string, studyUid: st
   const instances = (await response.json()) as Record<string, { Value?: string[] }>[];
   return instances.map((i) => i['00080016']?.Value?.[0] ?? '');
 }
+
+/** The study just uploaded with this MRN, once study/list finds it (its files are stored a moment later). */
+export async function uploadedStudy(
+  baseUrl: string,
+  sid: string,
+  mrn: string,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const [study] = await findStudies(baseUrl, sid, { 'filter.patientid.like': mrn });
+    if (study) return study;
+    if (Date.now() > deadline) throw new Error(`no study with MRN ${mrn}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
