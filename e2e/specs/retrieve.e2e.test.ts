@@ -110,6 +110,8 @@ describe('Retrieve Study from Orthanc', () => {
     expect(shown).toContain(`born ${month}-${day}-${year}`);
     await results.getByRole('checkbox').first().check();
     const selected = page.getByRole('region', { name: 'Selected exams' });
+    // It says where the exams go: the group whose page this is.
+    await selected.getByText('Exams are retrieved into the group Cardiology.').waitFor();
     await selected.getByRole('button', { name: 'Retrieve' }).click();
     await selected
       .getByRole('alert')
