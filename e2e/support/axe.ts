@@ -36,13 +36,12 @@ interface AxeResult {
  */
 export async function runAxe(page: Page, where: string): Promise<ScreenReport> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
-  const result = await page.evaluate<AxeResult>(
-    () =>
-      (window as unknown as { axe: typeof axe }).axe.run(document, {
-        iframes: false,
-        resultTypes: ['violations'],
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-      }),
+  const result = await page.evaluate<AxeResult>(() =>
+    (window as unknown as { axe: typeof axe }).axe.run(document, {
+      iframes: false,
+      resultTypes: ['violations'],
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    }),
   );
   return {
     where,
