@@ -13,4 +13,4 @@ export {
   type SeriesSpec,
   type StudySpec,
 } from './generate.js';
-export { isValidUid } from './uid.js';
+export { derivedUid, isOurUid, isValidUid } from './uid.js';

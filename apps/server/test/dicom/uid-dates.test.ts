@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dicomAge, formatDA, formatTM } from '../../src/dicom/dates.js';
-import { isValidUid, newUid, ORG_ROOT } from '../../src/dicom/uid.js';
+import { randomBytes } from 'node:crypto';
+import { derivedUid, isOurUid, isValidUid, newUid, ORG_ROOT } from '../../src/dicom/uid.js';
 
 describe('newUid', () => {
   it('makes valid, unique 2.25 UIDs', () => {
@@ -19,6 +20,39 @@ describe('newUid', () => {
     }
     expect(isValidUid('1.2.840.10008.1.2.1')).toBe(true);
     expect(isValidUid('2.25.0')).toBe(true);
+  });
+});
+
+describe('UIDs of ours (decision 0058)', () => {
+  const foreign = () => `2.25.${BigInt(`0x${randomBytes(16).toString('hex')}`).toString(10)}`;
+
+  it("marks every UID the server mints, and no other system's 2.25 UID", () => {
+    const ours = [...Array.from({ length: 500 }, () => newUid()), derivedUid('a', 'b')];
+    for (const uid of ours) expect(isOurUid(uid), uid).toBe(true);
+    const others = Array.from({ length: 500 }, foreign);
+    expect(others.filter((uid) => isOurUid(uid))).toEqual([]);
+    for (const uid of ['', '2.25', '2.25.', '1.2.840.10008.1.2.1', '2.25.01', `2.25.${'9'.repeat(39)}`])
+      expect(isOurUid(uid), uid).toBe(false);
+    // A mark is of its own identity: one digit changed is no longer ours.
+    const uid = newUid();
+    const last = uid.at(-1) === '1' ? '2' : '1';
+    expect(isOurUid(uid.slice(0, -1) + last)).toBe(false);
+    // Any input is judged by its length first, never by big arithmetic on it.
+    expect(isOurUid(`2.25.${'1'.repeat(100_000)}`)).toBe(false);
+  });
+
+  it('derives the same UID from the same parts and another from other parts', () => {
+    expect(derivedUid('wrap-instance', '2.25.1', 'abc')).toBe(derivedUid('wrap-instance', '2.25.1', 'abc'));
+    const variants = [
+      derivedUid('wrap-instance', '2.25.1', 'abc'),
+      derivedUid('wrap-instance', '2.25.2', 'abc'),
+      derivedUid('wrap-instance', '2.25.1', 'abd'),
+      derivedUid('wrap-series', '2.25.1', 'abc'),
+      // Parts are kept apart: ('ab', 'c') is not ('a', 'bc').
+      derivedUid('wrap-instance', '2.25.1a', 'bc'),
+    ];
+    expect(new Set(variants).size).toBe(variants.length);
+    for (const uid of variants) expect(isValidUid(uid) && uid.length <= 44, uid).toBe(true);
   });
 });
 

@@ -9,7 +9,7 @@ import {
   type WrapUploadAnswer,
 } from '@imaging-inbox/contract';
 import { formatDA, formatTM } from '../../dicom/dates.js';
-import { isValidUid, newUid, ORG_ROOT } from '../../dicom/index.js';
+import { derivedUid, isOurUid, isValidUid, newUid } from '../../dicom/index.js';
 import {
   checkWrapInput,
   prepareWrapContent,
@@ -121,10 +121,12 @@ export class WrapService {
       // Second pass: write each instance to a temp file; one file in memory at a time.
       for (const [index, file] of request.files.entries()) {
         const found = recognised[index]!;
+        // Derived from the study and the file's bytes (decision 0058): the same file sent again into
+        // its study (a retry after a lost answer) gets the same UIDs and is answered as a duplicate.
         const instance = {
-          seriesInstanceUid: newUid(),
+          seriesInstanceUid: derivedUid('wrap-series', studyUid, file.temp.sha256),
           seriesNumber: firstSeries + index,
-          sopInstanceUid: newUid(),
+          sopInstanceUid: derivedUid('wrap-instance', studyUid, file.temp.sha256),
           title: file.filename,
           contentDate: formatDA(at),
           contentTime: formatTM(at),
@@ -199,9 +201,9 @@ export class WrapService {
     const given = request.fields['study_uid']?.trim();
     if (!given) return { studyUid: newUid(), firstSeries: 1 };
     if (request.link) throw invalidField('study_uid', 'a link upload always makes a new study');
-    // Only UIDs of our own root: a wrapped file never joins a study that came from a modality.
-    if (!isValidUid(given) || !given.startsWith(`${ORG_ROOT}.`))
-      throw invalidField('study_uid', 'not a wrap study UID');
+    // Only UIDs we minted (decision 0058): a wrapped file never joins a study that came from a
+    // modality, even one whose UIDs are under 2.25 too.
+    if (!isValidUid(given) || !isOurUid(given)) throw invalidField('study_uid', 'not a wrap study UID');
     const existing = await this.deps.studies.findInNamespace(request.group.namespaceId, given);
     if (!existing) return { studyUid: given, firstSeries: 1 };
     if (
