@@ -110,6 +110,7 @@ function areaOf(srcDir, file) {
   const parts = rel.split(path.sep);
   if (parts[0] !== 'modules' || parts.length < 3) return parts[0];
   const name = parts[parts.length - 1];
+  if (name === 'index.ts') return `modules/${parts[1]}/index.ts`;
   if (name.endsWith('.routes.ts')) return 'http';
   if (/\.(service|presenter)\.ts$/.test(name)) return 'services';
   if (/\.(repository|sql)\.ts$/.test(name)) return 'repositories';
@@ -130,7 +131,7 @@ function serverViolations(srcDir, from, to) {
   if (PROTOCOL_AREAS.has(a) && (b === 'http' || b === 'services')) {
     out.push({ rule: 'server-protocols', why: `${a}/ may not import ${b}/` });
   }
-  if (b === 'http' && !HTTP_EDGE.has(a)) {
+  if (b === 'http' && !HTTP_EDGE.has(a) && !a.endsWith('/index.ts')) {
     out.push({ rule: 'server-http-edge', why: `only http/ may import http/ (${a} imports it)` });
   }
   return out;

@@ -14,9 +14,9 @@ import { DicomListener } from './dimse/listener.js';
 import { MllpListener } from './hl7/mllp-listener.js';
 import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
-import { startPurgeTimer } from './modules/studies/purge-timer.js';
+import { startPurgeTimer } from './modules/studies/index.js';
 import { startUploadSweepTimer } from './ingest/upload-sweep-timer.js';
-import { startDestinationEchoTimer } from './modules/pacs/destination-echo-timer.js';
+import { startDestinationEchoTimer } from './modules/pacs/index.js';
 import { harvestMailInterval, startHarvestMailTimer } from './notifications/harvest-mail-timer.js';
 import { missingNodeFlags } from './runtime-flags.js';
 

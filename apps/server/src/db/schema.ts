@@ -1,4 +1,4 @@
-import type { DestinationSearchResult } from '@imaging-inbox/contract';
+import type { DestinationSearchResult, DestinationWorklistItem } from '@imaging-inbox/contract';
 import type { Generated } from 'kysely';
 
 /**

@@ -2,7 +2,7 @@ import { VIEWER_TOKEN_PREFIX, VIEWER_TOKEN_TTL_MS } from '@imaging-inbox/contrac
 import { sessionExpired } from '../domain/errors.js';
 import type { Caller } from '../policies/index.js';
 import { requireStudy } from '../policies/index.js';
-import type { SessionsRepository } from '../modules/accounts/sessions.repository.js';
+import type { SessionsRepository } from '../repositories/sessions.repository.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ViewerTokenRow, ViewerTokensRepository } from './viewer-tokens.repository.js';

@@ -6,7 +6,7 @@ import type { DicomNodesRepository } from '../repositories/dicom-nodes.repositor
 import type { IndexTarget } from '../repositories/ingest.repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { parseDicomHeader } from '../dicom/parse.js';
-import type { DeliveryRouter } from '../modules/pacs/delivery-router.js';
+import type { DeliveryRouter } from '../modules/pacs/index.js';
 import {
   abortPdu,
   APPLICATION_CONTEXT,
@@ -28,6 +28,7 @@ import type { PduHandler } from './pdu-reader.js';
 import { ACCEPTED_TRANSFER_SYNTAXES, isStorageSopClass, VERIFICATION } from './sop-classes.js';
 import { STORE_STATUS, storeFailureOf } from './store-status.js';
 import { markStoreStage } from '../metrics/store-stages.js';
+import { hostMatches, normalizeIp } from './sender-host.js';
 
 /** Our receive limit for P-DATA-TF PDUs (A-ASSOCIATE-AC): larger PDUs mean fewer per instance. */
 export const MAX_PDU_LENGTH = 256 * 1024;

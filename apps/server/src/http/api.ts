@@ -1,9 +1,11 @@
+import type { ListFilter } from '@imaging-inbox/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../policies/index.js';
 import { sessionExpired } from '../domain/errors.js';
 import { hashToken } from '../security/tokens.js';
+import { listFiltersOf } from './list-filters.js';
 import type { Params } from './params.js';
 import { collectParams } from './params.js';
 import type { RequestSchema } from './request-schema.js';

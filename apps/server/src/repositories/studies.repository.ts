@@ -4,11 +4,7 @@ import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
 import { countableFromCounts, totalFromCountsQuery } from './study-counts.sql.js';
 import { applyStudyFilters, applyStudySort, sortKeyColumns, studySortTerms } from './study-search.sql.js';
-import {
-  pushesByStudy,
-  pushesOfStudiesQuery,
-  type StudyPushListed,
-} from '../modules/pacs/study-pushes.repository.js';
+import { pushesByStudy, pushesOfStudiesQuery, type StudyPushListed } from '../modules/pacs/index.js';
 import { InListTemplate } from '../db/in-list-template.js';
 import { TemplateCache } from '../db/template-cache.js';
 

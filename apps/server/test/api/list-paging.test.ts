@@ -2,6 +2,7 @@ import { MAX_PAGE_ROWS } from '@imaging-inbox/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../../src/http/app.js';
 import type { World } from '../support/access-world.js';
+import { listPaths, paramsOf } from '../support/list-params.js';
 import { buildWorld, credentials } from '../support/access-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';

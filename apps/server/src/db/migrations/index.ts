@@ -62,6 +62,7 @@ import { hl7Senders } from './20261202T0150-hl7-senders.js';
 import { jobLeaseHolder } from './20261202T0210-job-lease-holder.js';
 import { callingAeTitles } from './20261202T0230-calling-ae-titles.js';
 import { destinationSharedTarget } from './20261202T0231-destination-shared-target.js';
+import { destinationWorklistSearches } from './20261202T0400-destination-worklist-searches.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {

@@ -1,5 +1,5 @@
 import { DomainError } from '../../domain/errors.js';
-import type { AuthFailuresRepository } from './auth-failures.repository.js';
+import type { AuthFailuresRepository } from '../../repositories/auth-failures.repository.js';
 import { AttemptsInFlight, MAX_IN_FLIGHT_WAIT_MS } from '../../security/attempts-in-flight.js';
 
 export interface RateLimits {

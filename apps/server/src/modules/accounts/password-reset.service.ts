@@ -1,9 +1,9 @@
 import { isStrongPassword } from '@imaging-inbox/contract';
 import { DomainError } from '../../domain/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
-import type { AuthFailuresRepository } from './auth-failures.repository.js';
+import type { AuthFailuresRepository } from '../../repositories/auth-failures.repository.js';
 import type { PasswordResetsRepository } from './password-resets.repository.js';
-import type { SessionsRepository } from './sessions.repository.js';
+import type { SessionsRepository } from '../../repositories/sessions.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { hashPassword, verifyPassword } from '../../security/passwords.js';

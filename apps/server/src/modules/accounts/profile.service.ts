@@ -13,12 +13,13 @@ import {
   type UserProfile,
 } from '@imaging-inbox/contract';
 import { DomainError, invalidField } from '../../domain/errors.js';
-import { mayChangeShareCode, requireShareCodeChange, type Caller } from '../../policies/index.js';
-import type { AuthFailuresRepository } from './auth-failures.repository.js';
-import type { SendsRepository } from '../sharing/sends.repository.js';
-import type { SessionsRepository } from './sessions.repository.js';
+import { mayChangeShareCode, requireShareCodeChange } from '../sharing/index.js';
+import type { Caller } from '../../policies/index.js';
+import type { AuthFailuresRepository } from '../../repositories/auth-failures.repository.js';
+import type { SendsRepository } from '../sharing/index.js';
+import type { SessionsRepository } from '../../repositories/sessions.repository.js';
 import type { SettingsRepository } from '../../repositories/settings.repository.js';
-import type { SharesRepository } from '../sharing/shares.repository.js';
+import type { SharesRepository } from '../sharing/index.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import type { PasswordResetService } from './password-reset.service.js';

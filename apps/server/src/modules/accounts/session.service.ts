@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors.js';
-import type { AuthFailuresRepository } from './auth-failures.repository.js';
-import type { SessionRow, SessionsRepository } from './sessions.repository.js';
+import type { AuthFailuresRepository } from '../../repositories/auth-failures.repository.js';
+import type { SessionRow, SessionsRepository } from '../../repositories/sessions.repository.js';
 import type { UserRow, UsersRepository } from '../../repositories/users.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import type { RateLimits } from './login-throttle.js';

@@ -1,4 +1,4 @@
-import { pageOf, pageRequest, userEventRequest, userEventSetRequest } from '@imaging-inbox/contract';
+import { filterRows, pageOf, pageRequest, userEventRequest, userEventSetRequest } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../../http/api.js';

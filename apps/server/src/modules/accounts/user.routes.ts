@@ -2,6 +2,7 @@ import {
   MESSAGES,
   namespaceListRequest,
   noParams,
+  filterRows,
   pageOf,
   passwordChangeRequest,
   passwordLostRequest,

@@ -10,7 +10,7 @@ import { invalidField } from '../../domain/errors.js';
 import { requireAccountSettingsEdit, type Caller } from '../../policies/index.js';
 import type { SettingsRepository } from '../../repositories/settings.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
-import type { CallingAeTitles } from '../pacs/calling-ae-titles.service.js';
+import type { CallingAeTitles } from '../pacs/index.js';
 
 /**
  * The settings an account's admins change with account/set: its default language, which e-mails to

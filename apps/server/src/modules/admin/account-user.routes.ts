@@ -4,6 +4,7 @@ import {
   accountUserListRequest,
   accountUserRequest,
   accountUserSetRequest,
+  filterRows,
   pageOf,
   pageRequest,
   userEnableRequest,

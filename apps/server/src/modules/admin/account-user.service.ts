@@ -2,13 +2,8 @@ import { INVITE_TTL_MS, USER_NAME_MAX_LENGTH } from '@imaging-inbox/contract';
 import type { AccountInvitation, AccountRole, AccountUser, AccountUserPage } from '@imaging-inbox/contract';
 import { DomainError, invalidField, missingFields, notFound } from '../../domain/errors.js';
 import type { Caller } from '../../policies/index.js';
-import {
-  requireAccountUsers,
-  requireManagedUser,
-  requireMayTouchAdmin,
-  requireNotOwnGrant,
-  requireWithinOwnGrant,
-} from '../../policies/index.js';
+import { requireAccountUsers, requireManagedUser, requireMayTouchAdmin } from './account-users.js';
+import { requireNotOwnGrant, requireWithinOwnGrant } from '../../policies/index.js';
 import { NO_PASSWORD_YET } from './account-users.repository.js';
 import type {
   AccountUserQuery,

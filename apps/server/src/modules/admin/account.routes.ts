@@ -5,6 +5,7 @@ import {
   groupListRequest,
   groupConfigSetRequest,
   MESSAGES,
+  filterRows,
   pageOf,
   uuidRequest,
 } from '@imaging-inbox/contract';

@@ -1,8 +1,15 @@
-import { auditLogRequest, auditObjectRequest } from '@imaging-inbox/contract';
+import {
+  auditAccountRequest,
+  auditFailedLoginsRequest,
+  auditLogRequest,
+  auditObjectRequest,
+  auditUserRequest,
+} from '@imaging-inbox/contract';
 import type { AuditObjectAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../../http/api.js';
+import { auditFilterOf } from './audit-filter.js';
 
 /**
  * A study's history (Summary tab): its audit events, for callers who may view the study; and an

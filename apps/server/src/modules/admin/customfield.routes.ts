@@ -5,6 +5,7 @@ import {
   customFieldDeleteRequest,
   customFieldListRequest,
   customFieldSetRequest,
+  filterRows,
   pageOf,
 } from '@imaging-inbox/contract';
 import type { AppContext } from '../../context.js';

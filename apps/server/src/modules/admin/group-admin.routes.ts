@@ -6,6 +6,7 @@ import {
   groupUserAddRequest,
   groupUserDeleteRequest,
   groupUserListRequest,
+  filterRows,
   pageOf,
   uuidRequest,
 } from '@imaging-inbox/contract';

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { invalidField, notFound } from '../../domain/errors.js';
 import type { Caller, GroupAccess } from '../../policies/index.js';
 import { requireAccountAdmin } from '../../policies/index.js';
-import type { DestinationsRepository } from '../pacs/destinations.repository.js';
+import type { DestinationsRepository } from '../pacs/index.js';
 import type { GroupConfigsRepository, GroupOfAccount } from './group-configs.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
 

@@ -1,4 +1,4 @@
-import { labelDeleteRequest, labelListRequest, labelSetRequest, pageOf } from '@imaging-inbox/contract';
+import { labelDeleteRequest, labelListRequest, labelSetRequest, filterRows, pageOf } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../../http/api.js';

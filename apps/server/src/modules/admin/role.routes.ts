@@ -1,5 +1,6 @@
 import type { RoleListAnswer } from '@imaging-inbox/contract';
 import {
+  filterRows,
   pageOf,
   roleAddRequest,
   roleListRequest,

@@ -3,7 +3,7 @@ import type { OrderStatus } from '@imaging-inbox/contract';
 import { buildAck, hl7Time, Hl7ParseError, parseHl7, segment, segmentsOf, value } from '../../hl7/message.js';
 import type { AckCode, Hl7Message } from '../../hl7/message.js';
 import type { AccountsRepository } from '../../repositories/accounts.repository.js';
-import type { Hl7SendersRepository } from '../pacs/hl7-senders.repository.js';
+import type { Hl7SendersRepository } from '../pacs/index.js';
 import type { Hl7ResultsRepository } from './hl7-results.repository.js';
 import type { OrdersRepository } from './orders.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';

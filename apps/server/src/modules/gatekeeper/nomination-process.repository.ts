@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Insertable, Kysely } from 'kysely';
 import type { AuditEventTable, Database, StudyPushTable } from '../../db/schema.js';
 import type { AlsoInTransaction } from '../../repositories/with-transaction.js';
-import type { PushableInstance } from '../pacs/study-pushes.repository.js';
+import type { PushableInstance } from '../pacs/index.js';
 
 /** What processing a nomination writes at its two commits: accepted, then queued for the push. */
 export class NominationProcessRepository {

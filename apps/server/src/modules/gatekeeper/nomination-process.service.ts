@@ -1,26 +1,27 @@
 import type { StudyApproveRequest, StudyProcessAnswer, StudyProcessRequest } from '@imaging-inbox/contract';
-import { NOMINATION_PRIORITIES, isoDateOf } from '@imaging-inbox/contract';
+import { NOMINATION_PRIORITIES, isoDateOf, orderWrittenValues } from '@imaging-inbox/contract';
 import type { Updateable } from 'kysely';
 import type { StudyTable } from '../../db/schema.js';
 import { DomainError, invalidField, missingFields, notFound } from '../../domain/errors.js';
 import { NOMINATION_PROCESS_JOB, PUSH_JOB } from '../../jobs/job-kinds.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
-import type { PacsClient } from '../pacs/pacs-client.js';
-import { peerOf } from '../pacs/destination-job.js';
-import type { CallingAeOf } from '../pacs/destination-job.js';
+import type { PacsClient } from '../pacs/index.js';
+import { peerOf } from '../pacs/index.js';
+import type { CallingAeOf } from '../pacs/index.js';
 import type { Caller } from '../../policies/index.js';
-import { requireGatekeeperProcess } from '../../policies/index.js';
+import { requireGatekeeperProcess } from './nominations.js';
 import { LOCK_TTL_MS } from '../../policies/study-lock.js';
-import type { DestinationRow, DestinationsRepository } from '../pacs/destinations.repository.js';
+import type { DestinationRow, DestinationsRepository } from '../pacs/index.js';
 import type { NominationProcessRepository } from './nomination-process.repository.js';
 import type { NominationsRepository } from './nominations.repository.js';
+import type { OrdersRepository } from './orders.repository.js';
 import type { StudiesRepository, StudyRow } from '../../repositories/studies.repository.js';
 import { searchKey } from '../../repositories/study-search.sql.js';
-import type { StudyPushesRepository } from '../pacs/study-pushes.repository.js';
+import type { StudyPushesRepository } from '../pacs/index.js';
 import type { AuditService } from '../../audit/audit.service.js';
-import type { GroupConfigService } from '../admin/group-config.service.js';
+import type { GroupConfigService } from '../admin/index.js';
 import { presentNomination } from './nomination.service.js';
-import type { StudyFileEditor } from '../studies/study-file-editor.js';
+import type { StudyFileEditor } from '../studies/index.js';
 import { newUuid } from '../../security/tokens.js';
 
 interface Deps {

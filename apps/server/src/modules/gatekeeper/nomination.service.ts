@@ -8,19 +8,15 @@ import {
 } from '@imaging-inbox/contract';
 import { DomainError, invalidField, missingFields, notFound } from '../../domain/errors.js';
 import type { Caller } from '../../policies/index.js';
-import {
-  requireGatekeeperDecision,
-  requireNominationOwner,
-  requireNominator,
-  requireStudy,
-} from '../../policies/index.js';
-import type { GroupConfigsRepository } from '../admin/group-configs.repository.js';
+import { requireGatekeeperDecision, requireNominationOwner, requireNominator } from './nominations.js';
+import { requireStudy } from '../../policies/index.js';
+import type { GroupConfigsRepository } from '../admin/index.js';
 import type { NominationListed, NominationsRepository } from './nominations.repository.js';
-import type { SharesRepository } from '../sharing/shares.repository.js';
+import type { SharesRepository } from '../sharing/index.js';
 import type { StudiesRepository } from '../../repositories/studies.repository.js';
 import type { BlobCollector } from '../../storage/blob-collector.js';
 import type { AuditService } from '../../audit/audit.service.js';
-import type { GroupConfigService } from '../admin/group-config.service.js';
+import type { GroupConfigService } from '../admin/index.js';
 import type { NominationNotifier } from './nomination-notifier.js';
 
 interface Deps {

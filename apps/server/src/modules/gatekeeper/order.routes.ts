@@ -2,6 +2,7 @@ import {
   orderAddRequest,
   orderListRequest,
   orderSearchRequest,
+  filterRows,
   pageOf,
   studyReportListRequest,
 } from '@imaging-inbox/contract';

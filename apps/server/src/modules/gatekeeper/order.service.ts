@@ -8,16 +8,16 @@ import type {
   WorklistOutcome,
 } from '@imaging-inbox/contract';
 import { invalidField } from '../../domain/errors.js';
-import { peerOf } from '../pacs/destination-job.js';
-import type { CallingAeOf } from '../pacs/destination-job.js';
-import type { PacsClient } from '../pacs/pacs-client.js';
+import { peerOf } from '../pacs/index.js';
+import type { CallingAeOf } from '../pacs/index.js';
+import type { PacsClient } from '../pacs/index.js';
 import { orderOfWorklist, worklistKeys } from './worklist-query.js';
 import type { Caller } from '../../policies/index.js';
-import { requireOrderAccount, requireOrderSearchGroup } from '../../policies/index.js';
-import type { DestinationsRepository } from '../pacs/destinations.repository.js';
+import { requireOrderAccount, requireOrderSearchGroup } from './orders.js';
+import type { DestinationsRepository } from '../pacs/index.js';
 import type { OrderRow, OrdersRepository } from './orders.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
-import type { GroupConfigService } from '../admin/group-config.service.js';
+import type { GroupConfigService } from '../admin/index.js';
 import { newUuid } from '../../security/tokens.js';
 
 interface Deps {

@@ -1,13 +1,17 @@
 import fsp from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MAX_REPORT_TEXT, studyReportAddRequest, type StudyReportAddAnswer } from '@imaging-inbox/contract';
+import {
+  MAX_REPORT_TEXT,
+  WRAP_MAX_FILE_BYTES,
+  studyReportAddRequest,
+  type StudyReportAddAnswer,
+} from '@imaging-inbox/contract';
 import type { AppContext } from '../../context.js';
 import { invalidField, tooLarge } from '../../domain/errors.js';
 import { BodyTooLargeError, type TempFile } from '../../storage/blob-store.js';
 import { authenticate } from '../../http/api.js';
 import { collectParams, type Params } from '../../http/params.js';
 import { parseRequest } from '../../http/request-schema.js';
-import { wrapFileLimit } from '../studies/wrap.routes.js';
 
 /**
  * study/report/add (study_report_add): a text report as a form or JSON field, or a PDF as the
@@ -17,7 +21,7 @@ import { wrapFileLimit } from '../studies/wrap.routes.js';
  * limit of one file.
  */
 export function studyReportRoutes(ctx: AppContext, app: FastifyInstance, maxUploadBytes: number): void {
-  const maxPdfBytes = wrapFileLimit(maxUploadBytes);
+  const maxPdfBytes = Math.min(maxUploadBytes, WRAP_MAX_FILE_BYTES); // the wrap limit of one file
   app.route({
     method: ['GET', 'POST'],
     url: '/api/v3/study/report/add',

@@ -1,11 +1,11 @@
-import type { DestinationRetrieve, DestinationSearch } from '@imaging-inbox/contract';
+import type { DestinationRetrieve, DestinationSearch, DestinationWorklistSearch } from '@imaging-inbox/contract';
 import { invalidField, notFound } from '../../domain/errors.js';
 import { DESTINATION_RETRIEVE_JOB, DESTINATION_SEARCH_JOB } from '../../jobs/job-kinds.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { parseSearchQuery } from './search-query.js';
 import type { SearchParams } from './search-query.js';
 import type { Caller } from '../../policies/index.js';
-import { requireFollowedSearch, requireSearchTarget, requireVisibleSearch } from '../../policies/index.js';
+import { requireFollowedSearch, requireSearchTarget, requireVisibleSearch } from './destinations.js';
 import type { DestinationRow } from './destinations.repository.js';
 import type {
   DestinationRetrieveRow,

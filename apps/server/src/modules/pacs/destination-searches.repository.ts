@@ -1,4 +1,5 @@
 import { STUDY_STATUS } from '@imaging-inbox/contract';
+import type { DestinationWorklistItem } from '@imaging-inbox/contract';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type {
   Database,

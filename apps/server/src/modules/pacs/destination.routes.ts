@@ -1,8 +1,10 @@
 import {
   destinationAddRequest,
   destinationListRequest,
+  filterRows,
   pageOf,
   destinationRetrieveRequest,
+  destinationSearchMwlRequest,
   destinationSearchRequest,
   destinationSetRequest,
   studyItemListRequest,

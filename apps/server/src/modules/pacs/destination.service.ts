@@ -9,7 +9,7 @@ import {
 import type { Destination, EchoResult } from '@imaging-inbox/contract';
 import { invalidField, missingFields } from '../../domain/errors.js';
 import type { Caller } from '../../policies/index.js';
-import { maySetSharedTarget, requireDestination, requireDestinationAccount } from '../../policies/index.js';
+import { maySetSharedTarget, requireDestination, requireDestinationAccount } from './destinations.js';
 import { NO_DICOM_ANSWER } from './pacs-client.js';
 import type { PacsPeer } from './pacs-client.js';
 import type { CallingAeTitles } from './calling-ae-titles.service.js';

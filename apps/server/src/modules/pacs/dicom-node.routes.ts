@@ -1,4 +1,12 @@
-import { dicomNodeListRequest, pageOf, rawText, requiredText, uuidRequest } from '@imaging-inbox/contract';
+import {
+  dicomNodeListRequest,
+  groupScannerValidateRequest,
+  filterRows,
+  pageOf,
+  rawText,
+  requiredText,
+  uuidRequest,
+} from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';

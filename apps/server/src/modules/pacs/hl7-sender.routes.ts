@@ -2,6 +2,7 @@ import {
   hl7SenderAddRequest,
   hl7SenderListRequest,
   hl7SenderSetRequest,
+  filterRows,
   pageOf,
   uuidRequest,
 } from '@imaging-inbox/contract';

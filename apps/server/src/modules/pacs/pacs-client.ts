@@ -1,4 +1,5 @@
 import {
+  AssociationError,
   echo,
   findContexts,
   moveContexts,

@@ -8,6 +8,7 @@ import type { CallingAeOf } from './destination-job.js';
 import type { PacsClient } from './pacs-client.js';
 import { findKeys, searchResultOf } from './search-query.js';
 import type { SearchQuery } from './search-query.js';
+import { runWorklistSearch } from './worklist-search-run.js';
 
 /** Past this many matches the C-FIND is cancelled and the search says it was cut short. */
 export const SEARCH_RESULT_CAP = 500;

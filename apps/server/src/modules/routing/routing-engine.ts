@@ -16,9 +16,9 @@ import type { AuditService } from '../../audit/audit.service.js';
 import { matches } from './routing-conditions.js';
 import { UserPatternError } from './user-pattern.js';
 import { presentRule } from './routing-rule.service.js';
-import type { SendService } from '../sharing/send.service.js';
-import type { ShareService } from '../sharing/share.service.js';
-import type { StudyPushService } from '../pacs/study-push.service.js';
+import type { SendService } from '../sharing/index.js';
+import type { ShareService } from '../sharing/index.js';
+import type { StudyPushService } from '../pacs/index.js';
 import type { WebhookService } from './webhook.service.js';
 
 type Trigger = Exclude<RouteEvent, 'manual'>;

@@ -1,6 +1,7 @@
 import {
   WEBHOOK_EVENTS,
   noParams,
+  filterRows,
   pageOf,
   uuidRequest,
   webhookAddRequest,

@@ -1,5 +1,5 @@
 import { DomainError } from '../../domain/errors.js';
-import type { AuthFailuresRepository } from '../accounts/auth-failures.repository.js';
+import type { AuthFailuresRepository } from '../../repositories/auth-failures.repository.js';
 import { AttemptsInFlight, MAX_IN_FLIGHT_WAIT_MS } from '../../security/attempts-in-flight.js';
 
 export const rateLimited = () => new DomainError('RATE_LIMITED', 'Too many attempts; try again later.');

@@ -2,19 +2,19 @@ import type { LinkInfoAnswer, LinkUnlockAnswer } from '@imaging-inbox/contract';
 import { linkTokenRequest, linkUnlockRequest } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { WRAPPING_SETTING } from '../studies/wrap.service.js';
+import { WRAPPING_SETTING } from '../studies/index.js';
 import { apiRoute } from '../../http/api.js';
 import { DomainError, notPermitted } from '../../domain/errors.js';
-import { grantMayUploadTo } from '../../policies/index.js';
+import { grantMayUploadTo } from './links.js';
 import { collectParams } from '../../http/params.js';
 import { hashToken } from '../../security/tokens.js';
 import { LINK_SOURCE_KIND, linkIndexTarget } from '../../ingest/link-source.js';
 import type { Params } from '../../http/params.js';
 import type { FastifyRequest } from 'fastify';
-import { receiveBody, uploadAnswer } from '../studies/storage.routes.js';
+import { receiveBody, uploadAnswer } from '../studies/index.js';
 import { typeUntypedUpload } from '../../http/sniff-upload-type.js';
-import { registerUploadSessionRoutes } from '../studies/upload-session.routes.js';
-import { receiveAndWrap, wrapFileLimit } from '../studies/wrap.routes.js';
+import { registerUploadSessionRoutes } from '../studies/index.js';
+import { receiveAndWrap, wrapFileLimit } from '../studies/index.js';
 
 /** The grant from the X-Link-Grant header (or a grant parameter). */
 function grantOf(request: FastifyRequest, params: Params): string {

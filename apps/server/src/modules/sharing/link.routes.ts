@@ -1,5 +1,5 @@
 import type { LinkAddAnswer, LinkListAnswer } from '@imaging-inbox/contract';
-import { linkAddRequest, linkListRequest, pageOf, uuidRequest } from '@imaging-inbox/contract';
+import { linkAddRequest, linkListRequest, filterRows, pageOf, uuidRequest } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../../http/api.js';

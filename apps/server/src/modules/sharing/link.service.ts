@@ -3,7 +3,7 @@ import { MAX_EMAIL_LENGTH, MAX_LINK_PASSWORD, MAX_SHARE_MESSAGE } from '@imaging
 import { invalidField } from '../../domain/errors.js';
 import type { Mail, Mailer } from '../../mail/mailer.js';
 import type { Caller } from '../../policies/index.js';
-import { linkNamespaces, requireLinkGroup, requireManagedLink } from '../../policies/index.js';
+import { linkNamespaces, requireLinkGroup, requireManagedLink } from './links.js';
 import type { LinksRepository } from './links.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { hashPassword } from '../../security/passwords.js';

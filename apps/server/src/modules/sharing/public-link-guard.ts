@@ -1,5 +1,5 @@
 import { DomainError } from '../../domain/errors.js';
-import type { AuthFailuresRepository } from '../accounts/auth-failures.repository.js';
+import type { AuthFailuresRepository } from '../../repositories/auth-failures.repository.js';
 import { AttemptLimiter } from './attempt-limiter.js';
 import { hashToken, newSecretToken } from '../../security/tokens.js';
 

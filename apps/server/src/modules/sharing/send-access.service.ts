@@ -8,7 +8,7 @@ import type { SendRow, SendsRepository } from './sends.repository.js';
 import type { StudiesRepository, StudyRow } from '../../repositories/studies.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
-import type { DownloadPlan, DownloadService } from '../studies/download.service.js';
+import type { DownloadPlan, DownloadService } from '../studies/index.js';
 import type { PublicLinkGuardDeps } from './public-link-guard.js';
 import { noLink, PublicLinkGuard } from './public-link-guard.js';
 import { hashToken } from '../../security/tokens.js';

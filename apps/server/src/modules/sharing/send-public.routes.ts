@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { apiRoute } from '../../http/api.js';
 import { DomainError } from '../../domain/errors.js';
 import { collectParams } from '../../http/params.js';
-import { sendArchive } from '../studies/download.routes.js';
+import { sendArchive } from '../studies/index.js';
 
 /**
  * The e-mailed recipient's calls, reached without a session: `info`, `code` (mail a one-time

@@ -1,5 +1,6 @@
 import {
   connectionListRequest,
+  filterRows,
   pageOf,
   studyItemListRequest,
   studyUuidRequest,

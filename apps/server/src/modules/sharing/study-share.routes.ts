@@ -1,4 +1,5 @@
 import {
+  filterRows,
   pageOf,
   studyItemListRequest,
   studyShareRequest,

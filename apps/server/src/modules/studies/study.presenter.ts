@@ -3,8 +3,9 @@ import type { Caller } from '../../policies/index.js';
 import { studyPermissions } from '../../policies/index.js';
 import { LOCK_TTL_MS, lockHolder } from '../../policies/index.js';
 import type { StudyListed } from '../../repositories/studies.repository.js';
-import type { StudyPushListed } from '../pacs/study-pushes.repository.js';
-import { presentPush } from '../pacs/study-push.service.js';
+import type { StudyPushListed } from '../pacs/index.js';
+import type { StudyActivity } from './study-activity.service.js';
+import { presentPush } from '../pacs/index.js';
 
 /**
  * The answer shape of a study, field by field, so nothing the client should not see (lock owner,

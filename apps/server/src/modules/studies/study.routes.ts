@@ -4,13 +4,18 @@ import {
   studySearchRequest,
   studySetRequest,
   studySyncRequest,
+  namedStudyRequest,
   studyTimingEventRequest,
   studyUuidRequest,
 } from '@imaging-inbox/contract';
+import type { NamedStudy } from '@imaging-inbox/contract';
 import { studyEvent } from '../../audit/audit.service.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../../http/api.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Caller } from '../../policies/index.js';
+import { studyPermissions } from '../../policies/index.js';
 
 export function studyRoutes(ctx: AppContext, app: FastifyInstance): void {
   const studies = ctx.services.studies;

@@ -15,9 +15,10 @@ import type { StudiesRepository, StudyRow } from '../../repositories/studies.rep
 import type { UsersRepository } from '../../repositories/users.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { studyEvent } from '../../audit/audit.service.js';
-import type { CustomFieldChange, CustomFieldService } from '../admin/custom-field.service.js';
+import type { CustomFieldChange, CustomFieldService } from '../admin/index.js';
 import type { StudyFileEditor } from './study-file-editor.js';
 import { lockHoldersOf, presentStudy } from './study.presenter.js';
+import type { StudyActivityService } from './study-activity.service.js';
 import type { StudyQuery } from '../../repositories/study-query.types.js';
 import { buildStudyQuery } from '../../domain/study-query.js';
 import { searchKey } from '../../repositories/study-search.sql.js';

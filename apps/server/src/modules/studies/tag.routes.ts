@@ -1,4 +1,4 @@
-import { pageOf, tagListRequest } from '@imaging-inbox/contract';
+import { filterRows, pageOf, tagListRequest } from '@imaging-inbox/contract';
 import type { TagListAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';

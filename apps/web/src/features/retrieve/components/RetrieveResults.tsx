@@ -18,7 +18,14 @@ export function RetrieveResults({ results, selected, onToggle }: Props) {
   const dates = useDateDisplay();
   return (
     <ScrollTable label={t('Search results')}>
-      <Table size="small" stickyHeader aria-label={t('Search results')}>
+      {/* Headers, dates and accession numbers on one line ("Study date" broke in two at 1280 px);
+          the description wraps instead. */}
+      <Table
+        size="small"
+        stickyHeader
+        aria-label={t('Search results')}
+        sx={{ '& th, & td:nth-of-type(2), & td:nth-of-type(3)': { whiteSpace: 'nowrap' } }}
+      >
         <TableHead>
           <TableRow>
             <TableCell padding="checkbox" />

@@ -1,11 +1,11 @@
 import type { StudyPatientSearchRequest } from '@imaging-inbox/contract';
 import { notFound } from '../../domain/errors.js';
 import type { Caller } from '../../policies/index.js';
-import { requireGatekeeperProcess } from '../../policies/index.js';
-import type { DestinationsRepository } from './destinations.repository.js';
+import { requireGatekeeperProcess } from './nominations.js';
+import type { DestinationsRepository } from '../pacs/index.js';
 import type { StudiesRepository } from '../../repositories/studies.repository.js';
-import type { DestinationSearchService } from './destination-search.service.js';
-import type { GroupConfigService } from '../admin/group-config.service.js';
+import type { DestinationSearchService } from '../pacs/index.js';
+import type { GroupConfigService } from '../admin/index.js';
 
 interface Deps {
   studies: Pick<StudiesRepository, 'findByUuid'>;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import type { DialectName } from '../../db/dialect.js';
-import type { Database } from '../../db/schema.js';
+import type { DialectName } from '../db/dialect.js';
+import type { Database } from '../db/schema.js';
 
 /** Failed sign-ins and guesses, kept in the database so every app process sees the same count. */
 export class AuthFailuresRepository {

@@ -1,7 +1,7 @@
 import type { InferResult, Kysely, Selectable } from 'kysely';
-import type { Database, SessionTable } from '../../db/schema.js';
-import { QueryTemplate } from '../../db/query-template.js';
-import type { UserRow } from '../../repositories/users.repository.js';
+import type { Database, SessionTable } from '../db/schema.js';
+import { QueryTemplate } from '../db/query-template.js';
+import type { UserRow } from './users.repository.js';
 
 export type SessionRow = Selectable<SessionTable>;
 

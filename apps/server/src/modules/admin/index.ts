@@ -1,0 +1,25 @@
+/** The admin module's one door: what the rest of the server may use of it (see README.md). */
+export { AccountSettingsService } from './account-settings.service.js';
+export { accountUserRoutes } from './account-user.routes.js';
+export { AccountUserService } from './account-user.service.js';
+export { AccountUsersRepository } from './account-users.repository.js';
+export { accountRoutes } from './account.routes.js';
+export { AuditLogService } from './audit-log.service.js';
+export { auditRoutes } from './audit.routes.js';
+export { CustomFieldService } from './custom-field.service.js';
+export type { CustomFieldChange } from './custom-field.service.js';
+export { CustomFieldsRepository } from './custom-fields.repository.js';
+export { customFieldRoutes } from './customfield.routes.js';
+export { GroupAdminRepository } from './group-admin.repository.js';
+export { groupAdminRoutes } from './group-admin.routes.js';
+export { GroupAdminService } from './group-admin.service.js';
+export { GroupConfigService } from './group-config.service.js';
+export { GroupConfigsRepository } from './group-configs.repository.js';
+export { LabelOverridesRepository } from './label-overrides.repository.js';
+export { labelRoutes } from './label.routes.js';
+export { LabelService } from './label.service.js';
+export { namespaceRoutes } from './namespace.routes.js';
+export { roleRoutes } from './role.routes.js';
+export { RoleService } from './role.service.js';
+export { RolesRepository } from './roles.repository.js';
+export { settingRoutes } from './setting.routes.js';

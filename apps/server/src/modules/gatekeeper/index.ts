@@ -1,0 +1,19 @@
+/** The gatekeeper module's one door: what the rest of the server may use of it (see README.md). */
+export { Hl7InboxService } from './hl7-inbox.service.js';
+export { Hl7ResultsRepository } from './hl7-results.repository.js';
+export { NominationNotifier } from './nomination-notifier.js';
+export { nominationProcessJob } from './nomination-process-job.js';
+export { NominationProcessRepository } from './nomination-process.repository.js';
+export { NominationProcessService } from './nomination-process.service.js';
+export { nominationRoutes } from './nomination.routes.js';
+export { NominationService } from './nomination.service.js';
+export { NominationsRepository } from './nominations.repository.js';
+export { requireGatekeeperProcess } from './nominations.js';
+export { orderRoutes } from './order.routes.js';
+export { OrderService } from './order.service.js';
+export { OrdersRepository } from './orders.repository.js';
+export { mayOnOrders } from './orders.js';
+export { studyReportRoutes } from './study-report.routes.js';
+export { StudyReportService } from './study-report.service.js';
+export { StudyReportsRepository } from './study-reports.repository.js';
+export { PatientSearchService } from './patient-search.service.js';

@@ -1,0 +1,28 @@
+/** The pacs module's one door: what the rest of the server may use of it (see README.md). */
+export { CallingAeTitlesRepository } from './calling-ae-titles.repository.js';
+export { CallingAeTitles } from './calling-ae-titles.service.js';
+export { DeliveryRouter } from './delivery-router.js';
+export { startDestinationEchoTimer } from './destination-echo-timer.js';
+export { peerOf } from './destination-job.js';
+export type { CallingAeOf } from './destination-job.js';
+export { DestinationSearchService } from './destination-search.service.js';
+export { DestinationSearchesRepository } from './destination-searches.repository.js';
+export { destinationRoutes, destinationSearchRoutes, studyPushRoutes } from './destination.routes.js';
+export { DestinationService } from './destination.service.js';
+export { DestinationsRepository } from './destinations.repository.js';
+export type { DestinationRow } from './destinations.repository.js';
+export { dicomNodeRoutes } from './dicom-node.routes.js';
+export { DicomNodeService } from './dicom-node.service.js';
+export { hl7SenderRoutes } from './hl7-sender.routes.js';
+export { Hl7SenderService } from './hl7-sender.service.js';
+export { hl7IdKey, Hl7SendersRepository } from './hl7-senders.repository.js';
+export { dicomPacsClient } from './pacs-client.js';
+export type { PacsClient } from './pacs-client.js';
+export { studyPushJob } from './push-job.js';
+export { destinationRetrieveJob } from './retrieve-job.js';
+export { ScannerValidationService } from './scanner-validation.service.js';
+export { destinationSearchJob } from './search-job.js';
+export { presentPush, StudyPushService } from './study-push.service.js';
+export { pushesByStudy, pushesOfStudiesQuery, StudyPushesRepository } from './study-pushes.repository.js';
+export type { PushableInstance, StudyPushListed } from './study-pushes.repository.js';
+export { WorklistSearchService } from './worklist-search.service.js';
