@@ -1,4 +1,9 @@
-import type { StudyApproveRequest, StudyProcessAnswer, StudyProcessRequest } from '@imaging-inbox/contract';
+import type {
+  DestinationCheckFailedData,
+  StudyApproveRequest,
+  StudyProcessAnswer,
+  StudyProcessRequest,
+} from '@imaging-inbox/contract';
 import { NOMINATION_PRIORITIES, isoDateOf, orderWrittenValues } from '@imaging-inbox/contract';
 import type { Updateable } from 'kysely';
 import type { StudyTable } from '../../db/schema.js';
@@ -6,6 +11,7 @@ import { DomainError, invalidField, missingFields, notFound } from '../../domain
 import { NOMINATION_PROCESS_JOB, PUSH_JOB } from '../../jobs/job-kinds.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import type { PacsClient } from '../pacs/index.js';
+import { SearchNotOffered } from '../pacs/index.js';
 import { peerOf } from '../pacs/index.js';
 import type { CallingAeOf } from '../pacs/index.js';
 import type { Caller } from '../../policies/index.js';
@@ -40,6 +46,22 @@ interface Deps {
   now?: () => number;
   /** How long after acceptance the recovery job finishes what the call did not (default 5 min). */
   recoveryDelayMs?: number;
+}
+
+/** A C-FIND failure status (PS3.4 C.4.1.1.4) meaning the PACS answers no such query at all. */
+const SOP_CLASS_NOT_SUPPORTED = 0x0122;
+
+/**
+ * Send to PACS stopped because its destination could not say whether it already holds the study:
+ * its name and the status it answered (null: no DICOM answer), for the web to say in words.
+ */
+function checkFailed(destination: DestinationRow, status: string | null): DomainError {
+  const data: DestinationCheckFailedData = {
+    destination_id: destination.uuid,
+    destination_name: destination.name,
+    status,
+  };
+  return new DomainError('DESTINATION_CHECK_FAILED', 'destination_id', data);
 }
 
 /** The exam fields processing may write: the request's attribute → the index column. */
@@ -319,8 +341,10 @@ export class NominationProcessService {
   /**
    * Asks the destination (C-FIND, study level) whether it already holds this Study Instance UID
    * under another patient; sending then would file this exam's images under that patient there.
-   * A destination that takes no searches is not asked (false); one that cannot be asked stops the
-   * call, as its answer is what makes the send safe.
+   * A destination that takes no searches is not asked (false), nor one whose PACS turns out to take
+   * no C-FIND (a push-only PACS with Search ticked: the check cannot run, the send must not be lost
+   * to it). One that gives no DICOM answer, or fails the query, stops the call with its name
+   * (DESTINATION_CHECK_FAILED), as its answer is what makes the send safe.
    */
   private async refuseUidConflict(
     destination: DestinationRow,
@@ -342,18 +366,13 @@ export class NominationProcessService {
         { cap: 10 },
       );
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      throw invalidField(
-        'destination_id',
-        `could not ask ${destination.name} whether it holds this study: ${why}`,
-      );
+      if (error instanceof SearchNotOffered) return false;
+      // No DICOM answer (the reason is in the server log, decision 0054) or the query cut off.
+      throw checkFailed(destination, null);
     }
+    if (outcome.status === SOP_CLASS_NOT_SUPPORTED) return false;
     if (outcome.status !== 0 && !outcome.truncated) {
-      const status = outcome.status.toString(16).padStart(4, '0').toUpperCase();
-      throw invalidField(
-        'destination_id',
-        `${destination.name} answered status ${status} when asked about this study`,
-      );
+      throw checkFailed(destination, outcome.status.toString(16).padStart(4, '0').toUpperCase());
     }
     const other = held.find((h) => h.patientid.toUpperCase() !== patientid.trim().toUpperCase());
     if (other) {

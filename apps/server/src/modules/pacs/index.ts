@@ -18,6 +18,7 @@ export { Hl7SenderService } from './hl7-sender.service.js';
 export { hl7IdKey, Hl7SendersRepository } from './hl7-senders.repository.js';
 export { dicomPacsClient } from './pacs-client.js';
 export type { PacsClient } from './pacs-client.js';
+export { SearchNotOffered } from './pacs-client.js';
 export { studyPushJob } from './push-job.js';
 export { destinationRetrieveJob } from './retrieve-job.js';
 export { ScannerValidationService } from './scanner-validation.service.js';

@@ -38,6 +38,17 @@ export class NoDicomAnswer extends Error {
 }
 
 /**
+ * The PACS answered the association but accepts no C-FIND of this model: it takes no searches at all
+ * (a push-only PACS whose destination has Search ticked), as opposed to giving no answer.
+ */
+export class SearchNotOffered extends Error {
+  constructor() {
+    super('the PACS takes no study searches (C-FIND)');
+    this.name = 'SearchNotOffered';
+  }
+}
+
+/**
  * What destinations, Retrieve Study and push ask of a PACS, on the DICOM client (dimse/client),
  * each calling as the peer's `callingAe`. Services and jobs take this narrow interface, so each
  * opens its own association for its own operation and never shares one.
@@ -45,7 +56,10 @@ export class NoDicomAnswer extends Error {
 export interface PacsClient {
   /** C-ECHO; resolves on success, rejects with NoDicomAnswer otherwise. */
   echo(peer: PacsPeer): Promise<void>;
-  /** Study Root C-FIND at STUDY level; each result is handed to `onResult` as it arrives. */
+  /**
+   * Study Root C-FIND at STUDY level; each result is handed to `onResult` as it arrives. Rejects
+   * with NoDicomAnswer when the PACS cannot be associated, SearchNotOffered when it takes no C-FIND.
+   */
   findStudies(
     peer: PacsPeer,
     keys: QueryKeys,
@@ -131,6 +145,9 @@ export function dicomPacsClient(options: PacsClientOptions = {}): PacsClient {
         const stream = association.find({ model: 'study-root', level: 'STUDY', keys }, findOptions);
         for await (const result of stream) await onResult(result);
         return stream.outcome!;
+      } catch (error) {
+        if (error instanceof AssociationError && error.kind === 'no-context') throw new SearchNotOffered();
+        throw error;
       } finally {
         if (association.usable) await association.release();
       }
