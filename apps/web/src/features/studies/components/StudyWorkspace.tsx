@@ -123,6 +123,7 @@ export function StudyWorkspace({ group, state, stateFilter }: Props) {
           page={search.page}
           rows={search.rows}
           more={list.data?.page.more === 1}
+          shown={list.data?.studies.length}
           onPage={(page) => dispatch({ type: 'setPage', page })}
           onRows={(rows) => dispatch({ type: 'setRows', rows })}
         />

@@ -97,6 +97,7 @@ export function WorklistPage() {
           page={search.page}
           rows={search.rows}
           more={list.data?.page.more === 1}
+          shown={list.data?.studies.length}
           onPage={(page) => dispatch({ type: 'setPage', page })}
           onRows={(rows) => dispatch({ type: 'setRows', rows })}
         />
