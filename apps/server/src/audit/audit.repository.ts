@@ -133,4 +133,36 @@ export class AuditRepository {
     for (const row of [...groups, ...accounts]) names.set(row.namespace_id, row.name);
     return names;
   }
+
+  /** Names of the account's groups among these group uuids (a share's or a rule's target). */
+  async groupNames(accountId: string, groupIds: string[]): Promise<Map<string, string>> {
+    if (!groupIds.length) return new Map();
+    const rows = await this.db
+      .selectFrom('groups')
+      .select(['uuid', 'name'])
+      .where('account_id', '=', accountId)
+      .where('uuid', 'in', groupIds)
+      .execute();
+    return new Map(rows.map((r) => [r.uuid, r.name]));
+  }
+
+  /** The account's studies among these uuids (a send's copy), by patient and description. */
+  async studyNames(
+    accountId: string,
+    uuids: string[],
+  ): Promise<Map<string, { patient_name: string; description: string }>> {
+    if (!uuids.length) return new Map();
+    const rows = await this.db
+      .selectFrom('studies')
+      .select(['uuid', 'patient_name', 'study_description'])
+      .where('account_id', '=', accountId)
+      .where('uuid', 'in', uuids)
+      .execute();
+    return new Map(
+      rows.map((r) => [
+        r.uuid,
+        { patient_name: r.patient_name ?? '', description: r.study_description ?? '' },
+      ]),
+    );
+  }
 }

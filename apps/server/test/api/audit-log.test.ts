@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
@@ -159,6 +160,66 @@ describe.each(DIALECTS)('the account audit log (audit/log) on %s', (dialect) => 
     );
     expect(other).toBeDefined();
     expect(other.group_names).toBeUndefined();
+  });
+
+  it("names the account's own copy a send's detail points to, and a group a share names by its uuid; another account's stay unnamed", async () => {
+    const db = server.ctx.db.kysely;
+    const own = await db
+      .selectFrom('studies')
+      .select(['uuid', 'patient_name', 'study_description'])
+      .where('account_id', '=', accountId)
+      .orderBy('uuid')
+      .executeTakeFirstOrThrow();
+    // A copy made in another account (a send by share code): this account's log never names it.
+    const foreign = { uuid: randomUUID() };
+    const group = await db
+      .selectFrom('groups')
+      .select(['uuid', 'name'])
+      .where('account_id', '=', accountId)
+      .orderBy('name')
+      .executeTakeFirstOrThrow();
+    const partnerGroup = await db
+      .selectFrom('groups')
+      .select(['uuid'])
+      .where('account_id', '=', partnerAccountId)
+      .executeTakeFirstOrThrow();
+    for (const copy of [own.uuid, foreign.uuid])
+      await server.ctx.services.audit.record({
+        userId: null,
+        accountId,
+        action: 'STUDY_SEND',
+        objectType: 'study',
+        detail: { send: 's1', method: 'share_code', copy_uuid: copy },
+      });
+    for (const target of [group.uuid, partnerGroup.uuid])
+      await server.ctx.services.audit.record({
+        userId: null,
+        accountId,
+        action: 'CREATE',
+        objectType: 'share',
+        detail: { target_type: 'group', target_id: target },
+      });
+    const sends = (await log({ 'filter.action': 'STUDY_SEND' })).body.events as {
+      detail: Record<string, unknown>;
+      study_names?: Record<string, unknown>;
+    }[];
+    const ownSend = sends.find((e) => e.detail['copy_uuid'] === own.uuid)!;
+    expect(ownSend.study_names).toEqual({
+      [own.uuid]: { patient_name: own.patient_name, description: own.study_description ?? '' },
+    });
+    const foreignSend = sends.find((e) => e.detail['copy_uuid'] === foreign.uuid)!;
+    expect(foreignSend).toBeDefined();
+    expect(foreignSend.study_names).toBeUndefined();
+
+    const shares = (await log({ 'filter.action': 'CREATE' })).body.events as {
+      detail: Record<string, unknown> | null;
+      group_names?: Record<string, string>;
+    }[];
+    const ownShare = shares.find((e) => e.detail?.['target_id'] === group.uuid)!;
+    expect(ownShare.group_names).toEqual({ [group.uuid]: group.name });
+    const foreignShare = shares.find((e) => e.detail?.['target_id'] === partnerGroup.uuid)!;
+    expect(foreignShare).toBeDefined();
+    expect(foreignShare.group_names).toBeUndefined();
   });
 
   it('names the study of each event in the CSV by its uuid and patient name', async () => {

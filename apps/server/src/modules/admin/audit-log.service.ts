@@ -26,14 +26,28 @@ export class AuditLogService {
     requireAdministration(caller, accountId, 'audit', 'view');
     const found = await this.audit.accountLog(accountId, filter, rows + 1, (number - 1) * rows);
     const events = found.slice(0, rows).map(present);
-    // A search's details name its groups by namespace id: the page shows their names.
-    const names = await this.audit.namespaceNames(accountId, [...new Set(events.flatMap(namespacesOf))]);
+    // Details name groups (by namespace id or uuid) and a send's copy by uuid: the page shows the
+    // names of the account's own ones; another account's stay unnamed.
+    const unique = (ids: string[]) => [...new Set(ids)];
+    const [names, groups, studies] = await Promise.all([
+      this.audit.namespaceNames(accountId, unique(events.flatMap(namespacesOf))),
+      this.audit.groupNames(accountId, unique(events.flatMap(groupsOf))),
+      this.audit.studyNames(accountId, unique(events.flatMap(copiesOf))),
+    ]);
     return {
       events: events.map((e) => {
-        const own = namespacesOf(e).filter((id) => names.has(id));
-        return own.length
-          ? { ...e, group_names: Object.fromEntries(own.map((id) => [id, names.get(id)!])) }
-          : e;
+        const own = [
+          ...namespacesOf(e).flatMap((id) => (names.has(id) ? [[id, names.get(id)!] as const] : [])),
+          ...groupsOf(e).flatMap((id) => (groups.has(id) ? [[id, groups.get(id)!] as const] : [])),
+        ];
+        const copies = copiesOf(e).flatMap((id) =>
+          studies.has(id) ? [[id, studies.get(id)!] as const] : [],
+        );
+        return {
+          ...e,
+          ...(own.length ? { group_names: Object.fromEntries(own) } : {}),
+          ...(copies.length ? { study_names: Object.fromEntries(copies) } : {}),
+        };
       }),
       page: { number, rows, more: found.length > rows ? 1 : 0 },
     };
@@ -65,6 +79,20 @@ export function namespacesOf(entry: AuditLogEntry): string[] {
   const filters = entry.detail?.['filters'];
   if (!filters || typeof filters !== 'object') return named;
   return named.concat(filtersNamespaces(filters as Record<string, unknown>));
+}
+
+/** Group uuids an event's details name: a share's group target, a routing rule's group. */
+export function groupsOf(entry: AuditLogEntry): string[] {
+  const detail = entry.detail ?? {};
+  const ids: unknown[] = [detail['group_id']];
+  if (detail['target_type'] === 'group') ids.push(detail['target_id']);
+  return ids.filter((id): id is string => typeof id === 'string');
+}
+
+/** Study uuids an event's details name as a copy it made (a send's, a routing rule's). */
+export function copiesOf(entry: AuditLogEntry): string[] {
+  const copy = entry.detail?.['copy_uuid'];
+  return typeof copy === 'string' ? [copy] : [];
 }
 
 function filtersNamespaces(filters: Record<string, unknown>): string[] {
