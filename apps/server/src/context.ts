@@ -485,6 +485,13 @@ export function createContext(
       publicUrl: config.publicUrl,
     }),
     destinationSearches,
+    worklistSearches: new WorklistSearchService({
+      destinations: repos.destinations,
+      searches: repos.destinationSearches,
+      access: studyAccess,
+      jobs: jobQueue,
+      audit,
+    }),
     patientSearches: new PatientSearchService({
       studies: repos.studies,
       destinations: repos.destinations,

@@ -19,6 +19,8 @@ const destinationFields = {
   port: rawText(),
   can_search: rawText(),
   can_search_mwl: rawText(),
+  /** Ambra's SDK name for can_search_mwl (either may be sent; both must then agree). */
+  can_mwl_search: rawText(),
   can_push: rawText(),
   c_echo_interval: rawText(),
   /** The AE title to call this destination as, instead of the account's ('' for the account's). */
@@ -41,6 +43,27 @@ export const destinationSearchRequest = z.object({
   query_fields: rawText(),
   start_datetime: rawText(),
   end_datetime: rawText(),
+});
+
+/**
+ * destination/search/mwl (Ambra's name and parameters): C-FIND a destination's Modality Worklist
+ * for the scheduled procedure steps matching the criteria, on behalf of a study (study_id, its
+ * group searches) or of a group (namespace_id). Polled with destination/search/get.
+ */
+export const destinationSearchMwlRequest = z.object({
+  uuid: requiredText(),
+  study_id: rawText(),
+  namespace_id: rawText(),
+  patient_name: rawText(),
+  patientid: rawText(),
+  accession_number: rawText(),
+  patient_birth_date: rawText(),
+  patient_sex: rawText(),
+  /** The scheduled procedure step's start date: `YYYY-MM-DD`, `YYYYMMDD` or a range `YYYYMMDD-YYYYMMDD`. */
+  order_date: rawText(),
+  /** The Requested Procedure ID (0040,1001). */
+  order_number: rawText(),
+  modality: rawText(),
 });
 
 /** destination/retrieve: C-MOVE one study a search found. */

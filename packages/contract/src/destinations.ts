@@ -86,11 +86,49 @@ export interface DestinationRetrieve {
 export interface DestinationSearch {
   uuid: string;
   destination_id: string;
+  /** A study search (destination/search); every answer carries it, objects built by hand may leave it out. */
+  kind?: 'study';
   state: DestinationJobState;
   reason: string | null;
   results: DestinationSearchResult[];
   retrieves: DestinationRetrieve[];
 }
+
+/** One scheduled procedure step a worklist search (destination/search/mwl) found. */
+export interface DestinationWorklistItem {
+  accession_number: string;
+  patient_name: string;
+  patientid: string;
+  patient_birth_date: string;
+  patient_sex: string;
+  referring_physician: string;
+  /** Requested Procedure ID (0040,1001): what destination/search/mwl's order_number matches. */
+  order_number: string;
+  /** Requested Procedure Description (0032,1060), else the step's description. */
+  requested_procedure: string;
+  /** The Study Instance UID the order's images are to carry ('' when the worklist gives none). */
+  study_uid: string;
+  modality: string;
+  /** DICOM `YYYYMMDD` and `HHMMSS` as the worklist gives them. */
+  scheduled_date: string;
+  scheduled_time: string;
+  scheduled_station_ae: string;
+}
+
+/** destination/search/get of a worklist search: its state and the items found (at most WORKLIST_SEARCH_CAP). */
+export interface DestinationWorklistSearch {
+  uuid: string;
+  destination_id: string;
+  kind: 'mwl';
+  state: DestinationJobState;
+  reason: string | null;
+  /** More items matched than one search keeps: the C-FIND was cancelled at the cap. */
+  truncated: boolean;
+  items: DestinationWorklistItem[];
+}
+
+/** The most items one worklist search keeps; past it the C-FIND is cancelled and the search says so. */
+export const WORKLIST_SEARCH_CAP = 200;
 
 /**
  * Push status codes: I queued, N sending, S every instance stored, P partial (some instances still

@@ -374,6 +374,8 @@ export interface DestinationSearchTable {
   account_id: string;
   namespace_id: string;
   user_id: string;
+  /** `study` (destination/search) or `mwl` (destination/search/mwl, a Modality Worklist C-FIND). */
+  kind: Generated<string>;
   query: string;
   state: string;
   reason: string | null;
@@ -384,6 +386,12 @@ export interface DestinationSearchTable {
 
 /** A found study as the contract answers it, plus the search it belongs to and its place in the answer. */
 export type DestinationSearchResultTable = DestinationSearchResult & {
+  search_id: string;
+  seq: number;
+};
+
+/** A scheduled procedure step a worklist search found, as the contract answers it, in its place. */
+export type DestinationWorklistItemTable = DestinationWorklistItem & {
   search_id: string;
   seq: number;
 };
@@ -795,6 +803,7 @@ export interface Database {
   hl7_results: Hl7ResultTable;
   destination_searches: DestinationSearchTable;
   destination_search_results: DestinationSearchResultTable;
+  destination_worklist_items: DestinationWorklistItemTable;
   destination_retrieves: DestinationRetrieveTable;
   study_pushes: StudyPushTable;
   study_push_instances: StudyPushInstanceTable;

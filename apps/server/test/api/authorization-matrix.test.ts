@@ -587,6 +587,20 @@ const ROUTES: Record<string, RouteCase> = {
         patient_name: 'MATRIX',
       }),
   },
+  // A worklist search: destination_search_mwl in the group it is made for, a destination of that
+  // group's account. The matrix's destinations take no worklist search: past the access check the
+  // call is refused for that alone.
+  [api('destination/search/mwl')]: {
+    rule: { kind: 'group', needs: 'destination_search_mwl', lacking: 'NOT_FOUND' },
+    objects: GROUP_OBJECTS,
+    accepts: ['INVALID_FIELD:uuid'],
+    request: (_w, x) =>
+      post('destination/search/mwl', {
+        uuid: o(x).destinationId!,
+        namespace_id: o(x).namespaceId,
+        patient_name: 'MATRIX',
+      }),
+  },
   [api('destination/search/get')]: {
     rule: { kind: 'group', needs: 'destination_search', lacking: 'NOT_FOUND' },
     objects: MANAGED_OBJECTS,

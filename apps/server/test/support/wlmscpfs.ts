@@ -18,6 +18,8 @@ export interface WorklistEntry {
   date: string;
   description: string;
   referring?: string;
+  /** Requested Procedure ID (0040,1001); RP-1 unless given. */
+  procedureId?: string;
 }
 
 /** A dcmtk dump of one worklist entry, in UTF-8. */
@@ -42,7 +44,7 @@ export function worklistDump(entry: WorklistEntry): string {
     '(0040,0009) SH  [SPS-1]',
     '(fffe,e00d) -',
     '(fffe,e0dd) -',
-    '(0040,1001) SH  [RP-1]',
+    `(0040,1001) SH  [${entry.procedureId ?? 'RP-1'}]`,
     '',
   ].join('\n');
 }
@@ -55,13 +57,25 @@ export interface WorklistServer {
   stop(): Promise<void>;
 }
 
+/** dcmtk's own example worklist (three orders of VIVALDI^ANTONIO among ten), as dump files. */
+export const DCMTK_EXAMPLE_DUMPS = '/usr/share/doc/dcmtk/examples/wlistdb/OFFIS';
+
+/** What else a worklist server holds: dcmtk dump files to serve too, other AE titles it answers as. */
+export interface WorklistOptions {
+  dumps?: readonly string[];
+  /** More called AE titles answering the same worklist (a destination per AE title). */
+  alsoAs?: readonly string[];
+}
+
 /**
- * dcmtk's wlmscpfs serving these entries (made into `.wl` files with dump2dcm), in a private network
- * namespace since it binds every interface, reachable on a forwarded port of 127.0.0.1.
+ * dcmtk's wlmscpfs serving these entries (made into `.wl` files with dump2dcm), and any dcmtk dump
+ * files given, in a private network namespace since it binds every interface, reachable on a
+ * forwarded port of 127.0.0.1.
  */
 export async function startWorklistServer(
   entries: WorklistEntry[],
   aeTitle = 'WLSCP',
+  { dumps = [], alsoAs = [] }: WorklistOptions = {},
 ): Promise<WorklistServer> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-wlmscpfs-'));
   const db = path.join(workDir, 'wldb', aeTitle);
@@ -72,6 +86,10 @@ export async function startWorklistServer(
     fs.writeFileSync(dump, worklistDump(entry), 'utf8');
     execFileSync('dump2dcm', ['-q', '-g', dump, path.join(db, `${i}.wl`)]);
   }
+  for (const [i, dump] of dumps.entries()) {
+    execFileSync('dump2dcm', ['-q', '-g', dump, path.join(db, `example-${i}.wl`)]);
+  }
+  for (const other of alsoAs) fs.cpSync(db, path.join(workDir, 'wldb', other), { recursive: true });
   const port = 2005;
   let ns: NetworkNamespace | undefined;
   let forward: Forward | undefined;
@@ -82,7 +100,12 @@ export async function startWorklistServer(
   };
   try {
     ns = await createNetworkNamespace();
-    ns.start('wlmscpfs', ['-csk', '-dfp', path.join(workDir, 'wldb'), String(port)], { TCP_NODELAY: '1' });
+    const scp = ns.start('wlmscpfs', ['-csk', '-dfp', path.join(workDir, 'wldb'), String(port)], {
+      TCP_NODELAY: '1',
+    });
+    // Its warnings (two per file it reads, each query) must be read, or a full pipe stalls it.
+    scp.stdout?.resume();
+    scp.stderr?.resume();
     forward = await forwardIntoNamespace(ns, port);
     for (let i = 0; ; i++) {
       const ok = await ns

@@ -129,4 +129,5 @@ export const migrations: Record<string, Migration> = {
   '20261202T0210-job-lease-holder': jobLeaseHolder,
   '20261202T0230-calling-ae-titles': callingAeTitles,
   '20261202T0231-destination-shared-target': destinationSharedTarget,
+  '20261202T0400-destination-worklist-searches': destinationWorklistSearches,
 };

@@ -1,4 +1,8 @@
-import type { DestinationRetrieve, DestinationSearch, DestinationWorklistSearch } from '@imaging-inbox/contract';
+import type {
+  DestinationRetrieve,
+  DestinationSearch,
+  DestinationWorklistSearch,
+} from '@imaging-inbox/contract';
 import { invalidField, notFound } from '../../domain/errors.js';
 import { DESTINATION_RETRIEVE_JOB, DESTINATION_SEARCH_JOB } from '../../jobs/job-kinds.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
@@ -91,8 +95,19 @@ export class DestinationSearchService {
     return { uuid };
   }
 
-  async get(caller: Caller, uuid: string): Promise<DestinationSearch> {
+  async get(caller: Caller, uuid: string): Promise<DestinationSearch | DestinationWorklistSearch> {
     const search = requireFollowedSearch(caller, await this.deps.searches.findSearch(uuid));
+    if (search.kind === 'mwl') {
+      return {
+        uuid: search.uuid,
+        destination_id: search.destination_id,
+        kind: 'mwl',
+        state: search.state as DestinationWorklistSearch['state'],
+        reason: search.reason,
+        truncated: Number(search.truncated) === 1,
+        items: await this.deps.searches.worklistItems(uuid),
+      };
+    }
     const [results, retrieves] = await Promise.all([
       this.deps.searches.results(uuid),
       this.deps.searches.retrievesOfSearch(uuid),
@@ -100,6 +115,7 @@ export class DestinationSearchService {
     return {
       uuid: search.uuid,
       destination_id: search.destination_id,
+      kind: 'study',
       state: search.state as DestinationSearch['state'],
       reason: search.reason,
       results: results.map(({ search_id: _s, seq: _q, ...result }) => result),

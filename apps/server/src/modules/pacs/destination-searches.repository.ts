@@ -53,6 +53,25 @@ export class DestinationSearchesRepository {
       .executeTakeFirst();
   }
 
+  /** The items a worklist search found, in the order the worklist answered them. */
+  async addWorklistItems(searchId: string, items: DestinationWorklistItem[]): Promise<void> {
+    if (!items.length) return;
+    await this.db
+      .insertInto('destination_worklist_items')
+      .values(items.map((item, seq) => ({ ...item, search_id: searchId, seq })))
+      .execute();
+  }
+
+  async worklistItems(searchId: string): Promise<DestinationWorklistItem[]> {
+    const rows = await this.db
+      .selectFrom('destination_worklist_items')
+      .selectAll()
+      .where('search_id', '=', searchId)
+      .orderBy('seq')
+      .execute();
+    return rows.map(({ search_id: _s, seq: _q, ...item }) => item);
+  }
+
   /** Ends a search that is still running (a search already ended keeps its outcome). */
   async endSearch(
     uuid: string,

@@ -5,6 +5,7 @@ import {
   pageOf,
   destinationRetrieveRequest,
   destinationSearchMwlRequest,
+  destinationSearchMwlRequest,
   destinationSearchRequest,
   destinationSetRequest,
   studyItemListRequest,
@@ -48,13 +49,20 @@ export function destinationRoutes(ctx: AppContext, app: FastifyInstance): void {
   });
 }
 
-/** Retrieve Study: a destination search (C-FIND job), its poll, and the retrieve of a found study. */
+/**
+ * Retrieve Study: a destination search (C-FIND job), its poll, and the retrieve of a found study;
+ * and a search of a destination's Modality Worklist (Ambra's destination/search/mwl), polled the same way.
+ */
 export function destinationSearchRoutes(ctx: AppContext, app: FastifyInstance): void {
   const searches = ctx.services.destinationSearches;
 
   authedRoute(ctx, app, 'destination/search', destinationSearchRequest, async ({ caller, input }) => {
     const { uuid, copy_to: copyTo, ...criteria } = input;
     return searches.search(caller, uuid, copyTo, criteria);
+  });
+
+  authedRoute(ctx, app, 'destination/search/mwl', destinationSearchMwlRequest, async ({ caller, input }) => {
+    return ctx.services.worklistSearches.search(caller, input);
   });
 
   authedRoute(ctx, app, 'destination/search/get', uuidRequest, async ({ caller, input: { uuid } }) => {

@@ -36,6 +36,8 @@ export interface DestinationFields {
   port?: string | undefined;
   can_search?: string | undefined;
   can_search_mwl?: string | undefined;
+  /** Ambra's SDK name for can_search_mwl. */
+  can_mwl_search?: string | undefined;
   can_push?: string | undefined;
   c_echo_interval?: string | undefined;
   calling_aet?: string | undefined;
@@ -280,9 +282,16 @@ export class DestinationService {
     for (const name of ['can_search', 'can_search_mwl', 'can_push'] as const) {
       const raw = fields[name]?.trim();
       if (raw === undefined || raw === '') continue;
-      if (raw === '1' || raw === 'true') out[name] = 1;
-      else if (raw === '0' || raw === 'false') out[name] = 0;
-      else throw invalidField(name, 'must be 0 or 1');
+      out[name] = flag(raw, name);
+    }
+    // Ambra's SDK says can_mwl_search for can_search_mwl: either is taken, both must agree.
+    const sdkMwl = fields.can_mwl_search?.trim();
+    if (sdkMwl !== undefined && sdkMwl !== '') {
+      const value = flag(sdkMwl, 'can_mwl_search');
+      if (out.can_search_mwl !== undefined && out.can_search_mwl !== value) {
+        throw invalidField('can_mwl_search', 'differs from can_search_mwl');
+      }
+      out.can_search_mwl = value;
     }
     if (fields.c_echo_interval !== undefined) {
       const raw = fields.c_echo_interval.trim();
@@ -437,4 +446,11 @@ export function present(row: DestinationRow, callingAet: string | null = null): 
     created: Number(row.created),
     updated: Number(row.updated),
   };
+}
+
+/** A 0/1 flag as sent (`true`/`false` too). */
+function flag(raw: string, name: string): 0 | 1 {
+  if (raw === '1' || raw === 'true') return 1;
+  if (raw === '0' || raw === 'false') return 0;
+  throw invalidField(name, 'must be 0 or 1');
 }

@@ -60,12 +60,31 @@ export function requireSearchTarget(
   return group;
 }
 
-/** A search (and its results, and retrieves from it) the caller may follow: destination_search in its group. */
-export function requireVisibleSearch<T extends { namespace_id: string }>(
+/**
+ * The destination a worklist search (destination/search/mwl) asks, for a group where the caller
+ * holds destination_search_mwl (else NOT_FOUND `namespace`, as a made-up group is): one of that
+ * group's account, else NOT_FOUND `destination`, as a made-up one is.
+ */
+export function requireWorklistSearch<T extends { account_id: string }>(
+  caller: Caller,
+  namespaceId: string,
+  destination: T | undefined,
+): T {
+  const group = requireGroup(caller, namespaceId, 'destination_search_mwl', { lacking: 'hidden' });
+  if (!destination || destination.account_id !== group.accountId) throw notFound('destination');
+  return destination;
+}
+
+/** A study search (and its results, and retrieves from it) the caller may follow: destination_search in its group. */
+export function requireVisibleSearch<T extends { namespace_id: string; kind: string }>(
   caller: Caller,
   search: T | undefined,
 ): T {
-  if (!search || !caller.groups.get(search.namespace_id)?.permissions.has('destination_search')) {
+  if (
+    !search ||
+    search.kind !== 'study' ||
+    !caller.groups.get(search.namespace_id)?.permissions.has('destination_search')
+  ) {
     throw notFound('destination_search');
   }
   return search;
@@ -75,12 +94,17 @@ export function requireVisibleSearch<T extends { namespace_id: string }>(
  * A search whose progress and results the caller may read (destination/search/get): any it may
  * retrieve from, and a gatekeeper's own Search Patient, while it still approves in that group
  * (the search only reads the group's query destination; retrieving needs destination_search).
+ * A worklist search is read by whoever holds destination_search_mwl in its group.
  */
-export function requireFollowedSearch<T extends { namespace_id: string; user_id: string }>(
+export function requireFollowedSearch<T extends { namespace_id: string; user_id: string; kind: string }>(
   caller: Caller,
   search: T | undefined,
 ): T {
   const permissions = search && caller.groups.get(search.namespace_id)?.permissions;
+  if (search?.kind === 'mwl') {
+    if (!permissions?.has('destination_search_mwl')) throw notFound('destination_search');
+    return search;
+  }
   const own = search?.user_id === caller.user.uuid && permissions?.has('study_approve');
   if (!search || !(permissions?.has('destination_search') || own)) throw notFound('destination_search');
   return search;

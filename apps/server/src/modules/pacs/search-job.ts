@@ -27,7 +27,8 @@ interface Deps {
 
 /**
  * Runs a destination search: one C-FIND (Study Root, STUDY level), each batch of results written as
- * it arrives, then the search marked done, or failed with the reason. A search is not retried: the
+ * it arrives, then the search marked done, or failed with the reason; a worklist search (kind `mwl`)
+ * runs its Modality Worklist C-FIND instead (worklist-search-run.ts). A search is not retried: the
  * user sees the reason and searches again.
  */
 export function destinationSearchJob(deps: Deps): JobHandler<{ search: string }> {
@@ -58,6 +59,10 @@ export function destinationSearchJob(deps: Deps): JobHandler<{ search: string }>
         });
       };
       if ('gone' in started) return end('failed', 'the destination was deleted', {});
+      if (search.kind === 'mwl') {
+        const ended = await runWorklistSearch(search, started.peer, deps, signal);
+        return end(ended.state, ended.reason, ended.detail, ended.truncated);
+      }
       const query = JSON.parse(search.query) as SearchQuery;
       let seq = 0;
       let batch: SearchResultFields[] = [];

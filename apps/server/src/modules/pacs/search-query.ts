@@ -42,11 +42,11 @@ const MAX_VALUE = 64;
  */
 export function parseSearchQuery(params: SearchParams, today: string): SearchQuery {
   const query: SearchQuery = {
-    patient_name: text(params.patient_name, 'patient_name'),
-    patientid: text(params.patientid, 'patientid'),
-    accession_number: text(params.accession_number, 'accession_number'),
+    patient_name: queryText(params.patient_name, 'patient_name'),
+    patientid: queryText(params.patientid, 'patientid'),
+    accession_number: queryText(params.accession_number, 'accession_number'),
     study_description: description(params.query_fields),
-    modality: modality(params.modality),
+    modality: queryModality(params.modality),
     start_date: date(params.start_datetime, 'start_datetime'),
     end_date: date(params.end_datetime, 'end_datetime'),
   };
@@ -109,14 +109,16 @@ export function searchResultOf(
   };
 }
 
-function text(raw: string | undefined, field: string): string {
+/** A text criterion of a C-FIND: trimmed, at most 64 characters, nothing that would end or split a DICOM value. */
+export function queryText(raw: string | undefined, field: string): string {
   const value = (raw ?? '').trim();
   if (value.length > MAX_VALUE) throw invalidField(field, `at most ${MAX_VALUE} characters`);
   if (unsafe(value)) throw invalidField(field, 'contains a backslash or a control character');
   return value;
 }
 
-function modality(raw: string | undefined): string {
+/** A modality criterion: one code (upper-cased), '' for none or All. */
+export function queryModality(raw: string | undefined): string {
   const value = (raw ?? '').trim().toUpperCase();
   if (value === '' || value === 'ALL') return '';
   if (!/^[A-Z0-9]{1,16}$/.test(value)) throw invalidField('modality', 'one modality code, or All');
@@ -139,7 +141,7 @@ function description(raw: string | undefined): string {
   for (const [key, v] of Object.entries(parsed)) {
     if (!DESCRIPTION_KEYS.has(key)) throw invalidField('query_fields', `${key} cannot be searched`);
     if (typeof v !== 'string') throw invalidField('query_fields', `${key} must be a string`);
-    value = text(v, 'query_fields');
+    value = queryText(v, 'query_fields');
   }
   return value;
 }
