@@ -206,10 +206,11 @@ export class StudiesRepository {
     const tags = new Map<string, string[]>();
     const customFields = new Map<string, StudyCustomFieldValue[]>();
     if (!uuids.length) return { tags, customFields, pushes: new Map() };
-    const [tagRows, fieldRows, pushRows] = await Promise.all([
+    const [tagRows, fieldRows, pushRows, nominationRows] = await Promise.all([
       this.tagsOf.execute(this.db, uuids),
       this.customFieldsOf.execute(this.db, uuids),
       this.pushesOf.execute(this.db, uuids),
+      this.liveNominationsOf.execute(this.db, uuids),
     ]);
     for (const r of tagRows) {
       const list = tags.get(r.study_uuid);
@@ -224,6 +225,21 @@ export class StudiesRepository {
       const list = customFields.get(r.study_uuid);
       if (list) list.push(value);
       else customFields.set(r.study_uuid, [value]);
+    }
+    // The nominator's study reads its live nomination's PACS status from its copy in the gatekeeper
+    // group (newest nomination first): its card shows nominated, queued, sent or failed.
+    const seen = new Set<string>();
+    for (const r of nominationRows) {
+      if (seen.has(r.study_uuid)) continue;
+      seen.add(r.study_uuid);
+      const list = customFields.get(r.study_uuid) ?? [];
+      const stored = new Set(list.filter((f) => !('uuid' in f && f.uuid)).map((f) => f.name));
+      const fields = {
+        nominated_at: new Date(Number(r.created)).toISOString(),
+        nomination_push_status: r.push_status ?? '',
+      };
+      for (const [name, value] of Object.entries(fields)) if (!stored.has(name)) list.push({ name, value });
+      customFields.set(r.study_uuid, list);
     }
     return { tags, customFields, pushes: pushesByStudy(pushRows) };
   }
@@ -253,6 +269,18 @@ export class StudiesRepository {
   );
 
   private readonly pushesOf = new InListTemplate((uuids) => pushesOfStudiesQuery(this.db, uuids));
+
+  /** Nominations of these studies still live (submitted, not rejected) with their copy's push status. */
+  private readonly liveNominationsOf = new InListTemplate((uuids) =>
+    this.db
+      .selectFrom('nominations')
+      .innerJoin('studies as copies', 'copies.uuid', 'nominations.copy_uuid')
+      .select(['nominations.study_uuid', 'nominations.created', 'copies.push_status'])
+      .where('nominations.study_uuid', 'in', uuids)
+      .where('nominations.submitted', '=', 1)
+      .where('nominations.rejected', '=', 0)
+      .orderBy('nominations.created', 'desc'),
+  );
 
   findByUuid(uuid: string): Promise<StudyRow | undefined> {
     return this.db.selectFrom('studies').selectAll().where('uuid', '=', uuid).executeTakeFirst();
