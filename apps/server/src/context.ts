@@ -345,6 +345,7 @@ export function createContext(
   const nominationProcess = new NominationProcessService({
     nominations: repos.nominations,
     process: new NominationProcessRepository(k),
+    orders: repos.orders,
     studies: repos.studies,
     pushes: repos.studyPushes,
     destinations: repos.destinations,
@@ -454,6 +455,7 @@ export function createContext(
       audit,
       fileEditor: new StudyFileEditor({ files: new StudyFilesRepository(k), blobs, collector }),
       customFields,
+      activity: new StudyActivityService(new StudyActivityRepository(k)),
       engineFqdn,
     }),
     ingest,
@@ -464,6 +466,11 @@ export function createContext(
       nodes: repos.dicomNodes,
       accounts: repos.accounts,
       audit,
+      ourAeTitle: config.dicomAet,
+    }),
+    scanners: new ScannerValidationService({
+      nodes: repos.dicomNodes,
+      accounts: repos.accounts,
       ourAeTitle: config.dicomAet,
     }),
     destinations,

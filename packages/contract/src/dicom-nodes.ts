@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { optionalText, requiredText } from './api-params.js';
+
 /** A registered DICOM sender as dicom/node/* answers it. */
 export interface DicomNode {
   uuid: string;
@@ -34,4 +37,45 @@ export function isAeTitle(value: string): boolean {
     /^[\x20-\x5b\x5d-\x7e]+$/.test(value) &&
     value.trim() === value
   );
+}
+
+const aeTitleParam = () =>
+  z.string().trim().refine(isAeTitle, 'an AE title: 1 to 16 characters, printable ASCII without backslash');
+
+/**
+ * group/scanner/validate: would a scanner (any DICOM sender) calling as `ae_title`, from the
+ * address `host` when given, to our `called_ae_title` (this server's own when absent), land its
+ * images in group `uuid`? Checked by the rules the DICOM listener applies to an association.
+ */
+export const groupScannerValidateRequest = z.object({
+  uuid: requiredText(),
+  ae_title: requiredText().pipe(aeTitleParam()),
+  host: optionalText().pipe(
+    z
+      .string()
+      .refine(
+        (v) => z.ipv4().safeParse(v).success || z.ipv6().safeParse(v).success,
+        'an IPv4 or IPv6 address',
+      )
+      .optional(),
+  ),
+  called_ae_title: optionalText().pipe(aeTitleParam().optional()),
+});
+export type GroupScannerValidateRequest = z.output<typeof groupScannerValidateRequest>;
+
+/** One reason the scanner would not land in the group: the parameter it is about and why. */
+export interface ScannerProblem {
+  field: 'uuid' | 'ae_title' | 'host' | 'called_ae_title';
+  reason: string;
+}
+
+export interface GroupScannerValidateAnswer {
+  /** 1 when an association as described would be accepted and its images filed in the group. */
+  valid: 0 | 1;
+  group: { uuid: string; name: string; type: string };
+  /** The AE title the scanner must call (this server's, or the local AE title named). */
+  called_ae_title: string;
+  /** The account's registered sender with this AE title, if any. */
+  node: Pick<DicomNode, 'uuid' | 'name' | 'ae_title' | 'host' | 'group_id' | 'group_name'> | null;
+  problems: ScannerProblem[];
 }

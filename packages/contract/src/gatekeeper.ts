@@ -183,10 +183,12 @@ export interface NominationAnswer extends ApiOk {
 
 /**
  * study/process (SPEC.md section 4, Sending to PACS): the nomination (the gatekeeper's copy, uuid),
- * the destination it goes to, the priority, and the attributes to write into the exam: those of the
- * chosen order, or typed by the gatekeeper (C-Find and no-query flows). An attribute absent or
- * blank keeps the exam's value; `accession_number` overrides the order's. `order_id` is only
- * recorded (history and audit: "compared with order X").
+ * the destination it goes to, the priority, and the attributes to write into the exam. `order_id`
+ * names one of the account's stored orders: its values are written as the Order Comparison screen
+ * writes them (`orderWrittenValues`), and recorded (history and audit: "compared with order X"); an
+ * attribute typed in the call overrides the order's (the accession number of the C-Find and
+ * no-query flows, any other). A worklist answer's id (`mwl:…`, not stored) is only recorded. An
+ * attribute absent or blank keeps the exam's value.
  */
 export const studyProcessRequest = z
   .object({

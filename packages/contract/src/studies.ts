@@ -73,6 +73,46 @@ export interface Study {
   customfields: StudyCustomFieldValue[];
   permissions: StudyPermissionFlags;
   viewer_link: string;
+  /**
+   * The routing rules that ran on the study, newest first, each action's run with its outcome (the
+   * history's ROUTE events). Only for a caller who may view the account's routing rules
+   * (route_view or route_edit); empty for anyone else.
+   */
+  routes: StudyRouteRun[];
+  /**
+   * The HL7 messages that touched the study, newest first: results (ORU^R01) of its accession
+   * number, for whoever sees the study, and orders (ORM^O01) of it, for a caller with order_view.
+   */
+  hl7: StudyHl7Message[];
+}
+
+/** One run of a routing rule's action on a study. */
+export interface StudyRouteRun {
+  route_id: string;
+  route_name: string;
+  /** What started it: upload, harvest, share or manual. */
+  trigger: string;
+  /** The action's type (share_group, push, webhook, share_code, connection); null when the rule failed before any. */
+  action: string | null;
+  outcome: 'SUCCESS' | 'FAILURE';
+  /** Why it failed, when it did. */
+  reason: string | null;
+  /** ISO 8601. */
+  at: string;
+}
+
+/** One HL7 message that touched a study. */
+export interface StudyHl7Message {
+  /** ORM^O01 (an order of the study's accession number) or ORU^R01 (a result of it). */
+  type: 'ORM^O01' | 'ORU^R01';
+  /** MSH-10 of the message. */
+  control_id: string;
+  /** What it did: ORDER_ADD, ORDER_UPDATE or ORDER_CANCEL of the order, HL7_RESULT for a result. */
+  event: string;
+  /** A result's status (Preliminary, Final); null for an order. */
+  status: string | null;
+  /** ISO 8601, when it was received. */
+  at: string;
 }
 
 export interface StudyLock {

@@ -575,14 +575,6 @@ export class StoreScpConnection implements PduHandler {
   }
 }
 
-function normalizeIp(address: string): string {
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
-}
-
 function isLoopback(ip: string): boolean {
   return ip === '::1' || ip.startsWith('127.');
-}
-
-function hostMatches(registered: string, ip: string): boolean {
-  return registered === '*' || normalizeIp(registered) === ip;
 }

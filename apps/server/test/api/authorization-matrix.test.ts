@@ -245,6 +245,12 @@ const ROUTES: Record<string, RouteCase> = {
     request: (_w, x) => post('dicom/node/delete', { uuid: o(x).nodeId! }),
     phase: 'write',
   },
+  // Would a scanner land in the group: for the account's admins, as its DICOM nodes (a read).
+  [api('group/scanner/validate')]: {
+    rule: { kind: 'account', needs: 'admin' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('group/scanner/validate', { uuid: o(x).groupId, ae_title: 'NO_SUCH_SCANNER' }),
+  },
   // HL7 senders (decision 0056): the account's admins only, as its DICOM nodes.
   [api('hl7/sender/list')]: {
     rule: { kind: 'account', needs: 'admin' },

@@ -146,7 +146,7 @@ describe.each(DIALECTS)('study/process (Orthanc as the PACS) on %s', (dialect) =
       .executeTakeFirstOrThrow();
     const answer = await server.api.call(
       'study/process',
-      { uuid: copy, destination_id: orthancDest, priority: 'Priority', order_id: 'order-42', ...ORDER },
+      { uuid: copy, destination_id: orthancDest, priority: 'Priority', order_id: 'mwl:ACC-7001', ...ORDER },
       gatekeeper,
     );
     expect(answer.body).toMatchObject({
@@ -229,7 +229,7 @@ describe.each(DIALECTS)('study/process (Orthanc as the PACS) on %s', (dialect) =
       expect.arrayContaining(['ORDER_COMPARE', 'COERCE', 'PROCESS', 'PUSH_END']),
     );
     expect(copyEvents.find((e) => e.action === 'ORDER_COMPARE')!.detail).toMatchObject({
-      order_id: 'order-42',
+      order_id: 'mwl:ACC-7001',
     });
     expect(copyEvents.find((e) => e.action === 'PROCESS')!.detail).toMatchObject({
       destination_name: 'Main PACS',
@@ -245,7 +245,7 @@ describe.each(DIALECTS)('study/process (Orthanc as the PACS) on %s', (dialect) =
     expect(Object.fromEntries(fields.map((f) => [f.name, f.value]))).toMatchObject({
       priority: 'Priority',
       push_destination: 'Main PACS',
-      order_id: 'order-42',
+      order_id: 'mwl:ACC-7001',
     });
 
     // A second time: ALREADY_PROCESSED, nothing new.

@@ -70,6 +70,8 @@ export function newStudy(overrides: Partial<Study> = {}): Study {
     customfields: [],
     permissions: Object.fromEntries(STUDY_PERMISSIONS.map((p) => [p, 1])) as StudyPermissionFlags,
     viewer_link: '',
+    routes: [],
+    hl7: [],
     ...overrides,
   };
 }

@@ -33,6 +33,8 @@ import { newUuid } from '../../security/tokens.js';
 interface Deps {
   nominations: NominationsRepository;
   process: NominationProcessRepository;
+  /** The account's stored orders, which an `order_id` names. */
+  orders: Pick<OrdersRepository, 'find'>;
   studies: StudiesRepository;
   pushes: StudyPushesRepository;
   destinations: DestinationsRepository;
@@ -64,6 +66,9 @@ function checkFailed(destination: DestinationRow, status: string | null): Domain
   return new DomainError('DESTINATION_CHECK_FAILED', 'destination_id', data);
 }
 
+/** How a worklist answer's order id starts (worklist-query.ts): it is not a stored order. */
+const WORKLIST_ORDER_PREFIX = 'mwl:';
+
 /** The exam fields processing may write: the request's attribute → the index column. */
 const WRITTEN = {
   patient_name: 'patient_name',
@@ -74,6 +79,9 @@ const WRITTEN = {
   requested_procedure: 'study_description',
   referring_physician: 'referring_physician',
 } as const satisfies Record<keyof StudyProcessRequest['attributes'], keyof StudyTable>;
+
+/** The values a call writes, by request attribute (checked by the request schema, or an order's as stored). */
+type WrittenValues = Partial<Record<keyof typeof WRITTEN, string>>;
 
 /** The index columns kept upper-cased for search next to the value. */
 const KEY_COLUMNS: Partial<Record<keyof StudyTable, keyof StudyTable>> = {
@@ -140,7 +148,8 @@ export class NominationProcessService {
     if (!(await this.deps.pushes.instancesOfStudy(copy.uuid)).length) {
       throw invalidField('uuid', 'the study has no instances');
     }
-    const { changes, changed } = this.changesFor(copy, input.attributes);
+    const attributes = await this.attributesOf(copy, input);
+    const { changes, changed } = this.changesFor(copy, attributes);
     const patientid = changes['patientid'] ?? copy.patientid;
     const uidChecked = await this.refuseUidConflict(destination, copy.study_uid, patientid);
 
@@ -319,8 +328,23 @@ export class NominationProcessService {
       await this.deps.process.release(nomination.uuid, nomination.copy_uuid, this.now());
   }
 
+  /**
+   * What the call writes: with an `order_id` of one of the account's stored orders, that order's
+   * values as the Order Comparison screen writes them (`orderWrittenValues`), under the attributes
+   * the call typed. A worklist answer's id (`mwl:…`) names no stored order: only recorded.
+   */
+  private async attributesOf(copy: StudyRow, input: StudyProcessRequest): Promise<WrittenValues> {
+    const id = input.orderId;
+    if (!id || id.startsWith(WORKLIST_ORDER_PREFIX)) return input.attributes;
+    const order = await this.deps.orders.find(id);
+    // Another account's order is not found, as a made-up one.
+    if (!order || order.account_id !== copy.account_id) throw notFound('order');
+    const typed = Object.fromEntries(Object.entries(input.attributes).filter(([, v]) => v !== undefined));
+    return { ...orderWrittenValues(order), ...typed };
+  }
+
   /** The index columns to change (only those that differ), with each value before and after. */
-  private changesFor(copy: StudyRow, attributes: StudyProcessRequest['attributes']) {
+  private changesFor(copy: StudyRow, attributes: WrittenValues) {
     const changes: Record<string, string> = {};
     const changed: ProcessIntent['changed'] = [];
     for (const [param, column] of Object.entries(WRITTEN) as [keyof typeof WRITTEN, keyof StudyTable][]) {

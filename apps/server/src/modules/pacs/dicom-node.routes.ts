@@ -40,4 +40,9 @@ export function dicomNodeRoutes(ctx: AppContext, app: FastifyInstance): void {
   authedRoute(ctx, app, 'dicom/node/delete', uuidRequest, async ({ caller, input }) => {
     await nodes.remove(caller, input.uuid);
   });
+
+  // Would a scanner calling as this AE title land in the group? A read, by the listener's rules.
+  authedRoute(ctx, app, 'group/scanner/validate', groupScannerValidateRequest, ({ caller, input }) =>
+    ctx.services.scanners.validate(caller, input),
+  );
 }

@@ -21,6 +21,8 @@ export function presentStudy(
     holders?: LockHolderNames;
     /** Push attempts, newest first. */
     pushes?: StudyPushListed[];
+    /** The routing rules and HL7 messages that touched it, as the caller may see them. */
+    activity?: StudyActivity | undefined;
   },
   engineFqdn: string,
 ): Study {
@@ -68,6 +70,8 @@ export function presentStudy(
     customfields: extras.customFields ?? [],
     permissions: studyPermissions(caller, row),
     viewer_link: `/viewer/#study/${row.namespace_id}/${row.study_uid}/${row.namespace_id}`,
+    routes: extras.activity?.routes ?? [],
+    hl7: extras.activity?.hl7 ?? [],
   };
 }
 

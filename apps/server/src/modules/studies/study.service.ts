@@ -35,6 +35,8 @@ export interface StudyServiceDeps {
   fileEditor: StudyFileEditor;
   /** Checks study/set's `customfield-{uuid}` values against the account's definitions. */
   customFields: Pick<CustomFieldService, 'changes'>;
+  /** The routing rules and HL7 messages that touched each study (its `routes` and `hl7`). */
+  activity: Pick<StudyActivityService, 'of'>;
   engineFqdn: string;
   now?: () => number;
 }
@@ -77,9 +79,10 @@ export class StudyService {
       this.deps.studies.search(q, namespaces),
       request.withCount ? this.deps.studies.count(q, namespaces) : Promise.resolve(undefined),
     ]);
-    const [extras, holders] = await Promise.all([
+    const [extras, holders, activity] = await Promise.all([
       this.deps.studies.extras(rows.map((r) => r.uuid)),
       this.deps.users.namesOf(lockHoldersOf(rows, this.now())),
+      this.deps.activity.of(caller, rows),
     ]);
     // A search is a read: an inbox re-asking the same search (polling, paging back and forth) is
     // audited once a minute, as repeated reads are (decision 0008), not with a synced commit each.
@@ -103,6 +106,7 @@ export class StudyService {
             customFields: extras.customFields.get(row.uuid),
             pushes: extras.pushes.get(row.uuid),
             holders,
+            activity: activity.get(row.uuid),
           },
           this.deps.engineFqdn,
         ),
@@ -118,9 +122,10 @@ export class StudyService {
 
   async get(caller: Caller, uuid: string): Promise<Study> {
     const row = await this.deps.access.byUuid(caller, uuid);
-    const [extras, holders] = await Promise.all([
+    const [extras, holders, activity] = await Promise.all([
       this.deps.studies.extras([uuid]),
       this.deps.users.namesOf(lockHoldersOf([row], this.now())),
+      this.deps.activity.of(caller, [row]),
     ]);
     await this.deps.audit.record(studyEvent(caller, row, 'STUDY_VIEW'));
     return presentStudy(
@@ -131,6 +136,7 @@ export class StudyService {
         customFields: extras.customFields.get(uuid),
         pushes: extras.pushes.get(uuid),
         holders,
+        activity: activity.get(uuid),
       },
       this.deps.engineFqdn,
     );
