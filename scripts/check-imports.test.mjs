@@ -43,16 +43,23 @@ const CLEAN = {
   'apps/web/src/features/search/components/SearchBar.tsx': 'export const SearchBar = () => null;\n',
   'apps/web/src/features/studies/components/List.tsx':
     "import { SearchBar } from '../../search';\nimport { Row } from './Row';\nexport const List = () => [SearchBar, Row];\n",
-  'apps/web/src/features/studies/components/Row.tsx':
-    "import type { List } from './List';\nexport const Row = (l?: typeof List) => l;\n",
+  'apps/web/src/features/studies/components/Row.tsx': 'export const Row = () => null;\n',
+  'apps/server/src/context.ts':
+    "import { gatekeeperRoutes } from './modules/gatekeeper/index.js';\nexport type AppContext = { routes: typeof gatekeeperRoutes };\n",
+  'apps/server/src/modules/gatekeeper/index.ts':
+    "export { gatekeeperRoutes } from './nomination.routes.js';\n",
+  'apps/server/src/modules/gatekeeper/nomination.routes.ts':
+    "import type { AppContext } from '../../context.js';\nimport { NominationService } from './nomination.service.js';\nexport const gatekeeperRoutes = (ctx?: AppContext) => [ctx, NominationService];\n",
+  'apps/server/src/modules/gatekeeper/nomination.service.ts':
+    "import { DomainError } from '../../domain/errors.js';\nexport class NominationService extends DomainError {}\n",
   'apps/web/src/app/App.tsx':
     "import { SearchBar } from '../features/search/index';\nexport const App = SearchBar;\n",
 };
 
-const rulesOf = (root) => checkImports(root).map((v) => `${v.rule} ${v.file}`);
+const rulesOf = (root) => checkImports(root, new Set()).map((v) => `${v.rule} ${v.file}`);
 
 describe('check-imports', () => {
-  it('passes a tree that keeps every rule (type-only loops are not cycles)', () => {
+  it('passes a tree that keeps every rule (a route may take the AppContext type)', () => {
     assert.deepEqual(rulesOf(tree(CLEAN)), []);
   });
 
@@ -134,9 +141,53 @@ describe('check-imports', () => {
       'apps/web/src/features/studies/components/Row.tsx':
         "import { List } from './List';\nexport const Row = () => List;\n",
     });
-    const cycles = checkImports(root).filter((v) => v.rule === 'no-cycles');
+    const cycles = checkImports(root, new Set()).filter((v) => v.rule === 'no-cycles');
     assert.equal(cycles.length, 2);
     assert.match(cycles[0].why, /a\.service\.ts ↔ .*b\.service\.ts/);
     assert.match(cycles[1].why, /List\.tsx ↔ .*Row\.tsx/);
+  });
+
+  it('server-folders: a top-level folder no rule ranks fails', () => {
+    const root = tree({ ...CLEAN, 'apps/server/src/workflows/x.ts': 'export const x = 1;\n' });
+    assert.deepEqual(rulesOf(root), ['server-folders apps/server/src/workflows']);
+  });
+
+  it('server-kernel: a kernel file importing a module fails, even through its door', () => {
+    const root = tree({
+      ...CLEAN,
+      'apps/server/src/ingest/ingest.ts':
+        "import type { gatekeeperRoutes } from '../modules/gatekeeper/index.js';\nexport type G = typeof gatekeeperRoutes;\n",
+    });
+    assert.deepEqual(rulesOf(root), ['server-kernel apps/server/src/ingest/ingest.ts']);
+  });
+
+  it("server-module-door: another module reaching into a module's internals fails", () => {
+    const root = tree({
+      ...CLEAN,
+      'apps/server/src/modules/sharing/share.service.ts':
+        "import { NominationService } from '../gatekeeper/nomination.service.js';\nexport const s = NominationService;\n",
+    });
+    assert.deepEqual(rulesOf(root), ['server-module-door apps/server/src/modules/sharing/share.service.ts']);
+  });
+
+  it('web-feature-app: a feature importing the app shell fails', () => {
+    const root = tree({
+      ...CLEAN,
+      'apps/web/src/features/search/components/Bar.tsx':
+        "import { App } from '../../../app/App';\nexport const Bar = App;\n",
+    });
+    assert.deepEqual(rulesOf(root), ['web-feature-app apps/web/src/features/search/components/Bar.tsx']);
+  });
+
+  it('no-cycles: a loop through type-only imports fails unless every file of it is listed as known debt', () => {
+    const files = {
+      ...CLEAN,
+      'apps/server/src/audit/a.ts': "import type { B } from './b.js';\nexport type A = { b?: B };\n",
+      'apps/server/src/audit/b.ts': "import type { A } from './a.js';\nexport type B = { a?: A };\n",
+    };
+    const root = tree(files);
+    assert.deepEqual(rulesOf(root), ['no-cycles apps/server/src/audit/a.ts']);
+    const known = new Set(['apps/server/src/audit/a.ts', 'apps/server/src/audit/b.ts']);
+    assert.deepEqual(checkImports(root, known), []);
   });
 });

@@ -12,7 +12,7 @@ import type { Orthanc } from '../../apps/server/test/support/orthanc.js';
 import { startOrthanc } from '../../apps/server/test/support/orthanc.js';
 import { apiGet, apiLogin, apiPost, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { freePort, startServer, type RunningServer } from '../support/server';
 
 /** Where Orthanc, inside its namespace, reaches our DICOM listener. */
 const INBOX_INSIDE_PORT = 11112;
@@ -27,8 +27,9 @@ async function settled(b: BrowserSession) {
 /**
  * The gatekeeper sends a nomination to a real PACS: PACS Intake (MWL flow) sends to Orthanc in a
  * private network namespace. A clinician nominates an exam, the gatekeeper finds the account's order
- * for it, compares and sends it; the exam goes Queued then Completed, and the nominator reads that
- * it was sent to PACS.
+ * for it, compares and sends it (first to a PACS that is down, which says so beside the button);
+ * the exam goes Queued then Completed, and the nominator reads that it was sent to PACS, on the card
+ * as an icon too.
  */
 describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
   let server: RunningServer;
@@ -67,6 +68,17 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
       can_search_mwl: '1',
       can_push: '1',
     });
+    // A PACS that is down: Search is ticked, so Send to PACS asks it first and cannot.
+    const dead = await apiPost<{ uuid: string }>(server.baseUrl, 'destination/add', {
+      sid,
+      account_id: accounts.accounts[0]!.uuid,
+      name: 'Dead PACS',
+      aetitle: 'DEAD',
+      address: '127.0.0.1',
+      port: String(await freePort()),
+      can_search: '1',
+      can_push: '1',
+    });
     const groups = await apiPost<{ groups: { uuid: string; name: string }[] }>(server.baseUrl, 'group/list', {
       sid,
     });
@@ -85,7 +97,7 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
       config: JSON.stringify({
         customFields: current.gatekeeper_config.customFields,
         pacsPromotePreference: 'MWL',
-        destinations: [destination.uuid],
+        destinations: [destination.uuid, dead.uuid],
         queryDestination: destination.uuid,
       }),
     });
@@ -139,6 +151,8 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
     await nominate.getByLabel(/^Nominated by/).fill('Dr Claire Clinician');
     await nominate.getByRole('button', { name: 'Nominate' }).click();
     await panel().getByLabel('Nomination status').getByText('Nominated to PACS Intake').waitFor();
+    // The card in the nominator's group shows the nomination as a named icon.
+    await card().getByRole('img', { name: 'Nominated' }).waitFor();
   });
 
   it('the gatekeeper finds its order, compares and sends it to Orthanc: Queued, then Completed', async () => {
@@ -172,12 +186,28 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
     // The order's accession number and procedure differ from the exam's: both are marked.
     const differing = await table.locator('tr[data-differs] th').allTextContents();
     expect(differing).toEqual(expect.arrayContaining(['Accession number≠', 'Description≠']));
-    // The only destination is chosen already.
-    expect(
+    const chooseDestination = async (name: string) => {
       await panel()
         .getByLabel(/^Destination system/)
-        .textContent(),
-    ).toContain('Orthanc');
+        .click();
+      await b.page.getByRole('option', { name }).click();
+    };
+    // A PACS that does not answer: the send stops, and says so in words beside its button.
+    await chooseDestination('Dead PACS');
+    await panel().getByRole('button', { name: 'Send to PACS' }).click();
+    const form = panel().getByRole('form', { name: 'Send to PACS' });
+    const refusal = form.getByRole('alert').filter({ hasText: 'Dead PACS did not answer.' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toContain('The exam was not sent');
+    await expect.poll(() => refusal.isVisible()).toBe(true);
+    // In view, not below the fold: the alert and the button are both inside the window.
+    const box = (await refusal.boundingBox())!;
+    const button = (await form.getByRole('button', { name: 'Send to PACS' }).boundingBox())!;
+    const window = b.page.viewportSize()!;
+    expect(box.y + box.height).toBeLessThanOrEqual(window.height);
+    expect(button.y - (box.y + box.height)).toBeLessThan(80);
+    await screenshot(b.page, 'gatekeeper-pacs-02a-dead-pacs');
+    await chooseDestination('Orthanc (Hospital PACS)');
     await screenshot(b.page, 'gatekeeper-pacs-02-comparison');
     await panel().getByRole('button', { name: 'Send to PACS' }).click();
     await b.page.getByText('Exam is being sent to PACS').first().waitFor();
@@ -212,6 +242,7 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
       .click();
     await panel().getByRole('tab', { name: 'PACS' }).click();
     await panel().getByLabel('Nomination status').getByText('Sent to PACS by PACS Intake').waitFor();
+    await card().getByRole('img', { name: 'Sent to PACS' }).waitFor();
     await screenshot(b.page, 'gatekeeper-pacs-04-nominator-success');
   });
 });

@@ -6,7 +6,7 @@ import type { DicomNodesRepository } from '../repositories/dicom-nodes.repositor
 import type { IndexTarget } from '../repositories/ingest.repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { parseDicomHeader } from '../dicom/parse.js';
-import type { DeliveryRouter } from '../modules/pacs/index.js';
+import type { MoveDeliveries } from './move-deliveries.js';
 import {
   abortPdu,
   APPLICATION_CONTEXT,
@@ -54,7 +54,7 @@ export interface ScpDeps {
   /** Registers a C-STORE in progress so a shutdown can wait for it. */
   track: (work: Promise<unknown>) => void;
   /** Finds the retrieve an instance from a destination's PACS belongs to (C-MOVE deliveries). */
-  deliveries: DeliveryRouter;
+  deliveries: MoveDeliveries;
   timeouts?: AssociationTimeouts;
   /** Counts associations by outcome (metrics). */
   meter?: { association(outcome: 'accepted' | 'rejected'): void };

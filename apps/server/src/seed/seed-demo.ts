@@ -4,7 +4,7 @@ import { generateStudySpecs, writeStudyFiles } from '../dicom/index.js';
 import { seedDemoOrders } from './demo-orders.js';
 import { hashPassword } from '../security/passwords.js';
 import { newUuid } from '../security/tokens.js';
-import { hl7IdKey } from '../modules/pacs/hl7-senders.repository.js';
+import { hl7IdKey } from '../modules/pacs/index.js';
 import {
   DEMO_ACCOUNTS,
   DEMO_CONNECTIONS,

@@ -4,20 +4,7 @@ import type {
 } from './destination-searches.repository.js';
 import type { DestinationsRepository } from './destinations.repository.js';
 import type { AeTitleOwner } from './calling-ae-titles.service.js';
-
-/** What the listener knows of an instance arriving from a destination's PACS. */
-export interface Arrival {
-  /** The destinations this association delivers for (destinationsFor). */
-  destinationIds: readonly string[];
-  /** The AE title the PACS called: the one we asked it to move to. */
-  calledAe: string;
-  /** Move Originator AE Title (0000,1030) of the C-STORE, when the PACS sent it. */
-  originatorAe?: string | undefined;
-  /** Move Originator Message ID (0000,1031), when the PACS sent it. */
-  originatorMessageId?: number | undefined;
-  /** The instance's Study Instance UID, read from the dataset only when the above do not decide. */
-  studyUid: () => Promise<string | undefined>;
-}
+import type { Arrival, MoveDeliveries } from '../../dimse/move-deliveries.js';
 
 const key = (title: string) => title.trim().toUpperCase();
 
@@ -31,7 +18,7 @@ const key = (title: string) => title.trim().toUpperCase();
  * Study Instance UID. An instance that matches no running retrieve (another system's C-MOVE, or
  * one sent on the PACS's own initiative) has no group and is refused.
  */
-export class DeliveryRouter {
+export class DeliveryRouter implements MoveDeliveries {
   constructor(
     private readonly deps: {
       searches: DestinationSearchesRepository;

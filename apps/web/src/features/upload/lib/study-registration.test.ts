@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { retryFailed, runUpload, type UploadDeps } from './upload-runner';
-import type { StudyRegistrar } from './study-registration';
+import { StudyRegistration, type StudyRegistrar } from './study-registration';
 import { createUploadStore } from './upload-store';
 
 const file = (name: string) => new File([new Uint8Array(4)], name);
@@ -95,5 +95,45 @@ describe('study/add and study/sync around an upload', () => {
     const { log, deps } = world();
     await runUpload(createUploadStore(), target, [study('A', ['a1'])], { ...deps, registrar: undefined });
     expect(log).toEqual(['file a1', 'finished true']);
+  });
+
+  it('reports each study made and not yet synced with its full count when the page goes away', async () => {
+    const synced: string[] = [];
+    let leave = () => {};
+    let unsubscribed = false;
+    const registration = new StudyRegistration(
+      {
+        add: (_ns, uid) => Promise.resolve(`uuid-${uid}`),
+        sync: () => Promise.resolve(),
+        syncOnLeave: (uuid, count) => synced.push(`${uuid} ${count}`),
+      },
+      'ns1',
+      [
+        { studyUid: 'A', files: 3, alreadySent: 0 },
+        { studyUid: 'B', files: 1, alreadySent: 0 },
+        { studyUid: 'C', files: 2, alreadySent: 0 },
+      ],
+      {
+        retryable: () => false,
+        retries: 0,
+        backoffMs: 0,
+        onPageHide: (listener) => {
+          leave = listener;
+          return () => (unsubscribed = true);
+        },
+      },
+    );
+    await registration.before('A');
+    await registration.before('B');
+    registration.settled('A', true);
+    registration.settled('B', true);
+    // A has 1 of 3 files sent, B is over (synced normally), C was never made: only A is reported,
+    // with the 3 images it should have, so the server lists it marked INCOMPLETE.
+    leave();
+    expect(synced).toEqual(['uuid-A 3']);
+    registration.settled('A', true);
+    registration.settled('A', false);
+    await registration.done();
+    expect(unsubscribed).toBe(true);
   });
 });

@@ -4,6 +4,8 @@ export interface StudyRegistrar {
   add: (namespaceId: string, studyUid: string) => Promise<string>;
   /** study/sync: the upload into the study is over and `imageCount` images reached the server. */
   sync: (uuid: string, imageCount: number) => Promise<void>;
+  /** study/sync sent as the page goes away (a request that outlives the page), answer unread. */
+  syncOnLeave?: (uuid: string, imageCount: number) => void;
 }
 
 export interface RegistrationStudy {
@@ -19,6 +21,14 @@ export interface RegistrationOptions {
   retryable: (error: unknown) => boolean;
   retries: number;
   backoffMs: number;
+  /** Subscribes to the page going away; returns the unsubscribe. Defaults to the window's pagehide. */
+  onPageHide?: (listener: () => void) => () => void;
+}
+
+function windowPageHide(listener: () => void): () => void {
+  if (typeof window === 'undefined') return () => undefined;
+  window.addEventListener('pagehide', listener);
+  return () => window.removeEventListener('pagehide', listener);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,10 +39,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * many of its images reached the server, which lists it (NEW, or INCOMPLETE when the group holds
  * fewer). A study/add that fails does not hold the files back: the first file then makes the study
  * itself, listed at once, and there is nothing to sync. A retry run adds again (study/add answers
- * the existing study) and syncs the study's whole count.
+ * the existing study) and syncs the study's whole count. A page closed mid-upload reports each study
+ * it made with the count it should have reached, so the study is listed, marked INCOMPLETE, instead
+ * of staying unlisted with the files that did arrive; a later upload of it still completes it.
  */
 export class StudyRegistration {
   private readonly added = new Map<string, Promise<string | null>>();
+  private readonly uuids = new Map<string, string>();
+  private readonly stopListening: () => void;
   private readonly pending = new Map<string, { left: number; sent: number }>();
   private readonly syncs: Promise<void>[] = [];
 
@@ -43,13 +57,20 @@ export class StudyRegistration {
     private readonly options: RegistrationOptions,
   ) {
     for (const s of studies) this.pending.set(s.studyUid, { left: s.files, sent: s.alreadySent });
+    this.stopListening = (options.onPageHide ?? windowPageHide)(() => this.leave());
   }
 
   /** Resolves once the study exists (or study/add failed); one study/add per study and run. */
   before(studyUid: string): Promise<void> {
     let uuid = this.added.get(studyUid);
     if (!uuid) {
-      uuid = this.registrar.add(this.namespaceId, studyUid).catch(() => null);
+      uuid = this.registrar.add(this.namespaceId, studyUid).then(
+        (id) => {
+          this.uuids.set(studyUid, id);
+          return id;
+        },
+        () => null,
+      );
       this.added.set(studyUid, uuid);
     }
     return uuid.then(() => undefined);
@@ -70,6 +91,15 @@ export class StudyRegistration {
   /** Every sync of the run has been answered (or given up). */
   async done(): Promise<void> {
     await Promise.all(this.syncs);
+    this.stopListening();
+  }
+
+  /** The page goes away: each study made and not yet synced is reported with its full count. */
+  private leave(): void {
+    for (const [studyUid, study] of this.pending) {
+      const uuid = this.uuids.get(studyUid);
+      if (uuid) this.registrar.syncOnLeave?.(uuid, study.sent + study.left);
+    }
   }
 
   private async sync(uuid: string, imageCount: number): Promise<void> {
