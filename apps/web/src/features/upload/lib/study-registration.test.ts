@@ -85,6 +85,12 @@ describe('study/add and study/sync around an upload', () => {
     expect(log).toEqual(['add ns1 A', 'file a1', 'finished true']);
   });
 
+  it('leaves a study nothing reached unlisted: no sync, so a later upload can still fill it', async () => {
+    const { log, deps } = world({ failing: new Set(['a1']) });
+    await runUpload(createUploadStore(), target, [study('A', ['a1'])], deps);
+    expect(log).toEqual(['add ns1 A', 'file a1', 'finished false']);
+  });
+
   it('tries a sync that failed on the network again', async () => {
     const { log, deps } = world({ syncFailsOnce: true });
     await runUpload(createUploadStore(), target, [study('A', ['a1'])], deps);

@@ -85,6 +85,8 @@ export class StudyRegistration {
     if (study.left > 0) return;
     this.pending.delete(studyUid);
     const uuid = this.added.get(studyUid);
+    // Nothing reached the server: the study stays an unlisted, empty placeholder a later upload fills.
+    if (study.sent === 0) return;
     if (uuid) this.syncs.push(uuid.then((id) => (id === null ? undefined : this.sync(id, study.sent))));
   }
 
@@ -98,7 +100,7 @@ export class StudyRegistration {
   private leave(): void {
     for (const [studyUid, study] of this.pending) {
       const uuid = this.uuids.get(studyUid);
-      if (uuid) this.registrar.syncOnLeave?.(uuid, study.sent + study.left);
+      if (uuid && study.sent > 0) this.registrar.syncOnLeave?.(uuid, study.sent + study.left);
     }
   }
 
