@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { apiLogin } from '../support/actions';
+import { apiLogin, apiPost } from '../support/actions';
 import { uploadedStudy, uploadFreshStudy } from '../support/studies';
 import { DEMO_PASSWORD } from '../support/server';
 
@@ -19,6 +19,12 @@ async function tabTo(page: Page, pattern: RegExp, max = 80): Promise<void> {
   }
   throw new Error(`never reached ${String(pattern)} with Tab`);
 }
+
+// The names typed and looked for here are English ones, whatever a spec before left set.
+beforeAll(async () => {
+  for (const login of ['clinician@demo.local', 'gatekeeper@demo.local'])
+    await apiPost(baseUrl, 'user/set', { sid: await apiLogin(baseUrl, login), language: '' });
+});
 
 describe('keyboard only', () => {
   let b: BrowserSession;
@@ -261,6 +267,7 @@ describe('keyboard only, with the focus always seen', () => {
     await press(page, 'Enter');
     await page.getByText('Exam is being sent to PACS').first().waitFor();
     await page.waitForURL(/\/Queued$/);
+    await page.getByTestId('study-card').filter({ hasText: mrn }).waitFor();
     await screenshot(page, 'keyboard-02-sent');
     expect(b.errors).toEqual([]);
   });
