@@ -9,13 +9,27 @@ import type { z } from 'zod';
 import { invalidField, notFound } from '../../domain/errors.js';
 import type { Caller, GroupAccess } from '../../policies/index.js';
 import { requireAccountAdmin } from '../../policies/index.js';
-import type { DestinationsRepository } from '../pacs/index.js';
 import type { GroupConfigsRepository, GroupOfAccount } from './group-configs.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
 
+/** What a configuration is checked against: the account's destinations, as the pacs module lists them. */
+export interface ConfigDestinations {
+  listOfAccount(accountId: string, uuids: string[]): Promise<ConfigDestination[]>;
+}
+
+/** A destination as a gatekeeper configuration names it: may it take pushes, answer a search? */
+export interface ConfigDestination {
+  uuid: string;
+  name: string;
+  can_push: number;
+  can_search: number;
+  can_search_mwl: number;
+}
+
 interface Deps {
   configs: GroupConfigsRepository;
-  destinations: DestinationsRepository;
+  /** Declared here rather than read from pacs's repository, so admin does not reach into pacs. */
+  destinations: ConfigDestinations;
   audit: AuditService;
   now?: () => number;
 }
