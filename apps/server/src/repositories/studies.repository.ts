@@ -1,4 +1,4 @@
-import type { StudyCustomFieldValue } from '@imaging-inbox/contract';
+import { STUDY_STATUS, type StudyCustomFieldValue } from '@imaging-inbox/contract';
 import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
@@ -296,7 +296,10 @@ export class StudiesRepository {
       .execute();
   }
 
-  /** Is there a live (not deleted) copy of the study in one of these namespaces? */
+  /**
+   * Is there a live (not deleted) copy of the study in one of these namespaces? A study/add whose
+   * upload has sent nothing yet (UPLOADING, no image) is no copy: the exam can still be uploaded.
+   */
   async existsIn(studyUid: string, namespaces: string[]): Promise<boolean> {
     if (!namespaces.length) return false;
     const row = await this.db
@@ -305,6 +308,7 @@ export class StudiesRepository {
       .where('study_uid', '=', studyUid)
       .where('namespace_id', 'in', namespaces)
       .where('deleted', 'is', null)
+      .where((eb) => eb.or([eb('study_status', '!=', STUDY_STATUS.uploading), eb('image_count', '>', 0)]))
       .executeTakeFirst();
     return row !== undefined;
   }

@@ -46,12 +46,18 @@ describe.each(DIALECTS)('upload companion calls on %s', (dialect) => {
       clinician,
     );
     expect(again.body).toMatchObject({ uuid, created: 0 });
+    // Nothing in it yet: an upload that failed before its first file leaves no study to find, so
+    // the wizard still offers the exam (study/exists) instead of calling it already uploaded.
+    const exists = async () =>
+      (await server.api.call('study/exists', { studyUID: CT_STUDY_UID }, clinician)).body.exists as number;
+    expect(await exists()).toBe(0);
 
     const stored = await server.api.upload(clinician, emergency, fs.readFileSync(CT_SMALL));
     expect(stored.status).toBe(202);
     expect(stored.body.study_uuid).toBe(uuid);
     // Still filling: not listed, but its first file's attributes replaced the typed ones.
     expect(await listed(CT_STUDY_UID)).toEqual([]);
+    expect(await exists()).toBe(1);
     const study = await server.api.call('study/get', { uuid }, clinician);
     expect(study.body).toMatchObject({ patient_name: 'CompressedSamples^CT1', image_count: 1 });
 
