@@ -121,10 +121,11 @@ export function ComparisonStep(props: Props) {
   const locked = process.isPending || process.isSuccess;
   const destinationName = props.destinations.find((d) => d.uuid === form.destinationId)?.name ?? '';
   const failed = process.isError ? process.error : null;
-  const failureRef = useRef<HTMLDivElement>(null);
-  // The reason shows beside the button that was pressed, brought into view if the step is long.
+  const buttonsRef = useRef<HTMLDivElement>(null);
+  // The reason shows just above the button that was pressed; both are brought into view if the
+  // step is long.
   useEffect(() => {
-    if (failed) failureRef.current?.scrollIntoView?.({ block: 'nearest' });
+    if (failed) buttonsRef.current?.scrollIntoView?.({ block: 'nearest' });
   }, [failed]);
 
   return (
@@ -277,7 +278,7 @@ export function ComparisonStep(props: Props) {
           <Alert severity="warning">{t('No destination is configured for this gatekeeper group.')}</Alert>
         )}
         {failed && (
-          <Alert severity="error" ref={failureRef}>
+          <Alert severity="error">
             {failure(errorCode(failed), errorBody(failed), destinationName)}
             {typeof errorBody(failed)?.error_data === 'string' && (
               // The server's reason (the study is locked, a stored file unreadable…).
@@ -285,7 +286,7 @@ export function ComparisonStep(props: Props) {
             )}
           </Alert>
         )}
-        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
+        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }} ref={buttonsRef}>
           <Button onClick={props.onBack} disabled={locked}>
             {t('Back')}
           </Button>
