@@ -22,6 +22,29 @@ export const uuidRequest = z.object({ uuid: requiredText() });
 /** account/set's parameter for the AE title the account calls its PACS destinations as. */
 export const ACCOUNT_CALLING_AET_PARAM = 'settings.calling_aet';
 
+/** account/set's `settings` JSON hash as `settings.<name>` parameters; null when it is not a hash of texts. */
+function settingsHash(raw: unknown, ctx: z.core.$RefinementCtx<unknown>): Record<string, string> | null {
+  if (typeof raw !== 'string' || raw.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    !parsed ||
+    typeof parsed !== 'object' ||
+    Array.isArray(parsed) ||
+    Object.values(parsed).some((v) => typeof v !== 'string')
+  ) {
+    reportInvalid(ctx, 'settings', 'must be a JSON object of texts');
+    return null;
+  }
+  return Object.fromEntries(
+    Object.entries(parsed as Record<string, string>).map(([k, v]) => [`settings.${k}`, v]),
+  );
+}
+
 /**
  * account/set: the account's settings an admin changes, each as `settings.<name>`: its default
  * language and the AE title it calls its PACS as (at least one of them). Naming another setting is
@@ -34,7 +57,12 @@ export const accountSetRequest = z
     [ACCOUNT_LANGUAGE_PARAM]: rawText(),
     [ACCOUNT_CALLING_AET_PARAM]: rawText(),
   })
-  .transform((p, ctx) => {
+  .transform((sent, ctx) => {
+    // Ambra's SDK sends the settings as one JSON hash, `settings={"default_language":"fr"}`.
+    const hash = settingsHash(sent['settings'], ctx);
+    if (hash === null) return z.NEVER;
+    const { settings: _hash, ...rest } = sent;
+    const p = { ...rest, ...hash };
     const other = Object.keys(p).find(
       (k) => k.startsWith('settings.') && k !== ACCOUNT_LANGUAGE_PARAM && k !== ACCOUNT_CALLING_AET_PARAM,
     );
@@ -147,17 +175,20 @@ export const userEventSetRequest = z
 
 /**
  * namespace/engine/fqdn: the storage engine of a namespace (`namespace_id`), or of a study
- * (`storage_namespace` or `phi_namespace`, and `study_uid`).
+ * (`study_id`, or `storage_namespace` or `phi_namespace`, and `study_uid`).
  */
 export const engineFqdnRequest = z
   .object({
     namespace_id: optionalText(),
+    study_id: optionalText(),
     storage_namespace: optionalText(),
     phi_namespace: optionalText(),
     study_uid: optionalText(),
   })
   .transform((p, ctx) => {
     if (p.namespace_id) return { by: 'namespace' as const, namespaceId: p.namespace_id };
+    // Ambra's SDK also names the study by its uuid.
+    if (p.study_id) return { by: 'uuid' as const, studyId: p.study_id };
     const namespace = p.storage_namespace ?? p.phi_namespace;
     if (!namespace || !p.study_uid) return reportMissing(ctx, 'namespace_id');
     return { by: 'study' as const, namespace, studyUid: p.study_uid };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageParams, requiredText } from './api-params.js';
+import { optionalText, pageParams, requiredText } from './api-params.js';
 import { GROUP_TYPES } from './groups.js';
 import type { GroupType } from './groups.js';
 import { MAX_PAGE_ROWS } from './limits.js';
@@ -49,8 +49,9 @@ const groupName = () =>
 
 /** CLOUD, GATEKEEPER or LIBRARY, any case. */
 const groupTypeParam = () =>
-  requiredText().transform((raw, ctx): GroupType => {
-    const type = raw.toUpperCase();
+  // Ambra's group/add has no type: its groups are plain libraries, the default here too.
+  optionalText().transform((raw, ctx): GroupType => {
+    const type = (raw ?? 'LIBRARY').toUpperCase();
     if ((GROUP_TYPES as readonly string[]).includes(type)) return type as GroupType;
     ctx.issues.push({ code: 'custom', message: `must be one of ${GROUP_TYPES.join(', ')}`, input: raw });
     return z.NEVER;

@@ -50,3 +50,5 @@ export * from './labels.js';
 export * from './label-requests.js';
 export * from './person-names.js';
 export * from './zoned-time.js';
+export * from './list-filters.js';
+export * from './audit-requests.js';

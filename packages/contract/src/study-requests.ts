@@ -23,12 +23,59 @@ export const studyUuidRequest = z.object({ uuid: requiredText() });
 /** A list of one study's items (shares, sends, pushes): the study's `uuid` and the page. */
 export const studyItemListRequest = studyUuidRequest.extend(pageParams(MAX_PAGE_ROWS));
 
-/** study/exists: does a Study Instance UID exist in an account (the caller's first by default). */
-export const studyExistsRequest = z.object({
-  studyUID: requiredText(),
-  accountUuid: optionalText(),
-  account_id: optionalText(),
-});
+/**
+ * A study as Ambra's SDK names it: its uuid (`uuid`, or `study_id` where the SDK's `uuid` names a
+ * node), or its storage triplet `study_uid` + `storage_namespace` (+ `phi_namespace`).
+ */
+export type NamedStudy =
+  | { by: 'uuid'; uuid: string }
+  | { by: 'storage'; namespace: string; studyUid: string; phiNamespace: string | undefined };
+
+const studyRefFields = {
+  uuid: optionalText(),
+  study_id: optionalText(),
+  study_uid: optionalText(),
+  storage_namespace: optionalText(),
+  phi_namespace: optionalText(),
+};
+
+function studyRefOf(
+  p: {
+    uuid?: string | undefined;
+    study_id?: string | undefined;
+    study_uid?: string | undefined;
+    storage_namespace?: string | undefined;
+    phi_namespace?: string | undefined;
+  },
+  ctx: z.core.$RefinementCtx<unknown>,
+): NamedStudy {
+  const uuid = p.uuid ?? p.study_id;
+  if (uuid) return { by: 'uuid', uuid };
+  const namespace = p.storage_namespace ?? p.phi_namespace;
+  if (!p.study_uid || !namespace) return reportMissing(ctx, 'uuid');
+  return { by: 'storage', namespace, studyUid: p.study_uid, phiNamespace: p.phi_namespace };
+}
+
+/** A call about one study, named by uuid or storage triplet (study/get, study/sync…). */
+export const namedStudyRequest = z.object(studyRefFields).transform((p, ctx) => studyRefOf(p, ctx));
+
+/**
+ * study/exists (Ambra's parameters): by `uuid`, by storage triplet, or by `study_uid` and
+ * `account_id` (the caller's first account by default); the spec's `studyUID`/`accountUuid` too.
+ */
+export const studyExistsRequest = z
+  .object({
+    ...studyRefFields,
+    studyUID: optionalText(),
+    accountUuid: optionalText(),
+    account_id: optionalText(),
+  })
+  .transform((p, ctx) => {
+    const studyUid = p.study_uid ?? p.studyUID;
+    if (!p.uuid && !p.study_id && studyUid && !(p.storage_namespace ?? p.phi_namespace))
+      return { by: 'account' as const, studyUid, accountId: p.accountUuid ?? p.account_id };
+    return studyRefOf({ ...p, study_uid: studyUid }, ctx);
+  });
 
 /** The study attributes study/set edits (the Exchange form). */
 export const STUDY_EDITABLE_FIELDS = [
@@ -68,8 +115,6 @@ export const studySetRequest = z
 export type StudySetRequest = z.output<typeof studySetRequest>;
 export type CustomFieldValueParam = StudySetRequest['customFields'][number];
 
-const CUSTOM_FIELD_LIST_FILTERS = new Set(['filter.object.equals', 'filter.uuid.in']);
-
 /** customfield/list: an account's definitions, optionally of one object kind or some uuids. */
 export const customFieldListRequest = z
   .object({
@@ -78,14 +123,8 @@ export const customFieldListRequest = z
     'filter.uuid.in': listParam(),
     ...pageParams(MAX_PAGE_ROWS),
   })
-  .catchall(z.string())
+  // Any other filter is read by the grammar every list shares (list-filters.ts).
   .superRefine((params, ctx) => {
-    for (const key of Object.keys(params)) {
-      if (key.startsWith('filter.') && !CUSTOM_FIELD_LIST_FILTERS.has(key)) {
-        ctx.addIssue({ code: 'custom', path: [key], message: 'unknown filter' });
-        return;
-      }
-    }
     const object = params['filter.object.equals'];
     if (object && !(CUSTOM_FIELD_OBJECTS as readonly string[]).includes(objectClass(object))) {
       ctx.addIssue({
@@ -162,7 +201,7 @@ export const auditObjectRequest = z
     // Ambra's clients page it as every list: page.rows / page.number win over rows / number.
     'page.rows': z.string().optional(),
     'page.number': z.string().optional(),
-    'filter.action.in': listParam(),
+    // `filter.action.in` / `.equals` are read by the shared grammar (LIST_FILTERS['audit/object']).
     reverse: z
       .string()
       .optional()
@@ -212,9 +251,9 @@ const TIMING_EVENT = /^[A-Za-z0-9_.:-]{1,64}$/;
  * `viewer_open`, and how long it took in `timing` milliseconds), kept in the study's audit trail.
  */
 export const studyTimingEventRequest = z
-  .object({ uuid: requiredText(), event: requiredText(), timing: intParam(0, 0, 2_147_483_647) })
+  .object({ ...studyRefFields, event: requiredText(), timing: intParam(0, 0, 2_147_483_647) })
   .transform((p, ctx) =>
     TIMING_EVENT.test(p.event)
-      ? p
+      ? { study: studyRefOf(p, ctx), event: p.event, timing: p.timing }
       : reportInvalid(ctx, 'event', 'letters, digits and _ . : - only, up to 64'),
   );

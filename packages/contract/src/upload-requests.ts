@@ -55,4 +55,23 @@ export const studyAddRequest = z
   });
 
 /** study/sync: the upload into a study is over and sent `image_count` images. */
-export const studySyncRequest = z.object({ uuid: requiredText(), image_count: requiredInt(0, MAX_INT) });
+export const studySyncRequest = z
+  .object({
+    uuid: optionalText(),
+    study_id: optionalText(),
+    study_uid: optionalText(),
+    storage_namespace: optionalText(),
+    phi_namespace: optionalText(),
+    image_count: requiredInt(0, MAX_INT),
+  })
+  .transform(({ image_count, ...p }, ctx) => {
+    // Ambra's SDK names the study `study_id` or by its storage triplet; the spec's uploader `uuid`.
+    const uuid = p.uuid ?? p.study_id;
+    if (uuid) return { study: { by: 'uuid' as const, uuid }, image_count };
+    const namespace = p.storage_namespace ?? p.phi_namespace;
+    if (!p.study_uid || !namespace) return reportMissing(ctx, 'uuid');
+    return {
+      study: { by: 'storage' as const, namespace, studyUid: p.study_uid, phiNamespace: p.phi_namespace },
+      image_count,
+    };
+  });

@@ -5,6 +5,12 @@ export type AuditEventRow = Selectable<AuditEventTable>;
 
 export interface AuditLogFilter {
   userId?: string | undefined;
+  /** Any of these users (audit/log `filter.user_id.in`). */
+  userIds?: string[] | undefined;
+  /** Only events of this outcome (audit/failedlogins: FAILURE). */
+  outcome?: string | undefined;
+  /** Oldest first (Ambra's default order of audit/user and audit/account) instead of newest first. */
+  oldestFirst?: boolean | undefined;
   objectId?: string | undefined;
   actions?: string[] | undefined;
   from?: number | undefined;
@@ -88,13 +94,16 @@ export class AuditRepository {
         ]),
       );
     if (filter.userId) query = query.where('audit_events.user_id', '=', filter.userId);
+    if (filter.userIds?.length) query = query.where('audit_events.user_id', 'in', filter.userIds);
+    if (filter.outcome) query = query.where('audit_events.outcome', '=', filter.outcome);
     if (filter.objectId) query = query.where('audit_events.object_id', '=', filter.objectId);
     if (filter.actions?.length) query = query.where('audit_events.action', 'in', filter.actions);
     if (filter.from !== undefined) query = query.where('audit_events.at', '>=', filter.from);
     if (filter.to !== undefined) query = query.where('audit_events.at', '<=', filter.to);
+    const order = filter.oldestFirst ? 'asc' : 'desc';
     return query
-      .orderBy('audit_events.at', 'desc')
-      .orderBy('audit_events.id', 'desc')
+      .orderBy('audit_events.at', order)
+      .orderBy('audit_events.id', order)
       .limit(limit)
       .offset(offset)
       .execute();

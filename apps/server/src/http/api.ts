@@ -13,6 +13,8 @@ import { parseRequest } from './request-schema.js';
 
 export interface ApiCall {
   params: Params;
+  /** A list's `filter.<field>.<condition>` parameters, checked (none for a call that is not a list). */
+  filters: ListFilter[];
   request: FastifyRequest;
   reply: FastifyReply;
 }
@@ -83,8 +85,9 @@ export function guardedRoute<G, S extends RequestSchema>(
     handler: async (request, reply) => {
       const params = collectParams(request);
       const allowed = await guard(request, params);
+      const filters = listFiltersOf(path, params);
       const input: z.output<S> = parseRequest(schema, params);
-      const result = await handler({ params, request, reply, input, guard: allowed });
+      const result = await handler({ params, filters, request, reply, input, guard: allowed });
       if (reply.sent) return reply;
       return { status: 'OK', ...(result ?? {}) };
     },

@@ -338,6 +338,12 @@ const ROUTES: Record<string, RouteCase> = {
     objects: ACCOUNT_OBJECTS,
     request: (_w, x) => post('role/list', { account_id: o(x).accountId }),
   },
+  // The permissions a new role gets (none): any signed-in user; an account named must be theirs.
+  [api('role/default/permissions')]: {
+    rule: { kind: 'account', needs: 'member' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('role/default/permissions', { account_id: o(x).accountId }),
+  },
   [api('role/get')]: {
     rule: { kind: 'accountUsers', anyOf: ['role_view', 'role_edit'] },
     objects: ACCOUNT_OBJECTS,
@@ -532,6 +538,22 @@ const ROUTES: Record<string, RouteCase> = {
     objects: ACCOUNT_OBJECTS,
     request: (_w, x) => post('audit/log', { account_id: o(x).accountId }),
   },
+  // Ambra's names for the same log: the whole of it, one user's actions, failed sign-ins.
+  [api('audit/account')]: {
+    rule: { kind: 'accountUsers', anyOf: ['audit_view'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('audit/account', { account_id: o(x).accountId }),
+  },
+  [api('audit/user')]: {
+    rule: { kind: 'accountUsers', anyOf: ['audit_view'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (w, x) => post('audit/user', { account_id: o(x).accountId, user_id: w.userIds.admin }),
+  },
+  [api('audit/failedlogins')]: {
+    rule: { kind: 'accountUsers', anyOf: ['audit_view'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('audit/failedlogins', { account_id: o(x).accountId }),
+  },
 
   // The account's label overrides: read by its members, changed with label_edit (an admin holds it).
   // The writes name a language the product does not speak: refused after the access check.
@@ -673,7 +695,7 @@ const ROUTES: Record<string, RouteCase> = {
     request: (_w, x) => post('namespace/share_code', { namespace_id: o(x).namespaceId }),
   },
   [api('namespace/engine/fqdn')]: {
-    rule: { kind: 'group' },
+    rule: { kind: 'sessionOptional', signedIn: { kind: 'group' } },
     objects: GROUP_OBJECTS,
     request: (_w, x) => post('namespace/engine/fqdn', { namespace_id: o(x).namespaceId }),
   },
@@ -927,6 +949,12 @@ const ROUTES: Record<string, RouteCase> = {
     rule: view,
     objects: STUDY_OBJECTS,
     request: (_w, x) => post('study/thumbnails', { uuid: o(x).uuid }),
+  },
+  // Ambra's study/permissions: the permissions object study/get answers.
+  [api('study/permissions')]: {
+    rule: view,
+    objects: STUDY_OBJECTS,
+    request: (_w, x) => post('study/permissions', { uuid: o(x).uuid }),
   },
   [api('audit/object')]: {
     rule: view,

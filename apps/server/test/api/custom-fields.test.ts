@@ -119,13 +119,20 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
     expect(missing.body.error_type).toBe('MISSING_FIELDS');
     const unknownFilter = await server.api.call(
       'customfield/list',
-      { account_id: demoAccount, 'filter.name.like': 'Body' },
+      { account_id: demoAccount, 'filter.colour.like': 'Body' },
       clinician,
     );
     expect(unknownFilter.body).toMatchObject({
       error_type: 'INVALID_FIELD',
-      error_subtype: 'filter.name.like',
+      error_subtype: 'filter.colour.like',
     });
+    // A field of its rows is Ambra's filter convention, as on every list.
+    const byName = await server.api.call(
+      'customfield/list',
+      { account_id: demoAccount, 'filter.name.like': 'clinical%' },
+      clinician,
+    );
+    expect(byName.body.customfields.map((f: { name: string }) => f.name)).toEqual(['Clinical priority']);
     const badObject = await server.api.call(
       'customfield/list',
       { account_id: demoAccount, 'filter.object.equals': 'patient' },

@@ -14,41 +14,6 @@ import { DIALECTS, startTestServer } from '../support/test-server.js';
  * walked without being named here.
  */
 
-/**
- * A list: its path ends in `/list`, or it is one of these lists named otherwise. Searches are not
- * lists: order/search and destination/search/get answer every match of a bounded search, unpaged.
- */
-const OTHER_LISTS = ['audit/log', 'audit/object'];
-
-/** Routes ending in `/list` that answer no `page`, and why (none today: add one only with its reason). */
-const NOT_PAGED: Record<string, string> = {};
-
-/** The parameters a list needs besides its page, from the demo world (Demo Hospital's objects). */
-function paramsOf(path: string, world: World): Record<string, string> {
-  const x = world.objects.emergency;
-  const byPath: Record<string, Record<string, string>> = {
-    'group/list': { account_id: x.accountId },
-    'customfield/list': { account_id: x.accountId },
-    'dicom/node/list': { account_id: x.accountId },
-    'hl7/sender/list': { account_id: x.accountId },
-    'account/user/list': { uuid: x.accountId },
-    'role/list': { account_id: x.accountId },
-    'account/group/list': { uuid: x.accountId },
-    'group/user/list': { uuid: x.groupId },
-    'route/list': { account_id: x.accountId },
-    'webhook/list': { account_id: x.accountId },
-    'webhook/delivery/list': { uuid: x.webhookId! },
-    'audit/log': { account_id: x.accountId },
-    'label/list': { account_id: x.accountId },
-    'destination/list': { account_id: x.accountId },
-    'order/list': { account_id: x.accountId, 'filter.patientid.equals': 'MATRIX' },
-  };
-  // A study's lists (study/*/list, connection/list, audit/object) take the study's uuid.
-  return (
-    byPath[path] ?? (/^(study\/.+|connection)\/list$|^audit\/object$/.test(path) ? { uuid: x.uuid } : {})
-  );
-}
-
 describe.each(DIALECTS)('paging of every list on %s', (dialect) => {
   let server: TestServer;
   let world: World;
@@ -68,12 +33,7 @@ describe.each(DIALECTS)('paging of every list on %s', (dialect) => {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 
-  const lists = () =>
-    registeredRoutes(server.http)
-      .map((r) => r.url.replace(/^\/api\/v3\//, ''))
-      .filter((path) => path.endsWith('/list') || OTHER_LISTS.includes(path))
-      .filter((path) => !(path in NOT_PAGED))
-      .sort();
+  const lists = () => listPaths(registeredRoutes(server.http).map((r) => r.url));
 
   it('takes any page.rows from 1 up, answers at most that many rows, and echoes page.rows and page.number', async () => {
     expect(lists()).toContain('account/user/list');

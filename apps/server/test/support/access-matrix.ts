@@ -141,7 +141,12 @@ export type Rule =
   /** The link grant of a request-study link; anyone else has no grant. */
   | { kind: 'grant' }
   /** An upload session of the clinician's sign-in session: other callers do not find it. */
-  | { kind: 'uploadSession' };
+  | { kind: 'uploadSession' }
+  /**
+   * Answered without a session (as Ambra's SDK asks it: namespace/engine/fqdn) the same to anyone;
+   * a session sent is checked, and its user then follows `signedIn`.
+   */
+  | { kind: 'sessionOptional'; signedIn: Rule };
 
 function holds(p: Member, ns: NsKey): readonly Permission[] | undefined {
   return HOLDS[p][ns];
@@ -149,6 +154,8 @@ function holds(p: Member, ns: NsKey): readonly Permission[] | undefined {
 
 export function expected(rule: Rule, p: Principal, object: MatrixObject | undefined): Outcome {
   if (rule.kind === 'public') return rule.expect;
+  if (rule.kind === 'sessionOptional')
+    return p === 'none' || p === 'linkGrant' ? 'OK' : expected(rule.signedIn, p, object);
   if (rule.kind === 'grant') return p === 'linkGrant' ? 'OK' : 'NO_LINK_ERROR';
   if (rule.kind === 'dicomwebSearch') return isMember(p) || p === 'viewerToken' ? 'OK' : '401';
   if (rule.kind === 'dicomweb') {

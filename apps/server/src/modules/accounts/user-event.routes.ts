@@ -1,4 +1,10 @@
-import { filterRows, pageOf, pageRequest, userEventRequest, userEventSetRequest } from '@imaging-inbox/contract';
+import {
+  filterRows,
+  pageOf,
+  pageRequest,
+  userEventRequest,
+  userEventSetRequest,
+} from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../../http/api.js';
@@ -7,8 +13,12 @@ import { authedRoute } from '../../http/api.js';
 export function userEventRoutes(ctx: AppContext, app: FastifyInstance): void {
   const prefs = ctx.services.notificationPreferences;
 
-  authedRoute(ctx, app, 'user/event/list', pageRequest, async ({ caller, input }) => {
-    const { items, page } = pageOf(await prefs.list(caller), input['page.number'], input['page.rows']);
+  authedRoute(ctx, app, 'user/event/list', pageRequest, async ({ caller, input, filters }) => {
+    const { items, page } = pageOf(
+      filterRows(await prefs.list(caller), filters),
+      input['page.number'],
+      input['page.rows'],
+    );
     return { events: items, page };
   });
 

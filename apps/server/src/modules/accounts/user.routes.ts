@@ -46,7 +46,7 @@ export function userRoutes(ctx: AppContext, app: FastifyInstance): void {
     return { message: MESSAGES.passwordChanged };
   });
 
-  authedRoute(ctx, app, 'user/namespace/list', namespaceListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'user/namespace/list', namespaceListRequest, async ({ caller, input, filters }) => {
     const accountId = input.account_id;
     const namespaces = [];
     for (const account of caller.accounts.values()) {
@@ -69,7 +69,7 @@ export function userRoutes(ctx: AppContext, app: FastifyInstance): void {
         account_id: group.accountId,
       });
     }
-    const { items, page } = pageOf(namespaces, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(namespaces, filters), input['page.number'], input['page.rows']);
     return { namespaces: items, page };
   });
 }

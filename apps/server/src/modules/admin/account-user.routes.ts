@@ -20,13 +20,18 @@ import { authedRoute } from '../../http/api.js';
 export function accountUserRoutes(ctx: AppContext, app: FastifyInstance): void {
   const users = ctx.services.accountUsers;
 
-  authedRoute(ctx, app, 'account/user/list', accountUserListRequest, async ({ caller, input }) => {
-    return users.list(caller, input.uuid, {
-      filter: input.filter,
-      sort: input.sort_by,
-      rows: input['page.rows'],
-      number: input['page.number'],
-    });
+  authedRoute(ctx, app, 'account/user/list', accountUserListRequest, async ({ caller, input, filters }) => {
+    return users.list(
+      caller,
+      input.uuid,
+      {
+        filter: input.filter,
+        sort: input.sort_by,
+        rows: input['page.rows'],
+        number: input['page.number'],
+      },
+      filters,
+    );
   });
 
   authedRoute(ctx, app, 'account/user/get', accountUserRequest, async ({ caller, input }) => {
@@ -58,9 +63,9 @@ export function accountUserRoutes(ctx: AppContext, app: FastifyInstance): void {
     await users.enable(caller, input.uuid, input.disable !== 1);
   });
 
-  authedRoute(ctx, app, 'account/invitation/list', pageRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'account/invitation/list', pageRequest, async ({ caller, input, filters }) => {
     const all = await users.invitations(caller);
-    const { items, page } = pageOf(all, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(all, filters), input['page.number'], input['page.rows']);
     return { invitations: items, page };
   });
 

@@ -1,5 +1,11 @@
-import { INVITE_TTL_MS, USER_NAME_MAX_LENGTH } from '@imaging-inbox/contract';
-import type { AccountInvitation, AccountRole, AccountUser, AccountUserPage } from '@imaging-inbox/contract';
+import { filterRows, INVITE_TTL_MS, pageOf, USER_NAME_MAX_LENGTH } from '@imaging-inbox/contract';
+import type {
+  AccountInvitation,
+  AccountRole,
+  AccountUser,
+  AccountUserPage,
+  ListFilter,
+} from '@imaging-inbox/contract';
 import { DomainError, invalidField, missingFields, notFound } from '../../domain/errors.js';
 import type { Caller } from '../../policies/index.js';
 import { requireAccountUsers, requireManagedUser, requireMayTouchAdmin } from './account-users.js';
@@ -64,11 +70,30 @@ function splitName(full: string): { name: string; first_name: string; last_name:
  * and suspends or removes only its own membership (decision 0052). Nobody gives a role carrying
  * more than they hold.
  */
+/** How many of an account's users a filtered account/user/list reads before filtering. */
+const FILTERED_USERS_READ = 50_000;
+
 export class AccountUserService {
   constructor(private readonly deps: Deps) {}
 
-  async list(caller: Caller, accountId: string, query: AccountUserQuery): Promise<AccountUserPage> {
+  async list(
+    caller: Caller,
+    accountId: string,
+    query: AccountUserQuery,
+    filters: readonly ListFilter[] = [],
+  ): Promise<AccountUserPage> {
     requireAccountUsers(caller, accountId, 'view');
+    if (filters.length) {
+      // Ambra's filters compare the answer's fields: the account's users (at most
+      // FILTERED_USERS_READ of them) are read whole, filtered, then paged.
+      const all = await this.deps.users.list(accountId, { ...query, rows: FILTERED_USERS_READ, number: 1 });
+      const matching = filterRows(
+        all.rows.map((row) => present(row, accountId)),
+        filters,
+      );
+      const { items, page } = pageOf(matching, query.number, query.rows);
+      return { users: items, page: { ...page, total: matching.length } };
+    }
     const { rows, total } = await this.deps.users.list(accountId, query);
     return {
       users: rows.map((row) => present(row, accountId)),

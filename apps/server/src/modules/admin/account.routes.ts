@@ -41,7 +41,7 @@ function groupsOf(caller: Caller, accountId?: string) {
 }
 
 export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
-  authedRoute(ctx, app, 'account/list', accountListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'account/list', accountListRequest, async ({ caller, input, filters }) => {
     const rows = await ctx.repos.accounts.accountsByIds([...caller.accounts.keys()]);
     const accounts = [];
     for (const row of rows) {
@@ -50,7 +50,7 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
       accounts.push({ uuid: row.uuid, name: row.name, namespace_id: row.namespace_id, vanity: row.vanity });
     }
     if (!accounts.length) throw new DomainError('NO_SUITABLE_ACCOUNT', MESSAGES.noSuitableAccount);
-    const { items, page } = pageOf(accounts, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(accounts, filters), input['page.number'], input['page.rows']);
     return { accounts: items, page };
   });
 
@@ -88,11 +88,11 @@ export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {
     };
   });
 
-  authedRoute(ctx, app, 'group/list', groupListRequest, ({ caller, input }) => {
+  authedRoute(ctx, app, 'group/list', groupListRequest, ({ caller, input, filters }) => {
     const accountId = input.account_id;
     if (accountId) requireAccountMember(caller, accountId, MESSAGES.accountNotFound);
     const groups = groupsOf(caller, accountId).map(presentGroup);
-    const { items, page } = pageOf(groups, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(groups, filters), input['page.number'], input['page.rows']);
     return { groups: items, page };
   });
 

@@ -16,14 +16,8 @@ import { auditFilterOf } from './audit-filter.js';
  * account's audit log (audit/log) for its privacy officers, as pages or a CSV file.
  */
 export function auditRoutes(ctx: AppContext, app: FastifyInstance): void {
-  authedRoute(ctx, app, 'audit/log', auditLogRequest, async ({ caller, input, reply }) => {
-    const filter = {
-      userId: input['filter.user_id'],
-      objectId: input['filter.study_id'],
-      actions: input['filter.action'],
-      from: input['filter.from'],
-      to: input['filter.to'],
-    };
+  authedRoute(ctx, app, 'audit/log', auditLogRequest, async ({ caller, input, reply, filters }) => {
+    const filter = auditFilterOf(filters);
     if (input.format === 'csv') {
       const csv = await ctx.services.auditLog.csv(caller, input.account_id, filter);
       return reply
@@ -41,16 +35,55 @@ export function auditRoutes(ctx: AppContext, app: FastifyInstance): void {
     );
   });
 
+  // Ambra's names for the same log (its SDK's Audit.account, Audit.user, Audit.failedlogins): oldest
+  // first unless `reverse=1`, as Ambra orders them.
+  authedRoute(ctx, app, 'audit/account', auditAccountRequest, ({ caller, input, filters }) =>
+    ctx.services.auditLog.page(
+      caller,
+      input.account_id,
+      { ...auditFilterOf(filters), oldestFirst: input.reverse !== 1 },
+      input['page.number'],
+      input['page.rows'],
+    ),
+  );
+
+  authedRoute(ctx, app, 'audit/user', auditUserRequest, ({ caller, input, filters }) =>
+    ctx.services.auditLog.page(
+      caller,
+      input.account_id,
+      { ...auditFilterOf(filters), userId: input.user_id, oldestFirst: input.reverse !== 1 },
+      input['page.number'],
+      input['page.rows'],
+    ),
+  );
+
+  authedRoute(ctx, app, 'audit/failedlogins', auditFailedLoginsRequest, ({ caller, input, filters }) => {
+    const filter = auditFilterOf(filters);
+    return ctx.services.auditLog.page(
+      caller,
+      input.account_id,
+      {
+        ...filter,
+        actions: ['LOGIN'],
+        outcome: 'FAILURE',
+        from: Math.max(filter.from ?? 0, input.from_time ?? 0),
+        oldestFirst: input.reverse !== 1,
+      },
+      input['page.number'],
+      input['page.rows'],
+    );
+  });
+
   authedRoute(
     ctx,
     app,
     'audit/object',
     auditObjectRequest,
-    async ({ caller, input }): Promise<Omit<AuditObjectAnswer, 'status'>> => {
+    async ({ caller, input, filters }): Promise<Omit<AuditObjectAnswer, 'status'>> => {
       const { uuid, rows, number } = input;
       await ctx.services.studyAccess.byUuid(caller, uuid);
       const events = await ctx.repos.audit.forObject(uuid, {
-        actions: input['filter.action.in'],
+        actions: filters.find((f) => f.field === 'action')?.values,
         newestFirst: input.reverse,
         limit: rows + 1,
         offset: (number - 1) * rows,

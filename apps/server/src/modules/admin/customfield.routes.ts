@@ -21,9 +21,11 @@ export function customFieldRoutes(ctx: AppContext, app: FastifyInstance): void {
     app,
     'customfield/list',
     customFieldListRequest,
-    async ({ caller, input }): Promise<CustomFieldListAnswer> => {
+    async ({ caller, input, filters }): Promise<CustomFieldListAnswer> => {
       const customfields = await ctx.services.customFields.list(caller, input);
-      const { items, page } = pageOf(customfields, input.pageNumber, input.pageRows);
+      // The object is named by Ambra's class (`Study`): the service already matched it.
+      const others = filters.filter((f) => f.field !== 'object');
+      const { items, page } = pageOf(filterRows(customfields, others), input.pageNumber, input.pageRows);
       return { customfields: items, page };
     },
   );

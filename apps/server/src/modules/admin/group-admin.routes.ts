@@ -23,9 +23,9 @@ export function groupAdminRoutes(ctx: AppContext, app: FastifyInstance): void {
     app,
     'account/group/list',
     accountGroupListRequest,
-    async ({ caller, input }): Promise<AdminGroupListAnswer> => {
+    async ({ caller, input, filters }): Promise<AdminGroupListAnswer> => {
       const all = await groups.list(caller, input.uuid);
-      const { items, page } = pageOf(all, input['page.number'], input['page.rows']);
+      const { items, page } = pageOf(filterRows(all, filters), input['page.number'], input['page.rows']);
       return { groups: items, page };
     },
   );
@@ -47,9 +47,9 @@ export function groupAdminRoutes(ctx: AppContext, app: FastifyInstance): void {
     app,
     'group/user/list',
     groupUserListRequest,
-    async ({ caller, input }): Promise<GroupMemberListAnswer> => {
+    async ({ caller, input, filters }): Promise<GroupMemberListAnswer> => {
       const all = await groups.members(caller, input.uuid);
-      const { items, page } = pageOf(all, input['page.number'], input['page.rows']);
+      const { items, page } = pageOf(filterRows(all, filters), input['page.number'], input['page.rows']);
       return { users: items, page };
     },
   );

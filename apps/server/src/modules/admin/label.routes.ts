@@ -1,4 +1,10 @@
-import { labelDeleteRequest, labelListRequest, labelSetRequest, filterRows, pageOf } from '@imaging-inbox/contract';
+import {
+  labelDeleteRequest,
+  labelListRequest,
+  labelSetRequest,
+  filterRows,
+  pageOf,
+} from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../../http/api.js';
@@ -7,9 +13,9 @@ import { authedRoute } from '../../http/api.js';
 export function labelRoutes(ctx: AppContext, app: FastifyInstance): void {
   const labels = ctx.services.labels;
 
-  authedRoute(ctx, app, 'label/list', labelListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'label/list', labelListRequest, async ({ caller, input, filters }) => {
     const all = await labels.list(caller, input.account_id);
-    const { items, page } = pageOf(all, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(all, filters), input['page.number'], input['page.rows']);
     return { labels: items, page };
   });
 

@@ -2,7 +2,7 @@ import { engineFqdnRequest, namespaceSettingsRequest, shareCodeRequest } from '@
 import type { NamespaceSettingsAnswer, ShareCodeSettingsAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { authedRoute } from '../../http/api.js';
+import { authedRoute, authenticate, guardedRoute, sidOf } from '../../http/api.js';
 import { DomainError, notFound } from '../../domain/errors.js';
 import {
   mayAdminister,
@@ -41,21 +41,38 @@ export function namespaceRoutes(ctx: AppContext, app: FastifyInstance): void {
   });
 
   /**
-   * namespace/engine/fqdn: the host of the storage engine that serves a namespace or a study.
-   * This server is its own only engine, so the answer is the host of PUBLIC_URL, given only to
-   * members of the namespace (or callers who may view the study).
+   * namespace/engine/fqdn: the host of the storage engine that serves a namespace or a study. This
+   * server is its own only engine, so the answer is the host of PUBLIC_URL. Ambra's SDK asks it
+   * without a session: then the host is answered as it is for any name (the host is public; nothing
+   * is looked up, so the answer tells nothing of the namespace or study). With a session the
+   * namespace must be the caller's (or the study one they may view), as before.
    */
   const engineFqdn = new URL(ctx.config.publicUrl).host;
-  authedRoute(ctx, app, 'namespace/engine/fqdn', engineFqdnRequest, async ({ caller, input }) => {
-    if (input.by === 'namespace') {
-      requireGroup(caller, input.namespaceId);
-      return { engine_fqdn: engineFqdn, namespace_id: input.namespaceId };
-    }
-    const study = await ctx.services.studyAccess.byStorage(caller, input.namespace, input.studyUid, {
-      deleted: 'hidden',
-    });
-    return { engine_fqdn: engineFqdn, namespace_id: study.namespace_id };
-  });
+  guardedRoute(
+    app,
+    'namespace/engine/fqdn',
+    (request, params) =>
+      sidOf(request, params) ? authenticate(ctx, request, params) : Promise.resolve(undefined),
+    engineFqdnRequest,
+    async ({ guard: caller, input }) => {
+      if (!caller) {
+        const named =
+          input.by === 'namespace' ? input.namespaceId : input.by === 'study' ? input.namespace : null;
+        return { engine_fqdn: engineFqdn, namespace_id: named };
+      }
+      if (input.by === 'namespace') {
+        requireGroup(caller, input.namespaceId);
+        return { engine_fqdn: engineFqdn, namespace_id: input.namespaceId };
+      }
+      const study =
+        input.by === 'uuid'
+          ? await ctx.services.studyAccess.byUuid(caller, input.studyId, { deleted: 'hidden' })
+          : await ctx.services.studyAccess.byStorage(caller, input.namespace, input.studyUid, {
+              deleted: 'hidden',
+            });
+      return { engine_fqdn: engineFqdn, namespace_id: study.namespace_id };
+    },
+  );
 
   /**
    * namespace/settings (Ambra's call): a member, or whoever may see the account's groups, reads the

@@ -29,9 +29,9 @@ export function orderRoutes(ctx: AppContext, app: FastifyInstance): void {
     orders.search(caller, input.groupId, input.query),
   );
 
-  authedRoute(ctx, app, 'study/report/list', studyReportListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'study/report/list', studyReportListRequest, async ({ caller, input, filters }) => {
     const all = await ctx.services.studyReports.list(caller, input.uuid);
-    const { items, page } = pageOf(all, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(all, filters), input['page.number'], input['page.rows']);
     return { reports: items, page };
   });
 }

@@ -5,7 +5,6 @@ import {
   pageOf,
   destinationRetrieveRequest,
   destinationSearchMwlRequest,
-  destinationSearchMwlRequest,
   destinationSearchRequest,
   destinationSetRequest,
   studyItemListRequest,
@@ -20,9 +19,9 @@ import { authedRoute } from '../../http/api.js';
 export function destinationRoutes(ctx: AppContext, app: FastifyInstance): void {
   const destinations = ctx.services.destinations;
 
-  authedRoute(ctx, app, 'destination/list', destinationListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'destination/list', destinationListRequest, async ({ caller, input, filters }) => {
     const list = await destinations.list(caller, input.account_id, input['filter.uuid.in']);
-    const { items, page } = pageOf(list, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(list, filters), input['page.number'], input['page.rows']);
     return { destinations: items, page };
   });
 
@@ -83,9 +82,9 @@ export function studyPushRoutes(ctx: AppContext, app: FastifyInstance): void {
     return { push: await pushes.push(caller, input.uuid, input.destination_id) };
   });
 
-  authedRoute(ctx, app, 'study/push/list', studyItemListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'study/push/list', studyItemListRequest, async ({ caller, input, filters }) => {
     const { items, page } = pageOf(
-      await pushes.list(caller, input.uuid),
+      filterRows(await pushes.list(caller, input.uuid), filters),
       input['page.number'],
       input['page.rows'],
     );

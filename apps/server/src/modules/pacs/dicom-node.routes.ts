@@ -21,9 +21,9 @@ const nodeSetRequest = z.object({ uuid: requiredText(), ...nodeFields });
 export function dicomNodeRoutes(ctx: AppContext, app: FastifyInstance): void {
   const nodes = ctx.services.dicomNodes;
 
-  authedRoute(ctx, app, 'dicom/node/list', dicomNodeListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'dicom/node/list', dicomNodeListRequest, async ({ caller, input, filters }) => {
     const list = await nodes.list(caller, input.account_id);
-    const { items, page } = pageOf(list, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(list, filters), input['page.number'], input['page.rows']);
     return { nodes: items, page };
   });
 

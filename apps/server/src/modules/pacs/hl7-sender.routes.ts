@@ -14,9 +14,9 @@ import { authedRoute } from '../../http/api.js';
 export function hl7SenderRoutes(ctx: AppContext, app: FastifyInstance): void {
   const senders = ctx.services.hl7Senders;
 
-  authedRoute(ctx, app, 'hl7/sender/list', hl7SenderListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'hl7/sender/list', hl7SenderListRequest, async ({ caller, input, filters }) => {
     const list = await senders.list(caller, input.account_id);
-    const { items, page } = pageOf(list, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(list, filters), input['page.number'], input['page.rows']);
     return { senders: items, page };
   });
 

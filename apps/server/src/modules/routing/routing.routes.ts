@@ -15,9 +15,9 @@ import { authedRoute } from '../../http/api.js';
 export function routingRoutes(ctx: AppContext, app: FastifyInstance): void {
   const rules = ctx.services.routingRules;
 
-  authedRoute(ctx, app, 'route/list', routeListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'route/list', routeListRequest, async ({ caller, input, filters }) => {
     const list = await rules.list(caller, input.account_id);
-    const { items, page } = pageOf(list, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(list, filters), input['page.number'], input['page.rows']);
     return { routes: items, page };
   });
 

@@ -19,9 +19,9 @@ export function webhookRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'webhook/event', noParams, () => ({ events: [...WEBHOOK_EVENTS] }));
 
-  authedRoute(ctx, app, 'webhook/list', webhookListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'webhook/list', webhookListRequest, async ({ caller, input, filters }) => {
     const list = await webhooks.list(caller, input.account_id);
-    const { items, page } = pageOf(list, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(list, filters), input['page.number'], input['page.rows']);
     return { webhooks: items, page };
   });
 

@@ -22,13 +22,13 @@ export function linkRoutes(ctx: AppContext, app: FastifyInstance): void {
     app,
     'link/list',
     linkListRequest,
-    async ({ caller, input }): Promise<Omit<LinkListAnswer, 'status'>> => {
+    async ({ caller, input, filters }): Promise<Omit<LinkListAnswer, 'status'>> => {
       const links = await ctx.services.links.list(caller, input.namespaceId, input.sort);
       const { accountId } = input;
       const ofAccount = accountId
         ? links.filter((l) => caller.groups.get(l.namespace_id)?.accountId === accountId)
         : links;
-      const { items, page } = pageOf(ofAccount, input.page.number, input.page.rows);
+      const { items, page } = pageOf(filterRows(ofAccount, filters), input.page.number, input.page.rows);
       return { links: items, page };
     },
   );

@@ -16,9 +16,9 @@ import { authedRoute } from '../../http/api.js';
 export function studySendRoutes(ctx: AppContext, app: FastifyInstance): void {
   const sends = ctx.services.sends;
 
-  authedRoute(ctx, app, 'study/send/list', studyItemListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'study/send/list', studyItemListRequest, async ({ caller, input, filters }) => {
     const { sends: list } = await sends.list(await ctx.services.studyAccess.byUuid(caller, input.uuid));
-    const { items, page } = pageOf(list, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(list, filters), input['page.number'], input['page.rows']);
     return { sends: items, page };
   });
 
@@ -27,13 +27,13 @@ export function studySendRoutes(ctx: AppContext, app: FastifyInstance): void {
   });
 
   // By account_id, or by a study's uuid: the connections of the account that holds it.
-  authedRoute(ctx, app, 'connection/list', connectionListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'connection/list', connectionListRequest, async ({ caller, input, filters }) => {
     const accountId =
       input.by === 'study'
         ? (await ctx.services.studyAccess.byUuid(caller, input.uuid)).account_id
         : input.accountId;
     const { connections } = await sends.connections(caller, accountId);
-    const { items, page } = pageOf(connections, input.page.number, input.page.rows);
+    const { items, page } = pageOf(filterRows(connections, filters), input.page.number, input.page.rows);
     return { connections: items, page };
   });
 }

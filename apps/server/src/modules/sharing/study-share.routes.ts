@@ -28,10 +28,10 @@ export function studyShareRoutes(ctx: AppContext, app: FastifyInstance): void {
     await shares.share(caller, row, input.target, input.message);
   });
 
-  authedRoute(ctx, app, 'study/share/list', studyItemListRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'study/share/list', studyItemListRequest, async ({ caller, input, filters }) => {
     const row = await ctx.services.studyAccess.byUuid(caller, input.uuid);
     const { shares: list } = await shares.list(row);
-    const { items, page } = pageOf(list, input['page.number'], input['page.rows']);
+    const { items, page } = pageOf(filterRows(list, filters), input['page.number'], input['page.rows']);
     const namespace = await ctx.repos.accounts.namespace(row.namespace_id);
     return { shares: items, page, owner: { namespace_id: row.namespace_id, name: namespace?.name ?? '' } };
   });

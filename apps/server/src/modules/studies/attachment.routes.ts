@@ -85,10 +85,16 @@ export function attachmentRoutes(ctx: AppContext, app: FastifyInstance): void {
     return { status: 'OK' };
   });
 
-  authedRoute(ctx, app, 'study/attachment/list', attachmentListRequest, async ({ caller, input }) => {
-    const row = await ctx.services.studyAccess.byUuid(caller, input.uuid);
-    return attachments.list(caller, row, input['page.number'], input['page.rows']);
-  });
+  authedRoute(
+    ctx,
+    app,
+    'study/attachment/list',
+    attachmentListRequest,
+    async ({ caller, input, filters }) => {
+      const row = await ctx.services.studyAccess.byUuid(caller, input.uuid);
+      return attachments.list(caller, row, input['page.number'], input['page.rows'], filters);
+    },
+  );
 }
 
 /** The multipart `file` part streamed to a temp file (at most MAX_ATTACHMENT_BYTES). */

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
-import type { Attachment, AttachmentListAnswer, AttachmentVersion } from '@imaging-inbox/contract';
-import { ATTACHMENT_TYPES } from '@imaging-inbox/contract';
+import type {
+  Attachment,
+  AttachmentListAnswer,
+  AttachmentVersion,
+  ListFilter,
+} from '@imaging-inbox/contract';
+import { ATTACHMENT_TYPES, filterRows } from '@imaging-inbox/contract';
 import type { Selectable } from 'kysely';
 import type { AttachmentTable } from '../../db/schema.js';
 import { DomainError, notFound } from '../../domain/errors.js';
@@ -29,6 +34,9 @@ export interface AttachmentServiceDeps {
  * someone else. The bytes are stored in the blob store (`.att` keys) and removed when no row
  * uses them any more.
  */
+/** How many of a study's attachments a filtered study/attachment/list reads before filtering. */
+const FILTERED_ATTACHMENTS_READ = 10_000;
+
 export class AttachmentService {
   private readonly now: () => number;
   constructor(private readonly deps: AttachmentServiceDeps) {
@@ -87,13 +95,26 @@ export class AttachmentService {
     }
   }
 
-  async list(caller: Caller, row: StudyRow, page: number, rows: number): Promise<AttachmentListAnswer> {
-    const { ids, total, versions } = await this.deps.attachments.page(row.uuid, (page - 1) * rows, rows);
-    const attachments: Attachment[] = ids.map((id) => {
-      const all = versions.filter((v) => v.id === id).map((v) => present(v, row.namespace_id));
+  async list(
+    caller: Caller,
+    row: StudyRow,
+    page: number,
+    rows: number,
+    filters: readonly ListFilter[] = [],
+  ): Promise<AttachmentListAnswer> {
+    // Filtered (Ambra's filters compare the answer's fields), a study's attachments are read whole
+    // (at most FILTERED_ATTACHMENTS_READ), filtered, then paged.
+    const read = filters.length
+      ? await this.deps.attachments.page(row.uuid, 0, FILTERED_ATTACHMENTS_READ)
+      : await this.deps.attachments.page(row.uuid, (page - 1) * rows, rows);
+    const presented: Attachment[] = read.ids.map((id) => {
+      const all = read.versions.filter((v) => v.id === id).map((v) => present(v, row.namespace_id));
       const newest = all[0]!;
       return { ...newest, inline: isInline(newest.filename), versions: all };
     });
+    const matching = filterRows(presented, filters);
+    const attachments = filters.length ? matching.slice((page - 1) * rows, page * rows) : presented;
+    const total = filters.length ? matching.length : read.total;
     await this.deps.audit.record({
       userId: caller.user.uuid,
       accountId: row.account_id,
