@@ -1,17 +1,6 @@
 import { useState } from 'react';
-import {
-  Alert,
-  IconButton,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
-import { DEFAULT_LINK_SORT, MESSAGES, linkExpiryDays, type LinkSort } from '@imaging-inbox/contract';
+import { Stack, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import { DEFAULT_LINK_SORT, linkExpiryDays, type LinkSort } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { useDateDisplay } from '../../../lib/date-preferences';
 import { PagePanel } from '../../../components/PagePanel';
@@ -21,6 +10,7 @@ import type { InboxGroup } from '../../../session/groups';
 import { usePendingRequests } from '../api/links';
 import { RequestSortField } from './RequestSortField';
 import { useRevokeRequest } from './use-revoke-request';
+import { PendingRequestsNotice, RevokeRequestButton } from './PendingRequestParts';
 
 /** The Pending Requests state of a cloud group: its live request links, sortable and revocable. */
 export function PendingRequests({ group }: { group: InboxGroup }) {
@@ -37,10 +27,7 @@ export function PendingRequests({ group }: { group: InboxGroup }) {
       <Stack direction="row" sx={{ justifyContent: 'flex-end', mb: 2 }}>
         <RequestSortField value={sort} onChange={setSort} />
       </Stack>
-      {links.isError && <Alert severity="error">{t(MESSAGES.unexpectedError)}</Alert>}
-      {links.data?.length === 0 && (
-        <Typography color="text.secondary">{t(MESSAGES.noPendingRequests)}</Typography>
-      )}
+      <PendingRequestsNotice failed={links.isError} empty={links.data?.length === 0} />
       {!!links.data?.length && (
         <ScrollTable label={t('Pending Requests')}>
           <Table size="small" stickyHeader aria-label={t('Pending Requests')}>
@@ -65,15 +52,7 @@ export function PendingRequests({ group }: { group: InboxGroup }) {
                   <TableCell>{dates.timestamp(new Date(link.created).toISOString())}</TableCell>
                   <TableCell>{linkExpiryDays(link.created, link.minutes_alive, now)}</TableCell>
                   <TableCell align="right">
-                    <Tooltip title={t('Revoke')}>
-                      <IconButton
-                        aria-label={t('Revoke request to {{email}}', { email: link.email })}
-                        disabled={revoke.pending}
-                        onClick={() => revoke.revoke(link.uuid)}
-                      >
-                        ✕
-                      </IconButton>
-                    </Tooltip>
+                    <RevokeRequestButton link={link} revoke={revoke} />
                   </TableCell>
                 </TableRow>
               ))}

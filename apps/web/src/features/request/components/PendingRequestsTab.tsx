@@ -1,19 +1,7 @@
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import {
-  Alert,
-  Button,
-  IconButton,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
-import { DEFAULT_LINK_SORT, MESSAGES, linkExpiryDays, type LinkSort } from '@imaging-inbox/contract';
+import { Button, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { DEFAULT_LINK_SORT, linkExpiryDays, type LinkSort } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { ScrollTable } from '../../../components/ScrollTable';
 import { useInbox } from '../../../session/inbox-context';
@@ -21,6 +9,7 @@ import { PENDING_REQUESTS, groupDisplayName } from '../../../session/groups';
 import { usePendingRequests } from '../api/links';
 import { RequestSortField } from './RequestSortField';
 import { useRevokeRequest } from './use-revoke-request';
+import { PendingRequestsNotice, RevokeRequestButton } from './PendingRequestParts';
 
 /**
  * The Pending Requests tab of an exam (SPEC.md section 2): the request links still open for the
@@ -47,10 +36,7 @@ export function PendingRequestsTab({ namespaceId }: { namespaceId: string }) {
           </Button>
         )}
       </Stack>
-      {links.isError && <Alert severity="error">{t(MESSAGES.unexpectedError)}</Alert>}
-      {links.data?.length === 0 && (
-        <Typography color="text.secondary">{t(MESSAGES.noPendingRequests)}</Typography>
-      )}
+      <PendingRequestsNotice failed={links.isError} empty={links.data?.length === 0} />
       {!!links.data?.length && (
         <ScrollTable label={t('Pending Requests')}>
           <Table size="small" stickyHeader aria-label={t('Pending Requests')}>
@@ -77,15 +63,7 @@ export function PendingRequestsTab({ namespaceId }: { namespaceId: string }) {
                     </Typography>
                   </TableCell>
                   <TableCell align="right" padding="none">
-                    <Tooltip title={t('Revoke')}>
-                      <IconButton
-                        aria-label={t('Revoke request to {{email}}', { email: link.email })}
-                        disabled={revoke.pending}
-                        onClick={() => revoke.revoke(link.uuid)}
-                      >
-                        ✕
-                      </IconButton>
-                    </Tooltip>
+                    <RevokeRequestButton link={link} revoke={revoke} />
                   </TableCell>
                 </TableRow>
               ))}
