@@ -1227,22 +1227,22 @@ const es: Messages = {
   'Demo data': 'Datos de demostración',
   'Entered by hand': 'Introducido a mano',
   'Queued for PACS': 'En cola para el PACS',
-  "{{destination}} refused to say whether it already holds this exam (status {{status}}). The exam was not sent.":
-    "{{destination}} se negó a decir si ya tiene este estudio (estado {{status}}). El estudio no se envió.",
-  "{{destination}} did not answer. The exam was not sent: check that the PACS is running and reachable, or choose another destination.":
-    "{{destination}} no respondió. El estudio no se envió: compruebe que el PACS está en marcha y accesible, o elija otro destino.",
-  "{{destination}} already holds this exam under another patient ({{patient}}). The exam was not sent.":
-    "{{destination}} ya tiene este estudio con otro paciente ({{patient}}). El estudio no se envió.",
-  'Copy': 'Copia',
+  '{{destination}} refused to say whether it already holds this exam (status {{status}}). The exam was not sent.':
+    '{{destination}} se negó a decir si ya tiene este estudio (estado {{status}}). El estudio no se envió.',
+  '{{destination}} did not answer. The exam was not sent: check that the PACS is running and reachable, or choose another destination.':
+    '{{destination}} no respondió. El estudio no se envió: compruebe que el PACS está en marcha y accesible, o elija otro destino.',
+  '{{destination}} already holds this exam under another patient ({{patient}}). The exam was not sent.':
+    '{{destination}} ya tiene este estudio con otro paciente ({{patient}}). El estudio no se envió.',
+  Copy: 'Copia',
   'To group': 'Al grupo',
-  'Delayed': 'Diferido',
+  Delayed: 'Diferido',
   'Scheduled for': 'Programado para',
   'Uses allowed': 'Usos permitidos',
   'Files removed': 'Archivos eliminados',
-  'Found': 'Encontrado',
-  'Format': 'Formato',
+  Found: 'Encontrado',
+  Format: 'Formato',
   'Sending AE title': 'Título AE del remitente',
-  'Recovered': 'Recuperado',
+  Recovered: 'Recuperado',
   'Uploaded in the browser': 'Subido en el navegador',
   'Request link': 'Enlace de solicitud',
   'DICOMweb upload': 'Subida DICOMweb',

@@ -1233,22 +1233,22 @@ const fr: Messages = {
   'Demo data': 'Données de démonstration',
   'Entered by hand': 'Saisie manuelle',
   'Queued for PACS': 'En file d’attente pour le PACS',
-  "{{destination}} refused to say whether it already holds this exam (status {{status}}). The exam was not sent.":
+  '{{destination}} refused to say whether it already holds this exam (status {{status}}). The exam was not sent.':
     "{{destination}} a refusé de dire s'il détient déjà cet examen (statut {{status}}). L'examen n'a pas été envoyé.",
-  "{{destination}} did not answer. The exam was not sent: check that the PACS is running and reachable, or choose another destination.":
+  '{{destination}} did not answer. The exam was not sent: check that the PACS is running and reachable, or choose another destination.':
     "{{destination}} n'a pas répondu. L'examen n'a pas été envoyé : vérifiez que le PACS est en marche et joignable, ou choisissez une autre destination.",
-  "{{destination}} already holds this exam under another patient ({{patient}}). The exam was not sent.":
+  '{{destination}} already holds this exam under another patient ({{patient}}). The exam was not sent.':
     "{{destination}} détient déjà cet examen sous un autre patient ({{patient}}). L'examen n'a pas été envoyé.",
-  'Copy': 'Copie',
+  Copy: 'Copie',
   'To group': 'Vers le groupe',
-  'Delayed': 'Différé',
+  Delayed: 'Différé',
   'Scheduled for': 'Prévu le',
   'Uses allowed': 'Utilisations permises',
   'Files removed': 'Fichiers supprimés',
-  'Found': 'Trouvé',
-  'Format': 'Format',
+  Found: 'Trouvé',
+  Format: 'Format',
   'Sending AE title': "Titre AE de l'expéditeur",
-  'Recovered': 'Récupéré',
+  Recovered: 'Récupéré',
   'Uploaded in the browser': 'Téléversé dans le navigateur',
   'Request link': 'Lien de demande',
   'DICOMweb upload': 'Téléversement DICOMweb',
