@@ -1,8 +1,16 @@
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiPost, signIn } from '../support/actions';
 import { openBrowser, screenshot, SMALL_WINDOW } from '../support/browser';
+import { startServer, type RunningServer } from '../support/server';
 
-const baseUrl = inject('baseUrl');
+// A server of its own: on the shared one, specs that ran first may have sent exams to Referrals.
+let server: RunningServer;
+let baseUrl: string;
+beforeAll(async () => {
+  server = await startServer();
+  baseUrl = server.baseUrl;
+}, 120_000);
+afterAll(() => server?.stop());
 
 /**
  * What each demo user sees first after signing in, in English and in French at 1280×800: the first
