@@ -68,6 +68,9 @@ import { Hl7SenderService } from './modules/pacs/index.js';
 import { StudyReportsRepository } from './modules/gatekeeper/index.js';
 import { StudyReportService } from './modules/gatekeeper/index.js';
 import { studyPushJob } from './modules/pacs/index.js';
+import { studyPushExtras } from './modules/pacs/index.js';
+import { nominationExtras } from './modules/gatekeeper/index.js';
+import { StudyExtrasRegistry } from './kernel/study-extras.js';
 import { IngestService } from './ingest/ingest.service.js';
 import { IngestRecovery } from './ingest/recovery-scan.js';
 import { WrapService } from './modules/studies/index.js';
@@ -206,6 +209,10 @@ export function createContext(
   const access = new AccessService(repos.memberships);
   /** The access policy's study lookups: every route and service finds a requested study through it. */
   const studyAccess = new StudyAccess({ studies: repos.studies, dicomweb: repos.dicomweb });
+  /** What modules add to a study's answer: pacs its push attempts, gatekeeper a live nomination's status. */
+  const studyExtras = new StudyExtrasRegistry();
+  studyExtras.register('pacs.pushes', studyPushExtras(repos.studyPushes));
+  studyExtras.register('gatekeeper.nominations', nominationExtras(repos.nominations));
   const harvestNotifier = new HarvestNotifier({
     notices: repos.harvestNotices,
     studies: repos.studies,
@@ -450,6 +457,7 @@ export function createContext(
     studyAccess,
     studies: new StudyService({
       studies: repos.studies,
+      extras: studyExtras,
       users: repos.users,
       access: studyAccess,
       audit,

@@ -4,7 +4,6 @@ import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
 import { countableFromCounts, totalFromCountsQuery } from './study-counts.sql.js';
 import { applyStudyFilters, applyStudySort, sortKeyColumns, studySortTerms } from './study-search.sql.js';
-import { pushesByStudy, pushesOfStudiesQuery, type StudyPushListed } from '../modules/pacs/index.js';
 import { InListTemplate } from '../db/in-list-template.js';
 import { TemplateCache } from '../db/template-cache.js';
 
@@ -80,8 +79,6 @@ const LISTED_SELECTION = LISTED_COLUMNS.map((column) => `studies.${column}` as c
 export interface StudyExtras {
   tags: Map<string, string[]>;
   customFields: Map<string, StudyCustomFieldValue[]>;
-  /** Push attempts, newest first. */
-  pushes: Map<string, StudyPushListed[]>;
 }
 
 export class StudiesRepository {
@@ -202,15 +199,14 @@ export class StudiesRepository {
 
   private readonly countTemplates = new TemplateCache<SearchArgs, { n: number }>(SEARCH_TEMPLATES);
 
+  /** A page's tags and stored custom fields; what modules add comes from kernel/study-extras.ts. */
   async extras(uuids: string[]): Promise<StudyExtras> {
     const tags = new Map<string, string[]>();
     const customFields = new Map<string, StudyCustomFieldValue[]>();
-    if (!uuids.length) return { tags, customFields, pushes: new Map() };
-    const [tagRows, fieldRows, pushRows, nominationRows] = await Promise.all([
+    if (!uuids.length) return { tags, customFields };
+    const [tagRows, fieldRows] = await Promise.all([
       this.tagsOf.execute(this.db, uuids),
       this.customFieldsOf.execute(this.db, uuids),
-      this.pushesOf.execute(this.db, uuids),
-      this.liveNominationsOf.execute(this.db, uuids),
     ]);
     for (const r of tagRows) {
       const list = tags.get(r.study_uuid);
@@ -226,22 +222,7 @@ export class StudiesRepository {
       if (list) list.push(value);
       else customFields.set(r.study_uuid, [value]);
     }
-    // The nominator's study reads its live nomination's PACS status from its copy in the gatekeeper
-    // group (newest nomination first): its card shows nominated, queued, sent or failed.
-    const seen = new Set<string>();
-    for (const r of nominationRows) {
-      if (seen.has(r.study_uuid)) continue;
-      seen.add(r.study_uuid);
-      const list = customFields.get(r.study_uuid) ?? [];
-      const stored = new Set(list.filter((f) => !('uuid' in f && f.uuid)).map((f) => f.name));
-      const fields = {
-        nominated_at: new Date(Number(r.created)).toISOString(),
-        nomination_push_status: r.push_status ?? '',
-      };
-      for (const [name, value] of Object.entries(fields)) if (!stored.has(name)) list.push({ name, value });
-      customFields.set(r.study_uuid, list);
-    }
-    return { tags, customFields, pushes: pushesByStudy(pushRows) };
+    return { tags, customFields };
   }
 
   // A page's extras, compiled once per page length (every study/list reads them).
@@ -266,20 +247,6 @@ export class StudiesRepository {
       ])
       .where('study_customfields.study_uuid', 'in', uuids)
       .orderBy('study_customfields.name'),
-  );
-
-  private readonly pushesOf = new InListTemplate((uuids) => pushesOfStudiesQuery(this.db, uuids));
-
-  /** Nominations of these studies still live (submitted, not rejected) with their copy's push status. */
-  private readonly liveNominationsOf = new InListTemplate((uuids) =>
-    this.db
-      .selectFrom('nominations')
-      .innerJoin('studies as copies', 'copies.uuid', 'nominations.copy_uuid')
-      .select(['nominations.study_uuid', 'nominations.created', 'copies.push_status'])
-      .where('nominations.study_uuid', 'in', uuids)
-      .where('nominations.submitted', '=', 1)
-      .where('nominations.rejected', '=', 0)
-      .orderBy('nominations.created', 'desc'),
   );
 
   findByUuid(uuid: string): Promise<StudyRow | undefined> {

@@ -1,6 +1,7 @@
 /** The gatekeeper module's one door: what the rest of the server may use of it (see README.md). */
 export { Hl7InboxService } from './hl7-inbox.service.js';
 export { Hl7ResultsRepository } from './hl7-results.repository.js';
+export { nominationExtras } from './nomination-extras.js';
 export { NominationNotifier } from './nomination-notifier.js';
 export { nominationProcessJob } from './nomination-process-job.js';
 export { NominationProcessRepository } from './nomination-process.repository.js';

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { AuditEventTable, Database, NominationTable } from '../../db/schema.js';
+import { InListTemplate } from '../../db/in-list-template.js';
 
 export type NominationRow = Selectable<NominationTable>;
 /** A nomination with its gatekeeper copy's workflow state (absent once cancelled). */
@@ -25,6 +26,25 @@ export class NominationsRepository {
       .orderBy('nominations.uuid', 'desc')
       .execute();
   }
+
+  /**
+   * The live nominations (submitted, not rejected) of a page of studies, newest first, with their
+   * copy's push status; compiled once per page length (every study/list reads it).
+   */
+  liveOfPage(studyUuids: readonly string[]) {
+    return this.liveTemplate.execute(this.db, studyUuids);
+  }
+
+  private readonly liveTemplate = new InListTemplate((uuids) =>
+    this.db
+      .selectFrom('nominations')
+      .innerJoin('studies as copies', 'copies.uuid', 'nominations.copy_uuid')
+      .select(['nominations.study_uuid', 'nominations.created', 'copies.push_status'])
+      .where('nominations.study_uuid', 'in', uuids)
+      .where('nominations.submitted', '=', 1)
+      .where('nominations.rejected', '=', 0)
+      .orderBy('nominations.created', 'desc'),
+  );
 
   /** The nomination whose gatekeeper copy this is. */
   ofCopy(copyUuid: string): Promise<NominationListed | undefined> {

@@ -23,6 +23,7 @@ export { studyPushJob } from './push-job.js';
 export { destinationRetrieveJob } from './retrieve-job.js';
 export { ScannerValidationService } from './scanner-validation.service.js';
 export { destinationSearchJob } from './search-job.js';
+export { studyPushExtras } from './study-push-extras.js';
 export { presentPush, StudyPushService } from './study-push.service.js';
 export { pushesByStudy, pushesOfStudiesQuery, StudyPushesRepository } from './study-pushes.repository.js';
 export type { PushableInstance, StudyPushListed } from './study-pushes.repository.js';

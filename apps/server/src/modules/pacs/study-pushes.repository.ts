@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, StudyPushInstanceTable, StudyPushTable } from '../../db/schema.js';
+import { InListTemplate } from '../../db/in-list-template.js';
 
 export type StudyPushRow = Selectable<StudyPushTable>;
 export type PushInstanceRow = Selectable<StudyPushInstanceTable>;
@@ -145,6 +146,14 @@ export class StudyPushesRepository {
   ofStudies(studyUuids: string[]): Promise<Map<string, StudyPushListed[]>> {
     return pushesOfStudies(this.db, studyUuids);
   }
+
+  /** The same for a page of study answers, compiled once per page length (every study/list reads it). */
+  async ofPage(studyUuids: readonly string[]): Promise<Map<string, StudyPushListed[]>> {
+    if (!studyUuids.length) return new Map();
+    return pushesByStudy(await this.pageTemplate.execute(this.db, studyUuids));
+  }
+
+  private readonly pageTemplate = new InListTemplate((uuids) => pushesOfStudiesQuery(this.db, uuids));
 }
 
 /** Every push attempt of these studies, newest first, with their instance counts (also for study answers). */

@@ -3,9 +3,9 @@ import type { Caller } from '../../policies/index.js';
 import { studyPermissions } from '../../policies/index.js';
 import { LOCK_TTL_MS, lockHolder } from '../../policies/index.js';
 import type { StudyListed } from '../../repositories/studies.repository.js';
-import type { StudyPushListed } from '../pacs/index.js';
+import type { StudyExtra } from '../../kernel/study-extras.js';
+import { withContributedFields } from '../../kernel/study-extras.js';
 import type { StudyActivity } from './study-activity.service.js';
-import { presentPush } from '../pacs/index.js';
 
 /**
  * The answer shape of a study, field by field, so nothing the client should not see (lock owner,
@@ -19,8 +19,8 @@ export function presentStudy(
     customFields?: StudyCustomFieldValue[];
     /** Names of lock holders by user uuid (lockHoldersOf). */
     holders?: LockHolderNames;
-    /** Push attempts, newest first. */
-    pushes?: StudyPushListed[];
+    /** What modules add (push attempts, computed fields), through kernel/study-extras.ts. */
+    contributed?: StudyExtra | undefined;
     /** The routing rules and HL7 messages that touched it, as the caller may see them. */
     activity?: StudyActivity | undefined;
   },
@@ -54,8 +54,8 @@ export function presentStudy(
     is_frozen: 0,
     must_approve: row.must_approve ? 1 : 0,
     study_status: row.study_status,
-    study_push_status: extras.pushes?.length
-      ? extras.pushes.map((p) => ({ ...presentPush(p), updated: new Date(Number(p.updated)).toISOString() }))
+    study_push_status: extras.contributed?.pushStatus?.length
+      ? extras.contributed.pushStatus
       : row.push_status
         ? [{ status: row.push_status, updated: new Date(row.updated).toISOString(), destination_name: '' }]
         : [],
@@ -67,7 +67,7 @@ export function presentStudy(
     engine_fqdn: engineFqdn,
     created: new Date(row.created).toISOString(),
     updated: new Date(row.updated).toISOString(),
-    customfields: extras.customFields ?? [],
+    customfields: withContributedFields(extras.customFields, extras.contributed?.customFields),
     permissions: studyPermissions(caller, row),
     viewer_link: `/viewer/#study/${row.namespace_id}/${row.study_uid}/${row.namespace_id}`,
     routes: extras.activity?.routes ?? [],

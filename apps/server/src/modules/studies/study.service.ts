@@ -13,6 +13,7 @@ import type { Caller, StudyAccess } from '../../policies/index.js';
 import { LOCK_TTL_MS, requireAccountMember, viewableNamespaces } from '../../policies/index.js';
 import type { StudiesRepository, StudyRow } from '../../repositories/studies.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
+import type { StudyExtrasRegistry } from '../../kernel/study-extras.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { studyEvent } from '../../audit/audit.service.js';
 import type { CustomFieldChange, CustomFieldService } from '../admin/index.js';
@@ -26,6 +27,8 @@ import { toDicomDate } from '../../domain/time.js';
 
 export interface StudyServiceDeps {
   studies: StudiesRepository;
+  /** What modules add to a study's answer (push attempts, a live nomination's status). */
+  extras: Pick<StudyExtrasRegistry, 'of'>;
   /** The access policy's study lookups. */
   access: StudyAccess;
   /** Names of lock holders, for the answers. */
@@ -79,8 +82,10 @@ export class StudyService {
       this.deps.studies.search(q, namespaces),
       request.withCount ? this.deps.studies.count(q, namespaces) : Promise.resolve(undefined),
     ]);
-    const [extras, holders, activity] = await Promise.all([
-      this.deps.studies.extras(rows.map((r) => r.uuid)),
+    const uuids = rows.map((r) => r.uuid);
+    const [extras, contributed, holders, activity] = await Promise.all([
+      this.deps.studies.extras(uuids),
+      this.deps.extras.of(uuids),
       this.deps.users.namesOf(lockHoldersOf(rows, this.now())),
       this.deps.activity.of(caller, rows),
     ]);
@@ -104,7 +109,7 @@ export class StudyService {
           {
             tags: extras.tags.get(row.uuid),
             customFields: extras.customFields.get(row.uuid),
-            pushes: extras.pushes.get(row.uuid),
+            contributed: contributed.get(row.uuid),
             holders,
             activity: activity.get(row.uuid),
           },
@@ -122,8 +127,9 @@ export class StudyService {
 
   async get(caller: Caller, uuid: string): Promise<Study> {
     const row = await this.deps.access.byUuid(caller, uuid);
-    const [extras, holders, activity] = await Promise.all([
+    const [extras, contributed, holders, activity] = await Promise.all([
       this.deps.studies.extras([uuid]),
+      this.deps.extras.of([uuid]),
       this.deps.users.namesOf(lockHoldersOf([row], this.now())),
       this.deps.activity.of(caller, [row]),
     ]);
@@ -134,7 +140,7 @@ export class StudyService {
       {
         tags: extras.tags.get(uuid),
         customFields: extras.customFields.get(uuid),
-        pushes: extras.pushes.get(uuid),
+        contributed: contributed.get(uuid),
         holders,
         activity: activity.get(uuid),
       },
