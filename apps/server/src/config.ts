@@ -101,6 +101,7 @@ const envSchema = z.object({
   DEMO_PASSWORD: z.string().min(1).optional(),
   SEED_DEMO: z.enum(['0', '1']).default('1'),
   SEED_STUDIES: z.coerce.number().int().min(0).max(100_000).default(40),
+  SEED_NOMINATIONS: z.enum(['0', '1']).default('1'),
   SESSION_IDLE_MINUTES: z.coerce
     .number()
     .int()
@@ -214,6 +215,9 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().trim().min(16, 'at least 16 characters').optional(),
 });
 
+/** Every variable the server reads from its environment: the README's configuration table lists each. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** The object store behind BLOB_STORE=s3://…; without credentials the AWS SDK's own chain finds them. */
 export interface S3Location {
   bucket: string;
@@ -254,6 +258,8 @@ export interface Config {
   demoPassword: string | undefined;
   seedDemo: boolean;
   seedStudies: number;
+  /** The demo's PACS Intake filled through the gatekeeper workflow (else placed there directly). */
+  seedNominations: boolean;
   sessionIdleSeconds: number;
   uploadMaxBytes: number;
   uploadSessionTtlMs: number;
@@ -323,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: e.DEMO_PASSWORD,
     seedDemo: e.SEED_DEMO === '1',
     seedStudies: e.SEED_STUDIES,
+    seedNominations: e.SEED_NOMINATIONS === '1',
     sessionIdleSeconds: e.SESSION_IDLE_MINUTES * 60,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     uploadSessionTtlMs: e.UPLOAD_SESSION_TTL_MINUTES * 60_000,

@@ -7,7 +7,7 @@
  * survived before the next one. Left to its own rule, V8 sometimes let a heap of about 50 MB grow by
  * only a few megabytes between collections, and receiving 0.5 MB DICOM instances, whose bytes live
  * outside the heap, then ran a full collection every 30 to 40 instances on every core: as much CPU
- * as the receiving itself, and half the rate (docs/performance.md). The cost is a heap of up to
+ * as the receiving itself, and half the rate (docs/performance-log.md). The cost is a heap of up to
  * twice its live size, tens of megabytes.
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=100'];

@@ -70,7 +70,7 @@ const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
  *
  * Rows are read as arrays and made into objects here (rowsOf): better-sqlite3 builds each row
  * object through V8's API as a dictionary of its columns, slow to make and to read, which for a
- * page of 50 studies cost a third of the page's time in SQLite (docs/performance.md).
+ * page of 50 studies cost a third of the page's time in SQLite (docs/performance-log.md).
  */
 function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();

@@ -7,7 +7,7 @@ const SLOT_PREFIX = '\u0000slot:';
  * A fixed query built and compiled once, then run many times with new values. Building a Kysely
  * query and compiling it to SQL costs more JavaScript than better-sqlite3 spends running a small
  * indexed statement, and the ingest path runs the same few statements for every received
- * instance (docs/performance.md, C-STORE). The SQL text is the one Kysely compiles for the
+ * instance (docs/performance-log.md, C-STORE). The SQL text is the one Kysely compiles for the
  * database's dialect, so it stays portable; only the parameter values change between runs.
  *
  * `build` receives `slot(name)`, which stands for the value named `name` wherever a value goes

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
  * overwrite of already-allocated file space and its fdatasync, instead of a new file's create,
  * write and fdatasync (on ext4 the new file's sync is a journal commit of its inode, its directory
  * entry and its block allocation; an overwrite in place is the data alone: 0.5 ms against 2.5 ms
- * for a 28 KB instance on the machine of docs/performance.md).
+ * for a 28 KB instance on the machine of docs/performance-log.md).
  *
  * Each writer thread (durable-writer.ts) owns segment files `DATA_DIR/journal/<thread>-<n>.seg`.
  * A stored blob is appended to the thread's active segment as a record (its key and bytes) and the
@@ -42,7 +42,7 @@ export const SEGMENT_MAX_BYTES = 64 * 1024 * 1024;
  * The largest record the journal takes; a bigger blob takes its file's own sync instead. The
  * journal saves a new file's metadata commit, a fixed cost, but writes the bytes twice: for a
  * 0.5 MB CT instance over four associations the file's own sync stored 20–40% more per second
- * (docs/performance.md), while a 28 KB instance gains from the journal.
+ * (docs/performance-log.md), while a 28 KB instance gains from the journal.
  */
 export const RECORD_MAX_BYTES = 128 * 1024;
 /** How long after its last write an active segment is sealed and checkpointed. */

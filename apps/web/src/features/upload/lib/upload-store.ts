@@ -49,7 +49,7 @@ export function studyOutcome(study: RunStudy): 'New' | 'Duplicate' | 'Failed' {
 /**
  * How often a running upload repaints at most. Files are answered many times a second; showing
  * each answer at once re-rendered the page per file, which cost more than the upload itself
- * with a few hundred studies on screen (docs/performance.md, upload wizard).
+ * with a few hundred studies on screen (docs/performance-log.md, upload wizard).
  */
 export const PUBLISH_EVERY_MS = 200;
 
