@@ -75,6 +75,8 @@ export async function startServer(
       DATA_DIR: dataDir,
       DEMO_PASSWORD,
       SEED_DEMO: '1',
+      // PACS Intake's exams placed there directly: the specs nominate and process their own.
+      SEED_NOMINATIONS: '0',
       PUBLIC_URL: baseUrl,
       LOG_LEVEL: 'warn',
       // The browser tests read the mails they cause at /dev/outbox.

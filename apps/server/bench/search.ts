@@ -177,7 +177,7 @@ async function run(args: Args, databaseUrl: string | undefined) {
         loadConfig({ DATA_DIR: dataDir, SEED_DEMO: '0', BLOB_DIRECTORIES_AHEAD: '0' }),
         db,
       );
-      await seedDemo(seedCtx, { password: PASSWORD, studies: 0, log: () => {} });
+      await seedDemo(seedCtx, { password: PASSWORD, studies: 0, nominations: false, log: () => {} });
       const account = await db.kysely
         .selectFrom('accounts')
         .select(['uuid'])
@@ -252,7 +252,7 @@ async function run(args: Args, databaseUrl: string | undefined) {
     // 3. Warm-up of every query first, then timed runs of a page of 50 with its total. A freshly
     // started server spends its first thousand requests compiling its hot paths on the same two
     // cores; warmed query by query, whichever query came first took that into its tail (its p95
-    // 8-10 ms first, 5.8-5.9 ms when timed last: docs/performance.md).
+    // 8-10 ms first, 5.8-5.9 ms when timed last: docs/performance-log.md).
     const results: {
       name: string;
       count: number;

@@ -52,6 +52,7 @@ export async function startServer(
       const { password, generated } = await seedDemo(ctx, {
         password: config.demoPassword,
         studies: config.seedStudies,
+        nominations: config.seedNominations,
         log,
       });
       if (generated) log(`Demo password (shown once): ${password}`);
@@ -106,6 +107,7 @@ export async function startServer(
     ingest: ctx.services.ingest,
     blobs: ctx.services.blobs,
     deliveries: ctx.services.deliveries,
+    queries: ctx.services.queries,
     timeouts: config.dicomTimeouts,
     maxConnections: config.dicomMaxConnections,
     meter: ctx.services.metrics,

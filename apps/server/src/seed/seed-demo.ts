@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { generateStudySpecs, writeStudyFiles } from '../dicom/index.js';
 import { seedDemoOrders } from './demo-orders.js';
+import { DEMO_OFFLINE_PACS, seedDemoNominations } from './demo-nominations.js';
 import { hashPassword } from '../security/passwords.js';
 import { newUuid } from '../security/tokens.js';
 import { hl7IdKey } from '../modules/pacs/index.js';
@@ -24,7 +25,16 @@ const HOUR = 3_600_000;
 /** Creates the demo world on an empty database; returns the generated password when none was given. */
 export async function seedDemo(
   ctx: AppContext,
-  options: { password?: string | undefined; studies: number; log: (line: string) => void },
+  options: {
+    password?: string | undefined;
+    studies: number;
+    /**
+     * PACS Intake's exams nominated through the gatekeeper workflow (the demo), or placed there
+     * directly as nominations with no history (test servers, whose tests nominate for themselves).
+     */
+    nominations: boolean;
+    log: (line: string) => void;
+  },
 ) {
   const password = options.password ?? `Demo-${randomBytes(6).toString('base64url')}-42`;
   const now = Date.now();
@@ -118,10 +128,11 @@ export async function seedDemo(
 
   const gatekeeper = groupIds.get(DEMO_GATEKEEPER.group)!;
   const archive = await seedPacsArchive(ctx, groupIds.get(DEMO_PACS_ARCHIVE.group)!, now);
+  const offline = options.nominations ? await seedOfflinePacs(ctx, gatekeeper.accountId, now) : null;
   const gatekeeperConfig = {
     customFields: DEMO_GATEKEEPER.customFields,
     pacsPromotePreference: 'NONE',
-    destinations: [archive],
+    destinations: offline ? [archive, offline] : [archive],
     queryDestination: null,
   };
   await ctx.repos.groupConfigs.set(
@@ -191,8 +202,11 @@ export async function seedDemo(
     }
   }
 
-  const nominations = await seedStudies(ctx, groupIds, options.studies, now);
-  await seedDemoOrders(ctx, gatekeeper.accountId, nominations);
+  const { nominations, toNominate } = await seedStudies(ctx, groupIds, options, now);
+  const waiting = offline
+    ? await seedDemoNominations(ctx, toNominate, gatekeeper.uuid, { archive, offline }, now)
+    : nominations;
+  await seedDemoOrders(ctx, gatekeeper.accountId, waiting);
   options.log(`Demo world created: ${DEMO_USERS.map((u) => u.email).join(', ')}`);
   return { password, generated: options.password === undefined };
 }
@@ -200,16 +214,23 @@ export async function seedDemo(
 async function seedStudies(
   ctx: AppContext,
   groups: Map<string, { uuid: string; namespaceId: string; accountId: string }>,
-  count: number,
+  options: { studies: number; nominations: boolean },
   now: number,
-): Promise<string[]> {
+): Promise<{ nominations: string[]; toNominate: string[] }> {
+  const count = options.studies;
   const nominations: string[] = [];
+  const toNominate: string[] = [];
   const specs = generateStudySpecs(count, SEED, { now: new Date(now) });
   let index = 0;
   for (const { group, share } of STUDY_SPREAD) {
-    const target = groups.get(group)!;
     const take = group === STUDY_SPREAD.at(-1)?.group ? specs.length - index : Math.round(count * share);
     for (const spec of specs.slice(index, index + take)) {
+      // With real nominations, PACS Intake's share is received by the cloud groups nominating to it.
+      const nominated = options.nominations && group === DEMO_GATEKEEPER.group;
+      const home = nominated
+        ? DEMO_GATEKEEPER.promotedFrom[index % DEMO_GATEKEEPER.promotedFrom.length]!
+        : group;
+      const target = groups.get(home)!;
       let studyUuid = '';
       for (const file of writeStudyFiles(spec)) {
         const temp = await ctx.services.blobs.writeTemp(file.bytes);
@@ -225,11 +246,13 @@ async function seedStudies(
         created: now - index * 7 * HOUR,
         star: index % 7 === 0 ? 1 : 0,
       });
-      if (await decorate(ctx, studyUuid, group, index, now)) nominations.push(studyUuid);
+      const waiting = await decorate(ctx, studyUuid, home, index, now);
+      if (nominated) toNominate.push(studyUuid);
+      else if (waiting) nominations.push(studyUuid);
       index++;
     }
   }
-  return nominations;
+  return { nominations, toNominate };
 }
 
 const TAGS = ['follow-up', 'urgent', 'teaching', 'second-opinion'];
@@ -262,6 +285,26 @@ async function decorate(
  * sends to it (this server's DICOM port on this machine, no sender registered: it never answers
  * C-MOVEs); answers the destination's uuid.
  */
+/**
+ * The offline PACS: a destination of PACS Intake at our own listener under
+ * an AE title it does not answer to, so a push there fails the way a PACS that is down does.
+ */
+async function seedOfflinePacs(ctx: AppContext, accountId: string, now: number): Promise<string> {
+  const uuid = newUuid();
+  await ctx.repos.destinations.insertLocal({
+    ...destinationRow(
+      uuid,
+      accountId,
+      DEMO_OFFLINE_PACS.name,
+      DEMO_OFFLINE_PACS.aeTitle,
+      ctx.config.dicomPort,
+    ),
+    created: now,
+    updated: now,
+  });
+  return uuid;
+}
+
 async function seedPacsArchive(
   ctx: AppContext,
   group: { uuid: string; accountId: string },
@@ -276,12 +319,28 @@ async function seedPacsArchive(
   });
   const uuid = newUuid();
   await ctx.repos.destinations.insertLocal({
+    ...destinationRow(
+      uuid,
+      group.accountId,
+      DEMO_PACS_ARCHIVE.destinationName,
+      DEMO_PACS_ARCHIVE.aeTitle,
+      ctx.config.dicomPort,
+    ),
+    created: now,
+    updated: now,
+  });
+  return uuid;
+}
+
+/** A destination at this machine's DICOM port taking pushes, with no search and no echo timer. */
+function destinationRow(uuid: string, accountId: string, name: string, aeTitle: string, port: number) {
+  return {
     uuid,
-    account_id: group.accountId,
-    name: DEMO_PACS_ARCHIVE.destinationName,
-    aetitle: DEMO_PACS_ARCHIVE.aeTitle,
+    account_id: accountId,
+    name,
+    aetitle: aeTitle,
     address: '127.0.0.1',
-    port: ctx.config.dicomPort,
+    port,
     can_search: 0,
     can_search_mwl: 0,
     can_push: 1,
@@ -290,8 +349,5 @@ async function seedPacsArchive(
     last_echo_ms: null,
     last_echo_reason: null,
     last_echo_at: null,
-    created: now,
-    updated: now,
-  });
-  return uuid;
+  };
 }

@@ -145,6 +145,7 @@ describe.skipIf(spawnSync('haproxy', ['-v']).status !== 0)(
         SMTP_URL: sink.url,
         MAIL_RETRY_MS: '200',
         SEED_STUDIES: '12',
+        SEED_NOMINATIONS: '0',
         BLOB_GRACE_SECONDS: String(GRACE_SECONDS),
         TRUST_PROXY: 'loopback',
       };

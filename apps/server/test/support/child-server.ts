@@ -55,6 +55,7 @@ export async function startChildServer(
       DATA_DIR: dataDir,
       DEMO_PASSWORD,
       SEED_STUDIES: '0',
+      SEED_NOMINATIONS: '0',
       LOG_LEVEL: 'warn',
       // 65,536 blob directories per test server would outweigh the few files a test stores.
       BLOB_DIRECTORIES_AHEAD: '0',

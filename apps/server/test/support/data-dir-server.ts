@@ -21,6 +21,7 @@ export async function startOnDataDir(
       DATA_DIR: dataDir,
       DEMO_PASSWORD,
       SEED_STUDIES: '0',
+      SEED_NOMINATIONS: '0',
       // 65,536 directories per test server would cost more than the few files a test stores.
       BLOB_DIRECTORIES_AHEAD: '0',
       LOG_LEVEL: 'warn',

@@ -46,6 +46,8 @@ export async function startTestServer(
     DATA_DIR: dataDir,
     DEMO_PASSWORD,
     SEED_STUDIES: '16',
+    // PACS Intake's exams placed there directly: the tests nominate, process and reject their own.
+    SEED_NOMINATIONS: '0',
     LOG_LEVEL: 'warn',
     // Tests of removal (purge, edits, stopped shares) see an unreferenced file go at once; the grace
     // period that protects a racing identical ingest has its own tests (test/storage/blob-collector.test.ts).
