@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, requiredText } from './api-params.js';
+import { optionalText, rawText, requiredText } from './api-params.js';
 
 /** A registered DICOM sender as dicom/node/* answers it. */
 export interface DicomNode {
@@ -38,6 +38,13 @@ export function isAeTitle(value: string): boolean {
     value.trim() === value
   );
 }
+
+/** The fields dicom/node/add and dicom/node/set take, as sent (the service checks each). */
+const dicomNodeFields = { ae_title: rawText(), host: rawText(), group_id: rawText(), name: rawText() };
+/** dicom/node/add: a DICOM sender registered with an account. */
+export const dicomNodeAddRequest = z.object({ account_id: requiredText(), ...dicomNodeFields });
+/** dicom/node/set: a registered sender changed. */
+export const dicomNodeSetRequest = z.object({ uuid: requiredText(), ...dicomNodeFields });
 
 const aeTitleParam = () =>
   z.string().trim().refine(isAeTitle, 'an AE title: 1 to 16 characters, printable ASCII without backslash');

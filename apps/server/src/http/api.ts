@@ -1,4 +1,4 @@
-import type { ListFilter } from '@imaging-inbox/contract';
+import type { ApiPath, ApiRequestSchema, ListFilter } from '@imaging-inbox/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -55,13 +55,20 @@ export async function authenticate(
 }
 
 /**
+ * A path of the contract's map of api/v3 calls (`API_CALLS`) and the request schema the map gives
+ * it: a route the map does not name, or a schema other than the map's, fails to type-check (and
+ * test/api/api-calls.test.ts compares the map with what the server registers).
+ */
+type MappedSchema<P extends ApiPath> = Extract<ApiRequestSchema<P>, RequestSchema>;
+
+/**
  * Registers one api/v3 call on GET and POST (Ambra clients use both), answering `{status:"OK"}`
  * merged with what the handler returns. Every call declares its parameter schema: the parameters
  * are parsed at the edge and the handler gets them typed as `input`.
  */
-export function apiRoute<S extends RequestSchema>(
+export function apiRoute<P extends ApiPath, S extends MappedSchema<P>>(
   app: FastifyInstance,
-  path: string,
+  path: P,
   schema: S,
   handler: (call: TypedCall<z.output<S>>) => Answer,
 ): void {
@@ -72,9 +79,9 @@ export function apiRoute<S extends RequestSchema>(
  * An api/v3 call whose `guard` decides who is asking (a session, a link grant) before its
  * parameters are parsed, so a caller who may not ask learns nothing of them.
  */
-export function guardedRoute<G, S extends RequestSchema>(
+export function guardedRoute<G, P extends ApiPath, S extends MappedSchema<P>>(
   app: FastifyInstance,
-  path: string,
+  path: P,
   guard: (request: FastifyRequest, params: Params) => Promise<G>,
   schema: S,
   handler: (call: GuardedCall<G, z.output<S>>) => Answer,
@@ -95,10 +102,10 @@ export function guardedRoute<G, S extends RequestSchema>(
 }
 
 /** An api/v3 call of a signed-in user: the session is checked before the parameters. */
-export function authedRoute<S extends RequestSchema>(
+export function authedRoute<P extends ApiPath, S extends MappedSchema<P>>(
   ctx: AppContext,
   app: FastifyInstance,
-  path: string,
+  path: P,
   schema: S,
   handler: (call: TypedAuthedCall<z.output<S>>) => Answer,
 ): void {

@@ -1,21 +1,15 @@
 import {
+  dicomNodeAddRequest,
   dicomNodeListRequest,
+  dicomNodeSetRequest,
   groupScannerValidateRequest,
   filterRows,
   pageOf,
-  rawText,
-  requiredText,
   uuidRequest,
 } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../../http/api.js';
-
-/** The fields dicom/node/add and dicom/node/set take, as sent (the service checks each). */
-const nodeFields = { ae_title: rawText(), host: rawText(), group_id: rawText(), name: rawText() };
-const nodeAddRequest = z.object({ account_id: requiredText(), ...nodeFields });
-const nodeSetRequest = z.object({ uuid: requiredText(), ...nodeFields });
 
 /** The registered DICOM senders of an account (account admins only; see docs/api-v3.md). */
 export function dicomNodeRoutes(ctx: AppContext, app: FastifyInstance): void {
@@ -27,12 +21,12 @@ export function dicomNodeRoutes(ctx: AppContext, app: FastifyInstance): void {
     return { nodes: items, page };
   });
 
-  authedRoute(ctx, app, 'dicom/node/add', nodeAddRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'dicom/node/add', dicomNodeAddRequest, async ({ caller, input }) => {
     const { account_id: accountId, ...fields } = input;
     return nodes.add(caller, accountId, fields);
   });
 
-  authedRoute(ctx, app, 'dicom/node/set', nodeSetRequest, async ({ caller, input }) => {
+  authedRoute(ctx, app, 'dicom/node/set', dicomNodeSetRequest, async ({ caller, input }) => {
     const { uuid, ...fields } = input;
     return nodes.set(caller, uuid, fields);
   });

@@ -34,7 +34,7 @@ export type UploadCaller = (
 export function registerUploadSessionRoutes(
   ctx: AppContext,
   app: FastifyInstance,
-  base: string,
+  base: 'upload/session' | 'link/public/upload/session',
   caller: UploadCaller,
 ): void {
   const sessions = ctx.services.uploadSessions;
