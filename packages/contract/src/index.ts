@@ -52,3 +52,4 @@ export * from './person-names.js';
 export * from './zoned-time.js';
 export * from './list-filters.js';
 export * from './audit-requests.js';
+export * from './api-calls.js';
