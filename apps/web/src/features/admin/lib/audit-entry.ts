@@ -3,7 +3,7 @@ import { t } from '../../../lib/i18n';
 import { formatMegabytes, formatModalities, formatPatientName } from '../../../lib/format';
 
 /** Names people read for the recorded action codes; an unknown code reads as its words. */
-const ACTION_LABELS: Record<string, string> = {
+export const ACTION_LABELS: Record<string, string> = {
   LOGIN: 'Sign-in',
   LOGOUT: 'Sign-out',
   PASSWORD_CHANGE: 'Password change',
@@ -48,6 +48,13 @@ const ACTION_LABELS: Record<string, string> = {
   LINK_USE: 'Link used',
   SEND_LINK_CODE: 'Send link code requested',
   SEND_LINK_VERIFY: 'Send link code checked',
+  HL7_RESULT: 'HL7 result received',
+  DECLINE: 'Invitation declined',
+  DICOM_FIND: 'DICOM query by a node',
+  TWO_FACTOR_ENROL: 'Two-factor sign-in turned on',
+  TWO_FACTOR_DISABLE: 'Two-factor sign-in turned off',
+  TWO_FACTOR_CODE_FAILED: 'Wrong two-factor code',
+  TWO_FACTOR_RECOVERY_CODE_USED: 'Recovery code used',
 };
 
 /** The English label of an action code (to be passed through `t`). */
