@@ -25,6 +25,7 @@ import { PasswordResetService } from './modules/accounts/index.js';
 import { ProfileService } from './modules/accounts/index.js';
 import type { RateLimits } from './modules/accounts/index.js';
 import { SessionService } from './modules/accounts/index.js';
+import { TwoFactorRepository, TwoFactorService } from './modules/accounts/index.js';
 import { StudyService } from './modules/studies/index.js';
 import { StudyUploadService } from './modules/studies/index.js';
 import { StudySchemaService } from './modules/studies/index.js';
@@ -280,6 +281,14 @@ export function createContext(
     publicUrl: config.publicUrl,
   });
   const customFields = new CustomFieldService({ fields: repos.customFields, audit });
+  const twoFactor = new TwoFactorService({
+    codes: new TwoFactorRepository(k),
+    settings: repos.settings,
+    memberships: repos.memberships,
+    failures: repos.failures,
+    audit,
+    rateLimits: options.rateLimits,
+  });
   const passwordReset = new PasswordResetService({
     users: repos.users,
     resets: repos.resets,
@@ -441,7 +450,9 @@ export function createContext(
       audit,
       idleSeconds: config.sessionIdleSeconds,
       rateLimits: options.rateLimits,
+      twoFactor,
     }),
+    twoFactor,
     passwordReset,
     profile: new ProfileService({
       users: repos.users,

@@ -179,6 +179,8 @@ import {
   uploadSessionCreateRequest,
   uploadSessionStatusRequest,
 } from './upload-requests.js';
+import type { RecoveryCodesAnswer, TotpEnrolmentAnswer, TotpStatusAnswer } from './two-factor.js';
+import { accountTwoFactorSetRequest, totpConfirmRequest, totpDisableRequest } from './two-factor.js';
 import type { UploadSessionAnswer } from './upload-sessions.js';
 import type { ViewerTokenAnswer } from './viewer.js';
 import type { Webhook, WebhookDelivery } from './webhooks.js';
@@ -255,6 +257,10 @@ export const API_CALLS = {
   'user/event': call()(userEventRequest),
   'user/event/list': call<NotificationPreferenceListAnswer>()(pageRequest),
   'user/event/set': call<Ok<NotificationPreference>>()(userEventSetRequest),
+  'user/totp/get': call<TotpStatusAnswer>()(noParams),
+  'user/totp/enrol': call<TotpEnrolmentAnswer>()(noParams),
+  'user/totp/confirm': call<RecoveryCodesAnswer>()(totpConfirmRequest),
+  'user/totp/disable': call<Ok>()(totpDisableRequest),
   'setting/get': call<Ok<{ value: string | null }>>()(settingGetRequest),
   'setting/get/all': call()(noParams),
   'setting/set': call<Ok>()(settingSetRequest),
@@ -263,6 +269,7 @@ export const API_CALLS = {
   'account/list': call<AccountListAnswer>()(accountListRequest),
   'account/get': call<AccountAnswer>()(uuidRequest),
   'account/set': call<Ok>()(accountSetRequest),
+  'account/two_factor/set': call<Ok>()(accountTwoFactorSetRequest),
   'account/invitation/list': call<Ok<{ invitations: AccountInvitation[]; page: AnswerPage }>>()(pageRequest),
   'account/invitation/accept': call<Ok>()(accountInvitationRequest),
   'account/invitation/decline': call<Ok>()(accountInvitationRequest),

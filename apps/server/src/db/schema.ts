@@ -130,6 +130,23 @@ export interface PasswordResetTable {
   used: number | null;
 }
 
+/** A user's TOTP secret (two-factor sign-in codes); `enabled` stays null until a first code is proven. */
+export interface UserTotpTable {
+  user_id: string;
+  secret: string;
+  enabled: number | null;
+  /** The newest 30-second step a code was accepted for: that code and older ones are refused. */
+  last_step: number | null;
+  created: number;
+}
+
+/** A single-use recovery code of a user's two-factor sign-in, by its SHA-256 only. */
+export interface UserRecoveryCodeTable {
+  user_id: string;
+  code_hash: string;
+  used: number | null;
+}
+
 export interface SettingTable {
   /** `user:<uuid>` or `account:<uuid>` */
   owner: string;
@@ -778,6 +795,8 @@ export interface Database {
   sessions: SessionTable;
   auth_failures: AuthFailureTable;
   password_resets: PasswordResetTable;
+  user_totp: UserTotpTable;
+  user_recovery_codes: UserRecoveryCodeTable;
   settings: SettingTable;
   studies: StudyTable;
   study_modalities: StudyModalityTable;
