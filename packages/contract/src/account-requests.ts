@@ -95,7 +95,12 @@ export const namespaceListRequest = optionalAccountRequest.extend(pageParams(MAX
 /** dicom/node/list: a page of an account's registered DICOM senders. */
 export const dicomNodeListRequest = accountIdRequest.extend(pageParams(MAX_PAGE_ROWS));
 
-export const loginRequest = z.object({ login: requiredText(), password: requiredText() });
+/** session/login; `otp` is the two-factor code (or a recovery code) when MFA_REQUIRED asked for one. */
+export const loginRequest = z.object({
+  login: requiredText(),
+  password: requiredText(),
+  otp: optionalText().pipe(z.string().max(32, 'at most 32 characters').optional()),
+});
 
 /** session/permissions: of a group or account namespace (or an account uuid); the first account's when absent. */
 export const sessionPermissionsRequest = z

@@ -1,6 +1,19 @@
 /** Stable error types answered in `{status:"ERROR", error_type}` bodies (HTTP 412) and by the web client. */
 export const ERROR_TYPES = [
   'BAD_PASSWORD',
+  /**
+   * session/login: the password was right and a two-factor code is due; call again with `otp` (a code
+   * from the authenticator or a recovery code).
+   */
+  'MFA_REQUIRED',
+  /**
+   * session/login: the password was right, the user's account requires two-factor codes and the user
+   * has none yet. Data: the secret to enrol (`secret`, `otpauth_uri`, `qr_svg`); the call again with
+   * `otp` from the authenticator enables it and signs in.
+   */
+  'MFA_ENROLMENT_REQUIRED',
+  /** session/login with a wrong, used or expired two-factor code (counted as a failed sign-in). */
+  'BAD_OTP',
   'INVALID_PASSWORD',
   'INVALID_TIME_ZONE',
   'NOT_MEMBER',

@@ -13,6 +13,8 @@ export interface LoginAnswer {
   terms: string | null;
   training_todo: 0 | 1;
   is_proxy: 0 | 1;
+  /** Only when this sign-in enrolled a two-factor code (MFA_ENROLMENT_REQUIRED): shown once. */
+  recovery_codes?: string[];
 }
 
 export interface SessionUser {

@@ -16,6 +16,7 @@ import { labelRoutes } from '../modules/admin/index.js';
 import { accountRoutes } from '../modules/admin/index.js';
 import { bundleRoutes } from './routes/bundle.routes.js';
 import { sessionRoutes } from '../modules/accounts/index.js';
+import { twoFactorRoutes } from '../modules/accounts/index.js';
 import { settingRoutes } from '../modules/admin/index.js';
 import { dicomNodeRoutes } from '../modules/pacs/index.js';
 import { hl7SenderRoutes } from '../modules/pacs/index.js';
@@ -149,6 +150,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   app.get('/api/v3/health', () => ({ status: 'OK' }));
   healthRoutes(ctx, app);
   sessionRoutes(ctx, app);
+  twoFactorRoutes(ctx, app);
   userRoutes(ctx, app);
   userEventRoutes(ctx, app);
   settingRoutes(ctx, app);

@@ -168,6 +168,19 @@ const ROUTES: Record<string, RouteCase> = {
     accepts: ['USER_INFO_NOT_SET'],
     phase: 'write',
   },
+  [api('user/totp/get')]: { rule: session, request: () => post('user/totp/get') },
+  [api('user/totp/enrol')]: { rule: session, request: () => post('user/totp/enrol') },
+  // Without a code: a wrong one would count as a failed sign-in of each principal.
+  [api('user/totp/confirm')]: {
+    rule: session,
+    request: () => post('user/totp/confirm'),
+    accepts: ['MISSING_FIELDS'],
+  },
+  [api('user/totp/disable')]: {
+    rule: session,
+    request: () => post('user/totp/disable'),
+    accepts: ['MISSING_FIELDS'],
+  },
   [api('user/password/change')]: {
     rule: session,
     request: () =>
@@ -206,6 +219,12 @@ const ROUTES: Record<string, RouteCase> = {
     objects: ACCOUNT_OBJECTS,
     request: (_w, x) => post('account/set', { uuid: o(x).accountId, 'settings.default_language': 'xx' }),
     accepts: ['INVALID_FIELD:settings.default_language'],
+  },
+  // '0' (not required) changes nothing: a matrix run that required codes would lock its own logins out.
+  [api('account/two_factor/set')]: {
+    rule: { kind: 'account', needs: 'admin', lacking: 'NOT_PERMITTED' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('account/two_factor/set', { account_id: o(x).accountId, required: '0' }),
   },
   [api('group/list')]: {
     rule: { kind: 'account', needs: 'member' },

@@ -6,5 +6,8 @@ export { PasswordResetsRepository } from './password-resets.repository.js';
 export { ProfileService } from './profile.service.js';
 export { sessionRoutes } from './session.routes.js';
 export { SessionService } from './session.service.js';
+export { TwoFactorRepository } from './two-factor.repository.js';
+export { TwoFactorService } from './two-factor.service.js';
+export { twoFactorRoutes } from './two-factor.routes.js';
 export { userEventRoutes } from './user-event.routes.js';
 export { userRoutes } from './user.routes.js';

@@ -45,9 +45,15 @@ export class LoginThrottle {
    * (every key of one address under one lock); over a limit it throws RATE_LIMITED and `check`
    * never runs, unless attempts of this process from that address are still being checked: then it
    * waits for them (AttemptsInFlight) and looks again. A `check` answering true gives its count
-   * back and clears the login's failures from that address.
+   * back and clears the login's failures from that address; one answering 'neutral' only gives its
+   * count back (answered as true).
    */
-  async attempt(email: string, ip: string, now: number, check: () => Promise<boolean>): Promise<boolean> {
+  async attempt(
+    email: string,
+    ip: string,
+    now: number,
+    check: () => Promise<boolean | 'neutral'>,
+  ): Promise<boolean> {
     const { pair, address } = LoginThrottle.keys(email, ip);
     const deadline = Date.now() + MAX_IN_FLIGHT_WAIT_MS;
     for (;;) {
@@ -62,11 +68,11 @@ export class LoginThrottle {
       }
       return this.inFlight.run(address, async () => {
         const ok = await check();
-        if (ok) {
-          await this.failures.remove(ids);
-          await this.failures.clear(pair);
-        }
-        return ok;
+        // 'neutral' (a right password whose two-factor code is still due) gives back its own count
+        // but clears nothing: asking again without a code must not wipe the wrong codes counted.
+        if (ok) await this.failures.remove(ids);
+        if (ok === true) await this.failures.clear(pair);
+        return ok !== false;
       });
     }
   }

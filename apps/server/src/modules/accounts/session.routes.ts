@@ -7,7 +7,12 @@ import { grantedIn, permissionFlags } from '../../policies/index.js';
 
 export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
   apiRoute(app, 'session/login', loginRequest, async ({ input, request }) => {
-    const { sid, user } = await ctx.services.sessions.login(input.login, input.password, request.ip);
+    const { sid, user, recoveryCodes } = await ctx.services.sessions.login(
+      input.login,
+      input.password,
+      request.ip,
+      input.otp,
+    );
     return {
       sid,
       uuid: user.uuid,
@@ -18,6 +23,7 @@ export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
       terms: null,
       training_todo: 0,
       is_proxy: 0,
+      ...(recoveryCodes ? { recovery_codes: recoveryCodes } : {}),
     };
   });
 

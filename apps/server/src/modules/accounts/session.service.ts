@@ -5,6 +5,7 @@ import type { UserRow, UsersRepository } from '../../repositories/users.reposito
 import type { AuditService } from '../../audit/audit.service.js';
 import type { RateLimits } from './login-throttle.js';
 import { LoginThrottle } from './login-throttle.js';
+import type { CodeKind, TwoFactorService } from './two-factor.service.js';
 import { dummyPasswordHash, verifyPassword } from '../../security/passwords.js';
 import { hashToken, newSecretToken } from '../../security/tokens.js';
 
@@ -27,8 +28,13 @@ export interface SessionDeps {
   audit: AuditService;
   idleSeconds: number;
   rateLimits?: RateLimits;
+  /** Two-factor codes; without it, a right password alone signs in. */
+  twoFactor?: TwoFactorService;
   now?: () => number;
 }
+
+/** What a right password still needs: a code of an enabled secret, or a first enrolment. */
+type CodeDue = { kind: 'code' } | { kind: 'enrol' } | null;
 
 /** Sign-in, session validation with idle expiry, sign-out. */
 export class SessionService {
@@ -40,18 +46,53 @@ export class SessionService {
     this.throttle = new LoginThrottle(deps.failures, deps.rateLimits);
   }
 
-  async login(login: string, password: string, ip: string): Promise<{ sid: string; user: UserRow }> {
+  /**
+   * Signs in with a password and, when the user has two-factor codes on (or an account of theirs
+   * requires them), a code: without `otp` a right password answers MFA_REQUIRED (or
+   * MFA_ENROLMENT_REQUIRED with a secret to scan); a wrong code answers BAD_OTP and counts as a
+   * failed sign-in. `recoveryCodes` is set when this sign-in enabled codes.
+   */
+  async login(
+    login: string,
+    password: string,
+    ip: string,
+    otp?: string,
+  ): Promise<{ sid: string; user: UserRow; recoveryCodes?: string[] }> {
     const email = login.trim().toLowerCase();
     const now = this.now();
     let user: UserRow | undefined;
     let ok: boolean;
+    let due: CodeDue = null;
+    let badCode = false;
+    let codeKind: CodeKind | undefined;
+    let recoveryCodes: string[] | undefined;
     try {
       // Counted before the hash: guesses sent together cannot all pass the limit.
       ok = await this.throttle.attempt(email, ip, now, async () => {
         user = await this.deps.users.findByEmail(email);
         // Hash even for an unknown login so both paths take the same time.
         const right = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
-        return right && user?.status === 'ACTIVE';
+        if (!right || !user || user.status !== 'ACTIVE') return false;
+        const twoFactor = this.deps.twoFactor;
+        if (!twoFactor) return true;
+        if (await twoFactor.isEnabled(user.uuid)) {
+          if (otp === undefined) {
+            due = { kind: 'code' };
+            return 'neutral';
+          }
+          codeKind = (await twoFactor.verify(user, otp, ip)) ?? undefined;
+        } else if (await twoFactor.isRequired(user.uuid)) {
+          if (otp === undefined) {
+            due = { kind: 'enrol' };
+            return 'neutral';
+          }
+          recoveryCodes = (await twoFactor.enableWith(user, otp, ip)) ?? undefined;
+          if (recoveryCodes) codeKind = 'totp';
+        } else {
+          return true;
+        }
+        badCode = codeKind === undefined;
+        return !badCode;
       });
     } catch (error) {
       if (!(error instanceof DomainError) || error.errorType !== 'RATE_LIMITED') throw error;
@@ -64,6 +105,15 @@ export class SessionService {
         ip,
       });
       throw error;
+    }
+    const codeDue = due as CodeDue;
+    if (user && codeDue?.kind === 'code') throw new DomainError('MFA_REQUIRED');
+    if (user && codeDue?.kind === 'enrol') {
+      throw new DomainError('MFA_ENROLMENT_REQUIRED', null, await this.deps.twoFactor!.startEnrolment(user));
+    }
+    if (user && badCode) {
+      await this.deps.twoFactor!.failedCode(user, ip, 'login');
+      throw new DomainError('BAD_OTP');
     }
     if (!ok || !user) {
       await this.deps.audit.record({
@@ -86,8 +136,14 @@ export class SessionService {
       ip,
     });
     await this.deps.users.touchLogin(user.uuid, now);
-    await this.deps.audit.record({ userId: user.uuid, action: 'LOGIN', objectType: 'session', ip });
-    return { sid, user };
+    await this.deps.audit.record({
+      userId: user.uuid,
+      action: 'LOGIN',
+      objectType: 'session',
+      ...(codeKind ? { detail: { two_factor: codeKind } } : {}),
+      ip,
+    });
+    return { sid, user, ...(recoveryCodes ? { recoveryCodes } : {}) };
   }
 
   /**

@@ -1,0 +1,33 @@
+import {
+  accountTwoFactorSetRequest,
+  noParams,
+  totpConfirmRequest,
+  totpDisableRequest,
+} from '@imaging-inbox/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { authedRoute } from '../../http/api.js';
+
+/**
+ * Two-factor sign-in codes: the caller's own (Account settings → Security: user/totp/*) and an
+ * account's requirement of them (account/two_factor/set, its admins only).
+ */
+export function twoFactorRoutes(ctx: AppContext, app: FastifyInstance): void {
+  const twoFactor = ctx.services.twoFactor;
+
+  authedRoute(ctx, app, 'user/totp/get', noParams, ({ caller }) => twoFactor.status(caller.user.uuid));
+
+  authedRoute(ctx, app, 'user/totp/enrol', noParams, ({ caller }) => twoFactor.startEnrolment(caller.user));
+
+  authedRoute(ctx, app, 'user/totp/confirm', totpConfirmRequest, async ({ caller, input }) => ({
+    recovery_codes: await twoFactor.confirmEnrolment(caller.user, input.otp, caller.ip),
+  }));
+
+  authedRoute(ctx, app, 'user/totp/disable', totpDisableRequest, async ({ caller, input }) => {
+    await twoFactor.disable(caller.user, input.otp, caller.ip);
+  });
+
+  authedRoute(ctx, app, 'account/two_factor/set', accountTwoFactorSetRequest, async ({ caller, input }) => {
+    await twoFactor.setRequired(caller, input.account_id, input.required);
+  });
+}
