@@ -5,6 +5,7 @@ import { collectParams } from '../http/params.js';
 import { buildStudyQuery } from '../domain/study-query.js';
 import { searchableStudyUid, viewableNamespaces } from '../policies/index.js';
 import { dicomwebBase, dicomwebCaller } from './access.js';
+import { findInstances } from './study-instances.js';
 import type { DicomJson } from './dicom-json.js';
 import { instanceAttributes, seriesAttributes, studyAttributes } from './dicom-json.js';
 import { qidoPaging, qidoStudyFilters } from './qido-params.js';
@@ -83,19 +84,13 @@ export function qidoRoutes(ctx: AppContext, app: FastifyInstance): void {
     const caller = await dicomwebCaller(ctx, request);
     const query = collectParams(request);
     const paging = qidoPaging(query);
-    const study = await ctx.services.studyAccess.byUid(caller, params.study);
-    let seriesUuid: string | undefined;
-    if (params.series) {
-      const [series] = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, { seriesUid: params.series });
-      if (!series) return send(reply, []);
-      seriesUuid = series.uuid;
-    }
-    const instances = await ctx.repos.dicomweb.instances(study.uuid, {
-      seriesUuid,
+    const { study, instances } = await findInstances(ctx, caller, params, {
       sopInstanceUid: query['SOPInstanceUID'] ?? query['00080018'],
       sopClassUid: query['SOPClassUID'] ?? query['00080016'],
       instanceNumber: numberOrUndefined(query['InstanceNumber'] ?? query['00200013']),
     });
+    // A series the study does not hold matches nothing (QIDO-RS answers an empty list).
+    if (!instances) return send(reply, []);
     await ctx.services.audit.recordStudyRead(caller, study, 'qido-rs instances');
     const base = dicomwebBase(request);
     return send(

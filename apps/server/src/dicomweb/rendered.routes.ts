@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { DomainError, notAcceptable, notFound } from '../domain/errors.js';
+import { DomainError, notAcceptable } from '../domain/errors.js';
 import { VIDEO_TRANSFER_SYNTAXES } from '../dicom/wrap-video.js';
 import { collectParams } from '../http/params.js';
 import type { RenderRequest } from '../imaging/render-image.js';
@@ -16,6 +16,7 @@ import { placeholderImage } from '../imaging/placeholder.js';
 import { ThumbnailCache } from '../imaging/thumbnail-cache.js';
 import type { InstanceRow } from '../repositories/dicomweb.repository.js';
 import { dicomwebCaller } from './access.js';
+import { requireInstances } from './study-instances.js';
 import { parseFrameList } from './frames.js';
 import { acceptsMp4, sendVideo } from './video-retrieve.js';
 
@@ -70,15 +71,8 @@ export function renderedRoutes(ctx: AppContext, app: FastifyInstance): void {
   async function answer(request: FastifyRequest, reply: FastifyReply, target: Target, thumbnail: boolean) {
     const caller = await dicomwebCaller(ctx, request);
     const query = collectParams(request);
-    const study = await ctx.services.studyAccess.byUid(caller, target.study);
-    const [series] = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, { seriesUid: target.series });
-    if (!series) throw notFound('series');
-    const instances = await ctx.repos.dicomweb.instances(study.uuid, {
-      seriesUuid: series.uuid,
-      sopInstanceUid: target.instance,
-    });
-    const instance = target.instance ? instances[0] : middleInstance(instances);
-    if (!instance) throw notFound('instance');
+    const { study, instances } = await requireInstances(ctx, caller, target);
+    const instance = (target.instance ? instances[0] : middleInstance(instances))!;
     // A video instance is rendered as its MP4 (byte ranges for the browser's player); it has no
     // frame to draw as a picture, so its series thumbnail is a tile on the page, not a URL.
     const video = VIDEO_TRANSFER_SYNTAXES.has(instance.transfer_syntax);

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { DomainError, notAcceptable, notFound } from '../domain/errors.js';
+import { DomainError, notAcceptable } from '../domain/errors.js';
 import { expandDeflated } from '../dicom/inflate.js';
-import type { Caller } from '../policies/index.js';
-import type { InstanceRow } from '../repositories/dicomweb.repository.js';
 import type { StudyRow } from '../repositories/studies.repository.js';
 import { dicomwebBase, dicomwebCaller } from './access.js';
+import { requireInstances, type DicomwebInstance, type InstancePath } from './study-instances.js';
 import { extractFrame, frameContentType, parseFrameList } from './frames.js';
 import { instanceAttributes } from './dicom-json.js';
 import { instanceMetadata } from './metadata.js';
@@ -13,12 +12,8 @@ import { multipartStream, newBoundary } from './multipart-writer.js';
 import { EXPLICIT_LE } from '../imaging/transcode.js';
 import { transcodedParts, wantsExplicitLittleEndian } from './transcoded-retrieve.js';
 
-type Instance = InstanceRow & { series_uid: string };
-interface Target {
-  study: string;
-  series?: string;
-  instance?: string;
-}
+type Instance = DicomwebInstance;
+type Target = InstancePath;
 
 /**
  * The frames of a stored file (a deflated dataset inflated off the main thread). The file was
@@ -36,32 +31,12 @@ async function framesOf(file: Buffer, frames: number[], contentType: string) {
 
 /** WADO-RS: retrieve studies, series, instances, their metadata and frames (PS3.18 section 10.4). */
 export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
-  /** The instances a WADO path names, after the same visibility check as api/v3. */
-  async function resolve(
-    caller: Caller,
-    target: Target,
-  ): Promise<{ study: StudyRow; instances: Instance[] }> {
-    const study = await ctx.services.studyAccess.byUid(caller, target.study);
-    let seriesUuid: string | undefined;
-    if (target.series) {
-      const [series] = await ctx.repos.dicomweb.seriesOfStudy(study.uuid, { seriesUid: target.series });
-      if (!series) throw notFound('series');
-      seriesUuid = series.uuid;
-    }
-    const instances = await ctx.repos.dicomweb.instances(study.uuid, {
-      seriesUuid,
-      sopInstanceUid: target.instance,
-    });
-    if (!instances.length) throw notFound('instance');
-    return { study, instances };
-  }
-
   const instanceUrl = (base: string, study: StudyRow, i: Instance) =>
     `${base}/studies/${study.study_uid}/series/${i.series_uid}/instances/${i.sop_instance_uid}`;
 
   async function retrieve(request: FastifyRequest, reply: FastifyReply, target: Target) {
     const caller = await dicomwebCaller(ctx, request);
-    const { study, instances } = await resolve(caller, target);
+    const { study, instances } = await requireInstances(ctx, caller, target);
     await ctx.services.audit.recordStudyRead(caller, study, 'wado-rs');
     const boundary = newBoundary();
     const base = dicomwebBase(request);
@@ -85,7 +60,7 @@ export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   async function metadata(request: FastifyRequest, reply: FastifyReply, target: Target) {
     const caller = await dicomwebCaller(ctx, request);
-    const { study, instances } = await resolve(caller, target);
+    const { study, instances } = await requireInstances(ctx, caller, target);
     await ctx.services.audit.recordStudyRead(caller, study, 'wado-rs metadata');
     const base = dicomwebBase(request);
     const answer = [];
@@ -129,7 +104,7 @@ export function wadoRoutes(ctx: AppContext, app: FastifyInstance): void {
     async (request, reply) => {
       const caller = await dicomwebCaller(ctx, request);
       const frames = parseFrameList(request.params.frames);
-      const { study, instances } = await resolve(caller, request.params);
+      const { study, instances } = await requireInstances(ctx, caller, request.params);
       const instance = instances[0]!;
       await ctx.services.audit.recordStudyRead(caller, study, 'wado-rs frames');
       const file = await ctx.services.blobs.read(instance.blob_key);

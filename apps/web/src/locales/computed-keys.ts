@@ -93,7 +93,6 @@ export const COMPUTED_KEYS: readonly string[] = [
   'Send link code requested',
   'Send link code checked',
   'HL7 result received',
-  'Invitation declined',
   'DICOM query by a node',
   'Two-factor sign-in turned on',
   'Two-factor sign-in turned off',

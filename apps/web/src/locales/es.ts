@@ -1216,7 +1216,6 @@ const es: Messages = {
   'Send link code requested': 'Código del enlace de envío solicitado',
   'Send link code checked': 'Código del enlace de envío comprobado',
   'HL7 result received': 'Resultado HL7 recibido',
-  'Invitation declined': 'Invitación rechazada',
   'DICOM query by a node': 'Consulta DICOM de un nodo',
   'Two-factor sign-in turned on': 'Inicio de sesión en dos pasos activado',
   'Two-factor sign-in turned off': 'Inicio de sesión en dos pasos desactivado',

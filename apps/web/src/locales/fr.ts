@@ -1222,7 +1222,6 @@ const fr: Messages = {
   'Send link code requested': "Code d'accès au lien d'envoi demandé",
   'Send link code checked': "Code d'accès au lien d'envoi vérifié",
   'HL7 result received': 'Résultat HL7 reçu',
-  'Invitation declined': 'Invitation refusée',
   'DICOM query by a node': "Requête DICOM d'un nœud",
   'Two-factor sign-in turned on': 'Connexion à deux facteurs activée',
   'Two-factor sign-in turned off': 'Connexion à deux facteurs désactivée',

@@ -7,8 +7,8 @@ import {
   type StudyReportAddAnswer,
 } from '@imaging-inbox/contract';
 import type { AppContext } from '../../context.js';
-import { invalidField, tooLarge } from '../../domain/errors.js';
-import { BodyTooLargeError, type TempFile } from '../../storage/blob-store.js';
+import type { TempFile } from '../../storage/blob-store.js';
+import { receiveFormParts } from '../../http/multipart-upload.js';
 import { authenticate } from '../../http/api.js';
 import { collectParams, type Params } from '../../http/params.js';
 import { parseRequest } from '../../http/request-schema.js';
@@ -32,9 +32,9 @@ export function studyReportRoutes(ctx: AppContext, app: FastifyInstance, maxUplo
         // Multipart: only the header and the query are read yet, so the caller is known first.
         const caller = await authenticate(ctx, request, params);
         if (request.isMultipart()) {
-          const body = await receiveReport(ctx, request, maxPdfBytes);
-          temp = body.temp;
-          params = { ...params, ...body.fields };
+          // The temp file is held here as soon as it exists, so `finally` discards it even on a refusal.
+          const fields = await receiveReport(ctx, request, maxPdfBytes, (file) => (temp = file));
+          params = { ...params, ...fields };
         }
         const input = parseRequest(studyReportAddRequest, params);
         const pdf = temp ? (temp.bytes ?? new Uint8Array(await fsp.readFile(temp.path))) : undefined;
@@ -52,41 +52,22 @@ export function studyReportRoutes(ctx: AppContext, app: FastifyInstance, maxUplo
   });
 }
 
-/** The multipart fields, and the `file` part (if any) streamed to a temp file. */
-async function receiveReport(
+/** The report form: its fields, and the `file` part (if any) handed to `onFile` as a temp file. */
+function receiveReport(
   ctx: AppContext,
   request: FastifyRequest,
   maxPdfBytes: number,
-): Promise<{ fields: Params; temp?: TempFile }> {
-  const fields: Params = {};
-  let temp: TempFile | undefined;
-  try {
+  onFile: (temp: TempFile) => void,
+): Promise<Params> {
+  const limits = {
+    maxFileBytes: maxPdfBytes,
+    maxFiles: 1,
+    maxFields: 16,
     // A text field may hold MAX_REPORT_TEXT characters of up to 4 UTF-8 bytes each.
-    const parts = request.parts({
-      limits: { fileSize: maxPdfBytes, files: 1, fields: 16, fieldSize: MAX_REPORT_TEXT * 4 },
-    });
-    for await (const part of parts) {
-      if (part.type === 'field') {
-        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
-        continue;
-      }
-      if (part.fieldname !== 'file') {
-        part.file.resume();
-        throw invalidField(part.fieldname, 'the PDF goes in the part named file');
-      }
-      temp = await ctx.services.blobs.writeTemp(part.file, maxPdfBytes);
-      if (part.file.truncated) throw new BodyTooLargeError();
-    }
-  } catch (error) {
-    if (temp) await ctx.services.blobs.discard(temp);
-    const code = (error as { code?: string }).code;
-    if (error instanceof BodyTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw tooLarge(`at most ${maxPdfBytes} bytes`);
-    }
-    if (code === 'FST_FILES_LIMIT') throw invalidField('file', 'one PDF per report');
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-      throw invalidField('fields', 'too many fields');
-    throw error;
-  }
-  return { fields, temp };
+    fieldBytes: MAX_REPORT_TEXT * 4,
+    fileFieldWhy: 'the PDF goes in the part named file',
+    tooManyFilesWhy: 'one PDF per report',
+    tooLargeWhy: `at most ${maxPdfBytes} bytes`,
+  };
+  return receiveFormParts(ctx.services.blobs, request, limits, onFile);
 }

@@ -1,11 +1,10 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { attachmentListRequest, MAX_ATTACHMENT_BYTES } from '@imaging-inbox/contract';
 import type { AppContext } from '../../context.js';
-import { BodyTooLargeError } from '../../storage/blob-store.js';
-import type { TempFile } from '../../storage/blob-store.js';
+import { receiveFilePart } from '../../http/multipart-upload.js';
 import { authedRoute, authenticate } from '../../http/api.js';
-import { DomainError, invalidField } from '../../domain/errors.js';
+import { invalidField } from '../../domain/errors.js';
 import { collectParams, optionalInt, type Params } from '../../http/params.js';
 import type { Caller } from '../../policies/index.js';
 
@@ -35,7 +34,7 @@ export function attachmentRoutes(ctx: AppContext, app: FastifyInstance): void {
     const params = collectParams(request);
     const caller = await authenticate(ctx, request, params);
     const row = await studyAt(caller, request.params, params);
-    const { temp, filename } = await receiveAttachment(ctx, request);
+    const { temp, filename } = await receiveFilePart(ctx.services.blobs, request, MAX_ATTACHMENT_BYTES);
     return reply.send({ status: 'OK', ...(await attachments.add(caller, row, temp, filename)) });
   });
 
@@ -95,32 +94,6 @@ export function attachmentRoutes(ctx: AppContext, app: FastifyInstance): void {
       return attachments.list(caller, row, input['page.number'], input['page.rows'], filters);
     },
   );
-}
-
-/** The multipart `file` part streamed to a temp file (at most MAX_ATTACHMENT_BYTES). */
-async function receiveAttachment(
-  ctx: AppContext,
-  request: FastifyRequest,
-): Promise<{ temp: TempFile; filename: string }> {
-  if (!request.isMultipart()) throw new DomainError('MISSING_FIELDS', 'file', ['file']);
-  try {
-    const part = await request.file({ limits: { fileSize: MAX_ATTACHMENT_BYTES, files: 1 } });
-    if (!part || part.fieldname !== 'file') throw new DomainError('MISSING_FIELDS', 'file', ['file']);
-    const temp = await ctx.services.blobs.writeTemp(part.file, MAX_ATTACHMENT_BYTES);
-    if (part.file.truncated) {
-      await ctx.services.blobs.discard(temp);
-      throw new BodyTooLargeError();
-    }
-    return { temp, filename: part.filename };
-  } catch (error) {
-    if (
-      error instanceof BodyTooLargeError ||
-      (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE'
-    ) {
-      throw new DomainError('FILE_TOO_LARGE', `at most ${MAX_ATTACHMENT_BYTES} bytes`);
-    }
-    throw error;
-  }
 }
 
 /**

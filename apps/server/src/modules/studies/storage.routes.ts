@@ -7,7 +7,7 @@ import { DomainError } from '../../domain/errors.js';
 import { requireUploadGroup } from '../../policies/index.js';
 import { collectParams } from '../../http/params.js';
 import { typeUntypedUpload } from '../../http/sniff-upload-type.js';
-import { BodyTooLargeError } from '../../storage/blob-store.js';
+import { asTooLarge, receiveFilePart } from '../../http/multipart-upload.js';
 import type { TempFile } from '../../storage/blob-store.js';
 
 export { uploadAnswer };
@@ -42,32 +42,14 @@ export async function receiveBody(
   request: FastifyRequest,
   maxBytes: number,
 ): Promise<TempFile> {
+  if (request.isMultipart()) return (await receiveFilePart(ctx.services.blobs, request, maxBytes)).temp;
+  const body = request.body as Readable | undefined;
+  if (!body || typeof (body as { pipe?: unknown }).pipe !== 'function') {
+    throw new DomainError('FILE_CONTENT_EMPTY', 'send the file as application/dicom or multipart field file');
+  }
   try {
-    if (request.isMultipart()) {
-      const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
-      if (!part || part.fieldname !== 'file') throw new DomainError('MISSING_FIELDS', 'file', ['file']);
-      const temp = await ctx.services.blobs.writeTemp(part.file, maxBytes);
-      if (part.file.truncated) {
-        await ctx.services.blobs.discard(temp);
-        throw new BodyTooLargeError();
-      }
-      return temp;
-    }
-    const body = request.body as Readable | undefined;
-    if (!body || typeof (body as { pipe?: unknown }).pipe !== 'function') {
-      throw new DomainError(
-        'FILE_CONTENT_EMPTY',
-        'send the file as application/dicom or multipart field file',
-      );
-    }
     return await ctx.services.blobs.writeTemp(body, maxBytes);
   } catch (error) {
-    if (
-      error instanceof BodyTooLargeError ||
-      (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE'
-    ) {
-      throw new DomainError('FILE_TOO_LARGE', `at most ${maxBytes} bytes`);
-    }
-    throw error;
+    throw asTooLarge(error, `at most ${maxBytes} bytes`);
   }
 }

@@ -4,9 +4,9 @@ import type { AppContext } from '../../context.js';
 import type { WrapUploadAnswer } from '@imaging-inbox/contract';
 import type { ReceivedFile, WrapRequest } from './wrap.service.js';
 import { WRAPPING_SETTING } from './wrap.service.js';
-import { BodyTooLargeError } from '../../storage/blob-store.js';
+import { receiveFormParts } from '../../http/multipart-upload.js';
 import { authenticate } from '../../http/api.js';
-import { DomainError, invalidField, notPermitted } from '../../domain/errors.js';
+import { notPermitted } from '../../domain/errors.js';
 import { requireUploadGroup } from '../../policies/index.js';
 import { collectParams } from '../../http/params.js';
 
@@ -58,41 +58,23 @@ export async function receiveAndWrap(
   }
 }
 
-/** Fields into a map and `file` parts into temp files (pushed to `files` as they arrive, for cleanup). */
-async function receiveParts(
+/** The wrap form: its fields, and each `file` part pushed to `files` as it arrives (for cleanup). */
+function receiveParts(
   ctx: AppContext,
   request: FastifyRequest,
   maxFileBytes: number,
   files: ReceivedFile[],
 ): Promise<Record<string, string>> {
-  if (!request.isMultipart()) throw new DomainError('MISSING_FIELDS', 'file', ['file']);
-  const fields: Record<string, string> = {};
-  try {
-    const parts = request.parts({
-      limits: { fileSize: maxFileBytes, files: WRAP_MAX_FILES, fields: 32, fieldSize: 4096 },
-    });
-    for await (const part of parts) {
-      if (part.type === 'field') {
-        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
-        continue;
-      }
-      if (part.fieldname !== 'file') {
-        part.file.resume();
-        throw invalidField(part.fieldname, 'files go in parts named file');
-      }
-      const temp = await ctx.services.blobs.writeTemp(part.file, maxFileBytes);
-      files.push({ filename: part.filename || `file-${files.length + 1}`, temp });
-      if (part.file.truncated) throw new BodyTooLargeError();
-    }
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (error instanceof BodyTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new DomainError('FILE_TOO_LARGE', `at most ${maxFileBytes} bytes per file`);
-    }
-    if (code === 'FST_FILES_LIMIT') throw invalidField('file', `at most ${WRAP_MAX_FILES} files in one call`);
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-      throw invalidField('fields', 'too many fields');
-    throw error;
-  }
-  return fields;
+  const limits = {
+    maxFileBytes,
+    maxFiles: WRAP_MAX_FILES,
+    maxFields: 32,
+    fieldBytes: 4096,
+    fileFieldWhy: 'files go in parts named file',
+    tooManyFilesWhy: `at most ${WRAP_MAX_FILES} files in one call`,
+    tooLargeWhy: `at most ${maxFileBytes} bytes per file`,
+  };
+  return receiveFormParts(ctx.services.blobs, request, limits, (temp, filename) =>
+    files.push({ filename: filename || `file-${files.length + 1}`, temp }),
+  );
 }
