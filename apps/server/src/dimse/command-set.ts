@@ -6,6 +6,8 @@
 export const COMMAND = {
   cStoreRq: 0x0001,
   cStoreRsp: 0x8001,
+  cGetRq: 0x0010,
+  cGetRsp: 0x8010,
   cFindRq: 0x0020,
   cFindRsp: 0x8020,
   cMoveRq: 0x0021,
@@ -38,6 +40,8 @@ export interface CommandSet {
   /** C-STORE requests of a C-MOVE sub-operation: Move Originator AE Title and Message ID (0000,1030/1031). */
   moveOriginatorAe?: string;
   moveOriginatorMessageId?: number;
+  /** C-MOVE requests: Move Destination (0000,0600), the AE title the instances go to. */
+  moveDestination?: string;
 }
 
 export class CommandParseError extends Error {}
@@ -45,6 +49,8 @@ export class CommandParseError extends Error {}
 /** A request's command set (the listener's side): Command Field and Message ID required. */
 export function parseCommandSet(bytes: Buffer): CommandSet {
   const command = readCommandSet(bytes);
+  // C-CANCEL-RQ names the request it cancels (Message ID Being Responded To) and has no Message ID.
+  if (command.commandField === COMMAND.cCancelRq && command.messageIdBeingRespondedTo >= 0) return command;
   if (command.commandField < 0 || command.messageId < 0) {
     throw new CommandParseError('command set without Command Field or Message ID');
   }
@@ -92,6 +98,9 @@ function readCommandSet(bytes: Buffer): CommandSet {
         break;
       case 0x0110:
         command.messageId = ushort(value);
+        break;
+      case 0x0600:
+        command.moveDestination = text(value);
         break;
       case 0x0800:
         command.hasDataset = ushort(value) !== NO_DATA_SET;

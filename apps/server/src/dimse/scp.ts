@@ -7,6 +7,10 @@ import type { IndexTarget } from '../repositories/ingest.repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { parseDicomHeader } from '../dicom/parse.js';
 import type { MoveDeliveries } from './move-deliveries.js';
+import { queryRetrieveClass } from './query-retrieve.js';
+import type { QueryCaller, QueryRetrieveHandler, QueryRights } from './query-retrieve.js';
+import { MAX_IDENTIFIER_BYTES, QueryScp } from './query-scp.js';
+import { EXPLICIT_LE, IMPLICIT_LE } from './client/identifier.js';
 import {
   abortPdu,
   APPLICATION_CONTEXT,
@@ -55,6 +59,8 @@ export interface ScpDeps {
   track: (work: Promise<unknown>) => void;
   /** Finds the retrieve an instance from a destination's PACS belongs to (C-MOVE deliveries). */
   deliveries: MoveDeliveries;
+  /** Answers a registered node's C-FIND, C-MOVE and C-GET; without it those are not offered. */
+  queries?: QueryRetrieveHandler | undefined;
   timeouts?: AssociationTimeouts;
   /** Counts associations by outcome (metrics). */
   meter?: { association(outcome: 'accepted' | 'rejected'): void };
@@ -73,6 +79,8 @@ interface Incoming {
   sink?: DatasetSink;
   /** Asked once a large dataset's first part is in: may its file be written as soon as it completes? */
   storeAhead?: Promise<boolean>;
+  /** A C-FIND / C-MOVE / C-GET identifier being gathered (bounded by MAX_IDENTIFIER_BYTES). */
+  identifier?: { chunks: Buffer[]; bytes: number };
 }
 
 type Phase = 'idle' | 'negotiating' | 'established' | 'released' | 'closed';
@@ -92,6 +100,12 @@ export class StoreScpConnection implements PduHandler {
   private target: IndexTarget | undefined;
   private source: IngestSource | undefined;
   private callingAe = '';
+  /** The registered node that may query here, and what it may do (decision 0061). */
+  private caller: QueryCaller | undefined;
+  private rights: QueryRights = { find: false, retrieve: false };
+  private queryScp: QueryScp | undefined;
+  /** The requestor's maximum PDU length (0: unlimited): what we send must fit in it. */
+  private peerMaxPdu = 0;
   /** A destination's PACS (a sender without a group): each instance goes where its C-MOVE asked. */
   private delivery: { destinationIds: string[]; calledAe: string; association: string } | undefined;
   /** Per retrieve delivered on this association: its ingest source (studies already audited). */
@@ -152,6 +166,12 @@ export class StoreScpConnection implements PduHandler {
       message.commandChunks.push(slice);
     } else {
       if (!message.command?.hasDataset) return this.abort('dataset fragment without a command announcing it');
+      if (message.identifier) {
+        message.identifier.bytes += slice.length;
+        if (message.identifier.bytes > MAX_IDENTIFIER_BYTES) return this.abort('query identifier too long');
+        message.identifier.chunks.push(Buffer.from(slice));
+        return;
+      }
       message.sink?.write(slice);
       const arrived = message.storeAhead ? undefined : message.sink?.arrived;
       if (arrived && this.target) {
@@ -178,6 +198,7 @@ export class StoreScpConnection implements PduHandler {
       if (!message.command?.hasDataset) return this.abort('dataset fragment without a command announcing it');
       this.incoming.delete(contextId);
       markStoreStage('dataset');
+      if (message.identifier) return this.query(contextId, message);
       if (message.sink) this.run(this.store(contextId, message.command, message.sink, message.storeAhead));
     }
   }
@@ -224,6 +245,17 @@ export class StoreScpConnection implements PduHandler {
       );
       return this.reject(REJECT.permanent, REJECT.sourceServiceUser, REJECT.reasonCallingAeNotRecognized);
     }
+    // Asked only of an association that proposes a Query/Retrieve context (a scanner's stores do not).
+    if (this.deps.queries && request.contexts.some((c) => queryRetrieveClass(c.abstractSyntax))) {
+      this.caller = {
+        nodeId: node.uuid,
+        accountId: node.account_id,
+        aeTitle: node.ae_title,
+        ip: this.ip,
+        association: randomUUID(),
+      };
+      this.rights = await this.deps.queries.rights(this.caller);
+    }
     if (this.phase !== 'negotiating') return;
     this.callingAe = request.callingAe;
     this.target = {
@@ -237,6 +269,7 @@ export class StoreScpConnection implements PduHandler {
 
   /** Accepts the association: the contexts answered, the ingest source set, the idle limit started. */
   private accept(request: AssociateRequest): void {
+    this.peerMaxPdu = request.maxPduLength;
     this.source = {
       kind: 'cstore',
       userId: null,
@@ -305,10 +338,36 @@ export class StoreScpConnection implements PduHandler {
   /** Every transfer syntax we know is accepted as proposed: the sender's first choice that we know. */
   private answer(context: { id: number; abstractSyntax: string; transferSyntaxes: string[] }): ContextAnswer {
     const fallback = context.transferSyntaxes[0] ?? '';
+    const queryClass = queryRetrieveClass(context.abstractSyntax);
+    if (queryClass) return this.answerQuery(context, queryClass.service === 'find');
     if (context.abstractSyntax !== VERIFICATION && !isStorageSopClass(context.abstractSyntax)) {
       return { id: context.id, result: CONTEXT_RESULT.abstractSyntaxNotSupported, transferSyntax: fallback };
     }
     const syntax = context.transferSyntaxes.find((ts) => ACCEPTED_TRANSFER_SYNTAXES.has(ts));
+    if (!syntax) {
+      return {
+        id: context.id,
+        result: CONTEXT_RESULT.transferSyntaxesNotSupported,
+        transferSyntax: fallback,
+      };
+    }
+    this.contexts.set(context.id, { abstractSyntax: context.abstractSyntax, transferSyntax: syntax });
+    return { id: context.id, result: CONTEXT_RESULT.acceptance, transferSyntax: syntax };
+  }
+
+  /**
+   * A Query/Retrieve context: accepted for a node whose rights cover it (find, or retrieve for
+   * C-MOVE and C-GET), in the proposer's first of the two syntaxes our identifier codec reads.
+   */
+  private answerQuery(
+    context: { id: number; abstractSyntax: string; transferSyntaxes: string[] },
+    find: boolean,
+  ): ContextAnswer {
+    const fallback = context.transferSyntaxes[0] ?? '';
+    if (!this.caller || !(find ? this.rights.find : this.rights.retrieve)) {
+      return { id: context.id, result: CONTEXT_RESULT.userRejection, transferSyntax: fallback };
+    }
+    const syntax = context.transferSyntaxes.find((ts) => ts === EXPLICIT_LE || ts === IMPLICIT_LE);
     if (!syntax) {
       return {
         id: context.id,
@@ -393,6 +452,17 @@ export class StoreScpConnection implements PduHandler {
         { pause: () => this.socket.pause(), resume: () => this.socket.resume() },
         this.lastDatasetSize,
       );
+      return;
+    }
+    if (command.commandField === COMMAND.cCancelRq) {
+      this.incoming.delete(contextId);
+      this.queryScp?.cancel(command.messageIdBeingRespondedTo);
+      return;
+    }
+    const queryClass = queryRetrieveClass(context.abstractSyntax);
+    const queryCommand = { find: COMMAND.cFindRq, move: COMMAND.cMoveRq, get: COMMAND.cGetRq };
+    if (queryClass && command.hasDataset && command.commandField === queryCommand[queryClass.service]) {
+      message.identifier = { chunks: [], bytes: 0 };
       return;
     }
     // Anything else is answered at once; a dataset that follows it is read and dropped.
@@ -562,6 +632,38 @@ export class StoreScpConnection implements PduHandler {
       this.retrieveSources.set(retrieveId, source);
     }
     return source;
+  }
+
+  /** A C-FIND / C-MOVE / C-GET whose identifier is complete: run by the Query/Retrieve SCP. */
+  private query(contextId: number, message: Incoming): void {
+    const context = this.contexts.get(contextId)!;
+    const queryClass = queryRetrieveClass(context.abstractSyntax)!;
+    const identifier = Buffer.concat(message.identifier!.chunks);
+    this.queryScp ??= new QueryScp(this.deps.queries!, this.caller!, {
+      write: (chunks) => this.writeDrained(chunks),
+      maxPdvData: (this.peerMaxPdu > 0 ? Math.min(this.peerMaxPdu, MAX_PDU_LENGTH) : MAX_PDU_LENGTH) - 6,
+      open: () => this.phase === 'established' && !this.socket.destroyed,
+      ourAeTitle: this.deps.aeTitle,
+      log: this.deps.log,
+    });
+    this.run(this.queryScp.run(contextId, context, queryClass.model, message.command!, identifier));
+  }
+
+  /** Writes and resolves when the socket has room again (or is gone): a large answer goes at the peer's pace. */
+  private writeDrained(chunks: Buffer[]): Promise<void> {
+    if (this.socket.destroyed || this.phase === 'closed') return Promise.resolve();
+    let room = true;
+    for (const chunk of chunks) room = this.socket.write(chunk);
+    if (room) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.socket.off('drain', done);
+        this.socket.off('close', done);
+        resolve();
+      };
+      this.socket.once('drain', done);
+      this.socket.once('close', done);
+    });
   }
 
   private run(work: Promise<void>): void {

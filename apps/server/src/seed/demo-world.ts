@@ -205,9 +205,21 @@ export const DEMO_CUSTOM_FIELDS: readonly {
   { account: 'demo', name: 'Referral reason', type: 'memo', required: false },
 ];
 
-/** Registered DICOM senders: a gateway on this machine that delivers into Emergency. */
+/**
+ * Registered DICOM nodes: a gateway on this machine that delivers into Emergency, and may query and
+ * retrieve Emergency and nothing else, C-MOVEs to it going to port 11113 (decision 0061).
+ */
 export const DEMO_DICOM_NODES = [
-  { account: 'demo', aeTitle: 'DEMO_GATEWAY', host: '127.0.0.1', group: 'emergency', name: 'Demo gateway' },
+  {
+    account: 'demo',
+    aeTitle: 'DEMO_GATEWAY',
+    host: '127.0.0.1',
+    group: 'emergency',
+    name: 'Demo gateway',
+    queryGroups: ['emergency'],
+    mayRetrieve: true,
+    port: 11113,
+  },
 ] as const;
 
 /**

@@ -94,6 +94,9 @@ export async function seedDemo(
       host: node.host,
       group_uuid: groupIds.get(node.group)!.uuid,
       name: node.name,
+      query_groups: JSON.stringify(node.queryGroups.map((g) => groupIds.get(g)!.uuid)),
+      may_retrieve: node.mayRetrieve ? 1 : 0,
+      port: node.port,
       created: now,
     });
   }

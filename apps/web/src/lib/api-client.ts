@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '@imaging-inbox/contract';
+import type { ApiAnswer, ApiErrorBody, ApiParams, ApiPath, ApiPathParams } from '@imaging-inbox/contract';
 import { ApiError, CLIENT_ERROR_CODES } from './api-error';
 import { clearSession, getSid } from './storage';
 
@@ -146,3 +146,82 @@ export async function apiGetFile(path: string, params: Params, options: CallOpti
   }
   throw new ApiError(code, response.status);
 }
+
+/** What an upload call sends besides its path (docs/api-v3.md "Upload sessions"). */
+export interface UploadRequest<P extends ApiPath> {
+  /** The path's `:name` segments (`storage/namespace/:namespace_id/image`). */
+  route?: ApiPathParams<P>;
+  /** Parameters, in the query string (the body is the file). */
+  params?: ApiParams<P>;
+  method?: 'GET' | 'POST' | 'PUT';
+  /** The file itself (raw) or a form holding it. */
+  body?: Blob | FormData;
+  /** Of a raw body (`application/dicom`, `application/octet-stream`); a form sets its own. */
+  contentType?: string;
+  /** A request link's grant (`X-Link-Grant`): its calls carry no session. */
+  linkGrant?: string;
+  signal?: AbortSignal;
+}
+
+/** `storage/namespace/:namespace_id/image` with `{ namespace_id: 'n1' }` → `storage/namespace/n1/image`. */
+function fillRoute(path: string, route: Record<string, string | undefined> = {}): string {
+  return path.replace(/:([a-z_]+)\??/g, (_, name: string) => encodeURIComponent(route[name] ?? ''));
+}
+
+/**
+ * An upload call (whole file, chunk, session step, wrap). It goes through the same `fetchApi` as
+ * every call, so a 401 ends the session the same way (`onUnauthorized()`); unlike a form call it
+ * takes 200–202 and keeps the `error_type` of any refusal (412, 413 for sizes, 429), since the
+ * upload queue decides per error whether to retry. An abort rethrows the AbortError.
+ */
+async function upload<P extends ApiPath>(path: P, request: UploadRequest<P>): Promise<ApiAnswer<P>> {
+  const sid = request.linkGrant === undefined ? getSid() : null;
+  const query = new URLSearchParams(toEntries(request.params ?? {}, null)).toString();
+  const headers: Record<string, string> = {};
+  if (sid) headers['Authorization'] = `Bearer ${sid}`;
+  if (request.linkGrant !== undefined) headers['X-Link-Grant'] = request.linkGrant;
+  if (request.contentType) headers['Content-Type'] = request.contentType;
+  const url = `${API_BASE}/${fillRoute(path, request.route)}`;
+  const response = await fetchApi(query ? `${url}?${query}` : url, {
+    method: request.method ?? 'POST',
+    headers,
+    body: request.body,
+    signal: request.signal,
+  });
+  const body = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
+  if (response.status < 200 || response.status > 202) {
+    throw new ApiError(body.error_type ?? CLIENT_ERROR_CODES.unexpected, response.status, body);
+  }
+  return body as ApiAnswer<P>;
+}
+
+/** One sub-request of a bundle: a call's path as `URL` and its parameters. */
+export type BundleCall = { [P in ApiPath]: { URL: P } & ApiParams<P> }[ApiPath];
+
+/**
+ * The one api/v3 client, typed by the contract's call map (`API_CALLS`): a path the server does not
+ * register fails to type-check, its parameters are the names its request schema reads, and the
+ * answer has the map's type. Every call goes through `fetchApi`, so a 401 clears the session and
+ * calls the unauthorized handler wherever it comes from.
+ */
+export const api = {
+  /** POST api/v3/{path} as a form, with the sid in the body. */
+  call: <P extends ApiPath>(path: P, params?: ApiParams<P>, options?: CallOptions): Promise<ApiAnswer<P>> =>
+    apiPost<ApiAnswer<P>>(path, params, options),
+  /** GET api/v3/{path} with the sid and the parameters in the query string. */
+  get: <P extends ApiPath>(path: P, params?: ApiParams<P>, options?: CallOptions): Promise<ApiAnswer<P>> =>
+    apiGet<ApiAnswer<P>>(path, params, options),
+  /** A call's answer as a file (a CSV export), the sid in the Authorization header. */
+  file: <P extends ApiPath>(path: P, params: ApiParams<P>, options?: CallOptions): Promise<Blob> =>
+    apiGetFile(path, params, options),
+  /** POST api/v3/{path} as multipart: one file with its fields, the sid in the Authorization header. */
+  multipart: <P extends ApiPath>(
+    path: P,
+    params: ApiParams<P>,
+    file: { name: string; blob: Blob },
+    options?: CallOptions,
+  ): Promise<ApiAnswer<P>> => apiPostMultipart<ApiAnswer<P>>(path, params, file, options),
+  /** POST api/v3/bundle: sub-requests answered in order (each answer typed by the caller). */
+  bundle: <T>(calls: BundleCall[], options?: CallOptions): Promise<T[]> => apiBundle<T>(calls, options),
+  upload,
+};

@@ -25,5 +25,4 @@ export type { ResumableFile } from './lib/resumable-send';
 // Documents (PDF, JPEG, PNG, MP4) sent with a patient and exam form.
 export { PatientForm } from './wrap/PatientForm';
 export { documentName, fileProblem } from './lib/document-files';
-export { uploadRequest } from './api/upload-request';
 export { uploadBody } from './lib/media-file';

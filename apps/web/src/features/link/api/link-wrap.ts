@@ -1,6 +1,6 @@
 import type { PatientFormValues, WrapUploadAnswer } from '@imaging-inbox/contract';
-import { API_BASE } from '../../../lib/api-client';
-import { documentName, uploadBody, uploadRequest } from '../../upload';
+import { api } from '../../../lib/api-client';
+import { documentName, uploadBody } from '../../upload';
 
 /**
  * POST link/public/wrap: the documents of one submission with the patient and exam form, in one
@@ -17,9 +17,5 @@ export async function linkWrap(
   for (const [key, value] of Object.entries(form)) body.set(key, value);
   // A document from inside a ZIP is inflated now (one at a time), and sent under its own name.
   for (const file of files) body.append('file', await uploadBody(file), documentName(file));
-  return uploadRequest<WrapUploadAnswer>(`${API_BASE}/link/public/wrap`, {
-    body,
-    signal,
-    headers: { 'X-Link-Grant': grant },
-  });
+  return api.upload('link/public/wrap', { body, signal, linkGrant: grant });
 }

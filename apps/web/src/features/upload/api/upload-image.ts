@@ -1,8 +1,6 @@
 import type { ImageUploadAnswer } from '@imaging-inbox/contract';
-import { API_BASE } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { ApiError } from '../../../lib/api-error';
-import { getSid } from '../../../lib/storage';
-import { uploadRequest } from './upload-request';
 
 /**
  * POST storage/namespace/{id}/image with the File itself as the raw application/dicom body, so the
@@ -14,11 +12,12 @@ export function uploadImage(
   file: Blob,
   signal?: AbortSignal,
 ): Promise<ImageUploadAnswer> {
-  const query = new URLSearchParams({ sid: getSid() ?? '' });
-  return uploadRequest<ImageUploadAnswer>(
-    `${API_BASE}/storage/namespace/${encodeURIComponent(namespaceId)}/image?${query}`,
-    { headers: { 'Content-Type': 'application/dicom' }, body: file, signal },
-  );
+  return api.upload('storage/namespace/:namespace_id/image', {
+    route: { namespace_id: namespaceId },
+    contentType: 'application/dicom',
+    body: file,
+    signal,
+  });
 }
 
 /** Worth another attempt: the network dropped or the server had a passing problem. */

@@ -1,9 +1,7 @@
 import type { PatientFormValues, WrapUploadAnswer } from '@imaging-inbox/contract';
-import { API_BASE } from '../../../lib/api-client';
-import { getSid } from '../../../lib/storage';
+import { api } from '../../../lib/api-client';
 import { documentName } from '../lib/document-files';
 import { uploadBody } from '../lib/media-file';
-import { uploadRequest } from './upload-request';
 
 /**
  * POST storage/namespace/{id}/wrap: one non-DICOM file with the patient and exam form, into the
@@ -21,9 +19,9 @@ export async function wrapFile(
   if (studyUid) body.set('study_uid', studyUid);
   // A document from inside a ZIP is inflated now, and sent under its own name (not its path).
   body.append('file', await uploadBody(file), documentName(file));
-  const query = new URLSearchParams({ sid: getSid() ?? '' });
-  return uploadRequest<WrapUploadAnswer>(
-    `${API_BASE}/storage/namespace/${encodeURIComponent(namespaceId)}/wrap?${query}`,
-    { body, signal },
-  );
+  return api.upload('storage/namespace/:namespace_id/wrap', {
+    route: { namespace_id: namespaceId },
+    body,
+    signal,
+  });
 }
