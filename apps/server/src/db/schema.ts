@@ -366,6 +366,12 @@ export interface DicomNodeTable {
   created: number;
   /** The destination this sender was registered for (deleted with it). */
   destination_id: string | null;
+  /** JSON array of the uuids of the groups it may query (C-FIND); '[]': none (decision 0061). */
+  query_groups: Generated<string>;
+  /** 1: it may retrieve (C-MOVE, C-GET) what it may query. */
+  may_retrieve: Generated<number>;
+  /** The port it listens on as a C-MOVE destination (at `host`); null: not one. */
+  port: number | null;
 }
 
 /** An HL7 sender an account accepts messages from (decision 0056). */

@@ -63,6 +63,7 @@ import { jobLeaseHolder } from './20261202T0210-job-lease-holder.js';
 import { callingAeTitles } from './20261202T0230-calling-ae-titles.js';
 import { destinationSharedTarget } from './20261202T0231-destination-shared-target.js';
 import { destinationWorklistSearches } from './20261202T0400-destination-worklist-searches.js';
+import { dicomNodeQueryRetrieve } from './20261202T0705-dicom-node-query-retrieve.js';
 import { twoFactor } from './20261202T0700-two-factor.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
@@ -131,5 +132,6 @@ export const migrations: Record<string, Migration> = {
   '20261202T0230-calling-ae-titles': callingAeTitles,
   '20261202T0231-destination-shared-target': destinationSharedTarget,
   '20261202T0400-destination-worklist-searches': destinationWorklistSearches,
+  '20261202T0705-dicom-node-query-retrieve': dicomNodeQueryRetrieve,
   '20261202T0700-two-factor': twoFactor,
 };
