@@ -14,6 +14,52 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
+/**
+ * What a signed-in caller did to one object of an account: the event names them (and the address
+ * they called from), the account, the object and what happened. Every caller's event has this shape.
+ */
+export function callerEvent(
+  caller: Pick<Caller, 'user' | 'ip'>,
+  accountId: string,
+  action: string,
+  object: { type: string; id: string },
+  detail?: Record<string, unknown> | null,
+): AuditEntry {
+  return {
+    userId: caller.user.uuid,
+    accountId,
+    action,
+    objectType: object.type,
+    objectId: object.id,
+    detail,
+    ip: caller.ip,
+  };
+}
+
+/**
+ * What someone without an account did through a link they hold (a request link, an e-mailed send):
+ * no user, the link's account and object, the address they called from and whether it worked.
+ */
+export function visitorEvent(
+  accountId: string,
+  action: string,
+  object: { type: string; id: string },
+  ip: string,
+  outcome: 'SUCCESS' | 'FAILURE',
+  detail: Record<string, unknown>,
+): AuditEntry {
+  return {
+    userId: null,
+    accountId,
+    action,
+    objectType: object.type,
+    objectId: object.id,
+    outcome,
+    detail,
+    ip,
+  };
+}
+
 /** What a signed-in caller did to one study: the event names them, the study and its account. */
 export function studyEvent(
   caller: Pick<Caller, 'user' | 'ip'>,
@@ -21,15 +67,7 @@ export function studyEvent(
   action: string,
   detail?: Record<string, unknown>,
 ): AuditEntry {
-  return {
-    userId: caller.user.uuid,
-    accountId: study.account_id,
-    action,
-    objectType: 'study',
-    objectId: study.uuid,
-    detail,
-    ip: caller.ip,
-  };
+  return callerEvent(caller, study.account_id, action, { type: 'study', id: study.uuid }, detail);
 }
 
 /** Repeats of one read (same user, object, route and address) within this window are one event. */
@@ -107,15 +145,7 @@ export class AuditService {
     objectId: string,
     detail: Record<string, unknown> | null,
   ): Promise<void> {
-    await this.record({
-      userId: caller.user.uuid,
-      accountId,
-      action,
-      objectType,
-      objectId,
-      detail,
-      ip: caller.ip,
-    });
+    await this.record(callerEvent(caller, accountId, action, { type: objectType, id: objectId }, detail));
   }
 
   /** The row for an event, for a repository that writes it in the same transaction as the change. */

@@ -16,6 +16,7 @@ import type { CallingAeTitles } from './calling-ae-titles.service.js';
 import type { DestinationRow, DestinationsRepository } from './destinations.repository.js';
 import type { DicomNodesRepository } from '../../repositories/dicom-nodes.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
+import { auditAdmin, type AdminAudit, type Administered } from '../../audit/admin-audit.js';
 import { newUuid } from '../../security/tokens.js';
 
 /** Where a destination's DICOM port is. */
@@ -85,8 +86,11 @@ const REQUIRED = ['name', 'aetitle', 'address', 'port'] as const;
 export class DestinationService {
   private readonly now: () => number;
 
+  private readonly admin: AdminAudit<AuditedDestination>;
+
   constructor(private readonly deps: Deps) {
     this.now = deps.now ?? Date.now;
+    this.admin = auditAdmin(deps.audit, 'destination', auditView);
   }
 
   async list(caller: Caller, accountId: string, uuids?: string[]): Promise<Destination[]> {
@@ -139,15 +143,15 @@ export class DestinationService {
     const shares = await this.sharedSender(caller, accountId, undefined, target, valid.shared_target);
     if (fields.calling_aet?.trim())
       await this.deps.callingAes.check(fields.calling_aet.trim(), 'calling_aet', accountId, uuid);
-    // A destination sharing another's PACS target is delivered to through that one's sender.
-    if (shares) await this.deps.destinations.insertLocal(row);
-    else await this.deps.destinations.insert(row, this.senderOf(row, valid.senderHost!, now));
-    if (fields.calling_aet?.trim()) {
-      await this.deps.callingAes.setForDestination(accountId, uuid, fields.calling_aet, 'calling_aet');
-    }
-    await this.audit(caller, accountId, 'CREATE', uuid, {
-      after: { ...auditView(row), calling_aet: fields.calling_aet?.trim() || null },
-    });
+    const insert = async () => {
+      // A destination sharing another's PACS target is delivered to through that one's sender.
+      if (shares) await this.deps.destinations.insertLocal(row);
+      else await this.deps.destinations.insert(row, this.senderOf(row, valid.senderHost!, now));
+      if (fields.calling_aet?.trim()) {
+        await this.deps.callingAes.setForDestination(accountId, uuid, fields.calling_aet, 'calling_aet');
+      }
+    };
+    await this.admin.add(caller, row, insert, { calling_aet: fields.calling_aet?.trim() || null });
     return this.present((await this.deps.destinations.find(uuid))!);
   }
 
@@ -185,7 +189,7 @@ export class DestinationService {
     }
     const after = await this.deps.callingAes.ownOf(uuid);
     if (Object.keys(changes).length || after !== before) {
-      await this.audit(caller, row.account_id, 'EDIT', uuid, {
+      await this.admin.record(caller, row, 'EDIT', {
         before: { ...auditView(row), calling_aet: before },
         after: { ...auditView({ ...row, ...changes }), calling_aet: after },
       });
@@ -200,18 +204,15 @@ export class DestinationService {
     const heir = own
       ? (await this.deps.destinations.atTarget({ ...row, port: Number(row.port) }, uuid))[0]
       : undefined;
-    await this.deps.destinations.remove(
-      uuid,
-      heir && own ? this.senderOf(heir, own.host, this.now()) : undefined,
-    );
-    await this.audit(caller, row.account_id, 'DELETE', uuid, { before: auditView(row) });
+    const heirSender = heir && own ? this.senderOf(heir, own.host, this.now()) : undefined;
+    await this.admin.remove(caller, row, () => this.deps.destinations.remove(uuid, heirSender));
   }
 
   /** A C-ECHO now; its outcome is kept as the destination's last echo and answered. */
   async echo(caller: Caller, uuid: string): Promise<EchoResult> {
     const row = await this.managed(caller, uuid);
     const result = await this.echoRow(row);
-    await this.audit(caller, row.account_id, 'ECHO', uuid, { ok: result.ok, reason: result.reason });
+    await this.admin.record(caller, row, 'ECHO', { ok: result.ok, reason: result.reason });
     return result;
   }
 
@@ -391,16 +392,6 @@ export class DestinationService {
       throw invalidField('address', 'does not resolve to an IP address');
     }
   }
-
-  private audit(
-    caller: Caller,
-    accountId: string,
-    action: string,
-    uuid: string,
-    detail: Record<string, unknown>,
-  ) {
-    return this.deps.audit.recordAdministration(caller, accountId, action, 'destination', uuid, detail);
-  }
 }
 
 async function defaultResolve(host: string): Promise<string> {
@@ -416,7 +407,10 @@ function isAddress(value: string): boolean {
   );
 }
 
-function auditView(row: { name: string; aetitle: string; address: string; port: number }) {
+/** What the audit log shows of a destination. */
+type AuditedDestination = Administered & { name: string; aetitle: string; address: string; port: number };
+
+function auditView(row: AuditedDestination) {
   return { name: row.name, aetitle: row.aetitle, address: row.address, port: Number(row.port) };
 }
 

@@ -7,6 +7,7 @@ import { requireAccountAdmin, requireAdministered } from '../../policies/index.j
 import type { AccountsRepository } from '../../repositories/accounts.repository.js';
 import type { DicomNodeListed, DicomNodesRepository } from '../../repositories/dicom-nodes.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
+import { auditAdmin, type AdminAudit, type Administered } from '../../audit/admin-audit.js';
 import { newUuid } from '../../security/tokens.js';
 import { givenFields } from '../../domain/given-fields.js';
 
@@ -15,6 +16,12 @@ export interface DicomNodeFields {
   host?: string | undefined;
   group_id?: string | undefined;
   name?: string | undefined;
+  /** Comma-separated group uuids it may query ('' for none). */
+  query_group_ids?: string | undefined;
+  /** '1' or '0'. */
+  may_retrieve?: string | undefined;
+  /** Its listening port as a C-MOVE destination ('' for none). */
+  port?: string | undefined;
 }
 
 interface Deps {
@@ -31,7 +38,11 @@ interface Deps {
  * (another account, its groups, its nodes) answers NOT_FOUND, as a made-up uuid does.
  */
 export class DicomNodeService {
-  constructor(private readonly deps: Deps) {}
+  private readonly admin: AdminAudit<AuditedNode>;
+
+  constructor(private readonly deps: Deps) {
+    this.admin = auditAdmin(deps.audit, 'dicom_node', auditView);
+  }
 
   async list(caller: Caller, accountId: string): Promise<DicomNode[]> {
     this.assertAdmin(caller, accountId);
@@ -52,10 +63,12 @@ export class DicomNodeService {
       host: valid.host!,
       group_uuid: valid.group_id!,
       name: valid.name ?? valid.ae_title!,
+      query_groups: valid.query_groups ?? '[]',
+      may_retrieve: valid.may_retrieve ?? 0,
+      port: valid.port ?? null,
       created: (this.deps.now ?? Date.now)(),
     };
-    await this.deps.nodes.insert(row);
-    await this.audit(caller, accountId, 'CREATE', uuid, { after: auditView(row) });
+    await this.admin.add(caller, row, () => this.deps.nodes.insert(row));
     return present((await this.deps.nodes.find(uuid))!);
   }
 
@@ -75,14 +88,11 @@ export class DicomNodeService {
       host: valid.host,
       group_uuid: valid.group_id,
       name: valid.name,
+      query_groups: valid.query_groups,
+      may_retrieve: valid.may_retrieve,
+      port: valid.port,
     });
-    if (Object.keys(changes).length) {
-      await this.deps.nodes.update(uuid, changes);
-      await this.audit(caller, node.account_id, 'EDIT', uuid, {
-        before: auditView(node),
-        after: auditView({ ...node, ...changes }),
-      });
-    }
+    await this.admin.edit(caller, node, changes, (written) => this.deps.nodes.update(uuid, written));
     return present((await this.deps.nodes.find(uuid))!);
   }
 
@@ -90,8 +100,7 @@ export class DicomNodeService {
     const node = await this.visible(caller, uuid);
     if (node.destination_id !== null)
       throw invalidField('uuid', 'belongs to a destination: delete the destination');
-    await this.deps.nodes.remove(uuid);
-    await this.audit(caller, node.account_id, 'DELETE', uuid, { before: auditView(node) });
+    await this.admin.remove(caller, node, () => this.deps.nodes.remove(uuid));
   }
 
   private assertAdmin(caller: Caller, accountId: string): void {
@@ -104,7 +113,11 @@ export class DicomNodeService {
 
   /** Trims and checks the fields given; answers them cleaned. `self`: the node being edited. */
   private async validate(accountId: string, fields: DicomNodeFields, self: string | undefined) {
-    const out: DicomNodeFields = {};
+    const out: Omit<DicomNodeFields, 'may_retrieve' | 'port'> & {
+      query_groups?: string;
+      may_retrieve?: number;
+      port?: number | null;
+    } = {};
     if (fields.ae_title !== undefined) {
       const ae = fields.ae_title.trim();
       if (!isAeTitle(ae)) {
@@ -134,22 +147,63 @@ export class DicomNodeService {
       if (name.length > DICOM_NODE_NAME_MAX_LENGTH) throw invalidField('name', 'at most 100 characters');
       if (name) out.name = name;
     }
+    // What it may query and retrieve as a DICOM peer (decision 0061): its own account's groups only.
+    if (fields.query_group_ids !== undefined) {
+      const ids = [...new Set(fields.query_group_ids.split(',').map((id) => id.trim()).filter(Boolean))];
+      if (ids.length > 100) throw invalidField('query_group_ids', 'at most 100 groups');
+      for (const id of ids) {
+        const group = await this.deps.accounts.findGroup(id);
+        if (!group || group.account_id !== accountId) throw notFound('group');
+      }
+      out.query_groups = JSON.stringify(ids);
+    }
+    if (fields.may_retrieve !== undefined) {
+      const flag = fields.may_retrieve.trim();
+      if (flag !== '0' && flag !== '1') throw invalidField('may_retrieve', '1 or 0');
+      out.may_retrieve = Number(flag);
+    }
+    if (fields.port !== undefined) {
+      const port = fields.port.trim();
+      if (port === '') out.port = null;
+      else if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)
+        throw invalidField('port', 'a TCP port from 1 to 65535, or empty');
+      else out.port = Number(port);
+    }
     return out;
-  }
-
-  private audit(
-    caller: Caller,
-    accountId: string,
-    action: string,
-    uuid: string,
-    detail: Record<string, unknown>,
-  ) {
-    return this.deps.audit.recordAdministration(caller, accountId, action, 'dicom_node', uuid, detail);
   }
 }
 
-function auditView(node: { ae_title: string; host: string; group_uuid: string | null; name: string }) {
-  return { ae_title: node.ae_title, host: node.host, group_id: node.group_uuid, name: node.name };
+/** What the audit log shows of a DICOM node. */
+type AuditedNode = Administered & {
+  ae_title: string;
+  host: string;
+  group_uuid: string | null;
+  name: string;
+  query_groups?: string;
+  may_retrieve?: number;
+  port?: number | null;
+};
+
+function auditView(node: AuditedNode) {
+  return {
+    ae_title: node.ae_title,
+    host: node.host,
+    group_id: node.group_uuid,
+    name: node.name,
+    query_group_ids: queryGroupIds(node.query_groups ?? '[]'),
+    may_retrieve: node.may_retrieve ?? 0,
+    port: node.port ?? null,
+  };
+}
+
+/** The group uuids a node's `query_groups` column names. */
+function queryGroupIds(json: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 function present(node: DicomNodeListed): DicomNode {
@@ -163,6 +217,9 @@ function present(node: DicomNodeListed): DicomNode {
     group_name: node.group_name,
     namespace_id: node.namespace_id,
     destination_id: node.destination_id,
+    query_group_ids: queryGroupIds(node.query_groups),
+    may_retrieve: Number(node.may_retrieve) === 1 ? 1 : 0,
+    port: node.port === null ? null : Number(node.port),
     created: Number(node.created),
   };
 }

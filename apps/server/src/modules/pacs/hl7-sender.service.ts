@@ -9,6 +9,7 @@ import type { Caller } from '../../policies/index.js';
 import { requireAccountAdmin, requireAdministered } from '../../policies/index.js';
 import { hl7IdKey, type Hl7SenderRow, type Hl7SendersRepository } from './hl7-senders.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
+import { auditAdmin, type AdminAudit } from '../../audit/admin-audit.js';
 import { givenFields } from '../../domain/given-fields.js';
 import { newUuid } from '../../security/tokens.js';
 
@@ -35,7 +36,11 @@ const SEPARATORS = /[|^~\\&]/;
  * for that sender's account. Another account's senders answer NOT_FOUND, as a made-up uuid does.
  */
 export class Hl7SenderService {
-  constructor(private readonly deps: Deps) {}
+  private readonly admin: AdminAudit<Hl7SenderRow>;
+
+  constructor(private readonly deps: Deps) {
+    this.admin = auditAdmin(deps.audit, 'hl7_sender', auditView);
+  }
 
   async list(caller: Caller, accountId: string): Promise<Hl7Sender[]> {
     requireAccountAdmin(caller, accountId);
@@ -59,8 +64,7 @@ export class Hl7SenderService {
       application_key: hl7IdKey(valid.application),
       created: (this.deps.now ?? Date.now)(),
     };
-    await this.save(row, undefined, () => this.deps.senders.insert(row));
-    await this.audit(caller, accountId, 'CREATE', row.uuid, { after: auditView(row) });
+    await this.admin.add(caller, row, () => this.save(row, undefined, () => this.deps.senders.insert(row)));
     return present(row);
   }
 
@@ -75,21 +79,14 @@ export class Hl7SenderService {
       application: valid.application,
       application_key: valid.application === undefined ? undefined : hl7IdKey(valid.application),
     });
-    const after = { ...sender, ...changes };
-    if (Object.keys(changes).length) {
-      await this.save(after, uuid, () => this.deps.senders.update(uuid, changes));
-      await this.audit(caller, sender.account_id, 'EDIT', uuid, {
-        before: auditView(sender),
-        after: auditView(after),
-      });
-    }
-    return present(after);
+    const write = (written: typeof changes) =>
+      this.save({ ...sender, ...written }, uuid, () => this.deps.senders.update(uuid, written));
+    return present(await this.admin.edit(caller, sender, changes, write));
   }
 
   async remove(caller: Caller, uuid: string): Promise<void> {
     const sender = await this.visible(caller, uuid);
-    await this.deps.senders.remove(uuid);
-    await this.audit(caller, sender.account_id, 'DELETE', uuid, { before: auditView(sender) });
+    await this.admin.remove(caller, sender, () => this.deps.senders.remove(uuid));
   }
 
   private async visible(caller: Caller, uuid: string): Promise<Hl7SenderRow> {
@@ -114,16 +111,6 @@ export class Hl7SenderService {
       if (await taken()) throw refuse();
       throw error;
     }
-  }
-
-  private audit(
-    caller: Caller,
-    accountId: string,
-    action: string,
-    uuid: string,
-    detail: Record<string, unknown>,
-  ) {
-    return this.deps.audit.recordAdministration(caller, accountId, action, 'hl7_sender', uuid, detail);
   }
 }
 

@@ -22,6 +22,7 @@ import type { RoutingRuleRow, RoutingRulesRepository } from './routing-rules.rep
 import type { SendsRepository } from '../sharing/index.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
+import { auditAdmin, type AdminAudit } from '../../audit/admin-audit.js';
 import { newUuid } from '../../security/tokens.js';
 import { userPatternProblem } from './user-pattern.js';
 import { givenFields, ifGiven } from '../../domain/given-fields.js';
@@ -61,8 +62,11 @@ interface Deps {
 export class RoutingRuleService {
   private readonly now: () => number;
 
+  private readonly admin: AdminAudit<RoutingRuleRow>;
+
   constructor(private readonly deps: Deps) {
     this.now = deps.now ?? Date.now;
+    this.admin = auditAdmin(deps.audit, 'route', presentRule);
   }
 
   async list(caller: Caller, accountId: string): Promise<RoutingRule[]> {
@@ -100,8 +104,7 @@ export class RoutingRuleService {
       created: now,
       updated: now,
     };
-    await this.deps.rules.insert(row);
-    await this.audit(caller, accountId, 'CREATE', row.uuid, { after: presentRule(row) });
+    await this.admin.add(caller, row, () => this.deps.rules.insert(row));
     return presentRule(row);
   }
 
@@ -122,20 +125,13 @@ export class RoutingRuleService {
       actions: ifGiven(valid.actions, JSON.stringify),
       disabled: valid.disabled,
     });
-    if (!Object.keys(changes).length) return presentRule(row);
-    const after = { ...row, ...changes, updated: this.now() };
-    await this.deps.rules.update(uuid, { ...changes, updated: after.updated });
-    await this.audit(caller, row.account_id, 'EDIT', uuid, {
-      before: presentRule(row),
-      after: presentRule(after),
-    });
-    return presentRule(after);
+    const write = (written: typeof changes) => this.deps.rules.update(uuid, written);
+    return presentRule(await this.admin.edit(caller, row, changes, write, () => ({ updated: this.now() })));
   }
 
   async remove(caller: Caller, uuid: string): Promise<void> {
     const row = requireAdministeredIn(caller, await this.deps.rules.find(uuid), 'route', 'edit', 'route');
-    await this.deps.rules.remove(uuid);
-    await this.audit(caller, row.account_id, 'DELETE', uuid, { before: presentRule(row) });
+    await this.admin.remove(caller, row, () => this.deps.rules.remove(uuid));
   }
 
   /** Checks the fields given (each reference in the rule's account) and answers them cleaned. */
@@ -233,16 +229,6 @@ export class RoutingRuleService {
         }
         return;
     }
-  }
-
-  private audit(
-    caller: Caller,
-    accountId: string,
-    action: string,
-    uuid: string,
-    detail: Record<string, unknown>,
-  ) {
-    return this.deps.audit.recordAdministration(caller, accountId, action, 'route', uuid, detail);
   }
 }
 
