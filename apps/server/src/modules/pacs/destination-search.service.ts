@@ -3,8 +3,8 @@ import type {
   DestinationSearch,
   DestinationWorklistSearch,
 } from '@imaging-inbox/contract';
-import { invalidField, notFound } from '../../domain/errors.js';
-import { DESTINATION_RETRIEVE_JOB, DESTINATION_SEARCH_JOB } from '../../jobs/job-kinds.js';
+import { DomainError, invalidField, notFound } from '../../domain/errors.js';
+import { DESTINATION_RETRIEVE_JOB } from '../../jobs/job-kinds.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { parseSearchQuery } from './search-query.js';
 import type { SearchParams } from './search-query.js';
@@ -16,7 +16,8 @@ import type {
   DestinationSearchesRepository,
   DestinationSearchRow,
 } from './destination-searches.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { callerEvent, type AuditService } from '../../audit/audit.service.js';
+import { startDestinationSearch } from './destination-search-start.js';
 import type { DestinationService } from './destination.service.js';
 import { newUuid } from '../../security/tokens.js';
 
@@ -67,32 +68,10 @@ export class DestinationSearchService {
       throw invalidField('uuid', 'this destination cannot be searched');
     // A date the user picked as today may already be tomorrow in UTC: allow one day ahead.
     const query = parseSearchQuery(params, dicomDate(this.now() + 24 * 3600_000));
-    const uuid = newUuid();
-    const now = this.now();
-    await this.deps.searches.insertSearch({
-      uuid,
-      destination_id: destination.uuid,
-      account_id: destination.account_id,
-      namespace_id: namespaceId,
-      user_id: caller.user.uuid,
-      query: JSON.stringify(query),
-      state: 'running',
-      reason: null,
-      created: now,
-      updated: now,
+    return startDestinationSearch(this.startDeps(), caller, destination, namespaceId, {
+      kind: 'study',
+      query,
     });
-    await this.deps.jobs.enqueue(DESTINATION_SEARCH_JOB, { search: uuid }, { dedupeKey: `search:${uuid}` });
-    this.deps.jobs.kick();
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: destination.account_id,
-      action: 'DESTINATION_SEARCH',
-      objectType: 'destination',
-      objectId: destination.uuid,
-      detail: { search: uuid, namespace_id: namespaceId, destination_name: destination.name, query },
-      ip: caller.ip,
-    });
-    return { uuid };
   }
 
   async get(caller: Caller, uuid: string): Promise<DestinationSearch | DestinationWorklistSearch> {
@@ -156,16 +135,35 @@ export class DestinationSearchService {
       { dedupeKey: `retrieve:${uuid}` },
     );
     this.deps.jobs.kick();
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: search.account_id,
-      action: 'RETRIEVE',
-      objectType: 'destination',
-      objectId: search.destination_id,
-      detail: { retrieve: uuid, search: searchId, study_uid: studyUid, namespace_id: search.namespace_id },
-      ip: caller.ip,
-    });
+    const detail = {
+      retrieve: uuid,
+      search: searchId,
+      study_uid: studyUid,
+      namespace_id: search.namespace_id,
+    };
+    const target = { type: 'destination', id: search.destination_id };
+    await this.deps.audit.record(callerEvent(caller, search.account_id, 'RETRIEVE', target, detail));
     return presentRetrieve({ ...row, received: 0 });
+  }
+
+  /**
+   * Ambra's form of destination/retrieve (`activity_id`): every study the finished search found
+   * (at most its result cap), each retrieved as the one-study form does; a study already being
+   * retrieved answers its running retrieve.
+   */
+  async retrieveAll(caller: Caller, searchId: string): Promise<DestinationRetrieve[]> {
+    const search = await this.visible(caller, searchId);
+    if (search.kind !== 'study') throw invalidField('activity_id', 'a worklist search has no studies');
+    if (search.state === 'running') throw new DomainError('PENDING', 'activity_id');
+    const retrieves: DestinationRetrieve[] = [];
+    for (const { study_uid } of await this.deps.searches.results(searchId)) {
+      retrieves.push(await this.retrieve(caller, searchId, study_uid));
+    }
+    return retrieves;
+  }
+
+  private startDeps() {
+    return { ...this.deps, now: this.now };
   }
 
   /** A search whose copy_to group the caller may retrieve into, or NOT_FOUND. */

@@ -1,5 +1,4 @@
 import { invalidField, missingFields } from '../../domain/errors.js';
-import { DESTINATION_SEARCH_JOB } from '../../jobs/job-kinds.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { parseWorklistQuery } from './worklist-search-query.js';
 import type { WorklistSearchParams } from './worklist-search-query.js';
@@ -8,7 +7,7 @@ import { requireWorklistSearch } from './destinations.js';
 import type { DestinationsRepository } from './destinations.repository.js';
 import type { DestinationSearchesRepository } from './destination-searches.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
-import { newUuid } from '../../security/tokens.js';
+import { startDestinationSearch } from './destination-search-start.js';
 
 interface Deps {
   destinations: Pick<DestinationsRepository, 'find'>;
@@ -62,39 +61,8 @@ export class WorklistSearchService {
       throw invalidField('uuid', 'this destination has no modality worklist to search (can_search_mwl)');
     }
     const query = parseWorklistQuery(criteria);
-    const uuid = newUuid();
-    const now = this.now();
-    await this.deps.searches.insertSearch({
-      uuid,
-      destination_id: destination.uuid,
-      account_id: destination.account_id,
-      namespace_id: namespaceId,
-      user_id: caller.user.uuid,
-      kind: 'mwl',
-      query: JSON.stringify(query),
-      state: 'running',
-      reason: null,
-      created: now,
-      updated: now,
-    });
-    await this.deps.jobs.enqueue(DESTINATION_SEARCH_JOB, { search: uuid }, { dedupeKey: `search:${uuid}` });
-    this.deps.jobs.kick();
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: destination.account_id,
-      action: 'DESTINATION_SEARCH',
-      objectType: 'destination',
-      objectId: destination.uuid,
-      detail: {
-        search: uuid,
-        kind: 'mwl',
-        namespace_id: namespaceId,
-        destination_name: destination.name,
-        ...(given(studyId) ? { study_id: given(studyId) } : {}),
-        query,
-      },
-      ip: caller.ip,
-    });
-    return { uuid };
+    const detail = given(studyId) ? { study_id: given(studyId) } : {};
+    const deps = { ...this.deps, now: this.now };
+    return startDestinationSearch(deps, caller, destination, namespaceId, { kind: 'mwl', query, detail });
   }
 }
