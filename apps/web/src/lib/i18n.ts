@@ -18,6 +18,7 @@ export { LANGUAGE_NAMES, isLanguage, type Language };
 
 const en: Messages = {
   '{{count}} exams_one': '{{count}} exam',
+  '{{count}} recovery codes left_one': '{{count}} recovery code left',
   '{{count}} days_one': '{{count}} day',
   '{{count}} weeks_one': '{{count}} week',
   '{{count}} months_one': '{{count}} month',

@@ -1277,6 +1277,37 @@ const es: Messages = {
   'E-mail': 'Correo electrónico',
   '{{label}}: {{value}}': '{{label}}: {{value}}',
   'Please enter at most {{max}} characters': 'Introduzca como máximo {{max}} caracteres',
+  'QR code to scan with your authenticator app': 'Código QR para escanear con su aplicación de autenticación',
+  'Scan this code with an authenticator app (Microsoft Authenticator, Google Authenticator, FreeOTP…).':
+    'Escanee este código con una aplicación de autenticación (Microsoft Authenticator, Google Authenticator, FreeOTP…).',
+  'Or type this key in the app:': 'O escriba esta clave en la aplicación:',
+  'Recovery codes': 'Códigos de recuperación',
+  'Keep these codes somewhere safe. Each signs you in once without your phone; they are not shown again.':
+    'Guarde estos códigos en un lugar seguro. Cada uno permite iniciar sesión una vez sin su teléfono; no se volverán a mostrar.',
+  'Two-factor sign-in is on.': 'El inicio de sesión en dos pasos está activado.',
+  'Two-factor sign-in': 'Inicio de sesión en dos pasos',
+  'Wrong or expired code. Try the newest one.': 'Código incorrecto o caducado. Pruebe el más reciente.',
+  'Your organisation requires a code from your phone at each sign-in.':
+    'Su organización exige un código de su teléfono en cada inicio de sesión.',
+  'Enter the 6-digit code from your authenticator app, or a recovery code.':
+    'Introduzca el código de 6 dígitos de su aplicación de autenticación, o un código de recuperación.',
+  On: 'Activado',
+  Off: 'Desactivado',
+  'After your password, sign-in asks for a 6-digit code from an authenticator app on your phone.':
+    'Después de su contraseña, el inicio de sesión pide un código de 6 dígitos de una aplicación de autenticación en su teléfono.',
+  'Your organisation requires two-factor sign-in.': 'Su organización exige el inicio de sesión en dos pasos.',
+  '{{count}} recovery codes left_one': 'Queda {{count}} código de recuperación',
+  '{{count}} recovery codes left_other': 'Quedan {{count}} códigos de recuperación',
+  'Set up two-factor sign-in': 'Configurar el inicio de sesión en dos pasos',
+  'Code from the app': 'Código de la aplicación',
+  'Turn on': 'Activar',
+  'Turn off two-factor sign-in': 'Desactivar el inicio de sesión en dos pasos',
+  'Current code': 'Código actual',
+  'Account: {{name}}': 'Cuenta: {{name}}',
+  'Require two-factor sign-in for every member': 'Exigir el inicio de sesión en dos pasos a cada miembro',
+  'Members without a code set one up at their next sign-in.':
+    'Los miembros sin código lo configuran en su próximo inicio de sesión.',
+  Security: 'Seguridad',
 };
 
 export default es;

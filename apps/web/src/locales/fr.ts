@@ -1283,6 +1283,38 @@ const fr: Messages = {
   'E-mail': 'E-mail',
   '{{label}}: {{value}}': '{{label}} : {{value}}',
   'Please enter at most {{max}} characters': 'Saisissez au plus {{max}} caractères',
+  'QR code to scan with your authenticator app':
+    "QR code à scanner avec votre application d'authentification",
+  'Scan this code with an authenticator app (Microsoft Authenticator, Google Authenticator, FreeOTP…).':
+    "Scannez ce code avec une application d'authentification (Microsoft Authenticator, Google Authenticator, FreeOTP…).",
+  'Or type this key in the app:': "Ou saisissez cette clé dans l'application :",
+  'Recovery codes': 'Codes de secours',
+  'Keep these codes somewhere safe. Each signs you in once without your phone; they are not shown again.':
+    'Conservez ces codes en lieu sûr. Chacun permet une seule connexion sans votre téléphone ; ils ne seront plus affichés.',
+  'Two-factor sign-in is on.': 'La connexion à deux facteurs est activée.',
+  'Two-factor sign-in': 'Connexion à deux facteurs',
+  'Wrong or expired code. Try the newest one.': 'Code erroné ou expiré. Saisissez le plus récent.',
+  'Your organisation requires a code from your phone at each sign-in.':
+    'Votre organisation exige un code de votre téléphone à chaque connexion.',
+  'Enter the 6-digit code from your authenticator app, or a recovery code.':
+    "Saisissez le code à 6 chiffres de votre application d'authentification, ou un code de secours.",
+  On: 'Activée',
+  Off: 'Désactivée',
+  'After your password, sign-in asks for a 6-digit code from an authenticator app on your phone.':
+    "Après votre mot de passe, la connexion demande un code à 6 chiffres d'une application d'authentification sur votre téléphone.",
+  'Your organisation requires two-factor sign-in.': 'Votre organisation exige la connexion à deux facteurs.',
+  '{{count}} recovery codes left_one': '{{count}} code de secours restant',
+  '{{count}} recovery codes left_other': '{{count}} codes de secours restants',
+  'Set up two-factor sign-in': 'Configurer la connexion à deux facteurs',
+  'Code from the app': "Code de l'application",
+  'Turn on': 'Activer',
+  'Turn off two-factor sign-in': 'Désactiver la connexion à deux facteurs',
+  'Current code': 'Code actuel',
+  'Account: {{name}}': 'Compte : {{name}}',
+  'Require two-factor sign-in for every member': 'Exiger la connexion à deux facteurs de chaque membre',
+  'Members without a code set one up at their next sign-in.':
+    'Les membres sans code en configurent un à leur prochaine connexion.',
+  Security: 'Sécurité',
 };
 
 export default fr;

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { Alert, Box, Button, Link, Stack } from '@mui/material';
-import { MESSAGES } from '@imaging-inbox/contract';
+import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
+import { MESSAGES, type TotpEnrolment } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { FormTextField } from '../../../components/FormTextField';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
-import { errorCode } from '../../../lib/api-error';
+import { RecoveryCodesList } from '../../../components/RecoveryCodesList';
+import { TotpEnrolmentCard } from '../../../components/TotpEnrolmentCard';
+import { errorBody, errorCode } from '../../../lib/api-error';
 import { useLogin } from '../api/login';
 import { loginErrors, type LoginValues } from '../login-rules';
 
@@ -14,6 +16,13 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
   const navigate = useNavigate();
   const loginMutation = useLogin();
   const [values, setValues] = useState<LoginValues>({ login: '', password: '' });
+  // After a right password: the code step (MFA_REQUIRED), with a secret to scan first when the
+  // account requires codes and the user has none (MFA_ENROLMENT_REQUIRED).
+  const [codeStep, setCodeStep] = useState<{ enrolment: TotpEnrolment | null } | null>(null);
+  const [otp, setOtp] = useState('');
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  // The MFA_REQUIRED answer the user left with Back: it does not bring the code step back.
+  const [leftError, setLeftError] = useState<unknown>(null);
   // Errors show after the first attempt and then follow the typing, as the other forms do.
   const [attempted, setAttempted] = useState(false);
   const errors = attempted ? loginErrors(values) : {};
@@ -35,10 +44,91 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
       if (input instanceof HTMLInputElement) input.focus();
       return;
     }
-    const trimmed = { ...values, login: values.login.trim() };
-    loginMutation.mutate(trimmed, { onSuccess: () => void navigate('/group/list', { replace: true }) });
+    const trimmed = { ...values, login: values.login.trim(), ...(codeStep ? { otp } : {}) };
+    loginMutation.mutate(trimmed, {
+      onSuccess: ({ recoveryCodes: codes }) => {
+        if (codes) setRecoveryCodes(codes);
+        else void navigate('/group/list', { replace: true });
+      },
+    });
   };
   const failure = loginMutation.isError ? errorCode(loginMutation.error) : null;
+  const due = failure === 'MFA_REQUIRED' || failure === 'MFA_ENROLMENT_REQUIRED';
+  // A right password that needs a code moves to the code step once; a wrong code keeps it.
+  if (due && codeStep === null && loginMutation.error !== leftError) {
+    const data = errorBody(loginMutation.error)?.error_data as TotpEnrolment | undefined;
+    setCodeStep({ enrolment: failure === 'MFA_ENROLMENT_REQUIRED' && data ? data : null });
+  }
+
+  if (recoveryCodes) {
+    return (
+      <Stack spacing={2}>
+        <Alert severity="success">{t('Two-factor sign-in is on.')}</Alert>
+        <RecoveryCodesList codes={recoveryCodes} />
+        <Button variant="contained" onClick={() => void navigate('/group/list', { replace: true })}>
+          {t('Continue')}
+        </Button>
+      </Stack>
+    );
+  }
+  if (codeStep) {
+    return (
+      <Box component="form" noValidate onSubmit={onSubmit} aria-label={t('Two-factor sign-in')}>
+        <Stack spacing={2}>
+          {failure === 'BAD_OTP' && (
+            <Alert severity="error">{t('Wrong or expired code. Try the newest one.')}</Alert>
+          )}
+          {failure === 'RATE_LIMITED' && (
+            <Alert severity="error">
+              {t('Too many sign-in attempts. Please wait a few minutes and try again.')}
+            </Alert>
+          )}
+          {failure !== null && !due && failure !== 'BAD_OTP' && failure !== 'RATE_LIMITED' && (
+            <UnexpectedErrorAlert />
+          )}
+          {codeStep.enrolment ? (
+            <>
+              <Typography>
+                {t('Your organisation requires a code from your phone at each sign-in.')}
+              </Typography>
+              <TotpEnrolmentCard enrolment={codeStep.enrolment} />
+            </>
+          ) : (
+            <Typography>
+              {t('Enter the 6-digit code from your authenticator app, or a recovery code.')}
+            </Typography>
+          )}
+          <FormTextField
+            name="otp"
+            label={t('Code')}
+            autoComplete="one-time-code"
+            autoFocus
+            required
+            value={otp}
+            onChange={(e) => setOtp(e.target.value)}
+            maxLength={32}
+            spellCheck={false}
+          />
+          <Button type="submit" variant="contained" size="large" loading={loginMutation.isPending}>
+            {t('Verify')}
+          </Button>
+          <Link
+            component="button"
+            type="button"
+            onClick={() => {
+              setCodeStep(null);
+              setLeftError(loginMutation.error);
+              setOtp('');
+              setValues((v) => ({ ...v, password: '' }));
+            }}
+            sx={{ alignSelf: 'flex-start' }}
+          >
+            {t('Back')}
+          </Link>
+        </Stack>
+      </Box>
+    );
+  }
 
   return (
     <Box component="form" noValidate onSubmit={onSubmit} aria-label={t('Sign in')}>

@@ -6,12 +6,13 @@ import { useInbox } from '../../../session/inbox-context';
 import { NotificationsTab } from './NotificationsTab';
 import { PasswordTab } from './PasswordTab';
 import { ProfileTab } from './ProfileTab';
+import { SecurityTab } from './SecurityTab';
 
-const TABS = ['profile', 'password', 'notifications'] as const;
+const TABS = ['profile', 'password', 'security', 'notifications'] as const;
 type TabName = (typeof TABS)[number];
 
 /**
- * Account settings with tabs Profile, Password and Notifications. The chosen tab lives in the
+ * Account settings with tabs Profile, Password, Security and Notifications. The chosen tab lives in the
  * address (?tab=notifications) so a reload or a link from a notification mail opens it.
  */
 export function AccountSettingsPage() {
@@ -29,6 +30,7 @@ export function AccountSettingsPage() {
       >
         <Tab value="profile" label={t('Profile')} />
         <Tab value="password" label={t('Password')} />
+        <Tab value="security" label={t('Security')} />
         <Tab value="notifications" label={t('Notifications')} />
       </Tabs>
       {tab === 'profile' && (
@@ -40,6 +42,7 @@ export function AccountSettingsPage() {
         </>
       )}
       {tab === 'password' && <PasswordTab />}
+      {tab === 'security' && <SecurityTab />}
       {tab === 'notifications' && <NotificationsTab />}
     </PagePanel>
   );
