@@ -6,7 +6,8 @@
  * PostgreSQL 15 and haproxy, s3rver for MinIO), named through the compose file's image variables;
  * everything else is the file as shipped. Then a short version of the cluster test through
  * haproxy: every process becomes ready and answers, a user signs in, and a study uploaded through
- * one process is listed by each.
+ * one process is listed by each. The project (containers, volumes, network) and its subnet are this
+ * run's own, so two checkouts testing on one machine at once never take down each other's cluster.
  */
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -22,9 +23,80 @@ const image = inject('inboxImage');
 const base = inject('nodeBaseImage');
 const COMPOSE_FILE = path.join(REPOSITORY, 'deploy/compose.yaml');
 const STAND_INS = path.join(import.meta.dirname, 'stand-ins');
-const PROJECT = 'inbox-compose-test';
+/** This run's own project, named by the process that owns it (see removeAbandonedProjects). */
+const PROJECT = `inbox-compose-test-${process.pid}-${crypto.randomBytes(3).toString('hex')}`;
 const NODES = ['node-a', 'node-b', 'node-c'];
 const hasCompose = spawnSync('podman-compose', ['--version']).status === 0;
+
+/**
+ * A /24 under 172.30.0.0/16 that no podman network on this machine holds (the compose file's
+ * default, 172.30.47.0/24, may be another run's): chosen at random, so two runs starting together
+ * almost never pick the same one, and when they do the second's `up` fails, never the first's.
+ */
+async function freeSubnet(): Promise<string> {
+  const names = (await podman(['network', 'ls', '--format', '{{.Name}}'])).split('\n').filter(Boolean);
+  const taken = new Set<string>();
+  if (names.length) {
+    const networks = JSON.parse(await podman(['network', 'inspect', ...names])) as {
+      subnets?: { subnet: string }[];
+    }[];
+    for (const network of networks) for (const { subnet } of network.subnets ?? []) taken.add(subnet);
+  }
+  for (;;) {
+    const subnet = `172.30.${crypto.randomInt(48, 255)}.0/24`;
+    if (!taken.has(subnet)) return subnet;
+  }
+}
+
+/**
+ * What runs that were killed before their afterAll left: the containers, volumes and network of
+ * every project of this test whose owning process is gone. A live project (another checkout's run
+ * at this moment) is left alone.
+ */
+async function removeAbandonedProjects(): Promise<void> {
+  const labels = await podman(['ps', '-a', '--format', '{{index .Labels "io.podman.compose.project"}}']);
+  const projects = new Set(labels.split('\n').filter((p) => /^inbox-compose-test-\d+-[0-9a-f]+$/.test(p)));
+  for (const project of projects) {
+    const pid = Number(project.split('-')[3]);
+    const alive = (() => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code === 'EPERM';
+      }
+    })();
+    if (alive) continue;
+    const filter = `label=io.podman.compose.project=${project}`;
+    const containers = (await podman(['ps', '-a', '-q', '--filter', filter])).split('\n').filter(Boolean);
+    if (containers.length) await run('podman', ['rm', '--force', '--time', '1', ...containers]);
+    // podman-compose 1.0.3 labels no volume: they are named <project>_<volume>.
+    const volumes = (await podman(['volume', 'ls', '--format', '{{.Name}}']))
+      .split('\n')
+      .filter((v) => v.startsWith(`${project}_`));
+    if (volumes.length) await run('podman', ['volume', 'rm', '--force', ...volumes]);
+    await run('podman', ['network', 'rm', '--force', `${project}_inbox`]);
+  }
+}
+
+/** A `podman run` or `network create` line of podman-compose's output, without labels and environment. */
+function shortCommand(line: string): string {
+  const words = line.split(' ');
+  const last = words.at(-1)!;
+  if (line.startsWith('podman network create'))
+    return `podman network create ${/--subnet \S+/.exec(line)?.[0] ?? ''} ${last}`;
+  const image = [...words]
+    .reverse()
+    .find((w) => /^(localhost\/|docker\.io\/|quay\.io\/|[0-9a-f]{64}$)/.test(w));
+  return [
+    'podman run -d',
+    /--name=\S+/.exec(line)?.[0],
+    ...[...line.matchAll(/ (-v|-p|--net) (\S+)/g)].map((m) => `${m[1]} ${m[2]}`),
+    /^[0-9a-f]{64}$/.test(image ?? '') ? image!.slice(0, 12) : image,
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
 
 /** The lines of an haproxy configuration that are not comments or blank, trimmed. */
 function lines(text: string): string[] {
@@ -84,7 +156,7 @@ describe.skipIf(!image || !hasCompose)('deploy/compose.yaml brought up by podman
     return run('podman-compose', ['-p', PROJECT, '-f', COMPOSE_FILE, ...args], { env });
   }
 
-  /** podman-compose 1.0.3 leaves the network behind: remove what a run (or a failed one) left. */
+  /** podman-compose 1.0.3 leaves the network behind: remove it too. */
   async function down() {
     await compose(['down', '-v', '-t', '20']);
     await run('podman', ['network', 'rm', '--force', `${PROJECT}_inbox`]);
@@ -107,22 +179,23 @@ describe.skipIf(!image || !hasCompose)('deploy/compose.yaml brought up by podman
       INBOX_IMAGE: image,
       INBOX_HTTP_PUBLISH: `127.0.0.1:${httpPort}`,
       INBOX_DICOM_PUBLISH: `127.0.0.1:${await freePort()}`,
+      INBOX_SUBNET: await freeSubnet(),
       POSTGRES_PASSWORD: secret(),
       S3_SECRET_KEY: secret(),
       SEED_DEMO: '1',
       DEMO_PASSWORD,
       DRAIN_SECONDS: '1',
     };
-    await down();
+    await removeAbandonedProjects();
     const started = Date.now();
     const up = await compose(['up', '-d']);
     expect(up.code, up.stdout + up.stderr).toBe(0);
     transcript.push(
-      `$ podman-compose -p ${PROJECT} -f deploy/compose.yaml up -d`,
+      `$ INBOX_SUBNET=${env.INBOX_SUBNET} podman-compose -p ${PROJECT} -f deploy/compose.yaml up -d`,
       ...up.stdout
         .split('\n')
-        .filter((l) => /^podman (volume create|network create|run)/.test(l))
-        .map((l) => l.replace(/ -e [A-Z_]+=\S+/g, '').slice(0, 150)),
+        .filter((l) => /^podman (network create|run) /.test(l))
+        .map(shortCommand),
     );
     const ready = await waitForReady(240_000);
     if (!ready) expect.fail(`haproxy's /readyz did not answer 200 within 240 s:\n${await logs()}`);

@@ -157,7 +157,8 @@ export async function nodeBaseImage(log: (line: string) => void = console.log): 
 /**
  * `podman build` of a Containerfile on the local base. The machine's npm cache is lent to the
  * build's RUN steps, so `npm ci` in the image takes its packages from there when it has them.
- * Docker format, so the image keeps its HEALTHCHECK.
+ * Docker format, so the image keeps its HEALTHCHECK. Answers the image's ID as this build made it:
+ * a tag may meanwhile name another checkout's build on the same machine, the ID never does.
  */
 export async function buildImage(
   tag: string,
@@ -165,12 +166,15 @@ export async function buildImage(
   context: string,
   baseImage: string,
   log: (line: string) => void = console.log,
-): Promise<{ seconds: number }> {
+): Promise<{ seconds: number; imageId: string }> {
   const started = Date.now();
   const npmCache = path.join(os.homedir(), '.npm');
   fs.mkdirSync(npmCache, { recursive: true });
+  const idFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-build-')), 'image-id');
   const args = [
     'build',
+    '--iidfile',
+    idFile,
     '--format',
     'docker',
     '--build-arg',
@@ -191,7 +195,12 @@ export async function buildImage(
     },
   });
   if (result.code !== 0) throw new Error(`podman build of ${tag} failed (${result.code}):\n${tail}`);
-  return { seconds: Math.round((Date.now() - started) / 100) / 10 };
+  const imageId = fs
+    .readFileSync(idFile, 'utf8')
+    .trim()
+    .replace(/^sha256:/, '');
+  fs.rmSync(path.dirname(idFile), { recursive: true, force: true });
+  return { seconds: Math.round((Date.now() - started) / 100) / 10, imageId };
 }
 
 /** The image's size as podman reports it, in MB. */
