@@ -158,7 +158,8 @@ function areaOf(srcDir, file) {
   const parts = rel.split(path.sep);
   if (parts[0] !== 'modules' || parts.length < 3) return parts[0];
   const name = parts[parts.length - 1];
-  if (name === 'index.ts') return `modules/${parts[1]}/index.ts`;
+  // The door and the module's composition file (`<name>.module.ts`, create<Name>Module) wire its parts.
+  if (name === 'index.ts' || name.endsWith('.module.ts')) return `modules/${parts[1]}/index.ts`;
   if (name.endsWith('.routes.ts')) return 'http';
   if (/\.(service|presenter)\.ts$/.test(name)) return 'services';
   if (/\.(repository|sql)\.ts$/.test(name)) return 'repositories';

@@ -106,7 +106,7 @@ export async function startServer(
     nodes: ctx.repos.dicomNodes,
     ingest: ctx.services.ingest,
     blobs: ctx.services.blobs,
-    deliveries: ctx.services.deliveries,
+    deliveries: ctx.dicomHandlers.moveDeliveries,
     queries: ctx.services.queries,
     timeouts: config.dicomTimeouts,
     maxConnections: config.dicomMaxConnections,

@@ -26,6 +26,13 @@ export interface JobHandler<P> {
   onFailed?(payload: P, error: string): Promise<void>;
 }
 
+/**
+ * A handler of any kind, as a module lists its jobs for the composition root to register: the
+ * runner parses each payload against the handler's own kind when it claims a job.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyJobHandler = JobHandler<any>;
+
 export interface JobRunnerOptions {
   jobs: JobsRepository;
   /**

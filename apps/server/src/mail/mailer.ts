@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { MAIL_JOB } from '../jobs/job-kinds.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import type { JobHandler } from '../jobs/job-runner.js';
 import { PermanentJobError } from '../jobs/job-runner.js';
 import type { OutboxRepository } from '../repositories/outbox.repository.js';
 import type { MailLanguages } from './mail-language.js';
@@ -111,18 +110,18 @@ export class Mailer {
     if (this.transport) this.deps.jobs.kick();
   }
 
-  /** The job that delivers one outbox row. */
-  handler(): JobHandler<{ mail: number }> {
-    return {
-      job: MAIL_JOB,
-      maxAttempts: this.deps.maxAttempts,
-      backoffMs: (attempt) => Math.min(this.deps.retryMs * 2 ** (attempt - 1), 60 * 60_000),
-      run: (payload) => this.deliver(payload.mail),
-      onFailed: (payload, error) => this.deps.outbox.markFailed(payload.mail, error),
-    };
+  /** How the delivery job retries (mail-delivery-job.ts): MAIL_MAX_ATTEMPTS, MAIL_RETRY_MS. */
+  get retry(): { maxAttempts: number; retryMs: number } {
+    return { maxAttempts: this.deps.maxAttempts, retryMs: this.deps.retryMs };
   }
 
-  private async deliver(id: number): Promise<void> {
+  /** Marks an outbox row failed for good: its delivery job ran out of attempts. */
+  giveUp(id: number, error: string): Promise<void> {
+    return this.deps.outbox.markFailed(id, error);
+  }
+
+  /** Sends one outbox row by SMTP (the mail.deliver job, mail-delivery-job.ts). */
+  async deliver(id: number): Promise<void> {
     const row = await this.deps.outbox.find(id);
     // Sent by an earlier claim of this job, or not ours to send.
     if (!row || row.state !== 'queued' || !this.transport) return;

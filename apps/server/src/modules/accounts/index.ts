@@ -11,3 +11,4 @@ export { TwoFactorService } from './two-factor.service.js';
 export { twoFactorRoutes } from './two-factor.routes.js';
 export { userEventRoutes } from './user-event.routes.js';
 export { userRoutes } from './user.routes.js';
+export { createAccountsModule, registerAccountsRoutes } from './accounts.module.js';

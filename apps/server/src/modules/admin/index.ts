@@ -23,3 +23,4 @@ export { roleRoutes } from './role.routes.js';
 export { RoleService } from './role.service.js';
 export { RolesRepository } from './roles.repository.js';
 export { settingRoutes } from './setting.routes.js';
+export { createAdminModule, registerAdminRoutes } from './admin.module.js';

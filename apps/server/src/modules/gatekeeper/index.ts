@@ -18,3 +18,4 @@ export { studyReportRoutes } from './study-report.routes.js';
 export { StudyReportService } from './study-report.service.js';
 export { StudyReportsRepository } from './study-reports.repository.js';
 export { PatientSearchService } from './patient-search.service.js';
+export { createGatekeeperModule, registerGatekeeperRoutes } from './gatekeeper.module.js';

@@ -28,3 +28,4 @@ export { presentPush, StudyPushService } from './study-push.service.js';
 export { pushesByStudy, pushesOfStudiesQuery, StudyPushesRepository } from './study-pushes.repository.js';
 export type { PushableInstance, StudyPushListed } from './study-pushes.repository.js';
 export { WorklistSearchService } from './worklist-search.service.js';
+export { createPacsModule, registerPacsRoutes } from './pacs.module.js';

@@ -6,3 +6,4 @@ export { routingRoutes } from './routing.routes.js';
 export { webhookRoutes } from './webhook.routes.js';
 export { WebhookService } from './webhook.service.js';
 export { WebhooksRepository } from './webhooks.repository.js';
+export { createRoutingModule, registerRoutingRoutes } from './routing.module.js';

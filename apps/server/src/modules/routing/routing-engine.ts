@@ -2,7 +2,6 @@ import type { RouteAction, RouteEvent, WebhookEvent } from '@imaging-inbox/contr
 import { DomainError, invalidField, notFound } from '../../domain/errors.js';
 import { ROUTE_ACTION_JOB, ROUTE_EVALUATE_JOB } from '../../jobs/job-kinds.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
-import type { JobHandler } from '../../jobs/job-runner.js';
 import { PermanentJobError } from '../../jobs/job-runner.js';
 import type { StoredInstance } from '../../notifications/harvest-notifier.js';
 import type { Caller } from '../../policies/index.js';
@@ -21,7 +20,17 @@ import type { ShareService } from '../sharing/index.js';
 import type { StudyPushService } from '../pacs/index.js';
 import type { WebhookService } from './webhook.service.js';
 
-type Trigger = Exclude<RouteEvent, 'manual'>;
+export type Trigger = Exclude<RouteEvent, 'manual'>;
+
+/** One queued action of one rule on one study (ROUTE_ACTION_JOB's payload). */
+export interface RouteActionRun {
+  rule: string;
+  study: string;
+  action: number;
+  trigger: RouteEvent;
+  /** Who ran it by hand (study/manual/route); the rule's author otherwise. */
+  by?: string | undefined;
+}
 
 interface Deps {
   rules: RoutingRulesRepository;
@@ -119,30 +128,13 @@ export class RoutingEngine {
     return { actions: actions.length };
   }
 
-  evaluateHandler(): JobHandler<{ study: string; trigger: Trigger }> {
-    return { job: ROUTE_EVALUATE_JOB, concurrency: 2, run: (p) => this.evaluate(p.study, p.trigger) };
-  }
-
-  actionHandler(): JobHandler<{
-    rule: string;
-    study: string;
-    action: number;
-    trigger: RouteEvent;
-    by?: string | undefined;
-  }> {
-    return {
-      job: ROUTE_ACTION_JOB,
-      maxAttempts: 5,
-      concurrency: 2,
-      run: (p) => this.runAction(p),
-      onFailed: async (p, error) => {
-        const [rule, study] = await Promise.all([
-          this.deps.rules.find(p.rule),
-          this.deps.studies.findByUuid(p.study),
-        ]);
-        if (rule && study) await this.record(rule, study, p, 'FAILURE', { error });
-      },
-    };
+  /** Records an action that ran out of attempts as a failed run of its rule on the study. */
+  async giveUpAction(p: RouteActionRun, error: string): Promise<void> {
+    const [rule, study] = await Promise.all([
+      this.deps.rules.find(p.rule),
+      this.deps.studies.findByUuid(p.study),
+    ]);
+    if (rule && study) await this.record(rule, study, p, 'FAILURE', { error });
   }
 
   private async schedule(studyUuid: string, trigger: Trigger, runAt: number): Promise<void> {
@@ -154,8 +146,8 @@ export class RoutingEngine {
     if (runAt <= this.now()) this.deps.jobs.kick();
   }
 
-  /** The evaluation job: once the study is quiet, tells webhooks and queues the matching rules' actions. */
-  private async evaluate(studyUuid: string, trigger: Trigger): Promise<void> {
+  /** The route.evaluate job (route-jobs.ts): once the study is quiet, tells webhooks and queues the matching rules' actions. */
+  async evaluate(studyUuid: string, trigger: Trigger): Promise<void> {
     const study = await this.deps.studies.findByUuid(studyUuid);
     if (!study || study.deleted !== null) return;
     if (trigger !== 'share') {
@@ -216,14 +208,8 @@ export class RoutingEngine {
     return !!node && node.account_id === study.account_id && node.ae_title === study.source_ae_title;
   }
 
-  /** One action of one rule on one study (the job). */
-  private async runAction(p: {
-    rule: string;
-    study: string;
-    action: number;
-    trigger: RouteEvent;
-    by?: string | undefined;
-  }): Promise<void> {
+  /** One action of one rule on one study (the route.action job, route-jobs.ts). */
+  async runAction(p: RouteActionRun): Promise<void> {
     const rule = await this.deps.rules.find(p.rule);
     const study = await this.deps.studies.findByUuid(p.study);
     // A rule deleted, or a study gone, since the action was queued: nothing to do.

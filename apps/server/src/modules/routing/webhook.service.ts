@@ -19,9 +19,8 @@ import type {
   WebhookPayload,
 } from '@imaging-inbox/contract';
 import { invalidField, missingFields } from '../../domain/errors.js';
-import { WEBHOOK_JOB, WEBHOOK_SLOTS } from '../../jobs/job-kinds.js';
+import { WEBHOOK_JOB } from '../../jobs/job-kinds.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
-import type { JobHandler } from '../../jobs/job-runner.js';
 import { PermanentJobError } from '../../jobs/job-runner.js';
 import type { Caller } from '../../policies/index.js';
 import { requireAccountAdmin, requireAdministered } from '../../policies/index.js';
@@ -82,21 +81,18 @@ export class WebhookService {
     this.now = deps.now ?? Date.now;
   }
 
-  handler(): JobHandler<{ delivery: string }> {
-    return {
-      job: WEBHOOK_JOB,
-      maxAttempts: this.deps.maxAttempts ?? MAX_ATTEMPTS,
-      backoffMs: (attempt) => this.deps.retryMs * 2 ** (attempt - 1),
-      concurrency: WEBHOOK_SLOTS,
-      run: (payload) => this.deliver(payload.delivery),
-      onFailed: async (payload, error) => {
-        await this.deps.webhooks.updateDelivery(payload.delivery, {
-          status: 'failed',
-          last_error: error,
-          updated: this.now(),
-        });
-      },
-    };
+  /** How the delivery job retries (webhook-job.ts). */
+  get retry(): { maxAttempts: number; retryMs: number } {
+    return { maxAttempts: this.deps.maxAttempts ?? MAX_ATTEMPTS, retryMs: this.deps.retryMs };
+  }
+
+  /** Marks a delivery failed for good: its job ran out of attempts. */
+  async giveUp(deliveryUuid: string, error: string): Promise<void> {
+    await this.deps.webhooks.updateDelivery(deliveryUuid, {
+      status: 'failed',
+      last_error: error,
+      updated: this.now(),
+    });
   }
 
   async list(caller: Caller, accountId: string): Promise<Webhook[]> {
@@ -253,7 +249,7 @@ export class WebhookService {
   }
 
   /** One attempt of a delivery (the job): a 2xx answer delivers it, anything else is retried. */
-  private async deliver(uuid: string): Promise<void> {
+  async deliver(uuid: string): Promise<void> {
     const delivery = await this.deps.webhooks.findDelivery(uuid);
     if (!delivery || delivery.status !== 'pending') return;
     const hook = await this.deps.webhooks.find(delivery.webhook_id);

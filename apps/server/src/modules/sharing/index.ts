@@ -15,3 +15,4 @@ export { ShareService } from './share.service.js';
 export { SharesRepository } from './shares.repository.js';
 export { studySendRoutes } from './study-send.routes.js';
 export { studyShareRoutes } from './study-share.routes.js';
+export { createSharingModule, registerSharingRoutes } from './sharing.module.js';

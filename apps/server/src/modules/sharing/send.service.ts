@@ -4,7 +4,6 @@ import { DomainError, invalidField, missingFields, notFound } from '../../domain
 import { SEND_JOB } from '../../jobs/job-kinds.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { PermanentJobError } from '../../jobs/job-runner.js';
-import type { JobHandler } from '../../jobs/job-runner.js';
 import type { Mail, Mailer } from '../../mail/mailer.js';
 import type { Caller } from '../../policies/index.js';
 import { requireAccountMember, requireStudy } from '../../policies/index.js';
@@ -54,19 +53,12 @@ export class SendService {
     this.now = deps.now ?? Date.now;
   }
 
-  /** The job handler the runner runs for each send. */
-  handler(): JobHandler<{ send: string }> {
-    return {
-      job: SEND_JOB,
-      maxAttempts: 5,
-      run: (payload) => this.deliver(payload.send),
-      onFailed: async (payload, error) => {
-        const send = await this.deps.sends.find(payload.send);
-        if (!send) return;
-        await this.deps.sends.markFailed(send.uuid, this.now());
-        await this.auditDelivery(send, 'FAILURE', { error });
-      },
-    };
+  /** Marks a send failed for good and audits why: its delivery job ran out of attempts. */
+  async giveUp(sendUuid: string, error: string): Promise<void> {
+    const send = await this.deps.sends.find(sendUuid);
+    if (!send) return;
+    await this.deps.sends.markFailed(send.uuid, this.now());
+    await this.auditDelivery(send, 'FAILURE', { error });
   }
 
   async connections(caller: Caller, accountId: string) {
@@ -256,7 +248,8 @@ export class SendService {
   }
 
   /** Runs one send (the job): copy into the target namespace, or mail the recipient their link. */
-  private async deliver(sendUuid: string): Promise<void> {
+  /** Delivers one send (the study.send job, send-job.ts). */
+  async deliver(sendUuid: string): Promise<void> {
     const send = await this.deps.sends.find(sendUuid);
     // Cancelled (or already delivered by an earlier attempt): nothing to do.
     if (!send || send.status !== 'scheduled') return;

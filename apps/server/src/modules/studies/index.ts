@@ -29,3 +29,4 @@ export { TagsRepository } from './tags.repository.js';
 export { registerUploadSessionRoutes, uploadSessionRoutes } from './upload-session.routes.js';
 export { receiveAndWrap, wrapFileLimit, wrapRoutes } from './wrap.routes.js';
 export { WRAPPING_SETTING, WrapService } from './wrap.service.js';
+export { createStudiesModule, registerStudiesRoutes } from './studies.module.js';
