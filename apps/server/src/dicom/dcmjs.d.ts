@@ -25,6 +25,8 @@ declare module 'dcmjs' {
     static uid(): string;
     /** The data dictionary by keyword, e.g. `PatientName` → tag `(0010,0010)`, VR `PN`. */
     static nameMap: Record<string, { tag: string; vr: string; name: string }>;
+    /** The data dictionary by tag, e.g. `(0010,0010)` → VR `PN`. */
+    static dictionary: Record<string, { tag: string; vr: string; name: string } | undefined>;
   }
 
   export class DicomMessage {

@@ -6,4 +6,5 @@ export { routingRoutes } from './routing.routes.js';
 export { webhookRoutes } from './webhook.routes.js';
 export { WebhookService } from './webhook.service.js';
 export { WebhooksRepository } from './webhooks.repository.js';
+export { userPatternProblem, userPatternReplace, UserPatternError } from './user-pattern.js';
 export { createRoutingModule, registerRoutingRoutes } from './routing.module.js';

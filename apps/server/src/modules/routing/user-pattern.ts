@@ -53,3 +53,17 @@ export function userPatternProblem(pattern: string): string | null {
 export function userPatternTest(pattern: string, value: string, maxInput: number): boolean {
   return compile(pattern).matcher(value.slice(0, maxInput)).find();
 }
+
+/**
+ * The value with every match of the pattern in its first `maxInput` characters replaced (`$1`
+ * names a group), the rest of the value dropped: a de-identification rule's rewrite. UserPatternError
+ * if RE2 refuses the pattern.
+ */
+export function userPatternReplace(
+  pattern: string,
+  value: string,
+  replacement: string,
+  maxInput: number,
+): string {
+  return compile(pattern).matcher(value.slice(0, maxInput)).replaceAll(replacement);
+}
