@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/errors.js';
 import type { Mail, Mailer } from '../../mail/mailer.js';
 import type { LinkRow, LinksRepository, LinkWithNames } from './links.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { visitorEvent, type AuditService } from '../../audit/audit.service.js';
 import { verifyPassword } from '../../security/passwords.js';
 import type { PublicLinkGuardDeps } from './public-link-guard.js';
 import { noLink, PublicLinkGuard } from './public-link-guard.js';
@@ -35,15 +35,8 @@ export class LinkAccessService {
     const link = await this.usableLink(token, ip);
     const now = this.guard.now();
     if (link.password_hash) {
-      const linkKey = `link:${link.uuid}`;
-      // Counted before hashing: once locked, even the right password waits out the window, and
-      // guesses sent together cannot all pass the limit.
-      const right = await this.guard.attempts.attempt(
-        linkKey,
-        this.guard.limits.perLink,
-        now,
-        [`linkip:${ip}`],
-        () => verifyPassword(password, link.password_hash!),
+      const right = await this.guard.proves(`link:${link.uuid}`, `linkip:${ip}`, now, () =>
+        verifyPassword(password, link.password_hash!),
       );
       if (!right) {
         await this.audit(link, 'LINK_USE', ip, 'FAILURE', { reason: 'bad_password' });
@@ -60,14 +53,9 @@ export class LinkAccessService {
         await this.deps.mailer.queue(usedMail(link, language), trx);
     });
     if (hits === undefined) throw noLink();
-    const { grant, grantHash, expires } = this.guard.newGrant(now, link.expires);
-    await this.deps.links.insertGrant({
-      grant_hash: grantHash,
-      link_uuid: link.uuid,
-      created: now,
-      expires,
-      ip,
-    });
+    const { grant, expires } = await this.guard.issueGrant(now, link.expires, ip, (row) =>
+      this.deps.links.insertGrant({ ...row, link_uuid: link.uuid }),
+    );
     await this.audit(link, 'LINK_USE', ip, 'SUCCESS', { hits });
     if (hits === 1 && link.notify_on_use === 1) this.deps.mailer.kick();
     return { grant, expires };
@@ -93,23 +81,15 @@ export class LinkAccessService {
     );
   }
 
-  private async audit(
+  private audit(
     link: LinkRow,
     action: string,
     ip: string,
     outcome: 'SUCCESS' | 'FAILURE',
     detail: Record<string, unknown>,
   ): Promise<void> {
-    await this.deps.audit.record({
-      userId: null,
-      accountId: link.account_id,
-      action,
-      objectType: 'link',
-      objectId: link.uuid,
-      outcome,
-      detail,
-      ip,
-    });
+    const object = { type: 'link', id: link.uuid };
+    return this.deps.audit.record(visitorEvent(link.account_id, action, object, ip, outcome, detail));
   }
 }
 

@@ -21,6 +21,14 @@ export const GRANT_TTL_MS = 60 * 60_000;
  */
 export const noLink = () => new DomainError('NO_LINK_ERROR');
 
+/** A grant as stored: its hash, when it was given, until when, to which address. */
+export interface GrantToStore {
+  grant_hash: string;
+  created: number;
+  expires: number;
+  ip: string;
+}
+
 export interface PublicLinkGuardDeps {
   failures: AuthFailuresRepository;
   limits?: LinkRateLimits;
@@ -65,9 +73,28 @@ export class PublicLinkGuard {
     return link;
   }
 
-  /** A new grant (kept hashed) lasting GRANT_TTL_MS, never past the link's own expiry. */
-  newGrant(now: number, linkExpires: number): { grant: string; grantHash: string; expires: number } {
+  /**
+   * Whether the holder of a link proves its secret (a password, a mailed code). Counted before
+   * checking: once the link is locked even the right secret waits out the window, and guesses sent
+   * together cannot all pass the limit. A wrong one counts against the link and the address.
+   */
+  proves(linkKey: string, addressKey: string, now: number, check: () => Promise<boolean>): Promise<boolean> {
+    return this.attempts.attempt(linkKey, this.limits.perLink, now, [addressKey], check);
+  }
+
+  /**
+   * A new grant lasting GRANT_TTL_MS, never past the link's own expiry, stored (hashed) by `store`
+   * with the address it was given to; the grant itself goes only to the caller.
+   */
+  async issueGrant(
+    now: number,
+    linkExpires: number,
+    ip: string,
+    store: (row: GrantToStore) => Promise<unknown>,
+  ): Promise<{ grant: string; expires: number }> {
     const grant = newSecretToken();
-    return { grant, grantHash: hashToken(grant), expires: Math.min(now + GRANT_TTL_MS, linkExpires) };
+    const expires = Math.min(now + GRANT_TTL_MS, linkExpires);
+    await store({ grant_hash: hashToken(grant), created: now, expires, ip });
+    return { grant, expires };
   }
 }

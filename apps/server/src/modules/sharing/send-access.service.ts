@@ -7,7 +7,7 @@ import type { AccountsRepository } from '../../repositories/accounts.repository.
 import type { SendRow, SendsRepository } from './sends.repository.js';
 import type { StudiesRepository, StudyRow } from '../../repositories/studies.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { visitorEvent, type AuditService } from '../../audit/audit.service.js';
 import type { DownloadPlan, DownloadService } from '../studies/index.js';
 import type { PublicLinkGuardDeps } from './public-link-guard.js';
 import { noLink, PublicLinkGuard } from './public-link-guard.js';
@@ -83,21 +83,13 @@ export class SendAccessService {
   async verify(token: string, code: string, ip: string): Promise<{ grant: string; expires: number }> {
     const { send } = await this.usable(token, ip);
     const now = this.guard.now();
-    const wrongKey = `sendverify:${send.uuid}`;
-    // Counted before comparing: once locked, even the right code waits out the window, and codes
-    // sent together cannot all pass the limit.
-    const ok = await this.guard.attempts.attempt(
-      wrongKey,
-      this.guard.limits.perLink,
-      now,
-      [`sendip:${ip}`],
-      () =>
-        Promise.resolve(
-          send.code_hash !== null &&
-            send.code_expires !== null &&
-            Number(send.code_expires) > now &&
-            codeHash(send, code.trim()) === send.code_hash,
-        ),
+    const ok = await this.guard.proves(`sendverify:${send.uuid}`, `sendip:${ip}`, now, () =>
+      Promise.resolve(
+        send.code_hash !== null &&
+          send.code_expires !== null &&
+          Number(send.code_expires) > now &&
+          codeHash(send, code.trim()) === send.code_hash,
+      ),
     );
     if (!ok) {
       await this.audit(send, 'SEND_LINK_VERIFY', ip, 'FAILURE', { reason: 'bad_code' });
@@ -105,29 +97,20 @@ export class SendAccessService {
     }
     // One use: the code is gone once it opened a grant.
     await this.deps.sends.setCode(send.uuid, null, null);
-    const { grant, grantHash, expires } = this.guard.newGrant(now, Number(send.expires));
-    await this.deps.sends.insertGrant({
-      grant_hash: grantHash,
-      send_uuid: send.uuid,
-      created: now,
-      expires,
-      ip,
-    });
+    const { grant, expires } = await this.guard.issueGrant(now, Number(send.expires), ip, (row) =>
+      this.deps.sends.insertGrant({ ...row, send_uuid: send.uuid }),
+    );
     await this.audit(send, 'SEND_LINK_VERIFY', ip, 'SUCCESS', {});
     return { grant, expires };
   }
 
   async study(grant: string, ip: string): Promise<Omit<SendLinkStudyAnswer, 'status'>> {
     const { send, study } = await this.granted(grant);
-    await this.deps.audit.record({
-      userId: null,
-      accountId: study.account_id,
-      action: 'STUDY_VIEW',
-      objectType: 'study',
-      objectId: study.uuid,
-      detail: { via: { send: send.uuid, email: send.email } },
-      ip,
-    });
+    const via = { send: send.uuid, email: send.email };
+    const object = { type: 'study', id: study.uuid };
+    await this.deps.audit.record(
+      visitorEvent(study.account_id, 'STUDY_VIEW', object, ip, 'SUCCESS', { via }),
+    );
     return {
       study: {
         patient_name: study.patient_name,
@@ -187,16 +170,9 @@ export class SendAccessService {
     outcome: 'SUCCESS' | 'FAILURE',
     detail: Record<string, unknown>,
   ): Promise<void> {
-    await this.deps.audit.record({
-      userId: null,
-      accountId: send.account_id,
-      action,
-      objectType: 'send',
-      objectId: send.uuid,
-      outcome,
-      detail: { email: send.email, ...detail },
-      ip,
-    });
+    const object = { type: 'send', id: send.uuid };
+    const withEmail = { email: send.email, ...detail };
+    await this.deps.audit.record(visitorEvent(send.account_id, action, object, ip, outcome, withEmail));
   }
 }
 
