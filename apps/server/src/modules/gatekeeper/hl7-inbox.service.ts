@@ -8,6 +8,7 @@ import type { Hl7ResultsRepository } from './hl7-results.repository.js';
 import type { OrdersRepository } from './orders.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import type { OrderFields, OrderService } from './order.service.js';
+import { orderFieldsOf } from './order.service.js';
 import { newUuid } from '../../security/tokens.js';
 
 interface Deps {
@@ -199,18 +200,7 @@ export class Hl7InboxService {
         `${HL7_FIELD[field] ?? field}: ${issue.message === 'required' ? 'required' : issue.message}`,
       );
     }
-    const o = checked.data;
-    return {
-      accession_number: o.accession_number,
-      patient_name: o.patient_name,
-      patientid: o.patientid ?? '',
-      patient_birth_date: o.patient_birth_date ?? '',
-      patient_sex: o.patient_sex ?? '',
-      requested_procedure: o.requested_procedure ?? '',
-      modality: o.modality ?? '',
-      scheduled_date: o.scheduled_date ?? '',
-      referring_physician: o.referring_physician ?? '',
-    };
+    return orderFieldsOf(checked.data);
   }
 
   private async result(message: Hl7Message, accountId: string, controlId: string): Promise<string> {

@@ -52,7 +52,7 @@ export class OrderService {
 
   async add(caller: Caller, input: OrderAddRequest): Promise<Order> {
     requireOrderAccount(caller, input.account_id, 'order_edit');
-    const order = await this.create(input.account_id, fieldsOf(input), 'manual', {
+    const order = await this.create(input.account_id, orderFieldsOf(input), 'manual', {
       userId: caller.user.uuid,
       ip: caller.ip,
     });
@@ -218,7 +218,11 @@ export class OrderService {
   }
 }
 
-function fieldsOf(input: OrderAddRequest): OrderFields {
+/**
+ * An order's fields from a checked order/add request, typed in or read off an HL7 message
+ * (hl7-inbox.service.ts): what the request leaves out is stored empty.
+ */
+export function orderFieldsOf(input: OrderAddRequest): OrderFields {
   return {
     accession_number: input.accession_number,
     patient_name: input.patient_name,
