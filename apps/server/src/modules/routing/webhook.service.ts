@@ -27,6 +27,7 @@ import { requireAccountAdmin, requireAdministered } from '../../policies/index.j
 import type { StudiesRepository, StudyRow } from '../../repositories/studies.repository.js';
 import type { WebhookDeliveryRow, WebhookRow, WebhooksRepository } from './webhooks.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
+import { auditAdmin, type AdminAudit } from '../../audit/admin-audit.js';
 import type { OutboundGuard } from '../../security/outbound-guard.js';
 import { OutboundRefused } from '../../security/outbound-guard.js';
 import { newUuid } from '../../security/tokens.js';
@@ -77,8 +78,11 @@ export function signWebhook(secret: string, timestamp: number, body: string): st
 export class WebhookService {
   private readonly now: () => number;
 
+  private readonly admin: AdminAudit<WebhookRow>;
+
   constructor(private readonly deps: Deps) {
     this.now = deps.now ?? Date.now;
+    this.admin = auditAdmin(deps.audit, 'webhook', auditView);
   }
 
   /** How the delivery job retries (webhook-job.ts). */
@@ -123,8 +127,7 @@ export class WebhookService {
       created: now,
       updated: now,
     };
-    await this.deps.webhooks.insert(row);
-    await this.audit(caller, accountId, 'CREATE', row.uuid, { after: auditView(row) });
+    await this.admin.add(caller, row, () => this.deps.webhooks.insert(row));
     return presentWebhook(row);
   }
 
@@ -138,20 +141,15 @@ export class WebhookService {
       events: ifGiven(valid.event, JSON.stringify),
       disabled: valid.disabled,
     });
-    if (!Object.keys(changes).length) return presentWebhook(row);
-    const after = { ...row, ...changes, updated: this.now() };
-    await this.deps.webhooks.update(uuid, { ...changes, updated: after.updated });
-    await this.audit(caller, row.account_id, 'EDIT', uuid, {
-      before: auditView(row),
-      after: auditView(after),
-    });
-    return presentWebhook(after);
+    const write = (written: typeof changes) => this.deps.webhooks.update(uuid, written);
+    return presentWebhook(
+      await this.admin.edit(caller, row, changes, write, () => ({ updated: this.now() })),
+    );
   }
 
   async remove(caller: Caller, uuid: string): Promise<void> {
     const row = requireAdministered(caller, await this.deps.webhooks.find(uuid), 'webhook');
-    await this.deps.webhooks.remove(uuid);
-    await this.audit(caller, row.account_id, 'DELETE', uuid, { before: auditView(row) });
+    await this.admin.remove(caller, row, () => this.deps.webhooks.remove(uuid));
   }
 
   /** A page of a webhook's deliveries, newest first. */
@@ -374,16 +372,6 @@ export class WebhookService {
     }
     if (fields.disabled !== undefined) out.disabled = fields.disabled;
     return out;
-  }
-
-  private audit(
-    caller: Caller,
-    accountId: string,
-    action: string,
-    uuid: string,
-    detail: Record<string, unknown>,
-  ) {
-    return this.deps.audit.recordAdministration(caller, accountId, action, 'webhook', uuid, detail);
   }
 }
 
