@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AccountUser, AccountUserPage, UserPageSize, UserSortField } from '@imaging-inbox/contract';
-import { apiGet, apiPost, type Params } from '../../../lib/api-client';
+import type { UserPageSize, UserSortField } from '@imaging-inbox/contract';
+import { api, type Params } from '../../../lib/api-client';
 
 export interface UserListQuery {
   filter: string;
@@ -18,7 +18,7 @@ export const useAccountUsers = (accountId: string, q: UserListQuery, enabled = t
     enabled,
     queryKey: [...usersKey, accountId, q],
     queryFn: ({ signal }) =>
-      apiGet<AccountUserPage>(
+      api.get(
         'account/user/list',
         {
           uuid: accountId,
@@ -41,16 +41,15 @@ const useUsersMutation = <V, R>(call: (vars: V) => Promise<R>) => {
 };
 
 /** account/user/add: e-mails a one-time link to choose a password (a known user is told by mail). */
-export const useInviteUser = () =>
-  useUsersMutation((params: Params) => apiPost<AccountUser>('account/user/add', params));
+export const useInviteUser = () => useUsersMutation((params: Params) => api.call('account/user/add', params));
 
 /** account/user/set: name, admin flag and account role. */
 export const useSetAccountUser = () =>
-  useUsersMutation((params: Params) => apiPost<AccountUser>('account/user/set', params));
+  useUsersMutation((params: Params) => api.call('account/user/set', params));
 
 export const useDeleteAccountUser = () =>
   useUsersMutation((v: { accountId: string; userId: string }) =>
-    apiPost('account/user/delete', { uuid: v.accountId, user_id: v.userId }),
+    api.call('account/user/delete', { uuid: v.accountId, user_id: v.userId }),
   );
 
 /**
@@ -60,6 +59,6 @@ export const useDeleteAccountUser = () =>
 export const useEnableUsers = () =>
   useUsersMutation(async (v: { userIds: string[]; enable: boolean }) => {
     for (const uuid of v.userIds) {
-      await apiPost('user/enable', { uuid, ...(v.enable ? {} : { disable: 1 }) });
+      await api.call('user/enable', { uuid, ...(v.enable ? {} : { disable: 1 }) });
     }
   });

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AuditLogEntry } from '@imaging-inbox/contract';
-import { apiGet, apiGetFile, type Params } from '../../../lib/api-client';
+import { api, type Params } from '../../../lib/api-client';
 import { saveBlob } from '../../../lib/save-blob';
 
 export interface AuditLogQuery {
@@ -41,7 +41,7 @@ export const useAuditLog = (
     enabled,
     queryKey: ['audit-log', accountId, q, page, rows],
     queryFn: ({ signal }) =>
-      apiGet<AuditLogPage>(
+      api.get(
         'audit/log',
         { ...auditLogParams(accountId, q), 'page.number': page, 'page.rows': rows },
         { signal },
@@ -56,6 +56,6 @@ export const useAuditLog = (
  * answers anyway.
  */
 export async function downloadAuditLogCsv(accountId: string, q: AuditLogQuery): Promise<void> {
-  const blob = await apiGetFile('audit/log', { ...auditLogParams(accountId, q), format: 'csv' });
+  const blob = await api.file('audit/log', { ...auditLogParams(accountId, q), format: 'csv' });
   saveBlob(blob, 'audit-log.csv');
 }

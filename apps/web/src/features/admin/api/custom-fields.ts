@@ -1,18 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CustomField, CustomFieldListAnswer } from '@imaging-inbox/contract';
 import { MAX_PAGE_ROWS } from '@imaging-inbox/contract';
-import { apiGet, apiPost, type Params } from '../../../lib/api-client';
+import { api, type Params } from '../../../lib/api-client';
 
 /** The account's custom field definitions (customfield/list). */
 export const useCustomFields = (accountId: string) =>
   useQuery({
     queryKey: ['customfields', accountId],
     queryFn: ({ signal }) =>
-      apiGet<CustomFieldListAnswer>(
-        'customfield/list',
-        { account_id: accountId, 'page.rows': MAX_PAGE_ROWS },
-        { signal },
-      ),
+      api.get('customfield/list', { account_id: accountId, 'page.rows': MAX_PAGE_ROWS }, { signal }),
     select: (answer) => answer.customfields,
   });
 
@@ -25,8 +20,8 @@ const useFieldsMutation = <V, R>(call: (vars: V) => Promise<R>) => {
 };
 
 export const useAddCustomField = () =>
-  useFieldsMutation((params: Params) => apiPost<CustomField>('customfield/add', params));
+  useFieldsMutation((params: Params) => api.call('customfield/add', params));
 export const useSetCustomField = () =>
-  useFieldsMutation((params: Params) => apiPost<CustomField>('customfield/set', params));
+  useFieldsMutation((params: Params) => api.call('customfield/set', params));
 export const useDeleteCustomField = () =>
-  useFieldsMutation((uuid: string) => apiPost('customfield/delete', { uuid }));
+  useFieldsMutation((uuid: string) => api.call('customfield/delete', { uuid }));

@@ -1,13 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DicomNode, GroupWorkflowConfig } from '@imaging-inbox/contract';
 import { MAX_PAGE_ROWS } from '@imaging-inbox/contract';
-import { apiGet, apiPost, type Params } from '../../../lib/api-client';
+import { api, type Params } from '../../../lib/api-client';
 
 /** A group's gatekeeper-workflow configuration, as group/get answers it. */
 export const useGroupWorkflow = (groupId: string) =>
   useQuery({
     queryKey: ['admin-groups', 'workflow', groupId],
-    queryFn: ({ signal }) => apiGet<GroupWorkflowConfig>('group/get', { uuid: groupId }, { signal }),
+    queryFn: ({ signal }) => api.get('group/get', { uuid: groupId }, { signal }),
   });
 
 /** group/config/set: the group's whole configuration. */
@@ -15,7 +14,7 @@ export const useSetGroupConfig = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (v: { groupId: string; config: unknown }) =>
-      apiPost('group/config/set', { uuid: v.groupId, config: JSON.stringify(v.config) }),
+      api.call('group/config/set', { uuid: v.groupId, config: JSON.stringify(v.config) }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin-groups', 'workflow'] }),
   });
 };
@@ -25,11 +24,7 @@ export const useDicomNodes = (accountId: string) =>
   useQuery({
     queryKey: ['dicom-nodes', accountId],
     queryFn: ({ signal }) =>
-      apiGet<{ nodes: DicomNode[] }>(
-        'dicom/node/list',
-        { account_id: accountId, 'page.rows': MAX_PAGE_ROWS },
-        { signal },
-      ),
+      api.get('dicom/node/list', { account_id: accountId, 'page.rows': MAX_PAGE_ROWS }, { signal }),
     select: (answer) => answer.nodes,
   });
 
@@ -41,6 +36,6 @@ const useNodesMutation = <V>(call: (vars: V) => Promise<unknown>) => {
   });
 };
 
-export const useAddDicomNode = () => useNodesMutation((params: Params) => apiPost('dicom/node/add', params));
+export const useAddDicomNode = () => useNodesMutation((params: Params) => api.call('dicom/node/add', params));
 export const useDeleteDicomNode = () =>
-  useNodesMutation((uuid: string) => apiPost('dicom/node/delete', { uuid }));
+  useNodesMutation((uuid: string) => api.call('dicom/node/delete', { uuid }));

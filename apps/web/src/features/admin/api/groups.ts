@@ -1,23 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  AdminGroup,
-  AdminGroupListAnswer,
-  GroupMember,
-  GroupMemberListAnswer,
-} from '@imaging-inbox/contract';
 import { MAX_PAGE_ROWS } from '@imaging-inbox/contract';
-import { apiGet, apiPost, type Params } from '../../../lib/api-client';
+import { api, type Params } from '../../../lib/api-client';
 
 /** The account's groups for their administrators (account/group/list). */
 export const useAccountGroups = (accountId: string) =>
   useQuery({
     queryKey: ['admin-groups', accountId],
     queryFn: ({ signal }) =>
-      apiGet<AdminGroupListAnswer>(
-        'account/group/list',
-        { uuid: accountId, 'page.rows': MAX_PAGE_ROWS },
-        { signal },
-      ),
+      api.get('account/group/list', { uuid: accountId, 'page.rows': MAX_PAGE_ROWS }, { signal }),
     select: (answer) => answer.groups,
   });
 
@@ -26,11 +16,7 @@ export const useGroupMembers = (groupId: string) =>
   useQuery({
     queryKey: ['admin-groups', 'members', groupId],
     queryFn: ({ signal }) =>
-      apiGet<GroupMemberListAnswer>(
-        'group/user/list',
-        { uuid: groupId, 'page.rows': MAX_PAGE_ROWS },
-        { signal },
-      ),
+      api.get('group/user/list', { uuid: groupId, 'page.rows': MAX_PAGE_ROWS }, { signal }),
     select: (answer) => answer.users,
   });
 
@@ -46,21 +32,20 @@ const useGroupsMutation = <V, R>(call: (vars: V) => Promise<R>) => {
   });
 };
 
-export const useAddGroup = () =>
-  useGroupsMutation((params: Params) => apiPost<AdminGroup>('group/add', params));
+export const useAddGroup = () => useGroupsMutation((params: Params) => api.call('group/add', params));
 
 export const useRenameGroup = () =>
-  useGroupsMutation((v: { uuid: string; name: string }) => apiPost<AdminGroup>('group/set', v));
+  useGroupsMutation((v: { uuid: string; name: string }) => api.call('group/set', v));
 
-export const useDeleteGroup = () => useGroupsMutation((uuid: string) => apiPost('group/delete', { uuid }));
+export const useDeleteGroup = () => useGroupsMutation((uuid: string) => api.call('group/delete', { uuid }));
 
 /** group/user/add: adds a member with a role, or changes the role of one already in the group. */
 export const useSetGroupMember = () =>
   useGroupsMutation((v: { groupId: string; userId: string; roleId: string }) =>
-    apiPost<GroupMember>('group/user/add', { uuid: v.groupId, user_id: v.userId, role_id: v.roleId }),
+    api.call('group/user/add', { uuid: v.groupId, user_id: v.userId, role_id: v.roleId }),
   );
 
 export const useDeleteGroupMember = () =>
   useGroupsMutation((v: { groupId: string; userId: string }) =>
-    apiPost('group/user/delete', { uuid: v.groupId, user_id: v.userId }),
+    api.call('group/user/delete', { uuid: v.groupId, user_id: v.userId }),
   );

@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Permission, Role, RoleListAnswer } from '@imaging-inbox/contract';
+import type { Permission } from '@imaging-inbox/contract';
 import { MAX_PAGE_ROWS } from '@imaging-inbox/contract';
-import { apiGet, apiPost } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** The account's roles (role/list), for the role pickers of the users and groups pages. */
 export const useRoles = (accountId: string, enabled = true) =>
   useQuery({
     queryKey: ['roles', accountId],
     queryFn: ({ signal }) =>
-      apiGet<RoleListAnswer>('role/list', { account_id: accountId, 'page.rows': MAX_PAGE_ROWS }, { signal }),
+      api.get('role/list', { account_id: accountId, 'page.rows': MAX_PAGE_ROWS }, { signal }),
     select: (answer) => answer.roles,
     enabled,
   });
@@ -26,7 +26,7 @@ const ROLE_READERS = new Set(['roles', 'account-users', 'admin-groups']);
 
 export const useAddRole = () =>
   useRolesMutation((v: { accountId: string; name: string; permissions: Permission[] }) =>
-    apiPost<Role>('role/add', {
+    api.call('role/add', {
       account_id: v.accountId,
       name: v.name,
       permissions: v.permissions.join(','),
@@ -35,7 +35,7 @@ export const useAddRole = () =>
 
 export const useSetRole = () =>
   useRolesMutation((v: { uuid: string; name: string; permissions: Permission[] }) =>
-    apiPost<Role>('role/set', { uuid: v.uuid, name: v.name, permissions: v.permissions.join(',') }),
+    api.call('role/set', { uuid: v.uuid, name: v.name, permissions: v.permissions.join(',') }),
   );
 
-export const useDeleteRole = () => useRolesMutation((uuid: string) => apiPost('role/delete', { uuid }));
+export const useDeleteRole = () => useRolesMutation((uuid: string) => api.call('role/delete', { uuid }));
