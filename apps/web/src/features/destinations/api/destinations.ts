@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Destination, EchoResult } from '@imaging-inbox/contract';
-import { apiGet, apiPost, type Params } from '../../../lib/api-client';
+import { api, type Params } from '../../../lib/api-client';
 
 const destinationsKey = (accountId: string) => ['destinations', accountId] as const;
 
@@ -8,8 +7,7 @@ const destinationsKey = (accountId: string) => ['destinations', accountId] as co
 export const useDestinations = (accountId: string) =>
   useQuery({
     queryKey: destinationsKey(accountId),
-    queryFn: ({ signal }) =>
-      apiGet<{ destinations: Destination[] }>('destination/list', { account_id: accountId }, { signal }),
+    queryFn: ({ signal }) => api.get('destination/list', { account_id: accountId }, { signal }),
     select: (answer) => answer.destinations,
   });
 
@@ -22,14 +20,14 @@ const useDestinationMutation = <V>(call: (vars: V) => Promise<unknown>) => {
 };
 
 export const useAddDestination = () =>
-  useDestinationMutation((params: Params) => apiPost<Destination>('destination/add', params));
+  useDestinationMutation((params: Params) => api.call('destination/add', params));
 
 export const useSetDestination = () =>
-  useDestinationMutation((params: Params) => apiPost<Destination>('destination/set', params));
+  useDestinationMutation((params: Params) => api.call('destination/set', params));
 
 export const useDeleteDestination = () =>
-  useDestinationMutation((uuid: string) => apiPost('destination/delete', { uuid }));
+  useDestinationMutation((uuid: string) => api.call('destination/delete', { uuid }));
 
 /** A C-ECHO now; its outcome also becomes the listed last echo. */
 export const useEchoDestination = () =>
-  useDestinationMutation((uuid: string) => apiPost<EchoResult>('destination/echo', { uuid }));
+  useDestinationMutation((uuid: string) => api.call('destination/echo', { uuid }));

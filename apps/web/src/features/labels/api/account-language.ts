@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ACCOUNT_LANGUAGE_PARAM, type Language } from '@imaging-inbox/contract';
-import { apiPost } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** account/set of the account's default language ('' forgets it); the account is read again after. */
 export const useSetAccountLanguage = (accountId: string) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (language: Language | '') =>
-      apiPost('account/set', { uuid: accountId, [ACCOUNT_LANGUAGE_PARAM]: language }),
+      api.call('account/set', { uuid: accountId, [ACCOUNT_LANGUAGE_PARAM]: language }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['account', 'get', accountId] }),
   });
 };

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LabelListAnswer, LabelOverride } from '@imaging-inbox/contract';
-import { apiGet, apiPost } from '../../../lib/api-client';
+import type { LabelOverride } from '@imaging-inbox/contract';
+import { api } from '../../../lib/api-client';
 
 /** The account's label overrides (label/list): every member reads them. */
 export const useLabels = (accountId: string) =>
   useQuery({
     queryKey: ['labels', accountId],
-    queryFn: ({ signal }) => apiGet<LabelListAnswer>('label/list', { account_id: accountId }, { signal }),
+    queryFn: ({ signal }) => api.get('label/list', { account_id: accountId }, { signal }),
     select: (answer) => answer.labels,
   });
 
@@ -19,9 +19,9 @@ const useLabelsMutation = <V, R>(call: (vars: V) => Promise<R>) => {
 };
 
 export const useSetLabel = (accountId: string) =>
-  useLabelsMutation((label: LabelOverride) => apiPost('label/set', { account_id: accountId, ...label }));
+  useLabelsMutation((label: LabelOverride) => api.call('label/set', { account_id: accountId, ...label }));
 
 export const useDeleteLabel = (accountId: string) =>
   useLabelsMutation((label: Pick<LabelOverride, 'language' | 'key'>) =>
-    apiPost('label/delete', { account_id: accountId, language: label.language, key: label.key }),
+    api.call('label/delete', { account_id: accountId, language: label.language, key: label.key }),
   );

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { LabelListAnswer } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { setLabelOverrides } from '../../../lib/i18n';
 
 /**
@@ -11,7 +10,7 @@ import { setLabelOverrides } from '../../../lib/i18n';
 export function useAccountLabels(): void {
   const labels = useQuery({
     queryKey: ['labels', 'session'],
-    queryFn: ({ signal }) => apiGet<LabelListAnswer>('label/list', {}, { signal }),
+    queryFn: ({ signal }) => api.get('label/list', {}, { signal }),
     select: (answer) => answer.labels,
     staleTime: Infinity,
   });
