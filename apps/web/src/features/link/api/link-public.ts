@@ -1,6 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { LinkInfoAnswer, LinkUnlockAnswer } from '@imaging-inbox/contract';
-import { apiGet, apiPost } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { errorBody, errorCode } from '../../../lib/api-error';
 
 // The public link calls never carry a session: the outside party has none.
@@ -9,14 +8,13 @@ const noSid = { withSid: false } as const;
 export const useLinkInfo = (token: string) =>
   useQuery({
     queryKey: ['link-info', token],
-    queryFn: ({ signal }) => apiGet<LinkInfoAnswer>('link/public/info', { token }, { ...noSid, signal }),
+    queryFn: ({ signal }) => api.get('link/public/info', { token }, { ...noSid, signal }),
     retry: false,
   });
 
 export const useUnlockLink = () =>
   useMutation({
-    mutationFn: (input: { token: string; password: string }) =>
-      apiPost<LinkUnlockAnswer>('link/public/unlock', input, noSid),
+    mutationFn: (input: { token: string; password: string }) => api.call('link/public/unlock', input, noSid),
   });
 
 /** The server's error_type, also for 429 answers that the generic client reports as unexpected. */

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LinkAddAnswer, LinkListAnswer, LinkSort } from '@imaging-inbox/contract';
-import { apiGet, apiPost, type Params } from '../../../lib/api-client';
+import type { LinkSort } from '@imaging-inbox/contract';
+import { api, type Params } from '../../../lib/api-client';
 
 const linksKey = (namespaceId: string, sort: LinkSort) => ['links', namespaceId, sort] as const;
 
-export const addLink = (params: Params) => apiPost<LinkAddAnswer>('link/add', params);
+export const addLink = (params: Params) => api.call('link/add', params);
 
 export const useAddLink = () => {
   const queryClient = useQueryClient();
@@ -19,7 +19,7 @@ export const usePendingRequests = (accountId: string, namespaceId: string, sort:
   useQuery({
     queryKey: linksKey(namespaceId, sort),
     queryFn: ({ signal }) =>
-      apiGet<LinkListAnswer>(
+      api.get(
         'link/list',
         { account_id: accountId, 'filter.namespace_id.equals': namespaceId, sort_by: sort },
         { signal },
@@ -30,7 +30,7 @@ export const usePendingRequests = (accountId: string, namespaceId: string, sort:
 export const useRevokeLink = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (uuid: string) => apiPost('link/delete', { uuid }),
+    mutationFn: (uuid: string) => api.call('link/delete', { uuid }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['links'] }),
   });
 };

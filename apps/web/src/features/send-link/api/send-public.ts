@@ -1,6 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { SendLinkInfoAnswer, SendLinkStudyAnswer, SendLinkVerifyAnswer } from '@imaging-inbox/contract';
-import { API_BASE, apiGet, apiPost } from '../../../lib/api-client';
+import { api, API_BASE } from '../../../lib/api-client';
 
 // The recipient of an e-mailed exam has no account: these calls never carry a session.
 const noSid = { withSid: false } as const;
@@ -8,25 +7,23 @@ const noSid = { withSid: false } as const;
 export const useSendLinkInfo = (token: string) =>
   useQuery({
     queryKey: ['send-link', 'info', token],
-    queryFn: ({ signal }) => apiGet<SendLinkInfoAnswer>('send/public/info', { token }, { ...noSid, signal }),
+    queryFn: ({ signal }) => api.get('send/public/info', { token }, { ...noSid, signal }),
     retry: false,
   });
 
 /** Mails a one-time code to the address the exam was sent to. */
 export const useRequestSendCode = () =>
-  useMutation({ mutationFn: (token: string) => apiPost('send/public/code', { token }, noSid) });
+  useMutation({ mutationFn: (token: string) => api.call('send/public/code', { token }, noSid) });
 
 export const useVerifySendCode = () =>
   useMutation({
-    mutationFn: (input: { token: string; code: string }) =>
-      apiPost<SendLinkVerifyAnswer>('send/public/verify', input, noSid),
+    mutationFn: (input: { token: string; code: string }) => api.call('send/public/verify', input, noSid),
   });
 
 export const useSendLinkStudy = (grant: string | null) =>
   useQuery({
     queryKey: ['send-link', 'study', grant],
-    queryFn: ({ signal }) =>
-      apiGet<SendLinkStudyAnswer>('send/public/study', { grant: grant ?? '' }, { ...noSid, signal }),
+    queryFn: ({ signal }) => api.get('send/public/study', { grant: grant ?? '' }, { ...noSid, signal }),
     enabled: grant !== null,
     retry: false,
   });
