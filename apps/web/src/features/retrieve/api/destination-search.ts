@@ -1,10 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { SEARCH_POLL_MS, type DestinationRetrieve, type DestinationSearch } from '@imaging-inbox/contract';
-import { apiGet, apiPost, type Params } from '../../../lib/api-client';
+import { SEARCH_POLL_MS, type DestinationSearch } from '@imaging-inbox/contract';
+import { api, type Params } from '../../../lib/api-client';
 
 /** Starts a destination search (destination/search); answers its uuid at once. */
 export const useStartSearch = () =>
-  useMutation({ mutationFn: (params: Params) => apiPost<{ uuid: string }>('destination/search', params) });
+  useMutation({ mutationFn: (params: Params) => api.call('destination/search', params) });
 
 const isRunning = (search: DestinationSearch | undefined) =>
   !search || search.state === 'running' || search.retrieves.some((r) => r.state === 'running');
@@ -16,7 +16,7 @@ const isRunning = (search: DestinationSearch | undefined) =>
 export const useSearch = (uuid: string | null) =>
   useQuery({
     queryKey: ['destination-search', uuid],
-    queryFn: ({ signal }) => apiGet<DestinationSearch>('destination/search/get', { uuid: uuid! }, { signal }),
+    queryFn: ({ signal }) => api.get('destination/search/get', { uuid: uuid! }, { signal }),
     enabled: uuid !== null,
     refetchInterval: (query) => (isRunning(query.state.data) ? SEARCH_POLL_MS : false),
   });
@@ -25,7 +25,7 @@ export const useSearch = (uuid: string | null) =>
 export const useRetrieve = () =>
   useMutation({
     mutationFn: (vars: { searchId: string; studyUid: string }) =>
-      apiPost<DestinationRetrieve>('destination/retrieve', {
+      api.call('destination/retrieve', {
         destination_search_id: vars.searchId,
         study_uid: vars.studyUid,
       }),

@@ -1,18 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import { TAG_LOOKUP_ROWS } from '@imaging-inbox/contract';
-import type { TagListAnswer } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** Tag suggestions for a typed prefix, 25 rows. */
 export const tagListQuery = (text: string) =>
   queryOptions({
     queryKey: ['tag', 'list', text],
     queryFn: ({ signal }) =>
-      apiGet<TagListAnswer>(
-        'tag/list',
-        { 'filter.tag.like': `%${text}%`, 'page.rows': TAG_LOOKUP_ROWS },
-        { signal },
-      ),
+      api.get('tag/list', { 'filter.tag.like': `%${text}%`, 'page.rows': TAG_LOOKUP_ROWS }, { signal }),
     enabled: text !== '',
     staleTime: 60_000,
   });

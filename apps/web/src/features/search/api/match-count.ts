@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { StudyCountAnswer, StudyFilters } from '@imaging-inbox/contract';
-import { apiPost } from '../../../lib/api-client';
+import type { StudyFilters } from '@imaging-inbox/contract';
+import { api } from '../../../lib/api-client';
 
 /**
  * How many studies a set of filters matches (study/count). The key is the study list's count key,
@@ -9,6 +9,6 @@ import { apiPost } from '../../../lib/api-client';
 export const matchCountQuery = (filters: StudyFilters) =>
   queryOptions({
     queryKey: ['study', 'count', filters],
-    queryFn: ({ signal }) => apiPost<StudyCountAnswer>('study/count', filters, { signal }),
+    queryFn: ({ signal }) => api.call('study/count', filters, { signal }),
     placeholderData: keepPreviousData,
   });

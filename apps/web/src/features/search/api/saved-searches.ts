@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiGet, apiPost } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { errorCode } from '../../../lib/api-error';
 import { EMPTY_ADVANCED_FILTERS, type AdvancedFilters } from '../lib/advanced-filters';
 
@@ -37,11 +37,7 @@ export const savedSearchesQuery = () =>
     queryKey: ['setting', SAVED_SEARCHES_KEY],
     queryFn: async ({ signal }) => {
       try {
-        const answer = await apiGet<{ value: string | null }>(
-          'setting/get',
-          { key: SAVED_SEARCHES_KEY },
-          { signal },
-        );
+        const answer = await api.get('setting/get', { key: SAVED_SEARCHES_KEY }, { signal });
         return parseSavedSearches(answer.value);
       } catch (error) {
         if (errorCode(error) === 'NOT_FOUND') return [];
@@ -55,7 +51,7 @@ export function useSaveSearches() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (list: SavedSearch[]) => {
-      await apiPost('setting/set', { key: SAVED_SEARCHES_KEY, value: JSON.stringify(list) });
+      await api.call('setting/set', { key: SAVED_SEARCHES_KEY, value: JSON.stringify(list) });
       return list;
     },
     onSuccess: (list) => queryClient.setQueryData(savedSearchesQuery().queryKey, list),

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EventFlagName, NotificationPreference } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 const KEY = ['user', 'event', 'list'] as const;
 
@@ -8,7 +8,7 @@ const KEY = ['user', 'event', 'list'] as const;
 export const notificationPreferencesQuery = () =>
   queryOptions({
     queryKey: KEY,
-    queryFn: ({ signal }) => apiGet<{ events: NotificationPreference[] }>('user/event/list', {}, { signal }),
+    queryFn: ({ signal }) => api.get('user/event/list', {}, { signal }),
     select: (answer) => answer.events,
   });
 
@@ -26,7 +26,7 @@ export const useSetNotificationPreference = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ namespaceId, flag, value }: SetFlagVars) =>
-      apiGet<NotificationPreference>('user/event/set', { namespace_id: namespaceId, [flag]: value }),
+      api.get('user/event/set', { namespace_id: namespaceId, [flag]: value }),
     onMutate: async ({ namespaceId, flag, value }: SetFlagVars) => {
       await queryClient.cancelQueries({ queryKey: KEY });
       const previous = queryClient.getQueryData<{ events: NotificationPreference[] }>(KEY);

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ProfileFields, UserProfile } from '@imaging-inbox/contract';
-import { apiGet, apiPost } from '../../../lib/api-client';
+import type { ProfileFields } from '@imaging-inbox/contract';
+import { api } from '../../../lib/api-client';
 
 const KEY = ['user', 'profile'] as const;
 
@@ -8,7 +8,7 @@ const KEY = ['user', 'profile'] as const;
 export const profileQuery = () =>
   queryOptions({
     queryKey: KEY,
-    queryFn: ({ signal }) => apiGet<UserProfile>('user/get', {}, { signal }),
+    queryFn: ({ signal }) => api.get('user/get', {}, { signal }),
     staleTime: 5 * 60_000,
   });
 
@@ -16,7 +16,7 @@ export const profileQuery = () =>
 export const useSaveProfile = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (values: ProfileFields) => apiPost<UserProfile>('user/set', { ...values }),
+    mutationFn: (values: ProfileFields) => api.call('user/set', { ...values }),
     onSuccess: (profile) => {
       queryClient.setQueryData(KEY, profile);
       return queryClient.invalidateQueries({ queryKey: ['session', 'user'] });
@@ -28,7 +28,7 @@ export const useSaveProfile = () => {
 export const useSaveLanguage = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (language: string) => apiPost<UserProfile>('user/set', { language }),
+    mutationFn: (language: string) => api.call('user/set', { language }),
     onSuccess: (profile) => queryClient.setQueryData(KEY, profile),
   });
 };
@@ -40,4 +40,4 @@ export interface PasswordChange {
 }
 
 export const useChangePassword = () =>
-  useMutation({ mutationFn: (change: PasswordChange) => apiPost('user/password/change', { ...change }) });
+  useMutation({ mutationFn: (change: PasswordChange) => api.call('user/password/change', { ...change }) });
