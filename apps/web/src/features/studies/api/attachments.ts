@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AttachmentListAnswer, AttachmentUploadAnswer, ErrorType, Study } from '@imaging-inbox/contract';
+import type { AttachmentUploadAnswer, ErrorType, Study } from '@imaging-inbox/contract';
 import { ATTACHMENT_PAGE_ROWS } from '@imaging-inbox/contract';
-import { API_BASE, apiPost } from '../../../lib/api-client';
+import { api, API_BASE } from '../../../lib/api-client';
 import { ApiError, CLIENT_ERROR_CODES } from '../../../lib/api-error';
 import { getSid } from '../../../lib/storage';
 import { refreshStudies } from './study-cache';
@@ -31,7 +31,7 @@ export const attachmentListQuery = (uuid: string, page: number) =>
   queryOptions({
     queryKey: ['attachments', uuid, page],
     queryFn: ({ signal }) =>
-      apiPost<AttachmentListAnswer>(
+      api.call(
         'study/attachment/list',
         { uuid, 'page.number': page, 'page.rows': ATTACHMENT_PAGE_ROWS },
         { signal },

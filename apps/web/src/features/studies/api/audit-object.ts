@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AuditObjectAnswer } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { SHOWN_AUDIT_ACTIONS } from '../lib/history';
 
 /** A study's history, newest first, limited to the action kinds the Summary shows. */
@@ -8,7 +7,7 @@ export const auditObjectQuery = (uuid: string) =>
   queryOptions({
     queryKey: ['audit', 'object', uuid],
     queryFn: ({ signal }) =>
-      apiGet<AuditObjectAnswer>(
+      api.get(
         'audit/object',
         { uuid, reverse: 1, 'filter.action.in': JSON.stringify(SHOWN_AUDIT_ACTIONS), rows: 50 },
         { signal },

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { GroupSummary, GroupWorkflowConfig } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export type GroupWithWorkflow = Omit<GroupSummary, 'type'> & GroupWorkflowConfig;
 
@@ -11,7 +11,7 @@ export type GroupWithWorkflow = Omit<GroupSummary, 'type'> & GroupWorkflowConfig
 export const groupWorkflowQuery = (groupUuid: string) =>
   queryOptions({
     queryKey: ['group', 'get', groupUuid],
-    queryFn: ({ signal }) => apiGet<GroupWithWorkflow>('group/get', { uuid: groupUuid }, { signal }),
+    queryFn: ({ signal }) => api.get('group/get', { uuid: groupUuid }, { signal }),
     staleTime: 60 * 1000,
   });
 

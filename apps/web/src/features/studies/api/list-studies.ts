@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { StudyCountAnswer, StudyFilters, StudyListAnswer } from '@imaging-inbox/contract';
-import { apiPost } from '../../../lib/api-client';
+import type { StudyFilters } from '@imaging-inbox/contract';
+import { api } from '../../../lib/api-client';
 
 export interface StudyListParams {
   filters: StudyFilters;
@@ -17,7 +17,7 @@ export const studyListQuery = (params: StudyListParams) =>
   queryOptions({
     queryKey: ['study', 'list', params],
     queryFn: ({ signal }) =>
-      apiPost<StudyListAnswer>(
+      api.call(
         'study/list',
         { ...params.filters, sort_by: params.sort, 'page.rows': params.rows, 'page.number': params.page },
         { signal },
@@ -28,6 +28,6 @@ export const studyListQuery = (params: StudyListParams) =>
 export const studyCountQuery = (filters: StudyFilters) =>
   queryOptions({
     queryKey: ['study', 'count', filters],
-    queryFn: ({ signal }) => apiPost<StudyCountAnswer>('study/count', filters, { signal }),
+    queryFn: ({ signal }) => api.call('study/count', filters, { signal }),
     placeholderData: keepPreviousData,
   });

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Nomination, NominationAnswer } from '@imaging-inbox/contract';
-import { apiGet, apiPost } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { refreshStudies } from './study-cache';
 
 const nominationKey = (studyUuid: string) => ['study', 'nomination', studyUuid] as const;
@@ -13,7 +12,7 @@ const nominationKey = (studyUuid: string) => ['study', 'nomination', studyUuid] 
 export const useNomination = (studyUuid: string) =>
   useQuery({
     queryKey: nominationKey(studyUuid),
-    queryFn: ({ signal }) => apiGet<NominationAnswer>('study/nomination', { uuid: studyUuid }, { signal }),
+    queryFn: ({ signal }) => api.get('study/nomination', { uuid: studyUuid }, { signal }),
     refetchInterval: (query) => {
       const status = query.state.data?.nomination?.status;
       return status === 'PROCESSING' || status === 'EVALUATING' ? 5000 : false;
@@ -40,7 +39,7 @@ export const useNominate = (studyUuid: string) => {
   const refresh = useRefreshNomination(studyUuid);
   return useMutation({
     mutationFn: ({ gatekeeperId, answers }: NominateInput) =>
-      apiPost<{ nomination: Nomination }>('study/nominate', {
+      api.call('study/nominate', {
         uuid: studyUuid,
         gatekeeper_id: gatekeeperId,
         ...Object.fromEntries(Object.entries(answers).map(([name, value]) => [`customfield-${name}`, value])),
@@ -53,7 +52,7 @@ export const useNominate = (studyUuid: string) => {
 export const useCancelNomination = (studyUuid: string) => {
   const refresh = useRefreshNomination(studyUuid);
   return useMutation({
-    mutationFn: () => apiPost('study/nominate/cancel', { uuid: studyUuid }),
+    mutationFn: () => api.call('study/nominate/cancel', { uuid: studyUuid }),
     onSettled: refresh,
   });
 };
@@ -71,7 +70,7 @@ export const useRejectNomination = (copyUuid: string) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ reason, message }: RejectInput) =>
-      apiPost<{ nomination: Nomination }>('study/reject', { uuid: copyUuid, reason, message }),
+      api.call('study/reject', { uuid: copyUuid, reason, message }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: nominationKey(copyUuid) }),
   });
 };

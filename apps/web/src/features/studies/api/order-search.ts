@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Order, OrderAttributes, OrderQuery, OrderSearchAnswer } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import type { Order, OrderAttributes, OrderQuery } from '@imaging-inbox/contract';
+import { api } from '../../../lib/api-client';
 
 /** An order to compare the exam with: a stored or worklist order, or a patient's exam found by C-FIND. */
 export type FoundOrder = Partial<OrderAttributes> & Partial<Pick<Order, 'uuid' | 'source'>>;
@@ -21,11 +21,7 @@ export const useOrderSearch = (groupUuid: string, query: OrderQuery | null) =>
     queryFn: ({ signal }) => {
       const q = query!;
       const value = q.filter === 'patient_name' ? `%${q.value}%` : q.value;
-      return apiGet<OrderSearchAnswer>(
-        'order/search',
-        { group_id: groupUuid, [FILTER_PARAM[q.filter]]: value },
-        { signal },
-      );
+      return api.get('order/search', { group_id: groupUuid, [FILTER_PARAM[q.filter]]: value }, { signal });
     },
     enabled: query !== null,
   });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { SEARCH_POLL_MS, type DestinationSearch } from '@imaging-inbox/contract';
-import { apiGet, apiPost } from '../../../lib/api-client';
+import { SEARCH_POLL_MS } from '@imaging-inbox/contract';
+import { api } from '../../../lib/api-client';
 
 /**
  * Search Patient (C-Find flow): study/patient/search starts a C-FIND of the gatekeeper group's query
@@ -9,14 +9,14 @@ import { apiGet, apiPost } from '../../../lib/api-client';
 export const useStartPatientSearch = (copyUuid: string) =>
   useMutation({
     mutationFn: (vars: { patientid: string }) =>
-      apiPost<{ uuid: string }>('study/patient/search', { uuid: copyUuid, patientid: vars.patientid }),
+      api.call('study/patient/search', { uuid: copyUuid, patientid: vars.patientid }),
   });
 
 /** The search's results (destination/search/get), polled every 1500 ms until it ends. */
 export const usePatientSearch = (uuid: string | null) =>
   useQuery({
     queryKey: ['destination-search', uuid],
-    queryFn: ({ signal }) => apiGet<DestinationSearch>('destination/search/get', { uuid: uuid! }, { signal }),
+    queryFn: ({ signal }) => api.get('destination/search/get', { uuid: uuid! }, { signal }),
     enabled: uuid !== null,
     refetchInterval: (query) =>
       !query.state.data || query.state.data.state === 'running' ? SEARCH_POLL_MS : false,

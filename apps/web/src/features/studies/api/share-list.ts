@@ -1,11 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ShareListAnswer } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** Who a study is shared with, and its owner (the fixed first entry). */
 export const shareListQuery = (uuid: string) =>
   queryOptions({
     queryKey: ['study', 'share', 'list', uuid],
-    queryFn: ({ signal }) => apiGet<ShareListAnswer>('study/share/list', { uuid }, { signal }),
+    queryFn: ({ signal }) => api.get('study/share/list', { uuid }, { signal }),
     select: (answer) => ({ owner: answer.owner, shares: answer.shares }),
   });

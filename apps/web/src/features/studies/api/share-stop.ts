@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import type { StudyShare } from '@imaging-inbox/contract';
 import { refreshStudies } from './study-cache';
 
@@ -8,7 +8,7 @@ export const useStopShare = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ uuid, share }: { uuid: string; share: StudyShare }) =>
-      apiPost(
+      api.call(
         'study/share/stop',
         share.type === 'group' ? { uuid, group_id: share.uuid } : { uuid, user_id: share.uuid },
       ),

@@ -1,13 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ShareableGroup, ShareableUser } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** Account members the study can be shared with (all but the caller). */
 export const shareableUsersQuery = (uuid: string, enabled: boolean) =>
   queryOptions({
     queryKey: ['study', 'share', 'who', uuid, 'user'],
-    queryFn: ({ signal }) =>
-      apiGet<{ users: ShareableUser[] }>('study/share/who', { uuid, type: 'user' }, { signal }),
+    queryFn: ({ signal }) => api.get('study/share/who', { uuid, type: 'user' }, { signal }),
     select: (answer) => answer.users,
     enabled,
   });
@@ -16,8 +14,7 @@ export const shareableUsersQuery = (uuid: string, enabled: boolean) =>
 export const shareableGroupsQuery = (uuid: string, enabled: boolean) =>
   queryOptions({
     queryKey: ['study', 'share', 'who', uuid, 'group'],
-    queryFn: ({ signal }) =>
-      apiGet<{ groups: ShareableGroup[] }>('study/share/who', { uuid, type: 'group' }, { signal }),
+    queryFn: ({ signal }) => api.get('study/share/who', { uuid, type: 'group' }, { signal }),
     select: (answer) => answer.groups,
     enabled,
   });

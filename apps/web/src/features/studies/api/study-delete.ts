@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiBundle } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { countOutcome, type BundleAnswer } from '../lib/exam-actions';
 import { refreshStudies } from './study-cache';
 
 /** study/delete for each uuid through one bundle; answers who succeeded and who failed. */
 export async function deleteStudies(uuids: string[]) {
-  const answers = await apiBundle<BundleAnswer>(uuids.map((uuid) => ({ URL: 'study/delete', uuid })));
+  const answers = await api.bundle<BundleAnswer>(uuids.map((uuid) => ({ URL: 'study/delete', uuid })));
   return countOutcome(uuids, answers);
 }
 

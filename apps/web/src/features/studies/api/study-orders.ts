@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Order, OrderListAnswer, Study } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import type { Order, Study } from '@imaging-inbox/contract';
+import { api } from '../../../lib/api-client';
 
 /**
  * The account's orders for an exam (order/list, order_view): those with its accession number and
@@ -14,9 +14,7 @@ export const useStudyOrders = (accountId: string, study: Study) =>
       if (study.accession_number) filters.push({ 'filter.accession_number.equals': study.accession_number });
       if (study.patientid) filters.push({ 'filter.patientid.equals': study.patientid });
       const answers = await Promise.all(
-        filters.map((filter) =>
-          apiGet<OrderListAnswer>('order/list', { account_id: accountId, ...filter }, { signal }),
-        ),
+        filters.map((filter) => api.get('order/list', { account_id: accountId, ...filter }, { signal })),
       );
       const byUuid = new Map<string, Order>();
       for (const order of answers.flatMap((a) => a.orders)) byUuid.set(order.uuid, order);

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { StudyProcessAnswer } from '@imaging-inbox/contract';
-import { apiPost } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /**
  * study/process: the server locks the nomination, writes the order's attributes into it, unlocks it
@@ -10,7 +9,7 @@ import { apiPost } from '../../../lib/api-client';
 export const useProcessNomination = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (params: Record<string, string>) => apiPost<StudyProcessAnswer>('study/process', params),
+    mutationFn: (params: Record<string, string>) => api.call('study/process', params),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['study', 'nomination'] }),
   });
 };

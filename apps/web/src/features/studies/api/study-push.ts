@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { SEARCH_POLL_MS, type StudyPushAttempt } from '@imaging-inbox/contract';
-import { apiGet, apiPost } from '../../../lib/api-client';
+import { SEARCH_POLL_MS } from '@imaging-inbox/contract';
+import { api } from '../../../lib/api-client';
 
 const pushesKey = (studyUuid: string) => ['study-pushes', studyUuid] as const;
 
@@ -8,8 +8,7 @@ const pushesKey = (studyUuid: string) => ['study-pushes', studyUuid] as const;
 export const useStudyPushes = (studyUuid: string) =>
   useQuery({
     queryKey: pushesKey(studyUuid),
-    queryFn: ({ signal }) =>
-      apiGet<{ pushes: StudyPushAttempt[] }>('study/push/list', { uuid: studyUuid }, { signal }),
+    queryFn: ({ signal }) => api.get('study/push/list', { uuid: studyUuid }, { signal }),
     select: (answer) => answer.pushes,
     refetchInterval: (query) =>
       query.state.data?.pushes.some((p) => p.status === 'I' || p.status === 'N') ? SEARCH_POLL_MS : false,
@@ -20,7 +19,7 @@ export const usePushStudy = (studyUuid: string) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (destinationId: string) =>
-      apiPost<{ push: StudyPushAttempt }>('study/push', { uuid: studyUuid, destination_id: destinationId }),
+      api.call('study/push', { uuid: studyUuid, destination_id: destinationId }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: pushesKey(studyUuid) }),
   });
 };

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { StudyReportAddAnswer, StudyReportListAnswer } from '@imaging-inbox/contract';
-import { apiGet, apiPost, apiPostMultipart } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 const reportsKey = (studyUuid: string) => ['study', 'report', 'list', studyUuid] as const;
 
@@ -8,8 +7,7 @@ const reportsKey = (studyUuid: string) => ['study', 'report', 'list', studyUuid]
 export const useStudyReports = (studyUuid: string) =>
   useQuery({
     queryKey: reportsKey(studyUuid),
-    queryFn: ({ signal }) =>
-      apiGet<StudyReportListAnswer>('study/report/list', { uuid: studyUuid }, { signal }),
+    queryFn: ({ signal }) => api.get('study/report/list', { uuid: studyUuid }, { signal }),
     select: (answer) => answer.reports,
   });
 
@@ -28,11 +26,11 @@ export const useAddReport = (studyUuid: string) => {
     mutationFn: (report: NewReport) => {
       const params = { uuid: studyUuid, title: report.title || undefined, final: report.final ? '1' : '0' };
       return report.pdf
-        ? apiPostMultipart<StudyReportAddAnswer>('study/report/add', params, {
+        ? api.multipart('study/report/add', params, {
             name: 'file',
             blob: report.pdf,
           })
-        : apiPost<StudyReportAddAnswer>('study/report/add', { ...params, text: report.text });
+        : api.call('study/report/add', { ...params, text: report.text });
     },
     // The report is a new series: the exam's counts and its history change with the list.
     onSuccess: () =>

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiBundle } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { countOutcome, type BundleAnswer } from '../lib/exam-actions';
 import { refreshStudies } from './study-cache';
 
 /** study/restore for each uuid through one bundle (from Deleted items). */
 export async function restoreStudies(uuids: string[]) {
-  const answers = await apiBundle<BundleAnswer>(uuids.map((uuid) => ({ URL: 'study/restore', uuid })));
+  const answers = await api.bundle<BundleAnswer>(uuids.map((uuid) => ({ URL: 'study/restore', uuid })));
   return countOutcome(uuids, answers);
 }
 

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConnectionListAnswer, SendAnswer, ShareCodeAnswer } from '@imaging-inbox/contract';
-import { apiBundle, apiGet, apiPost, type Params } from '../../../lib/api-client';
+import type { SendAnswer } from '@imaging-inbox/contract';
+import { api, type BundleCall } from '../../../lib/api-client';
 import type { BundleAnswer } from '../lib/exam-actions';
 import type { SendRecipient } from '../lib/send';
 import { refreshStudies } from './study-cache';
@@ -9,14 +9,14 @@ import { refreshStudies } from './study-cache';
 export const connectionsQuery = (uuid: string, enabled: boolean) =>
   queryOptions({
     queryKey: ['connection', 'list', uuid],
-    queryFn: ({ signal }) => apiGet<ConnectionListAnswer>('connection/list', { uuid }, { signal }),
+    queryFn: ({ signal }) => api.get('connection/list', { uuid }, { signal }),
     select: (answer) => answer.connections,
     enabled,
   });
 
 /** Whom a share code reaches: namespace/share_code. */
 export const lookupShareCode = (code: string, signal?: AbortSignal) =>
-  apiGet<ShareCodeAnswer>('namespace/share_code', { share_code: code }, { signal });
+  api.get('namespace/share_code', { share_code: code }, { signal });
 
 export interface SendVars {
   uuids: string[];
@@ -30,13 +30,13 @@ export type SendBundleAnswer = BundleAnswer & Partial<Pick<SendAnswer, 'send_id'
 
 /** study/share of every selected study to every recipient (one send each), through one bundle. */
 export async function sendStudies({ uuids, recipients, message, delayed }: SendVars) {
-  const calls: ({ URL: string } & Params)[] = [];
+  const calls: BundleCall[] = [];
   for (const uuid of uuids) {
     for (const recipient of recipients) {
       calls.push({ URL: 'study/share', uuid, ...recipient, message, delay: delayed ? 1 : undefined });
     }
   }
-  return apiBundle<SendBundleAnswer>(calls);
+  return api.bundle<SendBundleAnswer>(calls);
 }
 
 export const useSendStudies = () => {
@@ -52,10 +52,10 @@ export const useSendStudies = () => {
 
 /** Cancels delayed sends that have not run yet; answers how many were cancelled. */
 export async function cancelSends(sendIds: string[]): Promise<number> {
-  const answers = await apiBundle<BundleAnswer>(sendIds.map((uuid) => ({ URL: 'study/send/cancel', uuid })));
+  const answers = await api.bundle<BundleAnswer>(sendIds.map((uuid) => ({ URL: 'study/send/cancel', uuid })));
   return answers.filter((a) => a.status === 'OK').length;
 }
 
 export const useCancelSends = () => useMutation({ mutationFn: cancelSends });
 
-export const cancelOne = (uuid: string) => apiPost('study/send/cancel', { uuid });
+export const cancelOne = (uuid: string) => api.call('study/send/cancel', { uuid });

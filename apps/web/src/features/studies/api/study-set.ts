@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { refreshStudies } from './study-cache';
 
 /**
@@ -7,11 +7,11 @@ import { refreshStudies } from './study-cache';
  * set failed, so nobody else edits the study in between.
  */
 export async function setStudyLocked(uuid: string, params: Record<string, string>): Promise<void> {
-  await apiPost('study/lock', { uuid });
+  await api.call('study/lock', { uuid });
   try {
-    await apiPost('study/set', { uuid, ...params });
+    await api.call('study/set', { uuid, ...params });
   } finally {
-    await apiPost('study/unlock', { uuid }).catch(() => undefined);
+    await api.call('study/unlock', { uuid }).catch(() => undefined);
   }
 }
 

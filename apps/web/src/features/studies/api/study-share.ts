@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiBundle, type Params } from '../../../lib/api-client';
+import { api, type BundleCall } from '../../../lib/api-client';
 import { countOutcome, type BundleAnswer } from '../lib/exam-actions';
 import { refreshStudies } from './study-cache';
 
@@ -13,7 +13,7 @@ export interface ShareVars {
 
 /** study/share of every selected study to every recipient, through one bundle. */
 export async function shareStudies({ uuids, userIds, groupIds, message }: ShareVars) {
-  const calls: ({ URL: string } & Params)[] = [];
+  const calls: BundleCall[] = [];
   const keys: string[] = [];
   for (const uuid of uuids) {
     for (const user_id of userIds) {
@@ -26,7 +26,7 @@ export async function shareStudies({ uuids, userIds, groupIds, message }: ShareV
     }
   }
   // A JSON body keeps undefined out, so an empty message is never sent.
-  return countOutcome(keys, await apiBundle<BundleAnswer>(calls));
+  return countOutcome(keys, await api.bundle<BundleAnswer>(calls));
 }
 
 export const useShareStudies = () => {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { patchStudyInLists, refreshStudies } from './study-cache';
 
 interface StarVars {
@@ -11,7 +11,7 @@ interface StarVars {
 export const useStarStudy = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ uuid, star }: StarVars) => apiPost('study/star', { uuid, star }),
+    mutationFn: ({ uuid, star }: StarVars) => api.call('study/star', { uuid, star }),
     onMutate: ({ uuid, star }: StarVars) => ({
       undo: patchStudyInLists(queryClient, uuid, (s) => ({ ...s, star })),
     }),

@@ -1,13 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { StudyThumbnailsAnswer } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { getSid } from '../../../lib/storage';
 
 /** The series of a study with their thumbnail paths, for the Summary tab. */
 export const studyThumbnailsQuery = (uuid: string) =>
   queryOptions({
     queryKey: ['study', 'thumbnails', uuid],
-    queryFn: ({ signal }) => apiGet<StudyThumbnailsAnswer>('study/thumbnails', { uuid }, { signal }),
+    queryFn: ({ signal }) => api.get('study/thumbnails', { uuid }, { signal }),
     staleTime: 5 * 60_000,
     retry: false,
   });

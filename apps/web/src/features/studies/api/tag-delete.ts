@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { patchStudyInLists, refreshStudies } from './study-cache';
 
 interface TagVars {
@@ -11,7 +11,7 @@ interface TagVars {
 export const useDeleteTag = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ uuid, tag }: TagVars) => apiPost('tag/delete', { object: 'study', object_id: uuid, tag }),
+    mutationFn: ({ uuid, tag }: TagVars) => api.call('tag/delete', { object: 'study', object_id: uuid, tag }),
     onMutate: ({ uuid, tag }: TagVars) => ({
       undo: patchStudyInLists(queryClient, uuid, (s) => ({ ...s, tags: s.tags.filter((t) => t !== tag) })),
     }),

@@ -1,5 +1,4 @@
-import type { ViewerTokenAnswer } from '@imaging-inbox/contract';
-import { apiPost } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** A short-lived token that opens one study to the embedded viewer (`study/viewer/token`). */
-export const fetchViewerToken = (uuid: string) => apiPost<ViewerTokenAnswer>('study/viewer/token', { uuid });
+export const fetchViewerToken = (uuid: string) => api.call('study/viewer/token', { uuid });
