@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AccountInvitation } from '@imaging-inbox/contract';
-import { apiPost } from '../../lib/api-client';
+import { api } from '../../lib/api-client';
 
 const invitationsKey = ['account', 'invitations'] as const;
 
@@ -8,8 +7,7 @@ const invitationsKey = ['account', 'invitations'] as const;
 export const useInvitations = () =>
   useQuery({
     queryKey: invitationsKey,
-    queryFn: ({ signal }) =>
-      apiPost<{ invitations: AccountInvitation[] }>('account/invitation/list', {}, { signal }),
+    queryFn: ({ signal }) => api.call('account/invitation/list', {}, { signal }),
     staleTime: 60 * 1000,
   });
 
@@ -21,7 +19,7 @@ export const useAnswerInvitation = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (v: { accountId: string; accept: boolean }) =>
-      apiPost(v.accept ? 'account/invitation/accept' : 'account/invitation/decline', { uuid: v.accountId }),
+      api.call(v.accept ? 'account/invitation/accept' : 'account/invitation/decline', { uuid: v.accountId }),
     onSettled: () => queryClient.invalidateQueries(),
   });
 };

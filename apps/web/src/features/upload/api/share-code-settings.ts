@@ -1,13 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ShareCodeSettingsAnswer } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** namespace/share_code of the destination: whether its account allows the non-DICOM upload. */
 export function useWrappingEnabled(namespaceId: string | null): boolean | null {
   const settings = useQuery({
     queryKey: ['namespace', 'share_code', namespaceId],
-    queryFn: ({ signal }) =>
-      apiGet<ShareCodeSettingsAnswer>('namespace/share_code', { namespace_id: namespaceId }, { signal }),
+    queryFn: ({ signal }) => api.get('namespace/share_code', { namespace_id: namespaceId }, { signal }),
     enabled: namespaceId !== null,
   });
   if (namespaceId === null || settings.isError) return namespaceId === null ? null : false;

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { runJobs } from '../../../lib/job-queue';
 
 /**
@@ -16,8 +16,7 @@ export function useExistingStudies(studyUids: string[], accountUuid: string | un
       const outcomes = await runJobs(
         studyUids,
         { concurrency: EXISTS_CONCURRENCY, retries: 0, backoffMs: 0, signal, abortOnFailure: true },
-        (studyUID, jobSignal) =>
-          apiGet<{ exists: 0 | 1 }>('study/exists', { studyUID, accountUuid }, { signal: jobSignal }),
+        (studyUID, jobSignal) => api.get('study/exists', { studyUID, accountUuid }, { signal: jobSignal }),
       );
       // The first real failure, not the calls it stopped.
       const failure = outcomes.find((o) => !o.ok && !o.aborted) ?? outcomes.find((o) => !o.ok);

@@ -1,15 +1,13 @@
-import type { StudyAddAnswer } from '@imaging-inbox/contract';
-import { API_BASE, apiPost } from '../../../lib/api-client';
+import { api, API_BASE } from '../../../lib/api-client';
 import { getSid } from '../../../lib/storage';
 import type { StudyRegistrar } from '../lib/study-registration';
 
 /** study/add and study/sync as the signed-in wizard calls them (SPEC.md section 7, "Storage"). */
 export const signedInStudyRegistrar: StudyRegistrar = {
   add: async (namespaceId, studyUid) =>
-    (await apiPost<StudyAddAnswer>('study/add', { storage_namespace: namespaceId, study_uid: studyUid }))
-      .uuid,
+    (await api.call('study/add', { storage_namespace: namespaceId, study_uid: studyUid })).uuid,
   sync: async (uuid, imageCount) => {
-    await apiPost('study/sync', { uuid, image_count: imageCount });
+    await api.call('study/sync', { uuid, image_count: imageCount });
   },
   // keepalive: the request is sent even though the page is being unloaded.
   syncOnLeave: (uuid, imageCount) =>
