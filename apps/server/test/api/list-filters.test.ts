@@ -1,9 +1,8 @@
 import { LIST_FILTERS, MAX_FILTER_LENGTH, MAX_LIST_FILTERS } from '@imaging-inbox/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredRoutes } from '../../src/http/app.js';
 import type { World } from '../support/access-world.js';
-import { buildWorld, credentials } from '../support/access-world.js';
-import { listPaths, paramsOf } from '../support/list-params.js';
+import { buildWorld } from '../support/access-world.js';
+import { listWalk } from '../support/list-params.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -33,16 +32,7 @@ describe.each(DIALECTS)('filters of every list on %s', (dialect) => {
   }, 240_000);
   afterAll(() => server?.stop());
 
-  const call = async (path: string, params: Record<string, string>) => {
-    const response = await fetch(`${server.url}/api/v3/${path}`, {
-      method: 'POST',
-      headers: { ...credentials(world, 'admin'), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...paramsOf(path, world), ...params }).toString(),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
-
-  const lists = () => listPaths(registeredRoutes(server.http).map((r) => r.url));
+  const { call, lists } = listWalk(() => ({ server, world }));
   /** A field the list filters on, with a condition it takes. */
   const fieldOf = (path: string): [string, string] => {
     if (OWN_FIELDS[path]) return [OWN_FIELDS[path], 'equals'];

@@ -1,9 +1,8 @@
 import { MAX_PAGE_ROWS } from '@imaging-inbox/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredRoutes } from '../../src/http/app.js';
 import type { World } from '../support/access-world.js';
-import { listPaths, paramsOf } from '../support/list-params.js';
-import { buildWorld, credentials } from '../support/access-world.js';
+import { listWalk } from '../support/list-params.js';
+import { buildWorld } from '../support/access-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 
@@ -24,16 +23,7 @@ describe.each(DIALECTS)('paging of every list on %s', (dialect) => {
   }, 240_000);
   afterAll(() => server?.stop());
 
-  const call = async (path: string, params: Record<string, string>) => {
-    const response = await fetch(`${server.url}/api/v3/${path}`, {
-      method: 'POST',
-      headers: { ...credentials(world, 'admin'), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...paramsOf(path, world), ...params }).toString(),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
-
-  const lists = () => listPaths(registeredRoutes(server.http).map((r) => r.url));
+  const { call, lists } = listWalk(() => ({ server, world }));
 
   it('takes any page.rows from 1 up, answers at most that many rows, and echoes page.rows and page.number', async () => {
     expect(lists()).toContain('account/user/list');

@@ -1,4 +1,7 @@
+import { registeredRoutes } from '../../src/http/app.js';
 import type { World } from './access-world.js';
+import { credentials } from './access-world.js';
+import type { TestServer } from './test-server.js';
 
 /**
  * The api/v3 lists, and the parameters each needs besides its page and filters, shared by the walks
@@ -50,4 +53,30 @@ export function listPaths(urls: readonly string[]): string[] {
     .filter((path) => path.endsWith('/list') || OTHER_LISTS.includes(path))
     .filter((path) => !(path in NOT_PAGED))
     .sort();
+}
+
+/** A list call's HTTP status and JSON body. */
+export interface ListAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * What the walks of every list share: `call` posts a list as the demo admin with the list's own
+ * parameters (paramsOf) and `params`; `lists` finds the lists among the server's registered routes,
+ * so a new list is walked without being named. `started` gives the server and world once beforeAll
+ * made them.
+ */
+export function listWalk(started: () => { server: TestServer; world: World }) {
+  const call = async (path: string, params: Record<string, string>): Promise<ListAnswer> => {
+    const { server, world } = started();
+    const response = await fetch(`${server.url}/api/v3/${path}`, {
+      method: 'POST',
+      headers: { ...credentials(world, 'admin'), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...paramsOf(path, world), ...params }).toString(),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const lists = () => listPaths(registeredRoutes(started().server.http).map((r) => r.url));
+  return { call, lists };
 }
