@@ -330,7 +330,9 @@ export const API_CALLS = {
   'destination/search': call<Ok<{ uuid: string }>>()(destinationSearchRequest),
   'destination/search/mwl': call<Ok<{ uuid: string }>>()(destinationSearchMwlRequest),
   'destination/search/get': call<Ok<DestinationSearch>>()(uuidRequest),
-  'destination/retrieve': call<Ok<DestinationRetrieve>>()(destinationRetrieveRequest),
+  'destination/retrieve': call<Ok<DestinationRetrieve> | Ok<{ retrieves: DestinationRetrieve[] }>>()(
+    destinationRetrieveRequest,
+  ),
   'study/push': call<Ok<{ push: StudyPushAttempt }>>()(studyPushRequest),
   'study/push/list': call<StudyPushListAnswer>()(studyItemListRequest),
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listParam, pageParams, rawText, requiredText } from './api-params.js';
+import { listParam, optionalText, pageParams, rawText, reportMissing, requiredText } from './api-params.js';
 import { MAX_PAGE_ROWS } from './limits.js';
 
 /** Request schemas of PACS destinations and Retrieve Study (api-params.ts explains the codecs). */
@@ -66,11 +66,19 @@ export const destinationSearchMwlRequest = z.object({
   modality: rawText(),
 });
 
-/** destination/retrieve: C-MOVE one study a search found. */
-export const destinationRetrieveRequest = z.object({
-  destination_search_id: requiredText(),
-  study_uid: requiredText(),
-});
+/**
+ * destination/retrieve: C-MOVE one study a search found (`destination_search_id` and `study_uid`),
+ * or, Ambra's form, every study a finished search found (`activity_id`, the search's uuid).
+ */
+export const destinationRetrieveRequest = z
+  .object({ destination_search_id: optionalText(), study_uid: optionalText(), activity_id: optionalText() })
+  .transform(({ destination_search_id, study_uid, activity_id }, ctx) => {
+    // `study_uid` null: every study the search found.
+    if (activity_id) return { search: activity_id, study_uid: null };
+    if (destination_search_id && study_uid) return { search: destination_search_id, study_uid };
+    const absent = Object.entries({ destination_search_id, study_uid }).filter(([, v]) => !v);
+    return reportMissing(ctx, ...absent.map(([name]) => name));
+  });
 
 /** study/push: queue a push of a study to a destination (or the Retry of a partial one). */
 export const studyPushRequest = z.object({ uuid: requiredText(), destination_id: requiredText() });

@@ -188,6 +188,37 @@ describe.each(DIALECTS)('Retrieve Study from Orthanc on %s', (dialect) => {
     ]);
   }, 120_000);
 
+  it('retrieves everything a finished search found by its activity_id, as Ambra’s SDK calls it', async () => {
+    const search = await server.api.call(
+      'destination/search',
+      { uuid: destination, copy_to: cardiology, patientid: study.patientId },
+      admin,
+    );
+    const activity = search.body.uuid as string;
+    const found = await until(
+      () => server.api.call('destination/search/get', { uuid: activity }, admin),
+      (a) => a.body.state !== 'running',
+    );
+    const started = await server.api.call('destination/retrieve', { activity_id: activity }, admin);
+    expect(started.body.status).toBe('OK');
+    expect(started.body.retrieves.map((r: { study_uid: string }) => r.study_uid)).toEqual(
+      found.body.results.map((r: { study_uid: string }) => r.study_uid),
+    );
+    const ended = await until(
+      () => server.api.call('destination/search/get', { uuid: activity }, admin),
+      (a) => a.body.retrieves.every((r: { state: string }) => r.state !== 'running'),
+    );
+    expect(ended.body.retrieves).toEqual([expect.objectContaining({ state: 'done', failed: 0 })]);
+
+    // Bad inputs: an unknown search, and neither form.
+    const unknown = await server.api.call('destination/retrieve', { activity_id: 'no-such-search' }, admin);
+    expect(unknown.body).toMatchObject({ status: 'ERROR', error_type: 'NOT_FOUND' });
+    const neither = await server.api.call('destination/retrieve', {}, admin);
+    expect(neither.body).toMatchObject({ status: 'ERROR', error_type: 'MISSING_FIELDS' });
+    const retrieves = await server.api.call('destination/search/get', { uuid: activity }, admin);
+    expect(retrieves.body.retrieves).toHaveLength(1);
+  }, 120_000);
+
   it('refuses instances its PACS sends without a retrieve of ours asking, and fails a retrieve Orthanc refuses', async () => {
     const before = await server.ctx.db.kysely.selectFrom('instances').select('uuid').execute();
     // Orthanc sends on its own (a C-STORE, not a C-MOVE of ours): refused, nothing stored.

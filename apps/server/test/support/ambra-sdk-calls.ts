@@ -656,7 +656,4 @@ export const SDK_CALLS_WE_SERVE = [
  * SDK forms api/v3 does not take yet, each with why; the walk skips only these (an empty map is the
  * goal). docs/api-v3.md lists them.
  */
-export const SDK_NOT_YET: Record<string, string> = {
-  'destination/retrieve':
-    "Ambra's retrieve takes a search's `activity_id` and retrieves everything it found; ours retrieves one found study (`destination_search_id` and `study_uid`).",
-};
+export const SDK_NOT_YET: Record<string, string> = {};

@@ -69,7 +69,8 @@ export function destinationSearchRoutes(ctx: AppContext, app: FastifyInstance): 
   });
 
   authedRoute(ctx, app, 'destination/retrieve', destinationRetrieveRequest, async ({ caller, input }) => {
-    return searches.retrieve(caller, input.destination_search_id, input.study_uid);
+    if (input.study_uid === null) return { retrieves: await searches.retrieveAll(caller, input.search) };
+    return searches.retrieve(caller, input.search, input.study_uid);
   });
 }
 
