@@ -19,6 +19,12 @@ export interface DicomNode {
   namespace_id: string | null;
   /** The destination it was registered for, which edits and deletes it. */
   destination_id: string | null;
+  /** The groups it may query (C-FIND) as a DICOM peer; empty: it may not query (decision 0061). */
+  query_group_ids: string[];
+  /** 1: it may retrieve (C-MOVE, C-GET) from the groups it may query. */
+  may_retrieve: 0 | 1;
+  /** The port it listens on at `host` as a C-MOVE destination; null: it is not one. */
+  port: number | null;
   created: number;
 }
 
@@ -40,7 +46,18 @@ export function isAeTitle(value: string): boolean {
 }
 
 /** The fields dicom/node/add and dicom/node/set take, as sent (the service checks each). */
-const dicomNodeFields = { ae_title: rawText(), host: rawText(), group_id: rawText(), name: rawText() };
+const dicomNodeFields = {
+  ae_title: rawText(),
+  host: rawText(),
+  group_id: rawText(),
+  name: rawText(),
+  /** Comma-separated uuids of the groups it may query ('' for none; decision 0061). */
+  query_group_ids: rawText(),
+  /** 1 or 0: whether it may retrieve (C-MOVE, C-GET). */
+  may_retrieve: rawText(),
+  /** Its listening port as a C-MOVE destination ('' for none). */
+  port: rawText(),
+};
 /** dicom/node/add: a DICOM sender registered with an account. */
 export const dicomNodeAddRequest = z.object({ account_id: requiredText(), ...dicomNodeFields });
 /** dicom/node/set: a registered sender changed. */

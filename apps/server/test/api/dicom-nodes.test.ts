@@ -182,4 +182,51 @@ describe.each(DIALECTS)('registered DICOM senders (dicom/node/*) on %s', (dialec
       .nodes[0];
     expect(unchanged).toEqual(demoNode);
   });
+
+  it("sets the groups a node may query, whether it may retrieve and its port, refusing another account's group", async () => {
+    const emergency = group('Emergency');
+    const cardiology = group('Cardiology');
+    const added = await server.api.call(
+      'dicom/node/add',
+      {
+        account_id: account,
+        ae_title: 'VIEWER_QR',
+        host: '127.0.0.1',
+        group_id: emergency.uuid,
+        query_group_ids: `${emergency.uuid}, ${cardiology.uuid}`,
+        may_retrieve: '1',
+        port: '11120',
+      },
+      admin,
+    );
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body).toMatchObject({ may_retrieve: 1, port: 11120 });
+    expect([...added.body.query_group_ids].sort()).toEqual([emergency.uuid, cardiology.uuid].sort());
+
+    const partner = await server.api.login('partner@demo.local');
+    const referrals = (await server.api.groups(partner)).find((g) => g.name === 'Referrals')!;
+    const foreign = await server.api.call(
+      'dicom/node/set',
+      { uuid: added.body.uuid, query_group_ids: referrals.uuid },
+      admin,
+    );
+    expect(foreign.body.error_type).toBe('NOT_FOUND');
+    const bads: Record<string, string>[] = [{ may_retrieve: 'yes' }, { port: '70000' }, { port: 'abc' }];
+    for (const bad of bads) {
+      const refused = await server.api.call('dicom/node/set', { uuid: added.body.uuid, ...bad }, admin);
+      expect(refused.body.error_type).toBe('INVALID_FIELD');
+    }
+    const unchanged = await server.api.call('dicom/node/list', { account_id: account }, admin);
+    expect(unchanged.body.nodes.find((n: { uuid: string }) => n.uuid === added.body.uuid)).toMatchObject({
+      may_retrieve: 1,
+      port: 11120,
+    });
+    const cleared = await server.api.call(
+      'dicom/node/set',
+      { uuid: added.body.uuid, query_group_ids: '', may_retrieve: '0', port: '' },
+      admin,
+    );
+    expect(cleared.body).toMatchObject({ query_group_ids: [], may_retrieve: 0, port: null });
+    await server.api.call('dicom/node/delete', { uuid: added.body.uuid }, admin);
+  });
 });

@@ -231,15 +231,13 @@ describe.each(DIALECTS)('Query/Retrieve SCP (C-FIND) with dcmtk on %s', (dialect
         ae_title: 'WORKSTATION',
         host: '127.0.0.1',
         group_id: groups['Emergency']!.uuid,
+        query_group_ids: `${groups['Emergency']!.uuid},${groups['Cardiology']!.uuid}`,
       },
       admin,
     );
     expect(added.status, JSON.stringify(added.body)).toBe(200);
-    await db()
-      .updateTable('dicom_nodes')
-      .set({ query_groups: JSON.stringify([groups['Emergency']!.uuid, groups['Cardiology']!.uuid]) })
-      .where('uuid', '=', added.body.uuid)
-      .execute();
+    expect(added.body).toMatchObject({ may_retrieve: 0, port: null });
+    expect(added.body.query_group_ids).toHaveLength(2);
     const [study] = await studiesOf(emergency);
     const { uuid: _uuid, ...row } = study!;
     await db()

@@ -149,7 +149,14 @@ export class DicomNodeService {
     }
     // What it may query and retrieve as a DICOM peer (decision 0061): its own account's groups only.
     if (fields.query_group_ids !== undefined) {
-      const ids = [...new Set(fields.query_group_ids.split(',').map((id) => id.trim()).filter(Boolean))];
+      const ids = [
+        ...new Set(
+          fields.query_group_ids
+            .split(',')
+            .map((id) => id.trim())
+            .filter(Boolean),
+        ),
+      ];
       if (ids.length > 100) throw invalidField('query_group_ids', 'at most 100 groups');
       for (const id of ids) {
         const group = await this.deps.accounts.findGroup(id);
