@@ -57,6 +57,67 @@ describe('sign-in page', () => {
     expect(sessionStorage.getItem('user:ui_json')).toBe('{"a":1}');
   });
 
+  it('asks for the two-factor code on MFA_REQUIRED and sends it with the password, BAD_OTP keeping the step', async () => {
+    const sent: (string | null)[] = [];
+    vi.stubGlobal(
+      'fetch',
+      apiStub({
+        'session/login': (body) => {
+          const otp = body.get('otp');
+          sent.push(otp);
+          if (otp === null) return [412, { status: 'ERROR', error_type: 'MFA_REQUIRED' }];
+          if (otp !== '123456') return [412, { status: 'ERROR', error_type: 'BAD_OTP' }];
+          return body.get('password') === 'Demo-pass-2024' ? [200, { status: 'OK', sid: 'S7' }] : [412, {}];
+        },
+        'session/user': () => [200, { status: 'OK', name: 'Clin', ui_json: null }],
+      }),
+    );
+    renderRoutes(routes, '/');
+    fill('clinician@demo.local', 'Demo-pass-2024');
+    const code = await screen.findByLabelText(/^Code/);
+    fireEvent.change(code, { target: { value: '000000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Wrong or expired code. Try the newest one.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/^Code/), { target: { value: ' 123456 ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('inbox reached')).toBeTruthy();
+    expect(sent).toEqual([null, '000000', '123456']);
+  });
+
+  it('shows the QR code to set up on MFA_ENROLMENT_REQUIRED, then the recovery codes once signed in', async () => {
+    vi.stubGlobal(
+      'fetch',
+      apiStub({
+        'session/login': (body) =>
+          body.get('otp') === null
+            ? [
+                412,
+                {
+                  status: 'ERROR',
+                  error_type: 'MFA_ENROLMENT_REQUIRED',
+                  error_data: {
+                    secret: 'ABCDEFGHIJKLMNOP',
+                    otpauth_uri: 'otpauth://totp/x',
+                    qr_svg: '<svg></svg>',
+                  },
+                },
+              ]
+            : [200, { status: 'OK', sid: 'S8', recovery_codes: ['AAAAA-BBBBB', 'CCCCC-DDDDD'] }],
+        'session/user': () => [200, { status: 'OK', name: 'Clin', ui_json: null }],
+      }),
+    );
+    renderRoutes(routes, '/');
+    fill('clinician@demo.local', 'Demo-pass-2024');
+    expect(await screen.findByAltText('QR code to scan with your authenticator app')).toBeTruthy();
+    expect(screen.getByText('ABCD EFGH IJKL MNOP')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/^Code/), { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('AAAAA-BBBBB')).toBeTruthy();
+    expect(screen.queryByText('inbox reached')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('inbox reached')).toBeTruthy();
+  });
+
   it('sends an authenticated user with a stored sid to the inbox', async () => {
     sessionStorage.setItem('sid', 'S1');
     vi.stubGlobal('fetch', apiStub({ 'session/user': () => [200, { status: 'OK', name: 'Clin' }] }));
