@@ -19,6 +19,14 @@ export interface AssociateRequest {
   maxPduLength: number;
   /** Called and calling AE fields as sent (16 bytes each), echoed in the A-ASSOCIATE-AC. */
   aeFields: Buffer;
+  /** SCP/SCU Role Selection items (PS3.7 D.3.3.4): a C-GET requestor asks to be the storage SCP. */
+  roles: RoleSelection[];
+}
+
+export interface RoleSelection {
+  sopClassUid: string;
+  scu: boolean;
+  scp: boolean;
 }
 
 export class AssociationParseError extends Error {}
@@ -33,6 +41,7 @@ export function parseAssociateRequest(body: Buffer): AssociateRequest {
     contexts: [],
     maxPduLength: 0,
     aeFields: Buffer.from(body.subarray(4, 36)),
+    roles: [],
   };
   for (const item of items(body, 68)) {
     if (item.type === 0x10) request.applicationContext = uid(item.value);
@@ -40,6 +49,15 @@ export function parseAssociateRequest(body: Buffer): AssociateRequest {
     else if (item.type === 0x50) {
       for (const sub of items(item.value, 0)) {
         if (sub.type === 0x51 && sub.value.length >= 4) request.maxPduLength = sub.value.readUInt32BE(0);
+        if (sub.type === 0x54 && sub.value.length >= 2) {
+          const length = sub.value.readUInt16BE(0);
+          if (sub.value.length < 4 + length) throw new AssociationParseError('role selection item too short');
+          request.roles.push({
+            sopClassUid: uid(sub.value.subarray(2, 2 + length)),
+            scu: sub.value.readUInt8(2 + length) === 1,
+            scp: sub.value.readUInt8(3 + length) === 1,
+          });
+        }
       }
     }
   }
@@ -98,6 +116,7 @@ export function associateAcceptPdu(
   request: AssociateRequest,
   answers: ContextAnswer[],
   ourMaxPdu: number,
+  roles: RoleSelection[] = [],
 ): Buffer {
   const body = Buffer.concat([
     associateHead(request.aeFields),
@@ -105,7 +124,7 @@ export function associateAcceptPdu(
       const head = Buffer.from([answer.id, 0, answer.result, 0]);
       return item(0x21, Buffer.concat([head, item(0x40, Buffer.from(answer.transferSyntax, 'latin1'))]));
     }),
-    userInformationItem(ourMaxPdu),
+    userInformationItem(ourMaxPdu, roles.map(roleItem)),
   ]);
   return pdu(PDU.associateAc, body);
 }
@@ -125,7 +144,7 @@ export function associateHead(aeFields: Buffer): Buffer {
  * The User Information item both sides send in A-ASSOCIATE-RQ and -AC (PS3.8 9.3.2.3): our receive
  * limit (0x51), implementation class UID (0x52) and version name (0x55).
  */
-export function userInformationItem(ourMaxPdu: number): Buffer {
+export function userInformationItem(ourMaxPdu: number, extra: Buffer[] = []): Buffer {
   const maxLength = Buffer.alloc(4);
   maxLength.writeUInt32BE(ourMaxPdu);
   return item(
@@ -134,8 +153,17 @@ export function userInformationItem(ourMaxPdu: number): Buffer {
       item(0x51, maxLength),
       item(0x52, Buffer.from(IMPLEMENTATION_CLASS_UID, 'latin1')),
       item(0x55, Buffer.from(IMPLEMENTATION_VERSION_NAME, 'latin1')),
+      ...extra,
     ]),
   );
+}
+
+/** An SCP/SCU Role Selection sub-item (0x54) as the acceptor answers it. */
+function roleItem(role: RoleSelection): Buffer {
+  const sop = Buffer.from(role.sopClassUid, 'latin1');
+  const head = Buffer.alloc(2);
+  head.writeUInt16BE(sop.length);
+  return item(0x54, Buffer.concat([head, sop, Buffer.from([role.scu ? 1 : 0, role.scp ? 1 : 0])]));
 }
 
 /** A-ASSOCIATE-RJ reasons we send (PS3.8 9.3.4). */

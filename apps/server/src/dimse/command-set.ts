@@ -57,6 +57,17 @@ export function parseCommandSet(bytes: Buffer): CommandSet {
   return command;
 }
 
+/** A command set received by the listener: a request, or (C-GET sub-operations) a C-STORE response. */
+export function parseIncomingCommandSet(bytes: Buffer): CommandSet {
+  const command = readCommandSet(bytes);
+  if (command.commandField === COMMAND.cStoreRsp) {
+    if (command.messageIdBeingRespondedTo < 0 || command.status < 0)
+      throw new CommandParseError('C-STORE-RSP without Message ID Being Responded To or Status');
+    return command;
+  }
+  return parseCommandSet(bytes);
+}
+
 /** A response's command set (the client's side): Command Field, Message ID Being Responded To and Status required. */
 export function parseResponseCommandSet(bytes: Buffer): CommandSet {
   const command = readCommandSet(bytes);

@@ -22,7 +22,9 @@ import {
   releaseResponsePdu,
 } from './association-pdu.js';
 import type { AssociateRequest, ContextAnswer } from './association-pdu.js';
-import { COMMAND, parseCommandSet, responsePdu } from './command-set.js';
+import { COMMAND, parseIncomingCommandSet, responsePdu } from './command-set.js';
+import { GetSubOperations } from './get-scp.js';
+import type { RoleSelection } from './association-pdu.js';
 import type { CommandSet } from './command-set.js';
 import { DatasetSink } from './dataset-sink.js';
 import type { ReceivedDataset } from './dataset-sink.js';
@@ -104,6 +106,9 @@ export class StoreScpConnection implements PduHandler {
   private caller: QueryCaller | undefined;
   private rights: QueryRights = { find: false, retrieve: false };
   private queryScp: QueryScp | undefined;
+  /** Storage SOP classes the requestor takes the SCP role for (C-GET), as we answered it. */
+  private scpRoles = new Set<string>();
+  private getOperations: GetSubOperations | undefined;
   /** The requestor's maximum PDU length (0: unlimited): what we send must fit in it. */
   private peerMaxPdu = 0;
   /** A destination's PACS (a sender without a group): each instance goes where its C-MOVE asked. */
@@ -187,7 +192,7 @@ export class StoreScpConnection implements PduHandler {
     if (isCommand) {
       if (message.command) return this.abort('second command before the dataset');
       try {
-        message.command = parseCommandSet(Buffer.concat(message.commandChunks));
+        message.command = parseIncomingCommandSet(Buffer.concat(message.commandChunks));
       } catch (error) {
         return this.abort(`unreadable command set: ${String(error)}`);
       }
@@ -279,8 +284,13 @@ export class StoreScpConnection implements PduHandler {
       // The file (with this calling AE in its meta header) is durable before its row is written.
       fileIsRecord: true,
     };
+    // A node that may retrieve takes the storage SCP role it asks for (C-GET); others are refused it.
+    const roles: RoleSelection[] = request.roles
+      .filter((r) => isStorageSopClass(r.sopClassUid))
+      .map((r) => ({ sopClassUid: r.sopClassUid, scu: r.scu, scp: r.scp && this.rights.retrieve }));
+    for (const role of roles) if (role.scp) this.scpRoles.add(role.sopClassUid);
     const answers = request.contexts.map((context) => this.answer(context));
-    this.socket.write(associateAcceptPdu(request, answers, MAX_PDU_LENGTH));
+    this.socket.write(associateAcceptPdu(request, answers, MAX_PDU_LENGTH, roles));
     this.deps.meter?.association('accepted');
     this.phase = 'established';
     this.heardFromPeer();
@@ -415,6 +425,7 @@ export class StoreScpConnection implements PduHandler {
     clearTimeout(this.idle);
     for (const message of this.incoming.values()) message.sink?.destroy();
     this.incoming.clear();
+    this.getOperations?.closed();
   }
 
   // --- DIMSE ------------------------------------------------------------------------------------
@@ -452,6 +463,11 @@ export class StoreScpConnection implements PduHandler {
         { pause: () => this.socket.pause(), resume: () => this.socket.resume() },
         this.lastDatasetSize,
       );
+      return;
+    }
+    if (command.commandField === COMMAND.cStoreRsp) {
+      this.incoming.delete(contextId);
+      this.getOperations?.answered(command.messageIdBeingRespondedTo, command.status);
       return;
     }
     if (command.commandField === COMMAND.cCancelRq) {
@@ -646,6 +662,23 @@ export class StoreScpConnection implements PduHandler {
       ourAeTitle: this.deps.aeTitle,
       log: this.deps.log,
     });
+    if (queryClass.service === 'get' && !this.queryScp.getter) {
+      const scp = this.queryScp;
+      const handler = this.deps.queries!;
+      const caller = this.caller!;
+      this.getOperations = new GetSubOperations({
+        storageContexts: [...this.contexts.entries()]
+          .filter(([, c]) => this.scpRoles.has(c.abstractSyntax))
+          .map(([id, c]) => ({ id, ...c })),
+        write: (chunks) => this.writeDrained(chunks),
+        maxPdvData: (this.peerMaxPdu > 0 ? Math.min(this.peerMaxPdu, MAX_PDU_LENGTH) : MAX_PDU_LENGTH) - 6,
+      });
+      const operations = this.getOperations;
+      scp.getter = async (base, request, running) => {
+        const sources = await handler.retrieve(caller, request, 'get');
+        await scp.subOperations(base, sources, running, (send) => send((source) => operations.store(source)));
+      };
+    }
     this.run(this.queryScp.run(contextId, context, queryClass.model, message.command!, identifier));
   }
 

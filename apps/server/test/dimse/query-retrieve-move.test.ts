@@ -196,4 +196,52 @@ describe.each(DIALECTS)('Query/Retrieve SCP (C-MOVE) with dcmtk on %s', (dialect
       await server.api.call('dicom/node/set', { uuid: gateway, may_retrieve: '1' }, admin);
     }
   });
+
+  it('answers C-GET on the same association with the storage role negotiated, byte-identical, never from Cardiology', async () => {
+    const study = await studyOf(emergency);
+    const instances = await db()
+      .selectFrom('instances')
+      .select(['blob_key'])
+      .where('study_uuid', '=', study.uuid)
+      .execute();
+    const got = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-got-'));
+    try {
+      const getscu = (keys: Record<string, string>) =>
+        dcmtk(ns, 'getscu', [
+          '-S',
+          '-aet',
+          'DEMO_GATEWAY',
+          '-aec',
+          'INBOX',
+          '-od',
+          got,
+          '127.0.0.1',
+          String(INBOX_INSIDE_PORT),
+          ...keyArgs(keys),
+        ]);
+      const run = await getscu({ QueryRetrieveLevel: 'STUDY', StudyInstanceUID: study.study_uid });
+      expect(run.code, run.output).toBe(0);
+      const expected = (
+        await Promise.all(
+          instances.map(async (i) => sha(datasetOf(await server.ctx.services.blobs.read(i.blob_key)))),
+        )
+      ).sort();
+      const files = fs.readdirSync(got).map((f) => sha(datasetOf(fs.readFileSync(path.join(got, f)))));
+      expect(files.sort()).toEqual(expected);
+      const audited = await db()
+        .selectFrom('audit_events')
+        .select('id')
+        .where('action', '=', 'DICOM_GET')
+        .where('object_id', '=', study.uuid)
+        .execute();
+      expect(audited).toHaveLength(1);
+
+      const cardio = await studyOf(cardiology);
+      const before = fs.readdirSync(got).length;
+      await getscu({ QueryRetrieveLevel: 'STUDY', StudyInstanceUID: cardio.study_uid });
+      expect(fs.readdirSync(got).length).toBe(before);
+    } finally {
+      fs.rmSync(got, { recursive: true, force: true });
+    }
+  });
 });
