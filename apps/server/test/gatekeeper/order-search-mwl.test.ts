@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstAccountOf } from '../support/demo-world.js';
+import {
+  addDestination,
+  firstAccountOf,
+  gatekeeperConfig,
+  setGatekeeperConfig,
+} from '../support/demo-world.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import type { WorklistServer } from '../support/wlmscpfs.js';
-import { startWorklistServer } from '../support/wlmscpfs.js';
+import { ADA_MR_BRAIN, startWorklistServer, UTF8_HEAD_CT } from '../support/wlmscpfs.js';
 
 /**
  * Search Order of a gatekeeper group whose promote preference is MWL: the account's own orders and
@@ -20,17 +25,7 @@ describe.each(DIALECTS)('Search Order with a Modality Worklist on %s', (dialect)
 
   beforeAll(async () => {
     worklist = await startWorklistServer([
-      {
-        accession: 'MWL-1',
-        name: 'LOVELACE^ADA',
-        id: 'MRN-MWL',
-        birthDate: '19801210',
-        sex: 'F',
-        modality: 'MR',
-        date: '20261127',
-        description: 'MR BRAIN',
-        referring: 'HOUSE^GREGORY',
-      },
+      ADA_MR_BRAIN,
       {
         accession: 'ACC-BOTH',
         name: 'LOVELACE^BYRON',
@@ -41,47 +36,27 @@ describe.each(DIALECTS)('Search Order with a Modality Worklist on %s', (dialect)
         date: '20261127',
         description: 'CT CHEST',
       },
-      {
-        accession: 'MWL-3',
-        name: 'MÜLLER^JÖRG',
-        id: 'MRN-UTF8',
-        birthDate: '19600505',
-        sex: 'M',
-        modality: 'CT',
-        date: '20261128',
-        description: 'Schädel CT',
-      },
+      UTF8_HEAD_CT,
     ]);
     server = await startTestServer(dialect);
     admin = await server.api.login('admin@demo.local');
     gatekeeper = await server.api.login('gatekeeper@demo.local');
     account = await firstAccountOf(server.api, admin);
     intake = (await server.api.groups(gatekeeper)).find((g) => g.name === 'PACS Intake')!.uuid;
-    const destination = await server.api.call(
-      'destination/add',
-      {
-        account_id: account,
-        name: 'Hospital worklist',
-        aetitle: worklist.aeTitle,
-        address: '127.0.0.1',
-        port: String(worklist.port),
-        can_search: '0',
-        can_search_mwl: '1',
-        can_push: '0',
-      },
-      admin,
-    );
-    mwl = destination.body.uuid;
-    const config = (await server.api.call('group/get', { uuid: intake }, admin)).body.gatekeeper_config;
-    const set = await server.api.call(
-      'group/config/set',
-      {
-        uuid: intake,
-        config: JSON.stringify({ ...config, pacsPromotePreference: 'MWL', queryDestination: mwl }),
-      },
-      admin,
-    );
-    expect(set.status).toBe(200);
+    mwl = await addDestination(server.api, admin, account, {
+      name: 'Hospital worklist',
+      aetitle: worklist.aeTitle,
+      port: worklist.port,
+      can_search: 0,
+      can_search_mwl: 1,
+      can_push: 0,
+    });
+    const config = await gatekeeperConfig(server.api, admin, intake);
+    await setGatekeeperConfig(server.api, admin, intake, {
+      ...config,
+      pacsPromotePreference: 'MWL',
+      queryDestination: mwl,
+    });
     const added = await server.api.call(
       'order/add',
       {

@@ -6,22 +6,11 @@ import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
 import type { WorklistEntry, WorklistServer } from '../support/wlmscpfs.js';
-import { DCMTK_EXAMPLE_DUMPS, startWorklistServer } from '../support/wlmscpfs.js';
+import { ADA_MR_BRAIN, DCMTK_EXAMPLE_DUMPS, startWorklistServer, UTF8_HEAD_CT } from '../support/wlmscpfs.js';
 
 /** Orders of our own, beside dcmtk's examples; BULK^ONE has one more than a search keeps. */
 const ENTRIES: WorklistEntry[] = [
-  {
-    accession: 'MWL-1',
-    name: 'LOVELACE^ADA',
-    id: 'MRN-MWL',
-    birthDate: '19801210',
-    sex: 'F',
-    modality: 'MR',
-    date: '20261127',
-    description: 'MR BRAIN',
-    referring: 'HOUSE^GREGORY',
-    procedureId: 'RP-ADA',
-  },
+  { ...ADA_MR_BRAIN, procedureId: 'RP-ADA' },
   {
     accession: 'MWL-2',
     name: 'LOVELACE^BYRON',
@@ -32,16 +21,7 @@ const ENTRIES: WorklistEntry[] = [
     date: '20261128',
     description: 'CT CHEST',
   },
-  {
-    accession: 'MWL-3',
-    name: 'MÜLLER^JÖRG',
-    id: 'MRN-UTF8',
-    birthDate: '19600505',
-    sex: 'M',
-    modality: 'CT',
-    date: '20261201',
-    description: 'Schädel CT',
-  },
+  { ...UTF8_HEAD_CT, date: '20261201' },
   ...Array.from({ length: WORKLIST_SEARCH_CAP + 1 }, (_, i) => ({
     accession: `BULK-${i}`,
     name: 'BULK^ONE',

@@ -22,6 +22,29 @@ export interface WorklistEntry {
   procedureId?: string;
 }
 
+/** Orders the worklist tests share: Ada Lovelace's MR brain, and a CT whose names need UTF-8. */
+export const ADA_MR_BRAIN: WorklistEntry = {
+  accession: 'MWL-1',
+  name: 'LOVELACE^ADA',
+  id: 'MRN-MWL',
+  birthDate: '19801210',
+  sex: 'F',
+  modality: 'MR',
+  date: '20261127',
+  description: 'MR BRAIN',
+  referring: 'HOUSE^GREGORY',
+};
+export const UTF8_HEAD_CT: WorklistEntry = {
+  accession: 'MWL-3',
+  name: 'MÜLLER^JÖRG',
+  id: 'MRN-UTF8',
+  birthDate: '19600505',
+  sex: 'M',
+  modality: 'CT',
+  date: '20261128',
+  description: 'Schädel CT',
+};
+
 /** A dcmtk dump of one worklist entry, in UTF-8. */
 export function worklistDump(entry: WorklistEntry): string {
   return [
