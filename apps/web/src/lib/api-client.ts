@@ -75,14 +75,14 @@ async function send<T>(url: string, init: RequestInit): Promise<T> {
 }
 
 /** GET api/v3/{path} with the sid and params in the query string. */
-export function apiGet<T>(path: string, params: Params = {}, options: CallOptions = {}): Promise<T> {
+function apiGet<T>(path: string, params: Params = {}, options: CallOptions = {}): Promise<T> {
   const sid = options.withSid === false ? null : getSid();
   const query = new URLSearchParams(toEntries(params, sid)).toString();
   return send<T>(`${API_BASE}/${path}${query ? `?${query}` : ''}`, { method: 'GET', signal: options.signal });
 }
 
 /** POST api/v3/{path} as a form, with the sid in the body. */
-export function apiPost<T>(path: string, params: Params = {}, options: CallOptions = {}): Promise<T> {
+function apiPost<T>(path: string, params: Params = {}, options: CallOptions = {}): Promise<T> {
   const sid = options.withSid === false ? null : getSid();
   return send<T>(`${API_BASE}/${path}`, {
     method: 'POST',
@@ -96,7 +96,7 @@ export function apiPost<T>(path: string, params: Params = {}, options: CallOptio
  * POST api/v3/{path} as multipart (a file with its fields), with the sid in the Authorization
  * header: the server knows the caller before it reads (and stores) any of the body.
  */
-export function apiPostMultipart<T>(
+function apiPostMultipart<T>(
   path: string,
   params: Params,
   file: { name: string; blob: Blob },
@@ -115,7 +115,7 @@ export function apiPostMultipart<T>(
 }
 
 /** POST api/v3/bundle: a JSON list of sub-requests answered in order. */
-export function apiBundle<T>(calls: ({ URL: string } & Params)[], options: CallOptions = {}): Promise<T[]> {
+function apiBundle<T>(calls: ({ URL: string } & Params)[], options: CallOptions = {}): Promise<T[]> {
   const sid = getSid();
   return send<T[]>(`${API_BASE}/bundle`, {
     method: 'POST',
@@ -130,7 +130,7 @@ export function apiBundle<T>(calls: ({ URL: string } & Params)[], options: CallO
  * is in no URL the browser keeps (history, downloads list, a Referer) or a proxy logs. Answers the
  * body as a Blob; an error answer throws as any other call does.
  */
-export async function apiGetFile(path: string, params: Params, options: CallOptions = {}): Promise<Blob> {
+async function apiGetFile(path: string, params: Params, options: CallOptions = {}): Promise<Blob> {
   const sid = getSid();
   const query = new URLSearchParams(toEntries(params, null)).toString();
   const response = await fetchApi(`${API_BASE}/${path}?${query}`, {

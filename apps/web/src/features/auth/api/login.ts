@@ -1,5 +1,4 @@
-import type { LoginAnswer } from '@imaging-inbox/contract';
-import { apiPost } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { signedIn } from '../../../lib/session-events';
 import { STORAGE_KEYS, setSid } from '../../../lib/storage';
 import { useAction } from '../../../lib/use-action';
@@ -10,7 +9,7 @@ import { getSessionUser, rememberSignedInUser } from './signed-in-user';
 export type SignInValues = LoginValues & { otp?: string };
 
 export const login = (values: SignInValues) =>
-  apiPost<LoginAnswer>(
+  api.call(
     'session/login',
     {
       login: values.login.trim(),

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { clearSession } from '../../../lib/storage';
 
-export const logout = () => apiGet<{ status: 'OK' }>('session/logout');
+export const logout = () => api.get('session/logout');
 
 /** Ends the session on the server; whatever the answer, local session data is cleared. */
 export function useLogout() {

@@ -1,4 +1,3 @@
-import type { TtlAnswer } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
-export const getSessionTtl = () => apiGet<TtlAnswer>('session/ttl');
+export const getSessionTtl = () => api.get('session/ttl');

@@ -1,7 +1,7 @@
 import type { SessionUser } from '@imaging-inbox/contract';
-import { apiGet } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
-export const getSessionUser = (signal?: AbortSignal) => apiGet<SessionUser>('session/user', {}, { signal });
+export const getSessionUser = (signal?: AbortSignal) => api.get('session/user', {}, { signal });
 
 let signedIn: { sid: string; user: SessionUser } | null = null;
 
