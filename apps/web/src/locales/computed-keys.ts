@@ -94,6 +94,8 @@ export const COMPUTED_KEYS: readonly string[] = [
   'Send link code checked',
   'HL7 result received',
   'DICOM query by a node',
+  'DICOM retrieve by a node (C-MOVE)',
+  'DICOM retrieve by a node (C-GET)',
   'Two-factor sign-in turned on',
   'Two-factor sign-in turned off',
   'Wrong two-factor code',

@@ -1217,6 +1217,8 @@ const es: Messages = {
   'Send link code checked': 'Código del enlace de envío comprobado',
   'HL7 result received': 'Resultado HL7 recibido',
   'DICOM query by a node': 'Consulta DICOM de un nodo',
+  'DICOM retrieve by a node (C-MOVE)': 'Recuperación DICOM por un nodo (C-MOVE)',
+  'DICOM retrieve by a node (C-GET)': 'Recuperación DICOM por un nodo (C-GET)',
   'Two-factor sign-in turned on': 'Inicio de sesión en dos pasos activado',
   'Two-factor sign-in turned off': 'Inicio de sesión en dos pasos desactivado',
   'Wrong two-factor code': 'Código de dos pasos incorrecto',

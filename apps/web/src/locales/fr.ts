@@ -1223,6 +1223,8 @@ const fr: Messages = {
   'Send link code checked': "Code d'accès au lien d'envoi vérifié",
   'HL7 result received': 'Résultat HL7 reçu',
   'DICOM query by a node': "Requête DICOM d'un nœud",
+  'DICOM retrieve by a node (C-MOVE)': 'Récupération DICOM par un nœud (C-MOVE)',
+  'DICOM retrieve by a node (C-GET)': 'Récupération DICOM par un nœud (C-GET)',
   'Two-factor sign-in turned on': 'Connexion à deux facteurs activée',
   'Two-factor sign-in turned off': 'Connexion à deux facteurs désactivée',
   'Wrong two-factor code': 'Code à deux facteurs erroné',

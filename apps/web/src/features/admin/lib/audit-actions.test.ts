@@ -8,7 +8,7 @@ import { ACTION_LABELS } from './audit-entry';
 
 const SERVER_SRC = path.resolve(WEB_SRC, '../../server/src');
 
-/** Every action code the server writes as a literal (`action: 'CODE'`) in its sources. */
+/** Every action code the server writes as a literal on an `action:` line of its sources. */
 function serverActionCodes(): Set<string> {
   const codes = new Set<string>();
   const walk = (dir: string) => {
@@ -16,8 +16,11 @@ function serverActionCodes(): Set<string> {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
-        for (const m of readFileSync(full, 'utf8').matchAll(/\baction: '([A-Z][A-Z0-9_]*)'/g))
-          codes.add(m[1]!);
+        // Each code on an `action:` line, chosen ones too (`action: ok ? 'A' : 'B'`).
+        for (const line of readFileSync(full, 'utf8')
+          .split('\n')
+          .filter((l) => /\baction: /.test(l)))
+          for (const m of line.matchAll(/(?:action: |\? |: )'([A-Z][A-Z0-9_]*)'/g)) codes.add(m[1]!);
       }
     }
   };

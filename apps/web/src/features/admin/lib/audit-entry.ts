@@ -51,6 +51,8 @@ export const ACTION_LABELS: Record<string, string> = {
   HL7_RESULT: 'HL7 result received',
   DECLINE: 'Invitation declined',
   DICOM_FIND: 'DICOM query by a node',
+  DICOM_MOVE: 'DICOM retrieve by a node (C-MOVE)',
+  DICOM_GET: 'DICOM retrieve by a node (C-GET)',
   TWO_FACTOR_ENROL: 'Two-factor sign-in turned on',
   TWO_FACTOR_DISABLE: 'Two-factor sign-in turned off',
   TWO_FACTOR_CODE_FAILED: 'Wrong two-factor code',
