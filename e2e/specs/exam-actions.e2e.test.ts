@@ -2,12 +2,21 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { signIn } from '../support/actions';
+import { startServer, type RunningServer } from '../support/server';
 
-const baseUrl = inject('baseUrl');
+// A server of its own: it works on Emergency's newest exam, which on the shared server is whatever
+// a spec that ran first uploaded there (a resumable upload's one large instance, for one).
+let server: RunningServer;
+let baseUrl: string;
+beforeAll(async () => {
+  server = await startServer();
+  baseUrl = server.baseUrl;
+}, 120_000);
+afterAll(() => server?.stop());
 const stamp = Date.now().toString(36);
 const TAG = `e2e-${stamp}`;
 const NEW_MRN = `MRN-E2E-${stamp}`.toUpperCase();
