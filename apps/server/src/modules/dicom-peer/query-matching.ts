@@ -43,18 +43,34 @@ function single(kind: MatchKind, value: string): Matcher {
   const fold = kind === 'name' ? (s: string) => s.toUpperCase() : (s: string) => s;
   const wanted = fold(value);
   if (!/[*?]/.test(wanted)) return (stored) => fold(stored.trim()) === wanted;
-  const pattern = wildcardRegExp(wanted);
-  return (stored) => pattern.test(fold(stored.trim()));
+  return (stored) => wildcardMatch(wanted, fold(stored.trim()));
 }
 
-/** `*` any run, `?` one character; everything else literal. */
-export function wildcardRegExp(value: string): RegExp {
-  const body = value
-    .replace(/\*+/g, '*')
-    .split('')
-    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`, 's');
+/**
+ * Whether `text` matches `pattern`, where `*` is any run and `?` one character, everything else
+ * literal. Greedy with one remembered star, so a node's key (up to MAX_KEY_LENGTH, any number of
+ * stars) costs at most pattern × text steps per stored value: a regular expression built from the
+ * key would backtrack exponentially on `*a*a*a…b` and hold the process.
+ */
+export function wildcardMatch(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && (pattern[p] === '?' || (pattern[p] !== '*' && pattern[p] === text[t]))) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else return false;
+  }
+  while (pattern[p] === '*') p++;
+  return p === pattern.length;
 }
 
 /** YYYYMMDD (also YYYY.MM.DD, the old form) or '' when not a date. */
