@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openBrowser } from '../support/browser';
 import { apiLogin, apiPost, signIn } from '../support/actions';
 import { TABLES, englishFinder, type Language } from '../support/english-leaks';
 import { walkAdmin, walkClinician, walkGatekeeper, type Record, type Words } from '../support/english-walk';
-import { startServer, type RunningServer } from '../support/server';
+import { ownServer } from '../support/server';
 
 // A server of its own: the shared one holds what other specs typed in English (messages, reasons),
 // which is data, not the product's words, and which order they ran in decides.
-let server: RunningServer;
-let baseUrl: string;
-beforeAll(async () => {
-  server = await startServer();
-  baseUrl = server.baseUrl;
-}, 120_000);
-afterAll(() => server?.stop());
+const own = ownServer();
 
 /** Who walks which screens: the clinician's groups and pages, the gatekeeper's, the admin pages. */
 const WALKERS: [string, (page: Page, words: Words, record: Record) => Promise<void>][] = [
@@ -44,9 +38,9 @@ async function englishSeen(language: Language): Promise<string[]> {
   const words: Words = (english) => TABLES[language][english] ?? english;
   const seen = new Map<string, Set<string>>();
   for (const [login, walk] of WALKERS) {
-    const sid = await apiLogin(baseUrl, login);
-    await apiPost(baseUrl, 'user/set', { sid, language });
-    const b = await openBrowser(baseUrl);
+    const sid = await apiLogin(own.baseUrl, login);
+    await apiPost(own.baseUrl, 'user/set', { sid, language });
+    const b = await openBrowser(own.baseUrl);
     try {
       await b.page.setViewportSize({ width: 1280, height: 800 });
       await signIn(b.page, login);
@@ -62,7 +56,7 @@ async function englishSeen(language: Language): Promise<string[]> {
       });
     } finally {
       await b.close();
-      await apiPost(baseUrl, 'user/set', { sid, language: '' });
+      await apiPost(own.baseUrl, 'user/set', { sid, language: '' });
     }
   }
   return [...seen].map(([text, where]) => `${text} on ${[...where].slice(0, 3).join(', ')}`);

@@ -6,17 +6,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { signIn } from '../support/actions';
-import { startServer, type RunningServer } from '../support/server';
+import { ownServer } from '../support/server';
 
 // A server of its own: it works on Emergency's newest exam, which on the shared server is whatever
 // a spec that ran first uploaded there (a resumable upload's one large instance, for one).
-let server: RunningServer;
-let baseUrl: string;
-beforeAll(async () => {
-  server = await startServer();
-  baseUrl = server.baseUrl;
-}, 120_000);
-afterAll(() => server?.stop());
+const own = ownServer();
 const stamp = Date.now().toString(36);
 const TAG = `e2e-${stamp}`;
 const NEW_MRN = `MRN-E2E-${stamp}`.toUpperCase();
@@ -37,7 +31,7 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
   let mrn = '';
   let oldMrn = '';
   beforeAll(async () => {
-    b = await openBrowser(baseUrl);
+    b = await openBrowser(own.baseUrl);
     await signIn(b.page, 'clinician@demo.local');
     await b.page.waitForURL('**/group/list');
     await b.page.getByRole('button', { name: 'Emergency' }).click();

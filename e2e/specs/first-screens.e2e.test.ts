@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiLogin, apiPost, signIn } from '../support/actions';
 import { openBrowser, screenshot, SMALL_WINDOW } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { ownServer } from '../support/server';
 
 // A server of its own: on the shared one, specs that ran first may have sent exams to Referrals.
-let server: RunningServer;
-let baseUrl: string;
-beforeAll(async () => {
-  server = await startServer();
-  baseUrl = server.baseUrl;
-}, 120_000);
-afterAll(() => server?.stop());
+const own = ownServer();
 
 /**
  * What each demo user sees first after signing in, in English and in French at 1280×800: the first
@@ -29,9 +23,9 @@ describe('each demo user’s first screen', () => {
   it.each(USERS.flatMap((user) => (['en', 'fr'] as const).map((language) => ({ ...user, language }))))(
     '$login in $language opens $group',
     async ({ login, group, exams, language }) => {
-      const sid = await apiLogin(baseUrl, login);
-      await apiPost(baseUrl, 'user/set', { sid, language: language === 'en' ? '' : language });
-      const b = await openBrowser(baseUrl);
+      const sid = await apiLogin(own.baseUrl, login);
+      await apiPost(own.baseUrl, 'user/set', { sid, language: language === 'en' ? '' : language });
+      const b = await openBrowser(own.baseUrl);
       try {
         await b.page.setViewportSize(SMALL_WINDOW);
         await signIn(b.page, login);
@@ -52,7 +46,7 @@ describe('each demo user’s first screen', () => {
         expect(b.errors).toEqual([]);
       } finally {
         await b.close();
-        await apiPost(baseUrl, 'user/set', { sid, language: '' });
+        await apiPost(own.baseUrl, 'user/set', { sid, language: '' });
       }
     },
   );

@@ -2,17 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { signIn } from '../support/actions';
-import { startServer, type RunningServer } from '../support/server';
+import { ownServer } from '../support/server';
 
 // A server of its own: on the shared one, specs that ran first nominate, process and send
 // Emergency's exams, so which exams are free to nominate and what PACS Intake lists depend on them.
-let server: RunningServer;
-let baseUrl: string;
-beforeAll(async () => {
-  server = await startServer();
-  baseUrl = server.baseUrl;
-}, 120_000);
-afterAll(() => server?.stop());
+const own = ownServer();
 const stamp = Date.now().toString(36).toUpperCase();
 const REASON_FOR_VISIT = `Chest pain, outside CT (${stamp})`;
 const REJECT_REASON = 'Wrong patient';
@@ -40,10 +34,10 @@ describe('gatekeeper: nominate, reject, process', () => {
   const exams: { mrn: string; date: string; description: string }[] = [];
 
   beforeAll(async () => {
-    clinician = await openBrowser(baseUrl);
+    clinician = await openBrowser(own.baseUrl);
     await signIn(clinician.page, 'clinician@demo.local');
     await clinician.page.waitForURL('**/group/list');
-    gatekeeper = await openBrowser(baseUrl);
+    gatekeeper = await openBrowser(own.baseUrl);
     await signIn(gatekeeper.page, 'gatekeeper@demo.local');
     await gatekeeper.page.waitForURL('**/group/list');
   });

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 export const DEMO_PASSWORD = 'Demo-pass-2024';
@@ -118,4 +119,20 @@ export async function startServer(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A server of the calling spec file alone, started before its tests and stopped after them: for a
+ * spec that reads the demo world as seeded, which specs run before it on the shared server change
+ * (exams nominated, uploaded or sent; English typed as data). Read `baseUrl` inside tests and hooks.
+ */
+export function ownServer(env: Record<string, string> = {}): { baseUrl: string } {
+  const own = { baseUrl: '' };
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await startServer(env);
+    own.baseUrl = server.baseUrl;
+  }, 120_000);
+  afterAll(() => server?.stop());
+  return own;
 }
