@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { NetworkNamespace } from '../test/support/netns.js';
 import { createNetworkNamespace } from '../test/support/netns.js';
 import { cpuMsOf } from './proc-cpu.js';
 
@@ -15,6 +16,10 @@ const execFileAsync = promisify(execFile);
  */
 export interface OrthancPeer {
   version: string;
+  /** Its namespace, where its clients run (bench:cfind's findscu). */
+  ns: NetworkNamespace;
+  /** Its DICOM port inside the namespace. */
+  port: number;
   /** Sends every file of each of `dirs`, one association per directory at once; answers the wall time in seconds. */
   send(dirs: string[]): Promise<number>;
   /** CPU time (user + system, ms) Orthanc's process has used so far. */
@@ -39,6 +44,8 @@ export async function startOrthancPeer(workDir: string): Promise<OrthancPeer> {
       HttpPort: 8042,
       RemoteAccessAllowed: false,
       DicomAlwaysAllowStore: true,
+      // bench:cfind queries it as an AE it does not list.
+      DicomAlwaysAllowFind: true,
       Plugins: [],
     }),
   );
@@ -57,6 +64,8 @@ export async function startOrthancPeer(workDir: string): Promise<OrthancPeer> {
   }
   return {
     version: versionLine.split('\n')[0]!.trim(),
+    ns,
+    port: PORT,
     cpuMs: () => cpuMsOf(`/proc/${orthanc.pid}/stat`),
     async send(dirs) {
       const started = performance.now();
