@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig } from './config.js';
 import type { Config } from './config.js';
@@ -11,6 +12,7 @@ import { RunMarker } from './storage/run-marker.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withStartupLock } from './db/startup-lock.js';
 import { DicomListener } from './dimse/listener.js';
+import type { DicomTlsOptions } from './dimse/listener.js';
 import { MllpListener } from './hl7/mllp-listener.js';
 import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
@@ -26,6 +28,8 @@ export interface RunningServer {
   url: string;
   /** The port the DICOM listener is bound to (DICOM_PORT, or the free port picked for 0). */
   dicomPort: number;
+  /** The DICOM TLS listener's bound port, when DICOM_TLS_PORT is set. */
+  dicomTlsPort: number | undefined;
   /** The port the HL7 MLLP listener is bound to; undefined when HL7_PORT is not set. */
   hl7Port: number | undefined;
   /** The recovery scan this start ran after an unclean stop; undefined after a clean one. */
@@ -59,6 +63,8 @@ export async function startServer(
     }
     return ctx;
   });
+  // Audit events queue for the collector (or stop queueing) before any listener can record one.
+  const atna = await ctx.startAtna(log);
   const blobs = ctx.services.blobs;
   if (blobs instanceof FileBlobStore) {
     const { records, restored, blocked } = blobs.journalReplay;
@@ -123,6 +129,19 @@ export async function startServer(
     throw error;
   }
   log(`DICOM listener ${config.dicomAet} on ${config.host}:${dicomPort}`);
+  let dicomTlsPort: number | undefined;
+  if (config.dicomTls) {
+    try {
+      dicomTlsPort = await dicom.startTls(config.dicomTls.port, config.host, readDicomTls(config.dicomTls));
+    } catch (error) {
+      await dicom.stop();
+      await http.close();
+      await db.close();
+      marker.clear();
+      throw error;
+    }
+    log(`DICOM TLS listener ${config.dicomAet} on ${config.host}:${dicomTlsPort}`);
+  }
   const hl7 = config.hl7.port === undefined ? undefined : startHl7(ctx, config, log);
   let hl7Port: number | undefined;
   if (hl7) {
@@ -155,6 +174,7 @@ export async function startServer(
     http,
     url,
     dicomPort,
+    dicomTlsPort,
     hl7Port,
     recovery,
     async stop() {
@@ -163,6 +183,7 @@ export async function startServer(
       await uploadSweep.stop();
       await destinationEcho.stop();
       await harvestMailTimer.stop();
+      await atna.stop();
       await ctx.services.jobRunner.stop();
       await hl7?.stop();
       await dicom.stop();
@@ -235,4 +256,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(error);
     process.exit(1);
   });
+}
+
+/** The TLS listener's certificate, key and CA read from their files; a missing file stops the start with its name. */
+function readDicomTls(settings: NonNullable<Config['dicomTls']>): DicomTlsOptions {
+  const read = (file: string, variable: string) => {
+    try {
+      return fs.readFileSync(file);
+    } catch (error) {
+      throw new ConfigError(`${variable}: cannot read ${file}: ${(error as Error).message}`);
+    }
+  };
+  return {
+    cert: read(settings.certFile, 'DICOM_TLS_CERT_FILE'),
+    key: read(settings.keyFile, 'DICOM_TLS_KEY_FILE'),
+    ca: settings.caFile ? read(settings.caFile, 'DICOM_TLS_CA_FILE') : undefined,
+  };
 }
