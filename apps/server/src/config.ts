@@ -2,8 +2,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { MAX_UPLOAD_BYTES } from '@imaging-inbox/contract';
 import { z } from 'zod';
-import type { AtnaConfig } from './config-atna.js';
-import { ATNA_ENV, atnaConfig } from './config-atna.js';
 
 /**
  * Configuration comes from the environment only, validated once at boot. Defaults give the embedded
@@ -69,6 +67,8 @@ const envSchema = z.object({
   DICOM_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** DICOM connections held at once; more are closed as they arrive. */
   DICOM_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** The called AE title of our SCP: 1–16 characters of the DICOM AE repertoire, no backslash. */
+  DICOM_AET: z
   /**
    * The DICOM TLS listener's port (beside DICOM_PORT, same associations); unset: no TLS listener.
    * Needs DICOM_TLS_CERT_FILE and DICOM_TLS_KEY_FILE. 0 picks a free port (tests).
@@ -80,8 +80,6 @@ const envSchema = z.object({
   DICOM_TLS_KEY_FILE: z.string().min(1).optional(),
   /** PEM CA certificate(s): when set, a TLS peer must present a certificate they signed, else it is refused. */
   DICOM_TLS_CA_FILE: z.string().min(1).optional(),
-  /** The called AE title of our SCP: 1–16 characters of the DICOM AE repertoire, no backslash. */
-  DICOM_AET: z
     .string()
     .trim()
     .regex(/^[\x20-\x5b\x5d-\x7e]{1,16}$/, 'must be 1-16 printable ASCII characters without backslash')
@@ -168,11 +166,6 @@ const envSchema = z.object({
   /** First delay before a push sends again what a PACS did not store (doubling each time). */
   PUSH_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
   /**
-   * How long a push to a destination with storage commitment waits for the PACS's report, in
-   * seconds, when the destination sets no timeout of its own (decision 0064).
-   */
-  STORAGE_COMMITMENT_TIMEOUT_S: z.coerce.number().int().min(1).max(86_400).default(600),
-  /**
    * How long a claimed job is this process's: renewed every third of it while the job runs, so
    * only a process that died (or lost the database) lets it run out, and another process then
    * takes the job over.
@@ -231,12 +224,6 @@ const envSchema = z.object({
    * At least 16 characters.
    */
   METRICS_TOKEN: z.string().trim().min(16, 'at least 16 characters').optional(),
-  /**
-   * The de-identification master key (decision 0067): every account's pseudonym secret derives
-   * from it. Kept outside the database; every server process of one installation reads the same.
-   */
-  DEIDENTIFICATION_KEY_FILE: z.string().min(1).optional(),
-  ...ATNA_ENV,
 });
 
 /** Every variable the server reads from its environment: the README's configuration table lists each. */
@@ -267,8 +254,6 @@ export interface Config {
   dicomAet: string;
   dicomTimeouts: { artimMs: number; idleMs: number };
   dicomMaxConnections: number;
-  /** The DICOM TLS listener (decision 0065): off when undefined. */
-  dicomTls: { port: number; certFile: string; keyFile: string; caFile: string | undefined } | undefined;
   /** The HL7 v2 MLLP listener: off when `port` is undefined. */
   hl7: {
     port: number | undefined;
@@ -282,6 +267,8 @@ export interface Config {
   mailFrom: string;
   publicUrl: string;
   demoPassword: string | undefined;
+  /** The DICOM TLS listener (decision 0065): off when undefined. */
+  dicomTls: { port: number; certFile: string; keyFile: string; caFile: string | undefined } | undefined;
   seedDemo: boolean;
   seedStudies: number;
   /** The demo's PACS Intake filled through the gatekeeper workflow (else placed there directly). */
@@ -294,8 +281,6 @@ export interface Config {
   harvestMailQuietMs: number;
   mailRetryMs: number;
   pushRetryMs: number;
-  /** Default wait for a storage commitment report, in seconds (a destination may set its own). */
-  storageCommitmentTimeoutS: number;
   jobLeaseMs: number;
   routingQuietMs: number;
   webhookRetryMs: number;
@@ -314,31 +299,10 @@ export interface Config {
   trustProxy: string | undefined;
   /** What `Authorization: Bearer …` must say for /metrics off loopback; unset: loopback only. */
   metricsToken: string | undefined;
-  /** The de-identification master key's file (decision 0067), made at first use when missing. */
-  deidentificationKeyFile: string;
   devOutbox: boolean;
-  /** The security team's syslog collector (decision 0068): off when undefined. */
-  atna: AtnaConfig | undefined;
 }
 
 export class ConfigError extends Error {}
-
-/** The TLS listener's settings: all of port, certificate and key, or none (a CA alone is an error too). */
-function dicomTls(e: z.infer<typeof envSchema>): Config['dicomTls'] {
-  const given = [e.DICOM_TLS_PORT, e.DICOM_TLS_CERT_FILE, e.DICOM_TLS_KEY_FILE, e.DICOM_TLS_CA_FILE];
-  if (given.every((v) => v === undefined)) return undefined;
-  if (e.DICOM_TLS_PORT === undefined || !e.DICOM_TLS_CERT_FILE || !e.DICOM_TLS_KEY_FILE) {
-    throw new ConfigError(
-      'Invalid configuration:\n  DICOM_TLS_PORT, DICOM_TLS_CERT_FILE and DICOM_TLS_KEY_FILE go together',
-    );
-  }
-  return {
-    port: e.DICOM_TLS_PORT,
-    certFile: path.resolve(e.DICOM_TLS_CERT_FILE),
-    keyFile: path.resolve(e.DICOM_TLS_KEY_FILE),
-    caFile: e.DICOM_TLS_CA_FILE ? path.resolve(e.DICOM_TLS_CA_FILE) : undefined,
-  };
-}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings are treated as unset, as shells often export VAR= to clear a value.
@@ -359,12 +323,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3: s3Location(e),
     blobGraceMs: e.BLOB_GRACE_SECONDS * 1000,
     blobDirectoriesAhead: e.BLOB_DIRECTORIES_AHEAD === '1',
+/** The TLS listener's settings: all of port, certificate and key, or none (a CA alone is an error too). */
+function dicomTls(e: z.infer<typeof envSchema>): Config['dicomTls'] {
+  const given = [e.DICOM_TLS_PORT, e.DICOM_TLS_CERT_FILE, e.DICOM_TLS_KEY_FILE, e.DICOM_TLS_CA_FILE];
+  if (given.every((v) => v === undefined)) return undefined;
+  if (e.DICOM_TLS_PORT === undefined || !e.DICOM_TLS_CERT_FILE || !e.DICOM_TLS_KEY_FILE) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DICOM_TLS_PORT, DICOM_TLS_CERT_FILE and DICOM_TLS_KEY_FILE go together',
+    );
+  }
+  return {
+    port: e.DICOM_TLS_PORT,
+    certFile: path.resolve(e.DICOM_TLS_CERT_FILE),
+    keyFile: path.resolve(e.DICOM_TLS_KEY_FILE),
+    caFile: e.DICOM_TLS_CA_FILE ? path.resolve(e.DICOM_TLS_CA_FILE) : undefined,
+  };
+}
+
     databaseUrl: e.DATABASE_URL,
     dicomPort: e.DICOM_PORT,
     dicomAet: e.DICOM_AET,
     dicomTimeouts: { artimMs: e.DICOM_ARTIM_MS, idleMs: e.DICOM_IDLE_MS },
     dicomMaxConnections: e.DICOM_MAX_CONNECTIONS,
-    dicomTls: dicomTls(e),
     hl7: {
       port: e.HL7_PORT,
       maxMessageBytes: e.HL7_MAX_MESSAGE_BYTES,
@@ -384,11 +364,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     uploadSessionTtlMs: e.UPLOAD_SESSION_TTL_MINUTES * 60_000,
     uploadSessionOwnerBytes: e.UPLOAD_SESSION_OWNER_BYTES,
+    dicomTls: dicomTls(e),
     uploadTempMaxBytes: e.UPLOAD_TEMP_MAX_BYTES,
     harvestMailQuietMs: e.HARVEST_MAIL_QUIET_MS,
     mailRetryMs: e.MAIL_RETRY_MS,
     pushRetryMs: e.PUSH_RETRY_MS,
-    storageCommitmentTimeoutS: e.STORAGE_COMMITMENT_TIMEOUT_S,
     jobLeaseMs: e.JOB_LEASE_MS,
     routingQuietMs: e.ROUTING_QUIET_MS,
     webhookRetryMs: e.WEBHOOK_RETRY_MS,
@@ -405,11 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
-    deidentificationKeyFile: path.resolve(
-      e.DEIDENTIFICATION_KEY_FILE ?? path.join(e.DATA_DIR, 'deidentification.key'),
-    ),
     devOutbox: e.DEV_OUTBOX === '1',
-    atna: atnaConfig(e, (message) => new ConfigError(`Invalid configuration:\n  ${message}`)),
   };
 }
 

@@ -63,8 +63,6 @@ export async function startServer(
     }
     return ctx;
   });
-  // Audit events queue for the collector (or stop queueing) before any listener can record one.
-  const atna = await ctx.startAtna(log);
   const blobs = ctx.services.blobs;
   if (blobs instanceof FileBlobStore) {
     const { records, restored, blocked } = blobs.journalReplay;
@@ -129,6 +127,8 @@ export async function startServer(
     throw error;
   }
   log(`DICOM listener ${config.dicomAet} on ${config.host}:${dicomPort}`);
+  const hl7 = config.hl7.port === undefined ? undefined : startHl7(ctx, config, log);
+  let hl7Port: number | undefined;
   let dicomTlsPort: number | undefined;
   if (config.dicomTls) {
     try {
@@ -142,8 +142,6 @@ export async function startServer(
     }
     log(`DICOM TLS listener ${config.dicomAet} on ${config.host}:${dicomTlsPort}`);
   }
-  const hl7 = config.hl7.port === undefined ? undefined : startHl7(ctx, config, log);
-  let hl7Port: number | undefined;
   if (hl7) {
     try {
       hl7Port = await hl7.start(config.hl7.port!, config.host);
@@ -174,16 +172,15 @@ export async function startServer(
     http,
     url,
     dicomPort,
-    dicomTlsPort,
     hl7Port,
     recovery,
+    dicomTlsPort,
     async stop() {
       ctx.services.readiness.drain();
       await purgeTimer.stop();
       await uploadSweep.stop();
       await destinationEcho.stop();
       await harvestMailTimer.stop();
-      await atna.stop();
       await ctx.services.jobRunner.stop();
       await hl7?.stop();
       await dicom.stop();
