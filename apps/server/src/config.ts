@@ -166,6 +166,11 @@ const envSchema = z.object({
   /** First delay before a push sends again what a PACS did not store (doubling each time). */
   PUSH_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
   /**
+   * How long a push to a destination with storage commitment waits for the PACS's report, in
+   * seconds, when the destination sets no timeout of its own (decision 0064).
+   */
+  STORAGE_COMMITMENT_TIMEOUT_S: z.coerce.number().int().min(1).max(86_400).default(600),
+  /**
    * How long a claimed job is this process's: renewed every third of it while the job runs, so
    * only a process that died (or lost the database) lets it run out, and another process then
    * takes the job over.
@@ -281,6 +286,8 @@ export interface Config {
   harvestMailQuietMs: number;
   mailRetryMs: number;
   pushRetryMs: number;
+  /** Default wait for a storage commitment report, in seconds (a destination may set its own). */
+  storageCommitmentTimeoutS: number;
   jobLeaseMs: number;
   routingQuietMs: number;
   webhookRetryMs: number;
@@ -369,6 +376,7 @@ function dicomTls(e: z.infer<typeof envSchema>): Config['dicomTls'] {
     harvestMailQuietMs: e.HARVEST_MAIL_QUIET_MS,
     mailRetryMs: e.MAIL_RETRY_MS,
     pushRetryMs: e.PUSH_RETRY_MS,
+    storageCommitmentTimeoutS: e.STORAGE_COMMITMENT_TIMEOUT_S,
     jobLeaseMs: e.JOB_LEASE_MS,
     routingQuietMs: e.ROUTING_QUIET_MS,
     webhookRetryMs: e.WEBHOOK_RETRY_MS,

@@ -27,6 +27,10 @@ const destinationFields = {
   calling_aet: rawText(),
   /** 1 lets other accounts register the same PACS target: a system administrator's alone. */
   shared_target: rawText(),
+  /** 1: pushes ask the PACS for storage commitment and end S only once every instance is committed. */
+  storage_commitment: rawText(),
+  /** Seconds to wait for the commitment report ('' or 0: the server's default). */
+  storage_commitment_timeout: rawText(),
 };
 
 export const destinationAddRequest = z.object({ account_id: requiredText(), ...destinationFields });

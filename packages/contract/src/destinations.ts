@@ -37,6 +37,13 @@ export interface Destination {
   calling_aet: string | null;
   /** 1: a system administrator let other accounts register this same PACS target. */
   shared_target: 0 | 1;
+  /**
+   * 1: a push ends S only once the PACS reported every instance committed (Storage Commitment Push
+   * Model, decision 0064); instances it reports failed end the push F.
+   */
+  storage_commitment: 0 | 1;
+  /** Seconds to wait for the commitment report; null: the server's default (STORAGE_COMMITMENT_TIMEOUT_S). */
+  storage_commitment_timeout: number | null;
   created: number;
   updated: number;
 }
@@ -52,6 +59,9 @@ export const DESTINATION_NAME_MAX_LENGTH = 100;
 export const DESTINATION_ADDRESS_MAX_LENGTH = 253;
 /** Longest automatic C-ECHO interval (a day), in seconds. */
 export const DESTINATION_ECHO_INTERVAL_MAX = 86_400;
+/** Bounds of a destination's storage commitment timeout, in seconds (a day at most). */
+export const STORAGE_COMMITMENT_TIMEOUT_MIN = 1;
+export const STORAGE_COMMITMENT_TIMEOUT_MAX = 86_400;
 
 /** A study a destination search found (SPEC.md section 4). */
 export interface DestinationSearchResult {

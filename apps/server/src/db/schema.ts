@@ -485,6 +485,23 @@ export interface DestinationTable {
   updated: number;
   /** 1: a system administrator let other accounts register this same PACS target. */
   shared_target: Generated<number>;
+  /** 1: a push ends S only once the PACS reported every instance committed (decision 0064). */
+  storage_commitment: Generated<number>;
+  /** Seconds to wait for the commitment report; null: STORAGE_COMMITMENT_TIMEOUT_S. */
+  storage_commitment_timeout: number | null;
+}
+
+/** A storage commitment a push asked of its PACS (see the storage-commitment migration). */
+export interface StorageCommitmentTable {
+  transaction_uid: string;
+  push_id: string;
+  destination_id: string;
+  /** waiting, committed, failed, expired. */
+  state: string;
+  requested: number;
+  acknowledged: number | null;
+  deadline: number;
+  reported: number | null;
 }
 
 /** A group's gatekeeper-workflow configuration (JSON, the contract's schema of its type). */
@@ -832,6 +849,7 @@ export interface Database {
   destination_retrieves: DestinationRetrieveTable;
   study_pushes: StudyPushTable;
   study_push_instances: StudyPushInstanceTable;
+  storage_commitments: StorageCommitmentTable;
   study_shares: StudyShareTable;
   attachments: AttachmentTable;
   links: LinkTable;

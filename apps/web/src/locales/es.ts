@@ -531,6 +531,11 @@ const es: Messages = {
   'Promote to PACS': 'Promover al PACS',
   Push: 'Envío',
   'Push (C-STORE)': 'Envío (C-STORE)',
+  'Ask for storage commitment after a push': 'Pedir compromiso de almacenamiento tras un envío',
+  'Wait for the commitment report (seconds, empty: default)':
+    'Espera del informe de compromiso (segundos, vacío: por defecto)',
+  'Seconds up to a day, or empty for the default':
+    'Segundos, un día como máximo, o vacío para el valor por defecto',
   'Push history': 'Historial de envíos',
   'Push to PACS': 'Enviar al PACS',
   'Push to a destination': 'Enviar a un destino',

@@ -530,6 +530,11 @@ const fr: Messages = {
   'Promote to PACS': 'Promouvoir vers le PACS',
   Push: 'Envoi',
   'Push (C-STORE)': 'Envoi (C-STORE)',
+  'Ask for storage commitment after a push': 'Demander l’engagement de stockage après un envoi',
+  'Wait for the commitment report (seconds, empty: default)':
+    'Attente du rapport d’engagement (secondes, vide : par défaut)',
+  'Seconds up to a day, or empty for the default':
+    'Secondes, un jour au plus, ou vide pour la valeur par défaut',
   'Push history': 'Historique des envois',
   'Push to PACS': 'Envoyer au PACS',
   'Push to a destination': 'Envoyer vers une destination',

@@ -64,6 +64,7 @@ import { callingAeTitles } from './20261202T0230-calling-ae-titles.js';
 import { destinationSharedTarget } from './20261202T0231-destination-shared-target.js';
 import { destinationWorklistSearches } from './20261202T0400-destination-worklist-searches.js';
 import { dicomNodeQueryRetrieve } from './20261202T0705-dicom-node-query-retrieve.js';
+import { storageCommitment } from './20261202T1210-storage-commitment.js';
 import { twoFactor } from './20261202T0700-two-factor.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
@@ -134,4 +135,5 @@ export const migrations: Record<string, Migration> = {
   '20261202T0400-destination-worklist-searches': destinationWorklistSearches,
   '20261202T0705-dicom-node-query-retrieve': dicomNodeQueryRetrieve,
   '20261202T0700-two-factor': twoFactor,
+  '20261202T1210-storage-commitment': storageCommitment,
 };

@@ -5,6 +5,8 @@ import {
   DESTINATION_ECHO_INTERVAL_MAX,
   DESTINATION_NAME_MAX_LENGTH,
   isAeTitle,
+  STORAGE_COMMITMENT_TIMEOUT_MAX,
+  STORAGE_COMMITMENT_TIMEOUT_MIN,
 } from '@imaging-inbox/contract';
 import type { Destination, EchoResult } from '@imaging-inbox/contract';
 import { invalidField, missingFields } from '../../domain/errors.js';
@@ -43,6 +45,8 @@ export interface DestinationFields {
   c_echo_interval?: string | undefined;
   calling_aet?: string | undefined;
   shared_target?: string | undefined;
+  storage_commitment?: string | undefined;
+  storage_commitment_timeout?: string | undefined;
 }
 
 interface Cleaned {
@@ -57,6 +61,8 @@ interface Cleaned {
   can_push?: number;
   c_echo_interval?: number | null;
   shared_target?: number;
+  storage_commitment?: number;
+  storage_commitment_timeout?: number | null;
 }
 
 interface Deps {
@@ -132,6 +138,8 @@ export class DestinationService {
       can_push: valid.can_push ?? 0,
       c_echo_interval: valid.c_echo_interval ?? null,
       shared_target: valid.shared_target ?? 0,
+      storage_commitment: valid.storage_commitment ?? 0,
+      storage_commitment_timeout: valid.storage_commitment_timeout ?? null,
       last_echo_ok: null,
       last_echo_ms: null,
       last_echo_reason: null,
@@ -280,7 +288,7 @@ export class DestinationService {
       }
       out.port = port;
     }
-    for (const name of ['can_search', 'can_search_mwl', 'can_push'] as const) {
+    for (const name of ['can_search', 'can_search_mwl', 'can_push', 'storage_commitment'] as const) {
       const raw = fields[name]?.trim();
       if (raw === undefined || raw === '') continue;
       out[name] = flag(raw, name);
@@ -306,6 +314,24 @@ export class DestinationService {
           );
         }
         out.c_echo_interval = seconds;
+      }
+    }
+    if (fields.storage_commitment_timeout !== undefined) {
+      const raw = fields.storage_commitment_timeout.trim();
+      if (raw === '' || raw === '0') out.storage_commitment_timeout = null;
+      else {
+        const seconds = Number(raw);
+        if (
+          !/^\d+$/.test(raw) ||
+          seconds < STORAGE_COMMITMENT_TIMEOUT_MIN ||
+          seconds > STORAGE_COMMITMENT_TIMEOUT_MAX
+        ) {
+          throw invalidField(
+            'storage_commitment_timeout',
+            `seconds from ${STORAGE_COMMITMENT_TIMEOUT_MIN} to ${STORAGE_COMMITMENT_TIMEOUT_MAX}, or 0 for the default`,
+          );
+        }
+        out.storage_commitment_timeout = seconds;
       }
     }
     const shared = fields.shared_target?.trim();
@@ -408,10 +434,25 @@ function isAddress(value: string): boolean {
 }
 
 /** What the audit log shows of a destination. */
-type AuditedDestination = Administered & { name: string; aetitle: string; address: string; port: number };
+type AuditedDestination = Administered & {
+  name: string;
+  aetitle: string;
+  address: string;
+  port: number;
+  storage_commitment?: number;
+  storage_commitment_timeout?: number | null;
+};
 
 function auditView(row: AuditedDestination) {
-  return { name: row.name, aetitle: row.aetitle, address: row.address, port: Number(row.port) };
+  return {
+    name: row.name,
+    aetitle: row.aetitle,
+    address: row.address,
+    port: Number(row.port),
+    ...(Number(row.storage_commitment)
+      ? { storage_commitment: 1, storage_commitment_timeout: row.storage_commitment_timeout ?? null }
+      : {}),
+  };
 }
 
 export function present(row: DestinationRow, callingAet: string | null = null): Destination {
@@ -437,6 +478,9 @@ export function present(row: DestinationRow, callingAet: string | null = null): 
           },
     calling_aet: callingAet,
     shared_target: Number(row.shared_target) ? 1 : 0,
+    storage_commitment: Number(row.storage_commitment) ? 1 : 0,
+    storage_commitment_timeout:
+      row.storage_commitment_timeout === null ? null : Number(row.storage_commitment_timeout),
     created: Number(row.created),
     updated: Number(row.updated),
   };

@@ -51,7 +51,10 @@ export function DestinationDialog({ accountId, editing, onClose }: Props) {
     });
   };
 
-  const text = (field: 'name' | 'aetitle' | 'address' | 'port' | 'c_echo_interval', label: string) => {
+  const text = (
+    field: 'name' | 'aetitle' | 'address' | 'port' | 'c_echo_interval' | 'storage_commitment_timeout',
+    label: string,
+  ) => {
     const problem = touched ? problems[field] : undefined;
     const fromServer = serverProblem?.field === field ? serverProblem.text : undefined;
     return (
@@ -61,12 +64,15 @@ export function DestinationDialog({ accountId, editing, onClose }: Props) {
         onChange={(e) => setForm({ ...form, [field]: e.target.value })}
         error={Boolean(problem ?? fromServer)}
         helperText={problem ? t(problem) : fromServer}
-        required={field !== 'c_echo_interval'}
+        required={field !== 'c_echo_interval' && field !== 'storage_commitment_timeout'}
         fullWidth
       />
     );
   };
-  const check = (field: 'can_search' | 'can_search_mwl' | 'can_push', label: string) => (
+  const check = (
+    field: 'can_search' | 'can_search_mwl' | 'can_push' | 'storage_commitment',
+    label: string,
+  ) => (
     <FormControlLabel
       control={
         <Checkbox checked={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.checked })} />
@@ -90,6 +96,9 @@ export function DestinationDialog({ accountId, editing, onClose }: Props) {
             {check('can_search_mwl', 'Search modality worklist')}
             {check('can_push', 'Push (C-STORE)')}
           </Stack>
+          {check('storage_commitment', 'Ask for storage commitment after a push')}
+          {form.storage_commitment &&
+            text('storage_commitment_timeout', 'Wait for the commitment report (seconds, empty: default)')}
           {mutation.isError && !serverProblem && (
             <Alert severity="error">{t('The destination was not saved')}</Alert>
           )}

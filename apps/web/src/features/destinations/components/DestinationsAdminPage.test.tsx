@@ -23,6 +23,8 @@ const destination = (over: Partial<Destination>): Destination => ({
   last_echo: null,
   calling_aet: null,
   shared_target: 0,
+  storage_commitment: 0,
+  storage_commitment_timeout: null,
   created: 1,
   updated: 1,
   ...over,

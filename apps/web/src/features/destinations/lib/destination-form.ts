@@ -1,4 +1,9 @@
-import { DESTINATION_NAME_MAX_LENGTH, isAeTitle, type Destination } from '@imaging-inbox/contract';
+import {
+  DESTINATION_NAME_MAX_LENGTH,
+  isAeTitle,
+  STORAGE_COMMITMENT_TIMEOUT_MAX,
+  type Destination,
+} from '@imaging-inbox/contract';
 
 /** The destination form's values, as typed. */
 export interface DestinationForm {
@@ -10,6 +15,10 @@ export interface DestinationForm {
   can_search_mwl: boolean;
   can_push: boolean;
   c_echo_interval: string;
+  /** Ask the PACS for storage commitment after a push (decision 0064). */
+  storage_commitment: boolean;
+  /** Seconds to wait for its report; empty: the server's default. */
+  storage_commitment_timeout: string;
 }
 
 export const EMPTY_FORM: DestinationForm = {
@@ -22,6 +31,8 @@ export const EMPTY_FORM: DestinationForm = {
   can_search_mwl: false,
   can_push: true,
   c_echo_interval: '',
+  storage_commitment: false,
+  storage_commitment_timeout: '',
 };
 
 export function formOf(d: Destination): DestinationForm {
@@ -34,6 +45,9 @@ export function formOf(d: Destination): DestinationForm {
     can_search_mwl: d.can_search_mwl === 1,
     can_push: d.can_push === 1,
     c_echo_interval: d.c_echo_interval === null ? '' : String(d.c_echo_interval),
+    storage_commitment: d.storage_commitment === 1,
+    storage_commitment_timeout:
+      d.storage_commitment_timeout === null ? '' : String(d.storage_commitment_timeout),
   };
 }
 
@@ -51,6 +65,10 @@ export function formProblems(form: DestinationForm): Partial<Record<keyof Destin
   if (form.c_echo_interval.trim() && !/^\d+$/.test(form.c_echo_interval.trim())) {
     problems.c_echo_interval = 'Seconds, or empty for never';
   }
+  const timeout = form.storage_commitment_timeout.trim();
+  if (timeout && (!/^\d+$/.test(timeout) || Number(timeout) > STORAGE_COMMITMENT_TIMEOUT_MAX)) {
+    problems.storage_commitment_timeout = 'Seconds up to a day, or empty for the default';
+  }
   return problems;
 }
 
@@ -65,5 +83,7 @@ export function formParams(form: DestinationForm) {
     can_search_mwl: form.can_search_mwl ? 1 : 0,
     can_push: form.can_push ? 1 : 0,
     c_echo_interval: form.c_echo_interval.trim() || '0',
+    storage_commitment: form.storage_commitment ? 1 : 0,
+    storage_commitment_timeout: form.storage_commitment_timeout.trim() || '0',
   };
 }

@@ -39,6 +39,8 @@ const destination: Destination = {
   last_echo: null,
   calling_aet: null,
   shared_target: 0,
+  storage_commitment: 0,
+  storage_commitment_timeout: null,
   created: 1,
   updated: 1,
 };
