@@ -1,23 +1,47 @@
-import { useEffect, useState } from 'react';
-import { RouterProvider } from 'react-router';
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Loading } from '../components/Loading';
+import { SignInNavigationProvider, SignInPage } from '../features/auth';
 import { setUnauthorizedHandler } from '../lib/api-client';
+import { lazyPage } from '../lib/lazy-page';
+import { getSid } from '../lib/storage';
 import { preloadInbox } from './lazy-pages';
 import { Providers } from './Providers';
-import { createRouter } from './router';
+
+/** The router with every route: react-router and the route table load after sign-in's first paint. */
+const RoutedApp = lazyPage(
+  () => import('./RoutedApp'),
+  (m) => m.RoutedApp,
+);
+
+/** A first visit of sign-in: the root address and no stored session (which would go to the inbox). */
+const opensOnSignIn = () => window.location.pathname === '/' && getSid() === null;
 
 export function App() {
-  const [router] = useState(() => {
-    const created = createRouter();
-    // A 401 has already cleared session storage; return to sign-in without reloading the page.
-    setUnauthorizedHandler(() => void created.navigate('/', { replace: true }));
-    return created;
+  // The sign-in page paints without the router (react-router is a fifth of its code); every other
+  // address, and sign-in's own exits, go through the router, loaded on demand (decision 0069).
+  const [routed, setRouted] = useState(() => {
+    const signIn = opensOnSignIn();
+    // Until the router takes over, a 401 (a session user check that failed) leaves us where we are.
+    if (signIn) setUnauthorizedHandler(() => undefined);
+    return !signIn;
   });
+  const signInNavigation = useMemo(
+    () => ({
+      leave: (to: string) => {
+        // The router starts from the address the window shows, as a <Navigate replace> would leave it.
+        window.history.replaceState(null, '', to);
+        setRouted(true);
+      },
+    }),
+    [],
+  );
   useEffect(() => {
     // The sign-in page loads only what sign-in needs. The inbox code is fetched once the user
     // starts signing in (a key or a click), so it arrives while the password is typed and checked.
     const events = ['keydown', 'pointerdown'] as const;
     const start = () => {
       for (const type of events) window.removeEventListener(type, start, true);
+      void RoutedApp.preload();
       preloadInbox();
     };
     for (const type of events) window.addEventListener(type, start, { capture: true, passive: true });
@@ -27,7 +51,15 @@ export function App() {
   }, []);
   return (
     <Providers>
-      <RouterProvider router={router} />
+      {routed ? (
+        <Suspense fallback={<Loading />}>
+          <RoutedApp />
+        </Suspense>
+      ) : (
+        <SignInNavigationProvider value={signInNavigation}>
+          <SignInPage />
+        </SignInNavigationProvider>
+      )}
     </Providers>
   );
 }

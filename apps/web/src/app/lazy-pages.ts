@@ -1,7 +1,8 @@
 import { lazyPage } from '../lib/lazy-page';
 
 // The session guard, the inbox frame and its group page load on demand, so the sign-in page
-// stays small; each feature's own pages are lazy in that feature's index.ts.
+// stays small; each feature's own pages are lazy in that feature's index.ts (the router itself is
+// lazy in App.tsx).
 export const QueryLayout = lazyPage(
   () => import('./QueryLayout'),
   (m) => m.QueryLayout,

@@ -1,7 +1,7 @@
 import { Suspense, type ReactNode } from 'react';
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
 import { Loading } from '../components/Loading';
-import { ResetPasswordPage, SignInPage } from '../features/auth';
+import { ResetPasswordPage, RoutedSignInPage } from '../features/auth';
 import { LinkUploadPage } from '../features/link';
 import { RequestStudyPage } from '../features/request';
 import { RetrieveStudyPage } from '../features/retrieve';
@@ -23,7 +23,7 @@ const suspended = (node: ReactNode) => <Suspense fallback={<Loading />}>{node}</
  * administration pages (destinations, users, groups, routing rules) and the Advanced UI (/worklist).
  */
 export const routes: RouteObject[] = [
-  { path: '/', element: <SignInPage /> },
+  { path: '/', element: <RoutedSignInPage /> },
   {
     // Every page but sign-in uses the query cache, loaded with the first of them.
     element: suspended(<QueryLayout />),

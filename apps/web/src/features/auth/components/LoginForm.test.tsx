@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { apiStub, renderRoutes } from '../../../test/render';
-import { SignInPage } from './SignInPage';
+import { RoutedSignInPage } from './RoutedSignInPage';
 
 const routes = [
-  { path: '/', element: <SignInPage /> },
+  { path: '/', element: <RoutedSignInPage /> },
   { path: '/group/list', element: <div>inbox reached</div> },
 ];
 

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
 import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
 import { MESSAGES, type TotpEnrolment } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
@@ -9,11 +8,12 @@ import { RecoveryCodesList } from '../../../components/RecoveryCodesList';
 import { TotpEnrolmentCard } from '../../../components/TotpEnrolmentCard';
 import { errorBody, errorCode } from '../../../lib/api-error';
 import { useLogin } from '../api/login';
+import { useSignInNavigation } from '../sign-in-navigation';
 import { loginErrors, type LoginValues } from '../login-rules';
 
 export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const { leave } = useSignInNavigation();
   const loginMutation = useLogin();
   const [values, setValues] = useState<LoginValues>({ login: '', password: '' });
   // After a right password: the code step (MFA_REQUIRED), with a secret to scan first when the
@@ -48,7 +48,7 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
     loginMutation.mutate(trimmed, {
       onSuccess: ({ recoveryCodes: codes }) => {
         if (codes) setRecoveryCodes(codes);
-        else void navigate('/group/list', { replace: true });
+        else leave('/group/list');
       },
     });
   };
@@ -65,7 +65,7 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
       <Stack spacing={2}>
         <Alert severity="success">{t('Two-factor sign-in is on.')}</Alert>
         <RecoveryCodesList codes={recoveryCodes} />
-        <Button variant="contained" onClick={() => void navigate('/group/list', { replace: true })}>
+        <Button variant="contained" onClick={() => leave('/group/list')}>
           {t('Continue')}
         </Button>
       </Stack>

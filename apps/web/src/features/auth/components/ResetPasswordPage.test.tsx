@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { apiStub, renderRoutes } from '../../../test/render';
 import { ResetPasswordPage } from './ResetPasswordPage';
-import { SignInPage } from './SignInPage';
+import { RoutedSignInPage } from './RoutedSignInPage';
 
 const routes = [
-  { path: '/', element: <SignInPage /> },
+  { path: '/', element: <RoutedSignInPage /> },
   { path: '/reset-password', element: <ResetPasswordPage /> },
 ];
 

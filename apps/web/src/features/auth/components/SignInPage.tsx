@@ -1,11 +1,11 @@
-import { Suspense, useState } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Suspense, useEffect, useState } from 'react';
 import { Alert, Stack } from '@mui/material';
 import { useTranslation } from '../../../lib/i18n';
 import { CenteredCard } from '../../../components/CenteredCard';
 import { Loading } from '../../../components/Loading';
 import { lazyPage } from '../../../lib/lazy-page';
 import { getSid } from '../../../lib/storage';
+import { useSignInNavigation } from '../sign-in-navigation';
 import { LoginForm } from './LoginForm';
 
 // Password recovery (and the e-mail rule it validates with) loads when asked for.
@@ -14,17 +14,24 @@ const ForgotPasswordForm = lazyPage(
   (m) => m.ForgotPasswordForm,
 );
 
+/** Goes to `to` once rendered, as the router's <Navigate replace> does. */
+function Leave({ to }: { to: string }) {
+  const { leave } = useSignInNavigation();
+  useEffect(() => leave(to), [leave, to]);
+  return null;
+}
+
 /**
  * The root page: restores a stored session (an authenticated user goes to the inbox), otherwise
- * shows sign-in or password recovery. It loads no query library: sign-in is two plain requests.
+ * shows sign-in or password recovery. It loads no query library and no router: sign-in is two
+ * plain requests, and its navigation comes from a SignInNavigationProvider.
  */
 export function SignInPage() {
   const { t } = useTranslation();
-  const location = useLocation();
-  const notice = (location.state as { notice?: string } | null)?.notice;
+  const { notice } = useSignInNavigation();
   const [view, setView] = useState<'login' | 'forgot'>('login');
   // A stored session goes to the inbox, whose guard checks it (an ended one comes back here).
-  if (getSid() !== null) return <Navigate to="/group/list" replace />;
+  if (getSid() !== null) return <Leave to="/group/list" />;
 
   return (
     <CenteredCard title={t('Imaging Inbox')}>
