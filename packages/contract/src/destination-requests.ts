@@ -13,6 +13,14 @@ export const destinationListRequest = z.object({
 
 /** The fields destination/add and destination/set take, as sent (the server checks each). */
 const destinationFields = {
+  /** 1: every association with this PACS runs over TLS 1.2+ (decision 0065); 0: plain TCP. */
+  tls: rawText(),
+  /** PEM CA certificate(s) the PACS's certificate must chain to ('' : the system's trusted roots). */
+  tls_ca: rawText(),
+  /** PEM client certificate we present to the PACS, with tls_key ('' on set: none). */
+  tls_cert: rawText(),
+  /** PEM private key (unencrypted) of tls_cert: written, never answered. */
+  tls_key: rawText(),
   name: rawText(),
   aetitle: rawText(),
   address: rawText(),

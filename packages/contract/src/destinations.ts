@@ -22,6 +22,16 @@ export interface Destination {
   uuid: string;
   account_id: string;
   name: string;
+  /** 1: associations with it run over TLS 1.2+ (decision 0065). */
+  tls: 0 | 1;
+  /**
+   * The PEM CA certificate(s) and client certificate set for its TLS, answered only to the account's
+   * admins (null to anyone else, and when none is set). The private key is never answered.
+   */
+  tls_ca: string | null;
+  tls_cert: string | null;
+  /** 1: a client private key is stored (its text is never answered). */
+  tls_key_set: 0 | 1;
   /** Its called AE title. */
   aetitle: string;
   /** IP address or host name of its DICOM port. */
@@ -57,6 +67,8 @@ export interface StudyPushListAnswer {
 
 export const DESTINATION_NAME_MAX_LENGTH = 100;
 export const DESTINATION_ADDRESS_MAX_LENGTH = 253;
+/** Longest PEM text (CA bundle, certificate, key) a destination's TLS settings take, in characters. */
+export const DESTINATION_TLS_PEM_MAX_LENGTH = 65_536;
 /** Longest automatic C-ECHO interval (a day), in seconds. */
 export const DESTINATION_ECHO_INTERVAL_MAX = 86_400;
 /** Bounds of a destination's storage commitment timeout, in seconds (a day at most). */

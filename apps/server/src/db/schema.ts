@@ -484,6 +484,12 @@ export interface DestinationTable {
   created: number;
   updated: number;
   /** 1: a system administrator let other accounts register this same PACS target. */
+  /** 1: associations run over TLS (decision 0065); the PEM texts below, null when not set. */
+  tls: Generated<number>;
+  tls_ca: string | null;
+  tls_cert: string | null;
+  /** The client private key: written by destination/add|set, never answered. */
+  tls_key: string | null;
   shared_target: Generated<number>;
   /** 1: a push ends S only once the PACS reported every instance committed (decision 0064). */
   storage_commitment: Generated<number>;

@@ -65,6 +65,7 @@ import { destinationSharedTarget } from './20261202T0231-destination-shared-targ
 import { destinationWorklistSearches } from './20261202T0400-destination-worklist-searches.js';
 import { dicomNodeQueryRetrieve } from './20261202T0705-dicom-node-query-retrieve.js';
 import { storageCommitment } from './20261202T1210-storage-commitment.js';
+import { destinationTls } from './20261202T1215-destination-tls.js';
 import { twoFactor } from './20261202T0700-two-factor.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
@@ -137,3 +138,4 @@ export const migrations: Record<string, Migration> = {
   '20261202T0700-two-factor': twoFactor,
   '20261202T1210-storage-commitment': storageCommitment,
 };
+  '20261202T1215-destination-tls': destinationTls,

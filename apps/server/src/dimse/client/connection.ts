@@ -5,8 +5,9 @@
  * dropped) so every waiter learns it at once. Operations live in `association.ts`.
  */
 import net from 'node:net';
+import tls from 'node:tls';
 import { AssociationParseError } from '../association-pdu.js';
-import { CommandParseError, parseResponseCommandSet } from '../command-set.js';
+import { COMMAND, CommandParseError, parseResponseCommandSet } from '../command-set.js';
 import type { CommandSet } from '../command-set.js';
 import { PDU, PduReader } from '../pdu-reader.js';
 import type { PduHandler } from '../pdu-reader.js';
@@ -61,6 +62,11 @@ export class Connection implements PduHandler {
   private onReleased: (() => void) | undefined;
   private closeError: AssociationError | undefined;
   private readonly closeListeners: ((error: AssociationError) => void)[] = [];
+  /**
+   * Who takes a request the peer sends us (N-EVENT-REPORT-RQ: a storage commitment report on our
+   * N-ACTION's association); without one such a request is a protocol error.
+   */
+  onRequest: ((message: Message) => void) | undefined;
 
   private constructor(
     private readonly socket: net.Socket,
@@ -321,7 +327,17 @@ export class Connection implements PduHandler {
     this.fail(new AssociationError('protocol', `protocol error: ${reason}`));
   }
 
+  /** Adds a listener told once when the association ends (at once when it has ended). */
+  whenClosed(listener: (error: AssociationError) => void): void {
+    if (this.closeError) listener(this.closeError);
+    else this.closeListeners.push(listener);
+  }
+
   private deliver(message: Message): void {
+    if (message.command.commandField === COMMAND.nEventReportRq) {
+      if (!this.onRequest) return this.protocolError('N-EVENT-REPORT-RQ that nothing waits for');
+      return this.onRequest(message);
+    }
     const waiter = this.waiter;
     if (!waiter || waiter.messageId !== message.command.messageIdBeingRespondedTo) {
       return this.protocolError(
@@ -342,9 +358,29 @@ export class Connection implements PduHandler {
   }
 }
 
+/**
+ * A TCP connection to the peer, or over TLS (1.2 or later, the peer's certificate checked against
+ * its CA and its configured name) when `peer.tls` is set; resolved once the handshake is done.
+ */
 function connect(peer: Peer, timeoutMs: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: peer.host, port: peer.port, noDelay: true });
+    const secure = peer.tls;
+    const serverName = secure?.serverName ?? peer.host;
+    const socket = secure
+      ? tls.connect({
+          host: peer.host,
+          port: peer.port,
+          minVersion: 'TLSv1.2',
+          ca: secure.ca,
+          cert: secure.cert,
+          key: secure.key,
+          // SNI takes host names only; the identity check runs against the configured name either way.
+          servername: net.isIP(serverName) ? undefined : serverName,
+          checkServerIdentity: (_host, certificate) => tls.checkServerIdentity(serverName, certificate),
+        })
+      : net.connect({ host: peer.host, port: peer.port, noDelay: true });
+    // The handshake's small records must not wait for Nagle either.
+    if (secure) socket.setNoDelay(true);
     const timer =
       timeoutMs > 0
         ? setTimeout(() => {
@@ -357,14 +393,14 @@ function connect(peer: Peer, timeoutMs: number): Promise<net.Socket> {
             );
           }, timeoutMs)
         : undefined;
-    socket.once('connect', () => {
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
       clearTimeout(timer);
       socket.removeAllListeners('error');
       // Commands and small PDUs must not wait for Nagle; bulk data goes out in full PDUs anyway.
       socket.setNoDelay(true);
       resolve(socket);
     });
-    socket.once('error', (error) => {
+    socket.once('error', (error: Error) => {
       clearTimeout(timer);
       reject(
         new AssociationError('connect', `could not connect to ${peer.host}:${peer.port}: ${error.message}`),

@@ -4,6 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { StatusCategory } from './status.js';
+import type { CommitmentItem, CommitmentReport, ReportAnswer } from '../storage-commitment.js';
 
 /** A remote application entity: where to connect and which AE title to call. */
 export interface Peer {
@@ -11,6 +12,19 @@ export interface Peer {
   port: number;
   /** Called AE title (the peer's own), at most 16 characters. */
   aeTitle: string;
+  /** Set: the association runs over TLS 1.2 or later (DICOM's Basic TLS Secure Transport). */
+  tls?: PeerTls | undefined;
+}
+
+/** What a TLS connection to a peer trusts and presents (PEM text). */
+export interface PeerTls {
+  /** CA certificate(s) the peer's certificate must chain to; absent: the system's trusted roots. */
+  ca?: string | undefined;
+  /** Our client certificate and its unencrypted private key, for a peer that asks for one. */
+  cert?: string | undefined;
+  key?: string | undefined;
+  /** The name the peer's certificate must be for (its configured host name); default: `host`. */
+  serverName?: string | undefined;
 }
 
 /** Every limit is in milliseconds; 0 means "no limit". */
@@ -219,6 +233,19 @@ export interface ScuAssociation {
     sources: readonly StoreSource[],
     options?: { onOutcome?: (outcome: StoreOutcome, index: number) => void },
   ): Promise<StoreOutcome[]>;
+  /**
+   * Storage commitment (PS3.4 J): N-ACTION asking the peer to commit `items` under
+   * `transactionUid`, then up to `reportWaitMs` for its N-EVENT-REPORT on this association, each
+   * handed to `onReport` and answered with what it says. Resolves true when a report came here,
+   * false when the wait ended (or the peer released) without one: it may then come on an
+   * association the peer opens to our listener. Throws DimseError when the N-ACTION is refused,
+   * AssociationError when no context for it was accepted or the association ends before its answer.
+   */
+  commit(
+    transactionUid: string,
+    items: readonly CommitmentItem[],
+    options: { reportWaitMs: number; onReport: (report: CommitmentReport) => Promise<ReportAnswer> },
+  ): Promise<boolean>;
   /** A-RELEASE after the current operation; aborts instead past `releaseMs`. */
   release(): Promise<void>;
   /** A-ABORT now; operations in progress fail with AssociationError. */

@@ -1,4 +1,5 @@
 import type { PacsPeer } from './pacs-client.js';
+import { peerTls } from './destination-tls.js';
 import type { DestinationRow, DestinationsRepository } from './destinations.repository.js';
 import type { AuditService } from '../../audit/audit.service.js';
 
@@ -35,13 +36,17 @@ export interface CallingAeOf {
 
 /** A destination as a peer to call, as its own or its account's AE title. */
 export async function peerOf(
-  destination: Pick<DestinationRow, 'uuid' | 'account_id' | 'aetitle' | 'address' | 'port'>,
+  destination: Pick<
+    DestinationRow,
+    'uuid' | 'account_id' | 'aetitle' | 'address' | 'port' | 'tls' | 'tls_ca' | 'tls_cert' | 'tls_key'
+  >,
   callingAes: CallingAeOf,
 ): Promise<PacsPeer> {
   return {
     aeTitle: destination.aetitle,
     host: destination.address,
     port: Number(destination.port),
+    tls: peerTls(destination),
     callingAe: await callingAes.ofDestination(destination),
   };
 }

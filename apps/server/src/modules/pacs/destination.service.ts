@@ -11,7 +11,12 @@ import {
 import type { Destination, EchoResult } from '@imaging-inbox/contract';
 import { invalidField, missingFields } from '../../domain/errors.js';
 import type { Caller } from '../../policies/index.js';
-import { maySetSharedTarget, requireDestination, requireDestinationAccount } from './destinations.js';
+import {
+  mayOnDestinations,
+  maySetSharedTarget,
+  requireDestination,
+  requireDestinationAccount,
+} from './destinations.js';
 import { NO_DICOM_ANSWER } from './pacs-client.js';
 import type { PacsPeer } from './pacs-client.js';
 import type { CallingAeTitles } from './calling-ae-titles.service.js';
@@ -20,6 +25,8 @@ import type { DicomNodesRepository } from '../../repositories/dicom-nodes.reposi
 import type { AuditService } from '../../audit/audit.service.js';
 import { auditAdmin, type AdminAudit, type Administered } from '../../audit/admin-audit.js';
 import { newUuid } from '../../security/tokens.js';
+import { cleanTls, peerTls, tlsAudit, tlsView } from './destination-tls.js';
+import type { TlsFields } from './destination-tls.js';
 
 /** Where a destination's DICOM port is. */
 export interface DicomPeer {
@@ -32,7 +39,7 @@ export interface DicomPeer {
 export type EchoPeer = (peer: PacsPeer) => Promise<void>;
 
 /** The fields of destination/add and destination/set, as given (strings; undefined: not given). */
-export interface DestinationFields {
+export interface DestinationFields extends TlsFields {
   name?: string | undefined;
   aetitle?: string | undefined;
   address?: string | undefined;
@@ -102,11 +109,13 @@ export class DestinationService {
   async list(caller: Caller, accountId: string, uuids?: string[]): Promise<Destination[]> {
     requireDestinationAccount(caller, accountId, 'list');
     const rows = await this.deps.destinations.listOfAccount(accountId, uuids);
-    return Promise.all(rows.map((row) => this.present(row)));
+    const manager = mayOnDestinations(caller, accountId, 'manage');
+    return Promise.all(rows.map((row) => this.present(row, manager)));
   }
 
   async get(caller: Caller, uuid: string): Promise<Destination> {
-    return this.present(requireDestination(caller, await this.deps.destinations.find(uuid), 'list'));
+    const row = requireDestination(caller, await this.deps.destinations.find(uuid), 'list');
+    return this.present(row, mayOnDestinations(caller, row.account_id, 'manage'));
   }
 
   /** A destination the caller may use (search or push with), or NOT_FOUND. */
@@ -124,11 +133,13 @@ export class DestinationService {
     const missing = REQUIRED.filter((f) => !fields[f]?.trim());
     if (missing.length) throw missingFields(missing);
     const valid = await this.validate(caller, fields);
+    const tls = cleanTls(fields);
     const uuid = newUuid();
     const now = this.now();
     const row = {
       uuid,
       account_id: accountId,
+      ...tls,
       name: valid.name!,
       aetitle: valid.aetitle!,
       address: valid.address!,
@@ -165,7 +176,7 @@ export class DestinationService {
 
   async set(caller: Caller, uuid: string, fields: DestinationFields): Promise<Destination> {
     const row = await this.managed(caller, uuid);
-    const valid = await this.validate(caller, fields);
+    const valid = { ...(await this.validate(caller, fields)), ...cleanTls(fields, row) };
     const { senderHost, ...changes } = valid;
     const callingAet = fields.calling_aet?.trim();
     const before = await this.deps.callingAes.ownOf(uuid);
@@ -198,8 +209,12 @@ export class DestinationService {
     const after = await this.deps.callingAes.ownOf(uuid);
     if (Object.keys(changes).length || after !== before) {
       await this.admin.record(caller, row, 'EDIT', {
-        before: { ...auditView(row), calling_aet: before },
-        after: { ...auditView({ ...row, ...changes }), calling_aet: after },
+        before: { ...auditView(row), ...tlsAudit(row), calling_aet: before },
+        after: {
+          ...auditView({ ...row, ...changes }),
+          ...tlsAudit({ ...row, ...changes }),
+          calling_aet: after,
+        },
       });
     }
     return this.present((await this.deps.destinations.find(uuid))!);
@@ -236,7 +251,8 @@ export class DestinationService {
     let result: EchoResult;
     try {
       const callingAe = await this.deps.callingAes.ofDestination(row);
-      await this.deps.echo({ aeTitle: row.aetitle, host: row.address, port: Number(row.port), callingAe });
+      const peer = { aeTitle: row.aetitle, host: row.address, port: Number(row.port), callingAe };
+      await this.deps.echo({ ...peer, tls: peerTls(row) });
       result = { ok: true, ms: Math.max(1, Math.round(performance.now() - started)), reason: null, at: 0 };
     } catch (error) {
       // One answer whatever happened (closed, open to something else, silent, refused): no port scan.
@@ -405,8 +421,9 @@ export class DestinationService {
     };
   }
 
-  private async present(row: DestinationRow): Promise<Destination> {
-    return present(row, await this.deps.callingAes.ownOf(row.uuid));
+  /** The destination as answered; its certificates only to a `manager` of the account's destinations. */
+  private async present(row: DestinationRow, manager = true): Promise<Destination> {
+    return { ...present(row, await this.deps.callingAes.ownOf(row.uuid)), ...tlsView(row, manager) };
   }
 
   /** The IP a destination's deliveries come from: its address, resolved when it is a host name. */
@@ -459,6 +476,7 @@ export function present(row: DestinationRow, callingAet: string | null = null): 
   return {
     uuid: row.uuid,
     account_id: row.account_id,
+    ...tlsView(row, false),
     name: row.name,
     aetitle: row.aetitle,
     address: row.address,

@@ -123,7 +123,7 @@ export function dicomPacsClient(options: PacsClientOptions = {}): PacsClient {
     try {
       const host = await address(peer.host);
       return await openAssociation(
-        { host, port: peer.port, aeTitle: peer.aeTitle },
+        { host, port: peer.port, aeTitle: peer.aeTitle, tls: tlsTo(peer) },
         { callingAe: peer.callingAe, contexts },
       );
     } catch (error) {
@@ -134,7 +134,7 @@ export function dicomPacsClient(options: PacsClientOptions = {}): PacsClient {
     async echo(peer) {
       try {
         const host = await address(peer.host);
-        await echo({ host, port: peer.port, aeTitle: peer.aeTitle }, { callingAe: peer.callingAe });
+        await echo({ host, port: peer.port, aeTitle: peer.aeTitle, tls: tlsTo(peer) }, { callingAe: peer.callingAe });
       } catch (error) {
         throw unanswered(peer, error);
       }
@@ -189,4 +189,12 @@ export function dicomPacsClient(options: PacsClientOptions = {}): PacsClient {
       }
     },
   };
+}
+
+/**
+ * The peer's TLS settings, its certificate checked against the host as configured: the address
+ * guard hands us the IP it resolved, which a certificate for the host name does not name.
+ */
+function tlsTo(peer: PacsPeer): PacsPeer['tls'] {
+  return peer.tls && { ...peer.tls, serverName: peer.tls.serverName ?? peer.host };
 }

@@ -41,6 +41,10 @@ const destination: Destination = {
   shared_target: 0,
   storage_commitment: 0,
   storage_commitment_timeout: null,
+  tls: 0,
+  tls_ca: null,
+  tls_cert: null,
+  tls_key_set: 0,
   created: 1,
   updated: 1,
 };
