@@ -229,6 +229,11 @@ const envSchema = z.object({
    * At least 16 characters.
    */
   METRICS_TOKEN: z.string().trim().min(16, 'at least 16 characters').optional(),
+  /**
+   * The de-identification master key (decision 0067): every account's pseudonym secret derives
+   * from it. Kept outside the database; every server process of one installation reads the same.
+   */
+  DEIDENTIFICATION_KEY_FILE: z.string().min(1).optional(),
 });
 
 /** Every variable the server reads from its environment: the README's configuration table lists each. */
@@ -306,6 +311,8 @@ export interface Config {
   trustProxy: string | undefined;
   /** What `Authorization: Bearer …` must say for /metrics off loopback; unset: loopback only. */
   metricsToken: string | undefined;
+  /** The de-identification master key's file (decision 0067), made at first use when missing. */
+  deidentificationKeyFile: string;
   devOutbox: boolean;
 }
 
@@ -393,6 +400,9 @@ function dicomTls(e: z.infer<typeof envSchema>): Config['dicomTls'] {
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
+    deidentificationKeyFile: path.resolve(
+      e.DEIDENTIFICATION_KEY_FILE ?? path.join(e.DATA_DIR, 'deidentification.key'),
+    ),
     devOutbox: e.DEV_OUTBOX === '1',
   };
 }

@@ -8,6 +8,7 @@ import { createAdminModule } from './modules/admin/index.js';
 import { createDicomPeerModule } from './modules/dicom-peer/index.js';
 import { createGatekeeperModule } from './modules/gatekeeper/index.js';
 import { createPacsModule } from './modules/pacs/index.js';
+import { createPrivacyModule } from './modules/privacy/index.js';
 import { createRoutingModule } from './modules/routing/index.js';
 import { createSharingModule } from './modules/sharing/index.js';
 import type { LinkRateLimits } from './modules/sharing/index.js';
@@ -27,11 +28,15 @@ export function createContext(
   const { repos, audit } = kernel;
   const k = db.kysely;
   const pacs = createPacsModule(kernel);
+  const privacy = createPrivacyModule(kernel);
   const admin = createAdminModule(kernel, {
     destinations: pacs.repos.destinations,
     callingAes: pacs.services.callingAes,
   });
-  const studies = createStudiesModule(kernel, { customFields: admin.services.customFields });
+  const studies = createStudiesModule(kernel, {
+    customFields: admin.services.customFields,
+    deidentifier: privacy.services.deidentifier,
+  });
   const sharing = createSharingModule(kernel, {
     downloads: studies.services.downloads,
     linkLimits: options.linkLimits,
@@ -60,7 +65,7 @@ export function createContext(
     destinations: pacs.repos.destinations,
     sendsRepository: sharing.repos.sends,
   });
-  const modules = [accounts, pacs, admin, studies, routing, sharing, gatekeeper];
+  const modules = [accounts, pacs, admin, studies, routing, sharing, gatekeeper, privacy];
   const jobs = modules.flatMap((m): readonly AnyJobHandler[] => m.jobs);
   for (const job of jobs) kernel.services.jobRunner.register(job);
   return {
@@ -75,6 +80,7 @@ export function createContext(
       ...routing.repos,
       ...sharing.repos,
       ...gatekeeper.repos,
+      ...privacy.repos,
     },
     services: {
       ...kernel.services,
@@ -85,6 +91,7 @@ export function createContext(
       ...routing.services,
       ...sharing.services,
       ...gatekeeper.services,
+      ...privacy.services,
       // Registered nodes' C-FIND, C-MOVE and C-GET, answered from the index (decision 0061).
       queries: createDicomPeerModule({
         db: k,

@@ -93,6 +93,12 @@ import {
 } from './group-admin.js';
 import type { ShareableGroup, ShareableUser } from './history.js';
 import type { Hl7Sender } from './hl7-senders.js';
+import type { AnonymizationProfile } from './anonymization.js';
+import {
+  anonymizationAddRequest,
+  anonymizationListRequest,
+  anonymizationSetRequest,
+} from './anonymization.js';
 import { hl7SenderAddRequest, hl7SenderListRequest, hl7SenderSetRequest } from './hl7-senders.js';
 import type { LabelListAnswer } from './labels.js';
 import { labelDeleteRequest, labelListRequest, labelSetRequest } from './label-requests.js';
@@ -319,6 +325,13 @@ export const API_CALLS = {
   'hl7/sender/add': call<Ok<Hl7Sender>>()(hl7SenderAddRequest),
   'hl7/sender/set': call<Ok<Hl7Sender>>()(hl7SenderSetRequest),
   'hl7/sender/delete': call<Ok>()(uuidRequest),
+  // De-identification profiles (decision 0067).
+  'anonymization/list':
+    call<Ok<{ profiles: AnonymizationProfile[]; page: AnswerPage }>>()(anonymizationListRequest),
+  'anonymization/get': call<Ok<AnonymizationProfile>>()(uuidRequest),
+  'anonymization/add': call<Ok<AnonymizationProfile>>()(anonymizationAddRequest),
+  'anonymization/set': call<Ok<AnonymizationProfile>>()(anonymizationSetRequest),
+  'anonymization/delete': call<Ok>()(uuidRequest),
 
   // PACS destinations, searches, pushes and retrieves.
   'destination/list': call<Ok<{ destinations: Destination[]; page: AnswerPage }>>()(destinationListRequest),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  flagParam,
   listParam,
   optionalText,
   parseStringList,
@@ -20,10 +21,23 @@ const bundle = optionalText().transform((raw, ctx): DownloadBundleParam => {
 
 /** storage/study/…/download: one study, optionally some of its series. */
 export const storageDownloadRequest = z
-  .object({ phi_namespace: optionalText(), bundle, series: listParam() })
+  .object({
+    phi_namespace: optionalText(),
+    bundle,
+    series: listParam(),
+    /** 1: de-identified by the account's profile `anonymization_id` (study_download_anonymized). */
+    anonymize: flagParam(),
+    anonymization_id: optionalText(),
+  })
   .transform((p, ctx) => {
     if (p.series && p.series.length === 0) return reportMissing(ctx, 'series');
-    return { phiNamespace: p.phi_namespace, bundle: p.bundle, seriesUids: p.series };
+    if (p.anonymize === 1 && !p.anonymization_id) return reportMissing(ctx, 'anonymization_id');
+    return {
+      phiNamespace: p.phi_namespace,
+      bundle: p.bundle,
+      seriesUids: p.series,
+      anonymizationId: p.anonymize === 1 ? p.anonymization_id : undefined,
+    };
   });
 
 /** At most this many studies in one study/download. */

@@ -17,6 +17,7 @@ export * from './upload-sessions.js';
 export * from './viewer.js';
 export * from './dicom-nodes.js';
 export * from './hl7-senders.js';
+export * from './anonymization.js';
 export * from './notifications.js';
 export * from './upload-form.js';
 export * from './attachments.js';

@@ -9,6 +9,8 @@ export const STUDY_PERMISSIONS = [
   'study_delete',
   'study_download',
   'study_download_iso',
+  /** Download exams de-identified by one of the account's profiles (anonymize=1, issue 33). */
+  'study_download_anonymized',
   'study_share',
   'study_share_user',
   'study_share_group',
@@ -50,6 +52,10 @@ export const OTHER_PERMISSIONS = [
   'audit_view',
   /** Reword the account's labels in any language (label/set, label/delete). */
   'label_edit',
+  /** See the account's de-identification profiles (anonymization/list, get). */
+  'anonymization_view',
+  /** Add, change and delete the account's de-identification profiles. */
+  'anonymization_edit',
 ] as const;
 
 export const ALL_PERMISSIONS = [...STUDY_PERMISSIONS, ...OTHER_PERMISSIONS] as const;

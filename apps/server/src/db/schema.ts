@@ -390,6 +390,21 @@ export interface Hl7SenderTable {
   created: number;
 }
 
+/** A de-identification profile of an account (decision 0067; see the anonymization-profiles migration). */
+export interface AnonymizationProfileTable {
+  uuid: string;
+  account_id: string;
+  name: string;
+  /** JSON array of the Annex E options chosen. */
+  options: string;
+  /** JSON array of per-field rules. */
+  rules: string;
+  keep_burned_in: Generated<number>;
+  keep_attachments: Generated<number>;
+  created: number;
+  updated: number;
+}
+
 /** A C-FIND of a destination run as a job (see the destination-searches migration). */
 export interface DestinationSearchTable {
   uuid: string;
@@ -842,6 +857,7 @@ export interface Database {
   blob_removals: BlobRemovalTable;
   dicom_nodes: DicomNodeTable;
   hl7_senders: Hl7SenderTable;
+  anonymization_profiles: AnonymizationProfileTable;
   local_ae_titles: LocalAeTitleTable;
   calling_ae_titles: CallingAeTitleTable;
   destinations: DestinationTable;

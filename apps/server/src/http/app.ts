@@ -13,6 +13,7 @@ import { registerAccountsRoutes } from '../modules/accounts/index.js';
 import { registerAdminRoutes } from '../modules/admin/index.js';
 import { registerGatekeeperRoutes } from '../modules/gatekeeper/index.js';
 import { registerPacsRoutes } from '../modules/pacs/index.js';
+import { registerPrivacyRoutes } from '../modules/privacy/index.js';
 import { registerRoutingRoutes } from '../modules/routing/index.js';
 import { registerSharingRoutes } from '../modules/sharing/index.js';
 import { registerStudiesRoutes } from '../modules/studies/index.js';
@@ -127,6 +128,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   registerRoutingRoutes(ctx, app);
   registerSharingRoutes(ctx, app, http);
   registerGatekeeperRoutes(ctx, app, http);
+  registerPrivacyRoutes(ctx, app);
   bundleRoutes(app);
   qidoRoutes(ctx, app);
   wadoRoutes(ctx, app);

@@ -11,7 +11,7 @@ import { isAccountAdmin } from './accounts.js';
  * account. Webhooks are the admins' alone (requireAccountAdmin). The account's label overrides are
  * read by every member and changed with label_edit.
  */
-export type AdminArea = 'role' | 'group' | 'route' | 'audit' | 'label';
+export type AdminArea = 'role' | 'group' | 'route' | 'audit' | 'label' | 'anonymization';
 export type AdminAction = 'view' | 'edit';
 
 const GRANTED_BY: Record<AdminArea, Record<AdminAction, readonly Permission[]>> = {
@@ -21,6 +21,8 @@ const GRANTED_BY: Record<AdminArea, Record<AdminAction, readonly Permission[]>> 
   audit: { view: ['audit_view'], edit: [] },
   // Every member reads the account's labels (the web app shows them): only changing them is guarded.
   label: { view: ['label_edit'], edit: ['label_edit'] },
+  // De-identification profiles (decision 0067): what leaves the account de-identified is theirs to set.
+  anonymization: { view: ['anonymization_view', 'anonymization_edit'], edit: ['anonymization_edit'] },
 };
 
 export function mayAdminister(

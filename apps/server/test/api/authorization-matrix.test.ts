@@ -296,6 +296,38 @@ const ROUTES: Record<string, RouteCase> = {
     phase: 'write',
   },
 
+  // De-identification profiles (decision 0067): seen with anonymization_view or _edit, changed with _edit.
+  [api('anonymization/list')]: {
+    rule: { kind: 'accountUsers', anyOf: ['anonymization_view', 'anonymization_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('anonymization/list', { account_id: o(x).accountId }),
+  },
+  [api('anonymization/get')]: {
+    rule: { kind: 'accountUsers', anyOf: ['anonymization_view', 'anonymization_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('anonymization/get', { uuid: o(x).anonymizationId! }),
+  },
+  // A bad option: refused after the access check, nothing added.
+  [api('anonymization/add')]: {
+    rule: { kind: 'accountUsers', anyOf: ['anonymization_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) =>
+      post('anonymization/add', { account_id: o(x).accountId, name: 'Matrix', options: '["noSuchOption"]' }),
+    accepts: ['INVALID_FIELD:options'],
+  },
+  [api('anonymization/set')]: {
+    rule: { kind: 'accountUsers', anyOf: ['anonymization_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('anonymization/set', { uuid: o(x).anonymizationId!, name: ' ' }),
+    accepts: ['INVALID_FIELD:name'],
+  },
+  [api('anonymization/delete')]: {
+    rule: { kind: 'accountUsers', anyOf: ['anonymization_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('anonymization/delete', { uuid: o(x).anonymizationId! }),
+    phase: 'write',
+  },
+
   // Users of an account: seen with account_user_view or _edit, changed with account_user_edit.
   [api('account/user/list')]: {
     rule: { kind: 'accountUsers', anyOf: ['account_user_view', 'account_user_edit'] },

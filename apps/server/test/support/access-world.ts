@@ -110,6 +110,8 @@ export interface MatrixObject {
   routeId?: string;
   /** A webhook of the study's account. */
   webhookId?: string;
+  /** A de-identification profile of the study's account. */
+  anonymizationId?: string;
 }
 
 export interface World {
@@ -454,6 +456,19 @@ export async function buildWorld(server: TestServer): Promise<World> {
   };
   await addRuleAndHook(objects.emergency, sids.admin);
   await addRuleAndHook(objects.partner, sids.partnerAdmin);
+  // A de-identification profile of each account (decision 0067).
+  for (const [key, sid, others] of [
+    ['emergency', sids.admin, ['intake', 'deleted', 'shared']],
+    ['partner', sids.partnerAdmin, []],
+  ] as const) {
+    const profile = await ok(
+      server,
+      'anonymization/add',
+      { account_id: objects[key].accountId, name: 'Matrix profile' },
+      sid,
+    );
+    for (const target of [key, ...others]) objects[target].anonymizationId = profile.uuid as string;
+  }
   // A destination search into each group, with the group's study among its results (written here:
   // nothing answers at the destination's port, so the search itself finds nothing).
   for (const [key, sid] of [

@@ -59,6 +59,7 @@ import { shareCodeRegistry } from './20261202T0100-share-code-registry.js';
 import { personHomeAccount } from './20261202T0130-person-home-account.js';
 import { membershipInvitedSuspended } from './20261202T0131-membership-invited-suspended.js';
 import { hl7Senders } from './20261202T0150-hl7-senders.js';
+import { anonymizationProfiles } from './20261202T1200-anonymization-profiles.js';
 import { jobLeaseHolder } from './20261202T0210-job-lease-holder.js';
 import { callingAeTitles } from './20261202T0230-calling-ae-titles.js';
 import { destinationSharedTarget } from './20261202T0231-destination-shared-target.js';
@@ -137,5 +138,6 @@ export const migrations: Record<string, Migration> = {
   '20261202T0705-dicom-node-query-retrieve': dicomNodeQueryRetrieve,
   '20261202T0700-two-factor': twoFactor,
   '20261202T1210-storage-commitment': storageCommitment,
+  '20261202T1200-anonymization-profiles': anonymizationProfiles,
 };
   '20261202T1215-destination-tls': destinationTls,

@@ -47,6 +47,7 @@ export interface DeidentifyInput {
 export interface DeidentifyResult {
   bytes: Uint8Array;
   studyInstanceUid: string;
+  seriesInstanceUid: string;
   sopInstanceUid: string;
   patientId: string;
   patientName: string;
@@ -424,6 +425,7 @@ export function deidentify(input: DeidentifyInput): DeidentifyResult {
   return {
     bytes: new Uint8Array(out),
     studyInstanceUid: firstText(dataset['0020000D']),
+    seriesInstanceUid: firstText(dataset['0020000E']),
     sopInstanceUid,
     patientId: ctx.patientId,
     patientName: ctx.patientName,

@@ -9,3 +9,10 @@ export {
   type DeidentifyResult,
   type FieldRule,
 } from './deidentify.js';
+export { createPrivacyModule, registerPrivacyRoutes } from './privacy.module.js';
+export {
+  Deidentifier,
+  DEIDENTIFY_MAX_FILE_BYTES,
+  type BoundProfile,
+  type DeidentifiedFile,
+} from './deidentifier.js';

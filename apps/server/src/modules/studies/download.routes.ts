@@ -26,7 +26,10 @@ export function downloadRoutes(ctx: AppContext, app: FastifyInstance): void {
       const input = parseRequest(storageDownloadRequest, params);
       const { storage_namespace: storage, study_uid: studyUid } = request.params;
       const row = await ctx.services.studyAccess.byStorage(caller, storage, studyUid, {}, input.phiNamespace);
-      const plan = await downloads.plan(caller, [{ row, seriesUids: input.seriesUids }], input.bundle);
+      const targets = [{ row, seriesUids: input.seriesUids }];
+      const plan = input.anonymizationId
+        ? await downloads.planDeidentified(caller, targets, input.bundle, input.anonymizationId)
+        : await downloads.plan(caller, targets, input.bundle);
       return sendArchive(reply, plan);
     },
   });
@@ -58,6 +61,11 @@ export function sendArchive(reply: FastifyReply, plan: DownloadPlan): FastifyRep
   reply.raw.once('close', () => {
     if (!body.readableEnded) body.destroy();
   });
+  if (plan.refused) {
+    // What a de-identified download left out, for the web app to say (the archive holds the rest).
+    reply.header('x-deidentification-refused-burned-in', String(plan.refused.burnedIn));
+    reply.header('x-deidentification-refused-unreadable', String(plan.refused.unreadable));
+  }
   return reply
     .header('content-type', plan.bundle === 'iso' ? 'application/x-iso9660-image' : 'application/zip')
     .header('content-length', String(plan.length))

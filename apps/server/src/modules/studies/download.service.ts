@@ -10,6 +10,7 @@ import { isoLength } from '../../storage/iso-stream.js';
 import type { ZipEntry } from '../../storage/zip-stream.js';
 import { zipLength } from '../../storage/zip-stream.js';
 import type { AuditService } from '../../audit/audit.service.js';
+import { deidentifiedArchive, type DeidentifyingProfile } from './deidentified-download.js';
 
 export type DownloadBundle = 'dicom' | 'iso';
 
@@ -25,6 +26,8 @@ export interface DownloadPlan {
   entries: ZipEntry[];
   /** Exact archive length, for Content-Length (progress in the browser). */
   length: number;
+  /** A de-identified download: instances left out, by reason (the web app tells the user). */
+  refused?: { burnedIn: number; unreadable: number };
 }
 
 export interface DownloadDeps {
@@ -32,10 +35,13 @@ export interface DownloadDeps {
   dicomweb: DicomwebRepository;
   blobs: BlobStore;
   audit: AuditService;
+  /** The account's profile bound to its secret (privacy's Deidentifier); INVALID_FIELD `field` if it has none. */
+  deidentifier: { bind(accountId: string, profileId: string, field: string): Promise<DeidentifyingProfile> };
 }
 
 const DOWNLOAD = ['study_download'] as const;
 const DOWNLOAD_ISO = ['study_download', 'study_download_iso'] as const;
+const DOWNLOAD_ANONYMIZED = ['study_download_anonymized'] as const;
 
 /** At most this many studies in one multi-select archive (the bundle limit of the inbox). */
 export { MAX_DOWNLOAD_STUDIES } from '@imaging-inbox/contract';
@@ -52,6 +58,56 @@ export class DownloadService {
     const permissions = bundle === 'iso' ? DOWNLOAD_ISO : DOWNLOAD;
     for (const { row } of targets) requireStudy(caller, row, { permissions });
     return this.build(targets, bundle, { userId: caller.user.uuid, ip: caller.ip });
+  }
+
+  /**
+   * A de-identified download (anonymize=1, issue 33): study_download_anonymized on every study
+   * (study_download is not needed: a role may give de-identified copies only), the account's profile
+   * `anonymizationId` (INVALID_FIELD `anonymization_id` when the studies' account has no such
+   * profile), every copy made before the first byte. The audit names the profile and what was left out.
+   */
+  async planDeidentified(
+    caller: Caller,
+    targets: DownloadTarget[],
+    bundle: DownloadBundle,
+    anonymizationId: string,
+  ): Promise<DownloadPlan> {
+    const permissions =
+      bundle === 'iso' ? [...DOWNLOAD_ANONYMIZED, 'study_download_iso' as const] : DOWNLOAD_ANONYMIZED;
+    for (const { row } of targets) requireStudy(caller, row, { permissions });
+    const accounts = new Set(targets.map((t) => t.row.account_id));
+    if (accounts.size !== 1) throw new DomainError('INVALID_FIELD', 'anonymization_id');
+    const bound = await this.deps.deidentifier.bind([...accounts][0]!, anonymizationId, 'anonymization_id');
+    const archive = await deidentifiedArchive(this.deps, targets, bound);
+    for (const { row, seriesUids } of targets) {
+      await this.deps.audit.record({
+        userId: caller.user.uuid,
+        accountId: row.account_id,
+        action: 'STUDY_DOWNLOAD',
+        objectType: 'study',
+        objectId: row.uuid,
+        detail: {
+          bundle,
+          series: seriesUids ?? 'all',
+          deidentified: { profile: bound.profile.uuid, name: bound.profile.name },
+          instances: archive.instances,
+          bytes: archive.bytes,
+          refused: { burned_in: archive.refusedBurnedIn, unreadable: archive.refusedUnreadable },
+        },
+        ip: caller.ip,
+      });
+    }
+    return {
+      bundle,
+      filename: archiveName(
+        targets.map((t) => t.row),
+        bundle === 'iso' ? 'iso' : 'zip',
+        true,
+      ),
+      entries: archive.entries,
+      length: bundle === 'iso' ? isoLength(archive.entries) : zipLength(archive.entries),
+      refused: { burnedIn: archive.refusedBurnedIn, unreadable: archive.refusedUnreadable },
+    };
   }
 
   /**
@@ -187,8 +243,11 @@ async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 }
 
 /** A file name with no PHI and no characters a Content-Disposition header could trip on. */
-function archiveName(rows: StudyRow[], extension: 'zip' | 'iso'): string {
+function archiveName(rows: StudyRow[], extension: 'zip' | 'iso', deidentified = false): string {
   const [first] = rows;
+  // A de-identified archive does not carry the original Study Instance UID, even in its name.
+  if (deidentified)
+    return `deidentified_${new Date().toISOString().slice(0, 10).replace(/-/g, '')}.${extension}`;
   if (rows.length === 1 && first) return `study_${first.study_uid.replace(/[^0-9.]/g, '')}.${extension}`;
   return `studies_${rows.length}_${new Date().toISOString().slice(0, 10).replace(/-/g, '')}.${extension}`;
 }

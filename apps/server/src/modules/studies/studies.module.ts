@@ -6,6 +6,7 @@ import { AttachmentService } from './attachment.service.js';
 import { AttachmentsRepository } from './attachments.repository.js';
 import { downloadRoutes } from './download.routes.js';
 import { DownloadService } from './download.service.js';
+import type { DownloadDeps } from './download.service.js';
 import { PurgeRepository } from './purge.repository.js';
 import { PurgeService } from './purge.service.js';
 import { storageRoutes } from './storage.routes.js';
@@ -34,6 +35,8 @@ import { WrapService } from './wrap.service.js';
 /** What the studies module needs of administration: the account's custom field definitions. */
 export interface StudiesNeeds {
   customFields: StudyServiceDeps['customFields'];
+  /** De-identified downloads (privacy's profiles bound to their account's secret). */
+  deidentifier: DownloadDeps['deidentifier'];
 }
 
 /**
@@ -73,7 +76,13 @@ export function createStudiesModule(kernel: Kernel, needs: StudiesNeeds) {
       }),
       studyUploads: new StudyUploadService({ ingest: kernel.repos.ingest, access: studyAccess, audit }),
       wrap: new WrapService({ settings, studies, ingest, blobs }),
-      downloads: new DownloadService({ studies, dicomweb: kernel.repos.dicomweb, blobs, audit }),
+      downloads: new DownloadService({
+        studies,
+        dicomweb: kernel.repos.dicomweb,
+        blobs,
+        audit,
+        deidentifier: needs.deidentifier,
+      }),
       attachments,
       studySchemas: new StudySchemaService({ files, attachments }),
       trash: new StudyTrashService({ studies, access: studyAccess, audit }),

@@ -11,6 +11,7 @@ export const PERMISSION_LABELS: Readonly<Record<Permission, string>> = {
   study_delete: 'Delete exams',
   study_download: 'Download exams',
   study_download_iso: 'Download exams as a disc image',
+  study_download_anonymized: 'Download exams de-identified',
   study_share: 'Share exams',
   study_share_user: 'Share exams with a person',
   study_share_group: 'Share exams with a group',
@@ -47,6 +48,8 @@ export const PERMISSION_LABELS: Readonly<Record<Permission, string>> = {
   user_modify_sharecode: 'Change own share code',
   audit_view: 'View the audit log',
   label_edit: 'Reword labels',
+  anonymization_view: 'View de-identification profiles',
+  anonymization_edit: 'Edit de-identification profiles',
 };
 
 /** A permission as the role editor shows it (English, to pass through `t`): "Send exams by e-mail". */
