@@ -21,6 +21,8 @@ command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
 command -v zip >/dev/null 2>&1 || need+=(zip)
 # python3-hl7's mllp_send sends the HL7 v2 messages the MLLP listener tests receive.
 command -v mllp_send >/dev/null 2>&1 || need+=(python3-hl7)
+# xmllint (libxml2-utils) validates the ATNA audit messages against the DICOM audit message schema.
+command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v curl >/dev/null 2>&1 || need+=(curl)
 # haproxy balances the cluster test's three server processes (HTTP with /readyz checks, DICOM over TCP).

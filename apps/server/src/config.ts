@@ -2,6 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { MAX_UPLOAD_BYTES } from '@imaging-inbox/contract';
 import { z } from 'zod';
+import type { AtnaConfig } from './audit/atna-config.js';
+import { ATNA_ENV, atnaConfig } from './audit/atna-config.js';
 
 /**
  * Configuration comes from the environment only, validated once at boot. Defaults give the embedded
@@ -67,8 +69,6 @@ const envSchema = z.object({
   DICOM_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** DICOM connections held at once; more are closed as they arrive. */
   DICOM_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(200),
-  /** The called AE title of our SCP: 1–16 characters of the DICOM AE repertoire, no backslash. */
-  DICOM_AET: z
   /**
    * The DICOM TLS listener's port (beside DICOM_PORT, same associations); unset: no TLS listener.
    * Needs DICOM_TLS_CERT_FILE and DICOM_TLS_KEY_FILE. 0 picks a free port (tests).
@@ -80,6 +80,8 @@ const envSchema = z.object({
   DICOM_TLS_KEY_FILE: z.string().min(1).optional(),
   /** PEM CA certificate(s): when set, a TLS peer must present a certificate they signed, else it is refused. */
   DICOM_TLS_CA_FILE: z.string().min(1).optional(),
+  /** The called AE title of our SCP: 1–16 characters of the DICOM AE repertoire, no backslash. */
+  DICOM_AET: z
     .string()
     .trim()
     .regex(/^[\x20-\x5b\x5d-\x7e]{1,16}$/, 'must be 1-16 printable ASCII characters without backslash')
@@ -234,6 +236,7 @@ const envSchema = z.object({
    * from it. Kept outside the database; every server process of one installation reads the same.
    */
   DEIDENTIFICATION_KEY_FILE: z.string().min(1).optional(),
+  ...ATNA_ENV,
 });
 
 /** Every variable the server reads from its environment: the README's configuration table lists each. */
@@ -264,6 +267,8 @@ export interface Config {
   dicomAet: string;
   dicomTimeouts: { artimMs: number; idleMs: number };
   dicomMaxConnections: number;
+  /** The DICOM TLS listener (decision 0065): off when undefined. */
+  dicomTls: { port: number; certFile: string; keyFile: string; caFile: string | undefined } | undefined;
   /** The HL7 v2 MLLP listener: off when `port` is undefined. */
   hl7: {
     port: number | undefined;
@@ -277,8 +282,6 @@ export interface Config {
   mailFrom: string;
   publicUrl: string;
   demoPassword: string | undefined;
-  /** The DICOM TLS listener (decision 0065): off when undefined. */
-  dicomTls: { port: number; certFile: string; keyFile: string; caFile: string | undefined } | undefined;
   seedDemo: boolean;
   seedStudies: number;
   /** The demo's PACS Intake filled through the gatekeeper workflow (else placed there directly). */
@@ -314,9 +317,28 @@ export interface Config {
   /** The de-identification master key's file (decision 0067), made at first use when missing. */
   deidentificationKeyFile: string;
   devOutbox: boolean;
+  /** The security team's syslog collector (decision 0068): off when undefined. */
+  atna: AtnaConfig | undefined;
 }
 
 export class ConfigError extends Error {}
+
+/** The TLS listener's settings: all of port, certificate and key, or none (a CA alone is an error too). */
+function dicomTls(e: z.infer<typeof envSchema>): Config['dicomTls'] {
+  const given = [e.DICOM_TLS_PORT, e.DICOM_TLS_CERT_FILE, e.DICOM_TLS_KEY_FILE, e.DICOM_TLS_CA_FILE];
+  if (given.every((v) => v === undefined)) return undefined;
+  if (e.DICOM_TLS_PORT === undefined || !e.DICOM_TLS_CERT_FILE || !e.DICOM_TLS_KEY_FILE) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DICOM_TLS_PORT, DICOM_TLS_CERT_FILE and DICOM_TLS_KEY_FILE go together',
+    );
+  }
+  return {
+    port: e.DICOM_TLS_PORT,
+    certFile: path.resolve(e.DICOM_TLS_CERT_FILE),
+    keyFile: path.resolve(e.DICOM_TLS_KEY_FILE),
+    caFile: e.DICOM_TLS_CA_FILE ? path.resolve(e.DICOM_TLS_CA_FILE) : undefined,
+  };
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings are treated as unset, as shells often export VAR= to clear a value.
@@ -337,28 +359,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3: s3Location(e),
     blobGraceMs: e.BLOB_GRACE_SECONDS * 1000,
     blobDirectoriesAhead: e.BLOB_DIRECTORIES_AHEAD === '1',
-/** The TLS listener's settings: all of port, certificate and key, or none (a CA alone is an error too). */
-function dicomTls(e: z.infer<typeof envSchema>): Config['dicomTls'] {
-  const given = [e.DICOM_TLS_PORT, e.DICOM_TLS_CERT_FILE, e.DICOM_TLS_KEY_FILE, e.DICOM_TLS_CA_FILE];
-  if (given.every((v) => v === undefined)) return undefined;
-  if (e.DICOM_TLS_PORT === undefined || !e.DICOM_TLS_CERT_FILE || !e.DICOM_TLS_KEY_FILE) {
-    throw new ConfigError(
-      'Invalid configuration:\n  DICOM_TLS_PORT, DICOM_TLS_CERT_FILE and DICOM_TLS_KEY_FILE go together',
-    );
-  }
-  return {
-    port: e.DICOM_TLS_PORT,
-    certFile: path.resolve(e.DICOM_TLS_CERT_FILE),
-    keyFile: path.resolve(e.DICOM_TLS_KEY_FILE),
-    caFile: e.DICOM_TLS_CA_FILE ? path.resolve(e.DICOM_TLS_CA_FILE) : undefined,
-  };
-}
-
     databaseUrl: e.DATABASE_URL,
     dicomPort: e.DICOM_PORT,
     dicomAet: e.DICOM_AET,
     dicomTimeouts: { artimMs: e.DICOM_ARTIM_MS, idleMs: e.DICOM_IDLE_MS },
     dicomMaxConnections: e.DICOM_MAX_CONNECTIONS,
+    dicomTls: dicomTls(e),
     hl7: {
       port: e.HL7_PORT,
       maxMessageBytes: e.HL7_MAX_MESSAGE_BYTES,
@@ -378,7 +384,6 @@ function dicomTls(e: z.infer<typeof envSchema>): Config['dicomTls'] {
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     uploadSessionTtlMs: e.UPLOAD_SESSION_TTL_MINUTES * 60_000,
     uploadSessionOwnerBytes: e.UPLOAD_SESSION_OWNER_BYTES,
-    dicomTls: dicomTls(e),
     uploadTempMaxBytes: e.UPLOAD_TEMP_MAX_BYTES,
     harvestMailQuietMs: e.HARVEST_MAIL_QUIET_MS,
     mailRetryMs: e.MAIL_RETRY_MS,
@@ -404,6 +409,7 @@ function dicomTls(e: z.infer<typeof envSchema>): Config['dicomTls'] {
       e.DEIDENTIFICATION_KEY_FILE ?? path.join(e.DATA_DIR, 'deidentification.key'),
     ),
     devOutbox: e.DEV_OUTBOX === '1',
+    atna: atnaConfig(e, (message) => new ConfigError(`Invalid configuration:\n  ${message}`)),
   };
 }
 

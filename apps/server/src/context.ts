@@ -5,6 +5,7 @@ import { createKernel } from './kernel/kernel.js';
 import { createAccountsModule } from './modules/accounts/index.js';
 import type { RateLimits } from './modules/accounts/index.js';
 import { createAdminModule } from './modules/admin/index.js';
+import { createAtnaModule } from './modules/atna/index.js';
 import { createDicomPeerModule } from './modules/dicom-peer/index.js';
 import { createGatekeeperModule } from './modules/gatekeeper/index.js';
 import { createPacsModule } from './modules/pacs/index.js';
@@ -65,7 +66,9 @@ export function createContext(
     destinations: pacs.repos.destinations,
     sendsRepository: sharing.repos.sends,
   });
-  const modules = [accounts, pacs, admin, studies, routing, sharing, gatekeeper, privacy];
+  // Every audit event also to the security team's syslog collector, when one is configured (decision 0068).
+  const atna = createAtnaModule(kernel, config.atna);
+  const modules = [accounts, pacs, admin, studies, routing, sharing, gatekeeper, privacy, atna];
   const jobs = modules.flatMap((m): readonly AnyJobHandler[] => m.jobs);
   for (const job of jobs) kernel.services.jobRunner.register(job);
   return {
@@ -80,6 +83,7 @@ export function createContext(
       ...routing.repos,
       ...sharing.repos,
       ...gatekeeper.repos,
+      ...atna.repos,
       ...privacy.repos,
     },
     services: {
@@ -91,6 +95,7 @@ export function createContext(
       ...routing.services,
       ...sharing.services,
       ...gatekeeper.services,
+      ...atna.services,
       ...privacy.services,
       // Registered nodes' C-FIND, C-MOVE and C-GET, answered from the index (decision 0061).
       queries: createDicomPeerModule({
@@ -102,6 +107,8 @@ export function createContext(
         ourAeTitle: config.dicomAet,
       }).queries,
     },
+    /** Switches audit queueing on or off and starts the sender's timer (main.ts, once migrated). */
+    startAtna: (log?: (line: string) => void) => atna.start(log),
     /** What the DICOM listener asks of modules (dimse/): where a moved instance belongs. */
     dicomHandlers: { ...pacs.handlers },
   };

@@ -63,6 +63,8 @@ export async function startServer(
     }
     return ctx;
   });
+  // Audit events queue for the collector (or stop queueing) before any listener can record one.
+  const atna = await ctx.startAtna(log);
   const blobs = ctx.services.blobs;
   if (blobs instanceof FileBlobStore) {
     const { records, restored, blocked } = blobs.journalReplay;
@@ -181,6 +183,7 @@ export async function startServer(
       await uploadSweep.stop();
       await destinationEcho.stop();
       await harvestMailTimer.stop();
+      await atna.stop();
       await ctx.services.jobRunner.stop();
       await hl7?.stop();
       await dicom.stop();

@@ -103,3 +103,10 @@ export const WEBHOOK_JOB = defineJob(
       ? { key: `webhook-account:${p.account}`, cap: WEBHOOK_SLOTS_PER_ACCOUNT }
       : { key: `webhook:${p.delivery}`, cap: 1 },
 );
+
+/**
+ * Sends the queued audit events to the security team's syslog collector, oldest first, until the
+ * queue is empty (AtnaSender, decision 0068). One at a time across every process, so messages
+ * leave in order; a collector that does not answer fails the attempt, retried with back-off.
+ */
+export const ATNA_SEND_JOB = defineJob('atna.send', z.object({}).strict(), () => ({ key: 'atna', cap: 1 }));

@@ -88,6 +88,23 @@ export class Metrics {
     });
   }
 
+  /**
+   * A gauge a module reads at each scrape (the audit queue's size, its oldest event's age): the
+   * module owns what it counts, the registry and the `process` label stay here.
+   */
+  gauge(name: string, help: string, read: () => Promise<number | null>): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const value = await read();
+        if (value !== null) this.set(value);
+      },
+    });
+  }
+
   /** A finished HTTP request; `route` is the matched pattern (undefined: no route matched). */
   request(method: string, route: string | undefined, status: number, seconds: number): void {
     this.requests.observe({ method, route: route ?? 'unmatched', status: String(status) }, seconds);

@@ -68,6 +68,7 @@ import { dicomNodeQueryRetrieve } from './20261202T0705-dicom-node-query-retriev
 import { storageCommitment } from './20261202T1210-storage-commitment.js';
 import { destinationTls } from './20261202T1215-destination-tls.js';
 import { twoFactor } from './20261202T0700-two-factor.js';
+import { atnaOutbox } from './20261202T1320-atna-outbox.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -137,7 +138,8 @@ export const migrations: Record<string, Migration> = {
   '20261202T0400-destination-worklist-searches': destinationWorklistSearches,
   '20261202T0705-dicom-node-query-retrieve': dicomNodeQueryRetrieve,
   '20261202T0700-two-factor': twoFactor,
+  '20261202T1320-atna-outbox': atnaOutbox,
   '20261202T1210-storage-commitment': storageCommitment,
   '20261202T1200-anonymization-profiles': anonymizationProfiles,
-};
   '20261202T1215-destination-tls': destinationTls,
+};
