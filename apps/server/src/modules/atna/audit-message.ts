@@ -179,6 +179,8 @@ function participantObjects(event: QueuedEvent, detail: Record<string, unknown>)
     ...(event.objectId ? [valuePair(`${event.objectType}`, event.objectId)] : []),
     valuePair('AuditEventID', String(event.eventId)),
   ];
+  // A de-identified export (a download with a profile): the copy that left carried no identity.
+  const deidentified = detail.deidentified as { name?: unknown } | undefined;
   if (event.study) {
     objects.push(
       el(
@@ -211,7 +213,9 @@ function participantObjects(event: QueuedEvent, detail: Record<string, unknown>)
             originalText: 'Study Instance UID',
           }),
           ...context,
+          ...(deidentified ? [valuePair('DeidentificationProfile', str(deidentified.name) ?? '-')] : []),
           ...(event.study.accession ? [el('Accession', { Number: event.study.accession })] : []),
+          ...(deidentified ? [el('Anonymized', {}, ['true'])] : []),
         ],
       ),
     );
