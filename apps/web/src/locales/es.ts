@@ -1321,3 +1321,11 @@ const es: Messages = {
 };
 
 export default es;
+  // Destinations: DICOM over TLS (decision 0065)
+  'Use TLS (DICOM over TLS 1.2 or later)': 'Usar TLS (DICOM sobre TLS 1.2 o posterior)',
+  'CA certificates (PEM; empty: the system’s trusted roots)':
+    'Certificados de CA (PEM; vacío: las raíces de confianza del sistema)',
+  'Client certificate (PEM, if the PACS asks for one)': 'Certificado de cliente (PEM, si el PACS lo pide)',
+  'Client private key (PEM, unencrypted)': 'Clave privada del cliente (PEM, sin cifrar)',
+  'A private key is stored; leave empty to keep it':
+    'Hay una clave privada guardada; déjelo vacío para conservarla',

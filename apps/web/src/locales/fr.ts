@@ -1328,3 +1328,11 @@ const fr: Messages = {
 };
 
 export default fr;
+  // Destinations: DICOM over TLS (decision 0065)
+  'Use TLS (DICOM over TLS 1.2 or later)': 'Utiliser TLS (DICOM sur TLS 1.2 ou plus récent)',
+  'CA certificates (PEM; empty: the system’s trusted roots)':
+    'Certificats d’autorité (PEM ; vide : les racines de confiance du système)',
+  'Client certificate (PEM, if the PACS asks for one)': 'Certificat client (PEM, si le PACS en demande un)',
+  'Client private key (PEM, unencrypted)': 'Clé privée du client (PEM, non chiffrée)',
+  'A private key is stored; leave empty to keep it':
+    'Une clé privée est enregistrée ; laisser vide pour la garder',

@@ -70,7 +70,7 @@ export function DestinationDialog({ accountId, editing, onClose }: Props) {
     );
   };
   const check = (
-    field: 'can_search' | 'can_search_mwl' | 'can_push' | 'storage_commitment',
+    field: 'can_search' | 'can_search_mwl' | 'can_push' | 'storage_commitment' | 'tls',
     label: string,
   ) => (
     <FormControlLabel
@@ -80,6 +80,25 @@ export function DestinationDialog({ accountId, editing, onClose }: Props) {
       label={t(label)}
     />
   );
+
+  /** A PEM text field: a few monospace lines, the server's refusal (or the translated `hint`) under it. */
+  const pem = (field: 'tls_ca' | 'tls_cert' | 'tls_key', label: string, hint?: string) => {
+    const fromServer = serverProblem?.field === field ? serverProblem.text : undefined;
+    return (
+      <TextField
+        label={t(label)}
+        value={form[field]}
+        onChange={(e) => setForm({ ...form, [field]: e.target.value })}
+        error={Boolean(fromServer)}
+        helperText={fromServer ?? hint}
+        multiline
+        minRows={2}
+        maxRows={6}
+        fullWidth
+        slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 12 } } }}
+      />
+    );
+  };
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm">
@@ -99,6 +118,18 @@ export function DestinationDialog({ accountId, editing, onClose }: Props) {
           {check('storage_commitment', 'Ask for storage commitment after a push')}
           {form.storage_commitment &&
             text('storage_commitment_timeout', 'Wait for the commitment report (seconds, empty: default)')}
+          {check('tls', 'Use TLS (DICOM over TLS 1.2 or later)')}
+          {form.tls && (
+            <>
+              {pem('tls_ca', 'CA certificates (PEM; empty: the system’s trusted roots)')}
+              {pem('tls_cert', 'Client certificate (PEM, if the PACS asks for one)')}
+              {pem(
+                'tls_key',
+                'Client private key (PEM, unencrypted)',
+                editing?.tls_key_set ? t('A private key is stored; leave empty to keep it') : undefined,
+              )}
+            </>
+          )}
           {mutation.isError && !serverProblem && (
             <Alert severity="error">{t('The destination was not saved')}</Alert>
           )}

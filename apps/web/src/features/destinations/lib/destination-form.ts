@@ -19,6 +19,11 @@ export interface DestinationForm {
   storage_commitment: boolean;
   /** Seconds to wait for its report; empty: the server's default. */
   storage_commitment_timeout: string;
+  /** DICOM over TLS (decision 0065) and its PEM texts; the key is never shown, empty keeps it. */
+  tls: boolean;
+  tls_ca: string;
+  tls_cert: string;
+  tls_key: string;
 }
 
 export const EMPTY_FORM: DestinationForm = {
@@ -33,6 +38,10 @@ export const EMPTY_FORM: DestinationForm = {
   c_echo_interval: '',
   storage_commitment: false,
   storage_commitment_timeout: '',
+  tls: false,
+  tls_ca: '',
+  tls_cert: '',
+  tls_key: '',
 };
 
 export function formOf(d: Destination): DestinationForm {
@@ -48,6 +57,10 @@ export function formOf(d: Destination): DestinationForm {
     storage_commitment: d.storage_commitment === 1,
     storage_commitment_timeout:
       d.storage_commitment_timeout === null ? '' : String(d.storage_commitment_timeout),
+    tls: d.tls === 1,
+    tls_ca: d.tls_ca ?? '',
+    tls_cert: d.tls_cert ?? '',
+    tls_key: '',
   };
 }
 
@@ -85,5 +98,21 @@ export function formParams(form: DestinationForm) {
     c_echo_interval: form.c_echo_interval.trim() || '0',
     storage_commitment: form.storage_commitment ? 1 : 0,
     storage_commitment_timeout: form.storage_commitment_timeout.trim() || '0',
+    ...tlsParams(form),
+  };
+}
+
+/**
+ * The TLS fields as sent: the key only when typed (an empty key field keeps the stored one),
+ * except that removing the certificate removes its key too.
+ */
+function tlsParams(form: DestinationForm) {
+  const key = form.tls_key.trim();
+  const cert = form.tls_cert.trim();
+  return {
+    tls: form.tls ? 1 : 0,
+    tls_ca: form.tls_ca.trim(),
+    tls_cert: cert,
+    ...(key ? { tls_key: key } : cert ? {} : { tls_key: '' }),
   };
 }
