@@ -458,4 +458,34 @@ describe.each(DIALECTS)('audit events to a syslog collector over TLS (IHE ATNA) 
       requestor: 'nobody@demo.local',
     });
   }, 120_000);
+  it.runIf(dialect === 'postgres')(
+    'sends each event once, in order, when two server processes share the database',
+    async () => {
+      const before = collector.messages.length;
+      const last = received().at(-1)!;
+      const second = (await startOnDataDir(path.join(work, 'second'), databaseUrl, env)).running;
+      try {
+        const other = new ApiClient(second.url);
+        const viewer = await other.login('partner@demo.local', DEMO_PASSWORD);
+        for (let i = 0; i < 4; i++) {
+          await api.call('session/login', { login: `nobody${i}@demo.local`, password: 'wrong-password' });
+          await other.call('session/login', { login: `someone${i}@demo.local`, password: 'wrong-password' });
+        }
+        await download(viewer, studies.partner).then((r) => r.arrayBuffer());
+        const made = await recordedIds(last);
+        expect(made.length).toBeGreaterThanOrEqual(10);
+        await until(
+          () => Promise.resolve(received().length),
+          (n) => n >= before + made.length,
+          30_000,
+        );
+        // A little longer: a second sender running alongside would send some twice.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        expect(received().slice(before)).toEqual(made);
+      } finally {
+        await second.stop();
+      }
+    },
+    120_000,
+  );
 });
