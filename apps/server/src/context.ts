@@ -41,6 +41,7 @@ export function createContext(
   const sharing = createSharingModule(kernel, {
     downloads: studies.services.downloads,
     linkLimits: options.linkLimits,
+    deidentified: privacy.services.deidentifiedCopies,
   });
   const gatekeeper = createGatekeeperModule(kernel, {
     groupConfigs: admin.services.groupConfigs,

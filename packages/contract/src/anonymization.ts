@@ -27,6 +27,8 @@ export const ANONYMIZATION_MAX_RULES = 50;
 export const ANONYMIZATION_VALUE_MAX_LENGTH = 1024;
 /** A rewrite's pattern (RE2, decision 0053). */
 export const ANONYMIZATION_PATTERN_MAX_LENGTH = 256;
+/** Groups one profile may apply to. */
+export const ANONYMIZATION_MAX_GROUPS = 50;
 /** Profiles an account may hold. */
 export const ANONYMIZATION_MAX_PROFILES = 100;
 
@@ -49,6 +51,8 @@ export interface AnonymizationProfile {
   /** 1: a study's attachments and reports follow it into a de-identifying group. */
   keep_attachments: 0 | 1;
   rules: AnonymizationRule[];
+  /** Groups of the account whose incoming shares are stored de-identified by this profile. */
+  groups: string[];
   created: number;
   updated: number;
 }
@@ -84,6 +88,8 @@ const profileFields = {
   rules: rawText(),
   keep_burned_in: flagParam(),
   keep_attachments: flagParam(),
+  /** JSON array (or comma list) of group uuids; a group is in one profile at most. */
+  groups: rawText(),
 };
 
 export const anonymizationListRequest = z

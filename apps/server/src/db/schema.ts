@@ -401,6 +401,8 @@ export interface AnonymizationProfileTable {
   rules: string;
   keep_burned_in: Generated<number>;
   keep_attachments: Generated<number>;
+  /** JSON array of the uuids of the groups whose shares are de-identified by this profile. */
+  groups: Generated<string>;
   created: number;
   updated: number;
 }

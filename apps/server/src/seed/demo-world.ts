@@ -270,3 +270,10 @@ export const DEMO_GATEKEEPER = {
   ] satisfies NominationFormField[],
   promotedFrom: ['emergency', 'cardiology'],
 } as const;
+
+/** The demo group that de-identifies what is shared into it, and its profile (issue 33, decision 0067). */
+export const DEMO_DEIDENTIFYING_GROUP = {
+  group: 'teaching',
+  profile: 'Teaching Files',
+  options: ['cleanDescriptors'],
+} as const;

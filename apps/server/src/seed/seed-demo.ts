@@ -12,6 +12,7 @@ import {
   DEMO_CUSTOM_FIELDS,
   DEMO_DICOM_NODES,
   DEMO_GATEKEEPER,
+  DEMO_DEIDENTIFYING_GROUP,
   DEMO_HL7_SENDERS,
   DEMO_PACS_ARCHIVE,
   DEMO_ROLES,
@@ -114,6 +115,19 @@ export async function seedDemo(
       created: now,
     });
   }
+
+  // Teaching Files stores what is shared into it de-identified (issue 33): Basic Profile + Clean Descriptors.
+  const teaching = groupIds.get(DEMO_DEIDENTIFYING_GROUP.group)!;
+  await ctx.repos.anonymizationProfiles.insert({
+    uuid: newUuid(),
+    account_id: teaching.accountId,
+    name: DEMO_DEIDENTIFYING_GROUP.profile,
+    options: JSON.stringify(DEMO_DEIDENTIFYING_GROUP.options),
+    rules: '[]',
+    groups: JSON.stringify([teaching.uuid]),
+    created: now,
+    updated: now,
+  });
 
   for (const [order, field] of DEMO_CUSTOM_FIELDS.entries()) {
     await ctx.repos.customFields.insert({

@@ -145,6 +145,8 @@ describe.each(DIALECTS)('de-identification profiles on %s', (dialect) => {
         'rules',
       ],
       [{ name: 'A', keep_burned_in: 'yes' }, 'flag'],
+      [{ name: 'A', groups: '["no-such-group"]' }, 'groups'],
+      [{ name: 'A', groups: '[1]' }, 'groups'],
     ];
     for (const [fields, field] of bad) {
       const answer = await call('anonymization/add', { account_id: demoAccount, ...fields }, admin);
@@ -152,6 +154,32 @@ describe.each(DIALECTS)('de-identification profiles on %s', (dialect) => {
       expect(answer.body.error_subtype, JSON.stringify(fields)).toBe(field);
     }
     expect(await count()).toBe(before);
+  });
+
+  it('names the groups it de-identifies into, one profile per group, groups of its own account only', async () => {
+    const groups = await server.api.groups(admin);
+    const cardiology = groups.find((g) => g.name === 'Cardiology')!.uuid;
+    const teaching = groups.find((g) => g.name === 'Teaching Files')!.uuid;
+    const added = await call(
+      'anonymization/add',
+      { account_id: demoAccount, name: 'Cardio research', groups: cardiology },
+      admin,
+    );
+    expect(added.body.groups).toEqual([cardiology]);
+    // Teaching Files is the demo Teaching Files profile's already.
+    const taken = await call(
+      'anonymization/set',
+      { uuid: added.body.uuid, groups: JSON.stringify([cardiology, teaching]) },
+      admin,
+    );
+    expect([taken.body.error_type, taken.body.error_subtype]).toEqual(['INVALID_FIELD', 'groups']);
+    const referrals = (await server.api.groups(partnerAdmin)).find((g) => g.name === 'Referrals')!.uuid;
+    const foreign = await call('anonymization/set', { uuid: added.body.uuid, groups: referrals }, admin);
+    expect([foreign.body.error_type, foreign.body.error_subtype]).toEqual(['INVALID_FIELD', 'groups']);
+    expect((await call('anonymization/get', { uuid: added.body.uuid }, admin)).body.groups).toEqual([
+      cardiology,
+    ]);
+    await call('anonymization/delete', { uuid: added.body.uuid }, admin);
   });
 
   it('keeps each account to its own: another admin finds nothing, a member without the permission is refused', async () => {

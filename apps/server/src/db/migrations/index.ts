@@ -60,6 +60,7 @@ import { personHomeAccount } from './20261202T0130-person-home-account.js';
 import { membershipInvitedSuspended } from './20261202T0131-membership-invited-suspended.js';
 import { hl7Senders } from './20261202T0150-hl7-senders.js';
 import { anonymizationProfiles } from './20261202T1200-anonymization-profiles.js';
+import { anonymizationGroups } from './20261202T1240-anonymization-groups.js';
 import { jobLeaseHolder } from './20261202T0210-job-lease-holder.js';
 import { callingAeTitles } from './20261202T0230-calling-ae-titles.js';
 import { destinationSharedTarget } from './20261202T0231-destination-shared-target.js';
@@ -141,5 +142,6 @@ export const migrations: Record<string, Migration> = {
   '20261202T1320-atna-outbox': atnaOutbox,
   '20261202T1210-storage-commitment': storageCommitment,
   '20261202T1200-anonymization-profiles': anonymizationProfiles,
+  '20261202T1240-anonymization-groups': anonymizationGroups,
   '20261202T1215-destination-tls': destinationTls,
 };

@@ -38,6 +38,24 @@ export class AnonymizationProfilesRepository {
     return Number(row?.n ?? 0);
   }
 
+  /** Which of these uuids are groups of the account. */
+  async groupsOfAccount(accountId: string, uuids: string[]): Promise<string[]> {
+    if (!uuids.length) return [];
+    const rows = await this.db
+      .selectFrom('groups')
+      .select('uuid')
+      .where('account_id', '=', accountId)
+      .where('uuid', 'in', uuids)
+      .execute();
+    return rows.map((r) => r.uuid);
+  }
+
+  /** The account's profile that de-identifies what is shared into the group, if any. */
+  async ofGroup(accountId: string, groupUuid: string): Promise<AnonymizationProfileRow | undefined> {
+    const rows = await this.listOfAccount(accountId);
+    return rows.find((r) => (JSON.parse(r.groups) as string[]).includes(groupUuid));
+  }
+
   async update(uuid: string, changes: Updateable<AnonymizationProfileTable>): Promise<void> {
     await this.db.updateTable('anonymization_profiles').set(changes).where('uuid', '=', uuid).execute();
   }

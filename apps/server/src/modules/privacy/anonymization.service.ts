@@ -1,4 +1,5 @@
 import {
+  ANONYMIZATION_MAX_GROUPS,
   ANONYMIZATION_MAX_PROFILES,
   ANONYMIZATION_NAME_MAX_LENGTH,
   anonymizationOptionsSchema,
@@ -28,6 +29,7 @@ export interface AnonymizationFields {
   rules?: string | undefined;
   keep_burned_in?: 0 | 1 | undefined;
   keep_attachments?: 0 | 1 | undefined;
+  groups?: string | undefined;
 }
 
 interface Deps {
@@ -63,6 +65,7 @@ export class AnonymizationService {
     requireAdministration(caller, accountId, 'anonymization', 'edit');
     if (!fields.name?.trim()) throw invalidField('name', 'is required');
     const valid = validate(fields);
+    if (valid.groups) await this.checkGroups(accountId, valid.groups, undefined);
     if ((await this.deps.profiles.countOfAccount(accountId)) >= ANONYMIZATION_MAX_PROFILES)
       throw invalidField('account_id', `at most ${ANONYMIZATION_MAX_PROFILES} profiles per account`);
     const now = (this.deps.now ?? Date.now)();
@@ -74,6 +77,7 @@ export class AnonymizationService {
       rules: JSON.stringify(valid.rules ?? []),
       keep_burned_in: valid.keep_burned_in ?? 0,
       keep_attachments: valid.keep_attachments ?? 0,
+      groups: JSON.stringify(valid.groups ?? []),
       created: now,
       updated: now,
     };
@@ -90,12 +94,14 @@ export class AnonymizationService {
       'anonymization',
     );
     const valid = validate(fields);
+    if (valid.groups) await this.checkGroups(row.account_id, valid.groups, uuid);
     const changes = givenFields({
       name: valid.name,
       options: valid.options === undefined ? undefined : JSON.stringify(valid.options),
       rules: valid.rules === undefined ? undefined : JSON.stringify(valid.rules),
       keep_burned_in: valid.keep_burned_in,
       keep_attachments: valid.keep_attachments,
+      groups: valid.groups === undefined ? undefined : JSON.stringify(valid.groups),
     });
     const now = this.deps.now ?? Date.now;
     const after = await this.admin.edit(
@@ -106,6 +112,19 @@ export class AnonymizationService {
       () => ({ updated: now() }),
     );
     return presentProfile(after);
+  }
+
+  /** Every group named is a group of the account that no other profile of it de-identifies into. */
+  private async checkGroups(accountId: string, groups: string[], self: string | undefined): Promise<void> {
+    const known = new Set(await this.deps.profiles.groupsOfAccount(accountId, groups));
+    const unknown = groups.find((g) => !known.has(g));
+    if (unknown) throw invalidField('groups', `${unknown} is not a group of the account`);
+    for (const other of await this.deps.profiles.listOfAccount(accountId)) {
+      if (other.uuid === self) continue;
+      const taken = groups.find((g) => (JSON.parse(other.groups) as string[]).includes(g));
+      if (taken)
+        throw invalidField('groups', `${taken} is already de-identified by the profile ${other.name}`);
+    }
   }
 
   async remove(caller: Caller, uuid: string): Promise<void> {
@@ -136,6 +155,7 @@ function validate(fields: AnonymizationFields) {
     rules?: AnonymizationRule[];
     keep_burned_in?: 0 | 1;
     keep_attachments?: 0 | 1;
+    groups?: string[];
   } = {};
   if (fields.name !== undefined) {
     const name = fields.name.trim();
@@ -167,6 +187,16 @@ function validate(fields: AnonymizationFields) {
     }
     out.rules = parsed.data;
   }
+  if (fields.groups !== undefined) {
+    const raw = fields.groups.trim();
+    const value =
+      raw === '' ? [] : raw.startsWith('[') ? parseJson('groups', raw) : raw.split(',').map((g) => g.trim());
+    if (!Array.isArray(value) || !value.every((g) => typeof g === 'string' && g.length > 0 && g.length <= 64))
+      throw invalidField('groups', 'a JSON array of group ids');
+    if (value.length > ANONYMIZATION_MAX_GROUPS)
+      throw invalidField('groups', `at most ${ANONYMIZATION_MAX_GROUPS} groups`);
+    out.groups = [...new Set(value as string[])];
+  }
   if (fields.keep_burned_in !== undefined) out.keep_burned_in = fields.keep_burned_in;
   if (fields.keep_attachments !== undefined) out.keep_attachments = fields.keep_attachments;
   return out;
@@ -180,6 +210,7 @@ function auditView(row: AnonymizationProfileRow) {
     rules: p.rules.length,
     keep_burned_in: p.keep_burned_in,
     keep_attachments: p.keep_attachments,
+    groups: p.groups,
   };
 }
 
@@ -192,6 +223,7 @@ export function presentProfile(row: AnonymizationProfileRow): AnonymizationProfi
     rules: JSON.parse(row.rules) as AnonymizationRule[],
     keep_burned_in: Number(row.keep_burned_in) ? 1 : 0,
     keep_attachments: Number(row.keep_attachments) ? 1 : 0,
+    groups: JSON.parse(row.groups) as string[],
     created: Number(row.created),
     updated: Number(row.updated),
   };

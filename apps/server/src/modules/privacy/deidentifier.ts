@@ -3,6 +3,7 @@ import { invalidField } from '../../domain/errors.js';
 import type { AnonymizationProfilesRepository } from './anonymization-profiles.repository.js';
 import { presentProfile } from './anonymization.service.js';
 import { DeidentificationError, deidentify, type DeidentifyResult } from './deidentify.js';
+import { Pseudonyms } from './pseudonyms.js';
 import type { DeidentificationSecrets } from './secrets.js';
 
 /** The largest stored file de-identified (dcmjs holds the whole file in memory). */
@@ -59,9 +60,16 @@ export class Deidentifier {
     };
   }
 
-  /** The account's profile, or undefined when it is gone (a group naming a deleted profile). */
-  async find(accountId: string, profileId: string): Promise<AnonymizationProfile | undefined> {
+  /** The account's profile that de-identifies what is shared into the group, if any. */
+  async ofGroup(accountId: string, groupUuid: string): Promise<AnonymizationProfile | undefined> {
+    const row = await this.deps.profiles.ofGroup(accountId, groupUuid);
+    return row ? presentProfile(row) : undefined;
+  }
+
+  /** The UID a source UID becomes in the account's copies (unless the profile retains UIDs). */
+  async uidFor(accountId: string, sourceUid: string, profileId: string): Promise<string> {
     const row = await this.deps.profiles.find(profileId);
-    return row && row.account_id === accountId ? presentProfile(row) : undefined;
+    if (row && presentProfile(row).options.includes('retainUids')) return sourceUid;
+    return new Pseudonyms(await this.deps.secrets.forAccount(accountId)).uid(sourceUid);
   }
 }

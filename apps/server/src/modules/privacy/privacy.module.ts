@@ -4,6 +4,7 @@ import type { Kernel } from '../../kernel/kernel.js';
 import { AnonymizationProfilesRepository } from './anonymization-profiles.repository.js';
 import { anonymizationRoutes } from './anonymization.routes.js';
 import { AnonymizationService } from './anonymization.service.js';
+import { DeidentifiedCopies } from './deidentified-copies.js';
 import { Deidentifier } from './deidentifier.js';
 import { DeidentificationSecrets } from './secrets.js';
 
@@ -15,11 +16,18 @@ export function createPrivacyModule(kernel: Kernel) {
   const repos = { anonymizationProfiles: new AnonymizationProfilesRepository(kernel.db.kysely) };
   const secrets = new DeidentificationSecrets(kernel.config.deidentificationKeyFile);
   const deidentifier = new Deidentifier({ profiles: repos.anonymizationProfiles, secrets });
+  const deidentifiedCopies = new DeidentifiedCopies({
+    deidentifier,
+    dicomweb: kernel.repos.dicomweb,
+    blobs: kernel.blobs,
+    ingest: kernel.services.ingest,
+  });
   return {
     repos,
     services: {
       anonymization: new AnonymizationService({ profiles: repos.anonymizationProfiles, audit: kernel.audit }),
       deidentifier,
+      deidentifiedCopies,
     },
     jobs: [],
   };

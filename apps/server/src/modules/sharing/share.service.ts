@@ -19,7 +19,37 @@ export interface ShareDeps {
   mailsFor?: (event: SharedEvent) => Promise<ShareMails>;
   /** Told of each new copy in a group once its share committed (routing, webhooks). */
   onShared?: (copyUuid: string) => Promise<void>;
+  /** De-identifying groups (privacy's DeidentifiedCopies; declared here so sharing does not depend on privacy). */
+  deidentified?: DeidentifyingGroups;
   now?: () => number;
+}
+
+/** What a share into a de-identifying group needs (issue 33, decision 0067). */
+export interface DeidentifyingGroups {
+  profileOfGroup(accountId: string, groupUuid: string): Promise<{ uuid: string; name: string } | undefined>;
+  copyStudyUid(row: StudyRow, profileId: string): Promise<string>;
+  copy(
+    row: StudyRow,
+    target: { namespaceId: string },
+    profileId: string,
+    by: { userId: string; ip?: string | null },
+  ): Promise<{
+    copyUuid: string;
+    profile: { uuid: string; name: string };
+    instances: number;
+    refusedBurnedIn: number;
+    refusedUnreadable: number;
+    reportsLeftOut: number;
+  }>;
+}
+
+/** What a share into a de-identifying group tells the caller: the copy made and what was left out. */
+export interface DeidentifiedShare {
+  profile: string;
+  instances: number;
+  refused_burned_in: number;
+  refused_unreadable: number;
+  reports_left_out: number;
 }
 
 /**
@@ -58,7 +88,7 @@ export class ShareService {
     row: StudyRow,
     target: ShareTarget,
     rawMessage: string | undefined,
-  ): Promise<void> {
+  ): Promise<{ deidentified?: DeidentifiedShare } | undefined> {
     this.require(caller, row, target.type);
     const message = rawMessage?.trim() || null;
     if (message && message.length > MAX_SHARE_MESSAGE) {
@@ -71,6 +101,8 @@ export class ShareService {
       if (group.namespace_id === row.namespace_id)
         throw invalidField('group_id', 'the study is already in this group');
       copyInto = group.namespace_id;
+      const profile = await this.deps.deidentified?.profileOfGroup(row.account_id, group.uuid);
+      if (profile) return this.shareDeidentified(caller, row, target, copyInto, profile.uuid, message);
     } else {
       if (target.id === caller.user.uuid) throw invalidField('user_id', 'cannot share with yourself');
       // Users of other accounts look the same as made-up ids.
@@ -101,6 +133,58 @@ export class ShareService {
   }
 
   /**
+   * A share into a de-identifying group: the copy is a de-identified study of its own (new UIDs,
+   * pseudonymous patient), made through the ingest pipeline; sharing again only refreshes the
+   * message. The group holding the copy already (the same source gives the same UIDs) is refused.
+   */
+  private async shareDeidentified(
+    caller: Caller,
+    row: StudyRow,
+    target: ShareTarget,
+    copyInto: string,
+    profileId: string,
+    message: string | null,
+  ): Promise<{ deidentified?: DeidentifiedShare }> {
+    const deidentified = this.deps.deidentified!;
+    const existing = await this.deps.shares.find(row.uuid, target);
+    let answer: DeidentifiedShare | undefined;
+    if (existing) {
+      await this.deps.shares.updateMessage(existing, message);
+    } else {
+      if (await this.deps.shares.uidTaken(copyInto, await deidentified.copyStudyUid(row, profileId)))
+        throw invalidField('group_id', 'the group already holds this study');
+      const copy = await deidentified.copy(row, { namespaceId: copyInto }, profileId, {
+        userId: caller.user.uuid,
+        ip: caller.ip,
+      });
+      await this.create(row, target, copyInto, message, caller.user, copy.copyUuid);
+      answer = {
+        profile: copy.profile.name,
+        instances: copy.instances,
+        refused_burned_in: copy.refusedBurnedIn,
+        refused_unreadable: copy.refusedUnreadable,
+        reports_left_out: copy.reportsLeftOut,
+      };
+    }
+    await this.deps.audit.record({
+      userId: caller.user.uuid,
+      accountId: row.account_id,
+      action: 'CREATE',
+      objectType: 'share',
+      objectId: row.uuid,
+      detail: {
+        target_type: target.type,
+        target_id: target.id,
+        message,
+        again: existing !== undefined,
+        deidentified: { profile: profileId, ...answer },
+      },
+      ip: caller.ip,
+    });
+    return answer ? { deidentified: answer } : {};
+  }
+
+  /**
    * A routing rule's "share to a group": the study copied into a group of its account on behalf of
    * the rule's author (`by`), without their own permissions being asked, as the admin who wrote the
    * rule allowed it. Answers the copy, or null when the group already holds the study.
@@ -114,14 +198,23 @@ export class ShareService {
     const group = await this.deps.shares.group(row.account_id, groupId);
     if (!group) throw notFound('group');
     const target: ShareTarget = { type: 'group', id: group.uuid };
+    // A de-identifying group takes a rule's share de-identified too: nothing reaches it identified.
+    const profile = await this.deps.deidentified?.profileOfGroup(row.account_id, group.uuid);
+    const copyUid = profile ? await this.deps.deidentified!.copyStudyUid(row, profile.uuid) : row.study_uid;
     if (
       group.namespace_id === row.namespace_id ||
       (await this.deps.shares.find(row.uuid, target)) ||
-      (await this.deps.shares.uidTaken(group.namespace_id, row.study_uid))
+      (await this.deps.shares.uidTaken(group.namespace_id, copyUid))
     ) {
       return null;
     }
-    const copy = await this.create(row, target, group.namespace_id, null, by);
+    const made = profile
+      ? await this.deps.deidentified!.copy(row, { namespaceId: group.namespace_id }, profile.uuid, {
+          userId: by.uuid,
+        })
+      : undefined;
+    if (made) detail = { ...detail, deidentified: { profile: profile!.uuid, instances: made.instances } };
+    const copy = await this.create(row, target, group.namespace_id, null, by, made?.copyUuid);
     await this.deps.audit.record({
       userId: by.uuid,
       accountId: row.account_id,
@@ -140,6 +233,8 @@ export class ShareService {
     copyInto: string,
     message: string | null,
     by: { uuid: string; name: string },
+    /** A copy already made (a de-identified one): recorded as the share's copy instead of copying the rows. */
+    madeCopy?: string,
   ): Promise<string | null> {
     const share = {
       uuid: randomUUID(),
@@ -159,7 +254,8 @@ export class ShareService {
       sharedBy: { uuid: by.uuid, name: by.name },
     });
     let copyUuid: string | null = null;
-    await this.deps.shares.create(share, row, copyInto, share.created, async (trx, copy) => {
+    const into = madeCopy ? { made: madeCopy, namespaceId: copyInto } : copyInto;
+    await this.deps.shares.create(share, row, into, share.created, async (trx, copy) => {
       copyUuid = copy;
       await mails?.queue(trx, copy);
     });

@@ -137,13 +137,24 @@ export class SharesRepository {
   async create(
     share: Omit<ShareRow, 'copy_uuid'>,
     original: StudyRow,
-    copyInto: string | null,
+    /** Where the rows are copied, or a copy already made there (a de-identified study: its message set). */
+    copyInto: string | { made: string; namespaceId: string } | null,
     now: number,
     /** More writes of the share's transaction (its mails), given the copy's uuid. */
     also?: (trx: Kysely<Database>, copyUuid: string | null) => Promise<void>,
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const copyUuid = copyInto ? await copyStudy(trx, original, copyInto, share.message, now) : null;
+      let copyUuid: string | null = null;
+      if (typeof copyInto === 'string')
+        copyUuid = await copyStudy(trx, original, copyInto, share.message, now);
+      else if (copyInto) {
+        copyUuid = copyInto.made;
+        await trx
+          .updateTable('studies')
+          .set({ share_message: share.message })
+          .where('uuid', '=', copyUuid)
+          .execute();
+      }
       await trx
         .insertInto('study_shares')
         .values({ ...share, copy_uuid: copyUuid })

@@ -14,6 +14,7 @@ import { SendService } from './send.service.js';
 import { SendsRepository } from './sends.repository.js';
 import { ShareNotifier } from './share-notifier.js';
 import { ShareService } from './share.service.js';
+import type { DeidentifyingGroups } from './share.service.js';
 import { SharesRepository } from './shares.repository.js';
 import { studySendRoutes } from './study-send.routes.js';
 import { studyShareRoutes } from './study-share.routes.js';
@@ -22,6 +23,8 @@ import { studyShareRoutes } from './study-share.routes.js';
 export interface SharingNeeds {
   downloads: ConstructorParameters<typeof SendAccessService>[0]['downloads'];
   linkLimits?: LinkRateLimits | undefined;
+  /** De-identifying groups (privacy's DeidentifiedCopies, decision 0067). */
+  deidentified?: DeidentifyingGroups | undefined;
 }
 
 /** Sharing (README.md): shares, sends and their public pages, request links and their public upload. */
@@ -60,6 +63,7 @@ export function createSharingModule(kernel: Kernel, needs: SharingNeeds) {
         collector,
         mailsFor: (event) => shareNotifier.prepare(event),
         onShared: (copyUuid) => events.shared(copyUuid),
+        ...(needs.deidentified ? { deidentified: needs.deidentified } : {}),
       }),
       links: new LinkService({ links: repos.links, mailer, audit, publicUrl: config.publicUrl }),
       linkAccess: new LinkAccessService({

@@ -25,7 +25,8 @@ export function studyShareRoutes(ctx: AppContext, app: FastifyInstance): void {
     const row = await ctx.services.studyAccess.byUuid(caller, input.uuid);
     // account_id, share_code or email make it a send (SPEC "Send exams"); else a share in the account.
     if (input.send) return ctx.services.sends.send(caller, row, input.send, input);
-    await shares.share(caller, row, input.target, input.message);
+    // A de-identifying group answers what its copy holds and what was left out.
+    return (await shares.share(caller, row, input.target, input.message)) ?? {};
   });
 
   authedRoute(ctx, app, 'study/share/list', studyItemListRequest, async ({ caller, input, filters }) => {
