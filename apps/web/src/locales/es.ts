@@ -1318,6 +1318,15 @@ const es: Messages = {
   'Members without a code set one up at their next sign-in.':
     'Los miembros sin código lo configuran en su próximo inicio de sesión.',
   Security: 'Seguridad',
+  // Groups: a DICOM node as a query/retrieve peer (decision 0061)
+  'Query and retrieve by {{name}}': 'Consultas y recuperaciones de {{name}}',
+  'Groups it may query (C-FIND)': 'Grupos que puede consultar (C-FIND)',
+  'May retrieve from them (C-MOVE, C-GET)': 'Puede recuperar de ellos (C-MOVE, C-GET)',
+  'Port it listens on for C-MOVE (empty: none)': 'Puerto en el que escucha para C-MOVE (vacío: ninguno)',
+  'May query': 'Puede consultar',
+  'May retrieve': 'Puede recuperar',
+  'C-MOVE port': 'Puerto C-MOVE',
+  'Query/retrieve…': 'Consulta/recuperación…',
 };
 
 export default es;

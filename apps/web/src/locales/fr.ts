@@ -1325,6 +1325,15 @@ const fr: Messages = {
   'Members without a code set one up at their next sign-in.':
     'Les membres sans code en configurent un à leur prochaine connexion.',
   Security: 'Sécurité',
+  // Groups: a DICOM node as a query/retrieve peer (decision 0061)
+  'Query and retrieve by {{name}}': 'Requêtes et récupérations par {{name}}',
+  'Groups it may query (C-FIND)': 'Groupes qu’il peut interroger (C-FIND)',
+  'May retrieve from them (C-MOVE, C-GET)': 'Peut en récupérer des examens (C-MOVE, C-GET)',
+  'Port it listens on for C-MOVE (empty: none)': 'Port d’écoute pour C-MOVE (vide : aucun)',
+  'May query': 'Peut interroger',
+  'May retrieve': 'Peut récupérer',
+  'C-MOVE port': 'Port C-MOVE',
+  'Query/retrieve…': 'Requête/récupération…',
 };
 
 export default fr;

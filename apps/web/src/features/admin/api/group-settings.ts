@@ -37,5 +37,7 @@ const useNodesMutation = <V>(call: (vars: V) => Promise<unknown>) => {
 };
 
 export const useAddDicomNode = () => useNodesMutation((params: Params) => api.call('dicom/node/add', params));
+/** dicom/node/set: what a node may query and retrieve as a DICOM peer, and its port (decision 0061). */
+export const useSetDicomNode = () => useNodesMutation((params: Params) => api.call('dicom/node/set', params));
 export const useDeleteDicomNode = () =>
   useNodesMutation((uuid: string) => api.call('dicom/node/delete', { uuid }));

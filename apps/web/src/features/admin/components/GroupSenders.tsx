@@ -7,15 +7,21 @@ import { errorBody } from '../../../lib/api-error';
 import { AdminTable } from '../../../components/AdminTable';
 import { Loading } from '../../../components/Loading';
 import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
+import type { DicomNode } from '@imaging-inbox/contract';
 import { useAddDicomNode, useDeleteDicomNode, useDicomNodes } from '../api/group-settings';
+import { useAccountGroups } from '../api/groups';
+import { NodePeerDialog } from './NodePeerDialog';
 
 /**
  * The DICOM senders (modalities, gateways) registered to deliver into a cloud group: AE title and
- * address, added and removed by account admins.
+ * address, added and removed by account admins, and what each may query and retrieve as a DICOM
+ * peer (groups, retrieve, C-MOVE port; decision 0061), edited in NodePeerDialog.
  */
 export function GroupSenders({ group, mayEdit }: { group: AdminGroup; mayEdit: boolean }) {
   const { t } = useTranslation();
   const nodes = useDicomNodes(group.account_id);
+  const groups = useAccountGroups(group.account_id);
+  const [peer, setPeer] = useState<DicomNode | null>(null);
   const add = useAddDicomNode();
   const remove = useDeleteDicomNode();
   const [aeTitle, setAeTitle] = useState('');
@@ -39,7 +45,27 @@ export function GroupSenders({ group, mayEdit }: { group: AdminGroup; mayEdit: b
           { label: t('Name'), cell: (n) => n.name },
           { label: t('AE title'), cell: (n) => n.ae_title },
           { label: t('Address'), cell: (n) => (n.host === '*' ? t('Any address') : n.host) },
+          {
+            label: t('May query'),
+            cell: (n) =>
+              n.query_group_ids.length === 0
+                ? t('Nothing')
+                : n.query_group_ids
+                    .map((id) => groups.data?.find((g) => g.uuid === id)?.name ?? id)
+                    .join(', '),
+          },
+          { label: t('May retrieve'), cell: (n) => (n.may_retrieve === 1 ? t('Yes') : t('No')) },
+          { label: t('C-MOVE port'), cell: (n) => (n.port === null ? '—' : String(n.port)) },
         ]}
+        actions={
+          mayEdit
+            ? (n) => (
+                <Button size="small" onClick={() => setPeer(n)}>
+                  {t('Query/retrieve…')}
+                </Button>
+              )
+            : undefined
+        }
         remove={
           mayEdit
             ? {
@@ -95,6 +121,7 @@ export function GroupSenders({ group, mayEdit }: { group: AdminGroup; mayEdit: b
           </Button>
         </Stack>
       )}
+      {peer && <NodePeerDialog node={peer} onClose={() => setPeer(null)} />}
       {add.isError && (
         <Alert severity="error">
           {typeof refused?.error_data === 'string'
