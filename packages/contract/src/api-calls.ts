@@ -187,6 +187,14 @@ import {
 } from './upload-requests.js';
 import type { RecoveryCodesAnswer, TotpEnrolmentAnswer, TotpStatusAnswer } from './two-factor.js';
 import { accountTwoFactorSetRequest, totpConfirmRequest, totpDisableRequest } from './two-factor.js';
+import type { AccountSsoAnswer, SsoLookupAnswer } from './sso.js';
+import {
+  accountSsoGetRequest,
+  accountSsoSetRequest,
+  ssoCallbackRequest,
+  ssoLookupRequest,
+  ssoStartRequest,
+} from './sso.js';
 import type { UploadSessionAnswer } from './upload-sessions.js';
 import type { ViewerTokenAnswer } from './viewer.js';
 import type { Webhook, WebhookDelivery } from './webhooks.js';
@@ -215,6 +223,11 @@ export interface ApiUntypedAnswer {
   [field: string]: unknown;
 }
 
+/** The answer of a call a browser navigates to: a redirect (303), or an error page's redirect. */
+export interface ApiRedirectAnswer {
+  readonly redirect: true;
+}
+
 /** The answer of a call that streams a file (a download, an attachment's bytes, a CSV). */
 export interface ApiFileAnswer {
   readonly file: true;
@@ -235,6 +248,10 @@ export const API_CALLS = {
   health: call<Ok>()(null, ['GET']),
   bundle: call<unknown[]>()(null, ['POST']),
   'session/login': call<LoginAnswer>()(loginRequest),
+  'session/sso/lookup': call<SsoLookupAnswer>()(ssoLookupRequest),
+  // Browser navigations: each answers a redirect (to the provider, then into the app).
+  'session/sso/start': call<ApiRedirectAnswer>()(ssoStartRequest),
+  'session/sso/callback': call<ApiRedirectAnswer>()(ssoCallbackRequest),
   'user/password/lost': call<Ok>()(passwordLostRequest),
   'user/password/reset': call<Ok>()(passwordResetRequest),
   'link/public/info': call<LinkInfoAnswer>()(linkTokenRequest),
@@ -254,7 +271,8 @@ export const API_CALLS = {
   // The signed-in user.
   'session/user': call<SessionUser>()(noParams),
   'session/ttl': call<TtlAnswer>()(noParams),
-  'session/logout': call<Ok>()(noParams),
+  /** `logout_url`: the provider's end-session page, when the session came from one that offers it. */
+  'session/logout': call<Ok<{ logout_url?: string }>>()(noParams),
   'session/permissions': call<PermissionsAnswer>()(sessionPermissionsRequest),
   'user/get': call<UserProfile>()(noParams),
   'user/set': call<UserProfile>()(userSetRequest),
@@ -276,6 +294,8 @@ export const API_CALLS = {
   'account/get': call<AccountAnswer>()(uuidRequest),
   'account/set': call<Ok>()(accountSetRequest),
   'account/two_factor/set': call<Ok>()(accountTwoFactorSetRequest),
+  'account/sso/get': call<AccountSsoAnswer>()(accountSsoGetRequest),
+  'account/sso/set': call<AccountSsoAnswer>()(accountSsoSetRequest),
   'account/invitation/list': call<Ok<{ invitations: AccountInvitation[]; page: AnswerPage }>>()(pageRequest),
   'account/invitation/accept': call<Ok>()(accountInvitationRequest),
   'account/invitation/decline': call<Ok>()(accountInvitationRequest),

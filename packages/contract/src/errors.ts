@@ -14,6 +14,12 @@ export const ERROR_TYPES = [
   'MFA_ENROLMENT_REQUIRED',
   /** session/login with a wrong, used or expired two-factor code (counted as a failed sign-in). */
   'BAD_OTP',
+  /**
+   * session/login with a right password of a member of an account that requires single sign-on
+   * (its break-glass admin excepted). Data: `account_id` and `provider` (the name the sign-in page
+   * shows); sign in through session/sso/start.
+   */
+  'SSO_REQUIRED',
   'INVALID_PASSWORD',
   'INVALID_TIME_ZONE',
   'NOT_MEMBER',

@@ -6,6 +6,7 @@ export * from './limits.js';
 export * from './messages.js';
 export * from './studies.js';
 export * from './session.js';
+export * from './sso.js';
 export * from './two-factor.js';
 export * from './validation.js';
 export * from './password-rule.js';

@@ -486,6 +486,12 @@ export interface StudyPushInstanceTable {
 export interface DestinationTable {
   uuid: string;
   account_id: string;
+  /** 1: associations run over TLS (decision 0065); the PEM texts below, null when not set. */
+  tls: Generated<number>;
+  tls_ca: string | null;
+  tls_cert: string | null;
+  /** The client private key: written by destination/add|set, never answered. */
+  tls_key: string | null;
   name: string;
   aetitle: string;
   address: string;
@@ -501,12 +507,6 @@ export interface DestinationTable {
   created: number;
   updated: number;
   /** 1: a system administrator let other accounts register this same PACS target. */
-  /** 1: associations run over TLS (decision 0065); the PEM texts below, null when not set. */
-  tls: Generated<number>;
-  tls_ca: string | null;
-  tls_cert: string | null;
-  /** The client private key: written by destination/add|set, never answered. */
-  tls_key: string | null;
   shared_target: Generated<number>;
   /** 1: a push ends S only once the PACS reported every instance committed (decision 0064). */
   storage_commitment: Generated<number>;
@@ -829,6 +829,59 @@ export interface LabelOverrideTable {
   updated: number;
 }
 
+/** An account's single sign-on provider (OpenID Connect, decision 0066); the secret is never answered. */
+export interface AccountSsoTable {
+  account_id: string;
+  type: string;
+  enabled: number;
+  display_name: string;
+  issuer: string;
+  client_id: string;
+  client_secret: string | null;
+  scopes: string;
+  claim_email: string;
+  claim_first: string;
+  claim_last: string;
+  /** The claim whose values map to roles and groups (`role_map`); null: roles are the account's to give. */
+  claim_roles: string | null;
+  /** JSON array of { value, role_id, group_id? }. */
+  role_map: string;
+  /** JSON array of e-mail domains whose sign-in page goes to this provider. */
+  domains: string;
+  jit: number;
+  default_role_id: string | null;
+  require_sso: number;
+  break_glass_user_id: string | null;
+  updated: number;
+}
+
+/** A sign-in on its way to the provider: found by its state's SHA-256, used once. */
+export interface SsoFlowTable {
+  state_hash: string;
+  account_id: string;
+  /** SHA-256 of the cookie the browser that started it holds. */
+  browser_hash: string;
+  nonce: string;
+  code_verifier: string;
+  return_to: string;
+  expires: number;
+}
+
+/** A provider's subject (`sub`) in an account and the person it signs in. */
+export interface SsoIdentityTable {
+  account_id: string;
+  subject: string;
+  user_id: string;
+}
+
+/** A session signed in through a provider: its ID token, the hint of RP-initiated logout. */
+export interface SsoSessionTable {
+  sid_hash: string;
+  account_id: string;
+  id_token: string;
+  expires: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   namespaces: NamespaceTable;
@@ -843,6 +896,10 @@ export interface Database {
   password_resets: PasswordResetTable;
   user_totp: UserTotpTable;
   user_recovery_codes: UserRecoveryCodeTable;
+  account_sso: AccountSsoTable;
+  sso_flows: SsoFlowTable;
+  sso_sessions: SsoSessionTable;
+  sso_identities: SsoIdentityTable;
   settings: SettingTable;
   studies: StudyTable;
   study_modalities: StudyModalityTable;

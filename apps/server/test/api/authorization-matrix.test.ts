@@ -107,6 +107,21 @@ const ROUTES: Record<string, RouteCase> = {
     rule: { kind: 'public', expect: 'OK' },
     request: () => post('session/login', { login: 'viewer@demo.local', password: 'Demo-pass-2024' }),
   },
+  // Single sign-on: the look-up answers anyone the same; start finds no provider in the matrix's
+  // world (none is configured); the callback without a state sends the browser back to sign-in.
+  [api('session/sso/lookup')]: {
+    rule: { kind: 'public', expect: 'OK' },
+    request: () => post('session/sso/lookup', { email: 'viewer@demo.local' }),
+  },
+  [api('session/sso/start')]: {
+    rule: { kind: 'public', expect: 'NOT_FOUND' },
+    request: (w) => get('/api/v3/session/sso/start', { account_id: w.objects.emergency.accountId }),
+  },
+  [api('session/sso/callback')]: {
+    rule: { kind: 'public', expect: 'OK' },
+    request: () => get('/api/v3/session/sso/callback', { state: 'made-up', code: 'made-up' }),
+    accepts: ['HTTP 303'],
+  },
   [api('user/password/lost')]: {
     rule: { kind: 'public', expect: 'OK' },
     request: () => post('user/password/lost', { email: 'nobody@matrix.example' }),
@@ -225,6 +240,28 @@ const ROUTES: Record<string, RouteCase> = {
     rule: { kind: 'account', needs: 'admin', lacking: 'NOT_PERMITTED' },
     objects: ACCOUNT_OBJECTS,
     request: (_w, x) => post('account/two_factor/set', { account_id: o(x).accountId, required: '0' }),
+  },
+  // An account's provider: its admins only (the account-settings rule); a delegated admin or other
+  // member is refused, another account's admin does not find it. The set names a role the account
+  // does not have: refused after the access check, nothing written.
+  [api('account/sso/get')]: {
+    rule: { kind: 'account', needs: 'admin', lacking: 'NOT_PERMITTED' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('account/sso/get', { account_id: o(x).accountId }),
+  },
+  [api('account/sso/set')]: {
+    rule: { kind: 'account', needs: 'admin', lacking: 'NOT_PERMITTED' },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) =>
+      post('account/sso/set', {
+        account_id: o(x).accountId,
+        type: 'oidc',
+        display_name: 'Matrix',
+        issuer: 'https://idp.matrix.example',
+        client_id: 'matrix',
+        default_role_id: MADE_UP,
+      }),
+    accepts: ['INVALID_FIELD:default_role_id'],
   },
   [api('group/list')]: {
     rule: { kind: 'account', needs: 'member' },

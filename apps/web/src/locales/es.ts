@@ -1231,6 +1231,11 @@ const es: Messages = {
   'Two-factor sign-in turned off': 'Inicio de sesión en dos pasos desactivado',
   'Wrong two-factor code': 'Código de dos pasos incorrecto',
   'Recovery code used': 'Código de recuperación utilizado',
+  'Single sign-on settings changed': 'Configuración de inicio de sesión único modificada',
+  'Sign-in through single sign-on': 'Inicio de sesión único',
+  'Single sign-on refused': 'Inicio de sesión único rechazado',
+  'User created at first single sign-on': 'Usuario creado en su primer inicio de sesión único',
+  'Roles changed by the identity provider': 'Roles cambiados por el proveedor de identidad',
   'Awaiting approval': 'Pendiente de aprobación',
   'PACS status': 'Estado PACS',
   'Series UID': 'UID de la serie',
@@ -1318,6 +1323,14 @@ const es: Messages = {
   'Members without a code set one up at their next sign-in.':
     'Los miembros sin código lo configuran en su próximo inicio de sesión.',
   Security: 'Seguridad',
+  // Destinations: DICOM over TLS (decision 0065)
+  'Use TLS (DICOM over TLS 1.2 or later)': 'Usar TLS (DICOM sobre TLS 1.2 o posterior)',
+  'CA certificates (PEM; empty: the system’s trusted roots)':
+    'Certificados de CA (PEM; vacío: las raíces de confianza del sistema)',
+  'Client certificate (PEM, if the PACS asks for one)': 'Certificado de cliente (PEM, si el PACS lo pide)',
+  'Client private key (PEM, unencrypted)': 'Clave privada del cliente (PEM, sin cifrar)',
+  'A private key is stored; leave empty to keep it':
+    'Hay una clave privada guardada; déjelo vacío para conservarla',
   // Groups: a DICOM node as a query/retrieve peer (decision 0061)
   'Query and retrieve by {{name}}': 'Consultas y recuperaciones de {{name}}',
   'Groups it may query (C-FIND)': 'Grupos que puede consultar (C-FIND)',
@@ -1327,14 +1340,32 @@ const es: Messages = {
   'May retrieve': 'Puede recuperar',
   'C-MOVE port': 'Puerto C-MOVE',
   'Query/retrieve…': 'Consulta/recuperación…',
+  'De-identification': 'Desidentificación',
+  'Add profile': 'Añadir perfil',
+  'Edit profile': 'Editar perfil',
+  'Names, IDs, dates and UIDs are replaced by pseudonyms that stay the same for a patient in this account. The original exams are never changed.':
+    'Los nombres, identificadores, fechas y UID se sustituyen por seudónimos, siempre los mismos para un paciente en esta cuenta. Los estudios originales nunca se modifican.',
+  'No profiles yet.': 'Todavía no hay perfiles.',
+  Options: 'Opciones',
+  'Burned-in text': 'Texto incrustado',
+  Passed: 'Transmitido',
+  Refused: 'Rechazado',
+  'Basic profile only': 'Solo perfil básico',
+  'Delete the profile {{name}}?': '¿Eliminar el perfil {{name}}?',
+  'Basic profile (PS3.15 Annex E), with these options': 'Perfil básico (PS3.15 anexo E), con estas opciones',
+  'What may pass': 'Lo que puede pasar',
+  'Images that may have text burned in (ultrasound, screen captures)':
+    'Imágenes que pueden tener texto incrustado (ecografía, capturas de pantalla)',
+  'Reports and attachments': 'Informes y adjuntos',
+  'The profile could not be saved.': 'No se pudo guardar el perfil.',
+  'Keep intervals between dates (dates shifted)': 'Mantener los intervalos entre fechas (fechas desplazadas)',
+  'Keep patient characteristics (sex, age, size, weight)':
+    'Mantener las características del paciente (sexo, edad, talla, peso)',
+  'Keep device identity': 'Mantener la identidad de los equipos',
+  'Keep original UIDs': 'Mantener los UID originales',
+  'Clean descriptions (keep them without identifying text)':
+    'Limpiar las descripciones (mantenerlas sin texto identificativo)',
+  'Clean structured reports': 'Limpiar los informes estructurados',
 };
 
 export default es;
-  // Destinations: DICOM over TLS (decision 0065)
-  'Use TLS (DICOM over TLS 1.2 or later)': 'Usar TLS (DICOM sobre TLS 1.2 o posterior)',
-  'CA certificates (PEM; empty: the system’s trusted roots)':
-    'Certificados de CA (PEM; vacío: las raíces de confianza del sistema)',
-  'Client certificate (PEM, if the PACS asks for one)': 'Certificado de cliente (PEM, si el PACS lo pide)',
-  'Client private key (PEM, unencrypted)': 'Clave privada del cliente (PEM, sin cifrar)',
-  'A private key is stored; leave empty to keep it':
-    'Hay una clave privada guardada; déjelo vacío para conservarla',

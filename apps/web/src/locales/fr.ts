@@ -1237,6 +1237,11 @@ const fr: Messages = {
   'Two-factor sign-in turned off': 'Connexion à deux facteurs désactivée',
   'Wrong two-factor code': 'Code à deux facteurs erroné',
   'Recovery code used': 'Code de secours utilisé',
+  'Single sign-on settings changed': "Paramètres d'authentification unique modifiés",
+  'Sign-in through single sign-on': 'Connexion par authentification unique',
+  'Single sign-on refused': 'Authentification unique refusée',
+  'User created at first single sign-on': 'Utilisateur créé à sa première authentification unique',
+  'Roles changed by the identity provider': "Rôles modifiés par le fournisseur d'identité",
   'Awaiting approval': 'En attente de validation',
   'PACS status': 'Statut PACS',
   'Series UID': 'UID de la série',
@@ -1325,6 +1330,14 @@ const fr: Messages = {
   'Members without a code set one up at their next sign-in.':
     'Les membres sans code en configurent un à leur prochaine connexion.',
   Security: 'Sécurité',
+  // Destinations: DICOM over TLS (decision 0065)
+  'Use TLS (DICOM over TLS 1.2 or later)': 'Utiliser TLS (DICOM sur TLS 1.2 ou plus récent)',
+  'CA certificates (PEM; empty: the system’s trusted roots)':
+    'Certificats d’autorité (PEM ; vide : les racines de confiance du système)',
+  'Client certificate (PEM, if the PACS asks for one)': 'Certificat client (PEM, si le PACS en demande un)',
+  'Client private key (PEM, unencrypted)': 'Clé privée du client (PEM, non chiffrée)',
+  'A private key is stored; leave empty to keep it':
+    'Une clé privée est enregistrée ; laisser vide pour la garder',
   // Groups: a DICOM node as a query/retrieve peer (decision 0061)
   'Query and retrieve by {{name}}': 'Requêtes et récupérations par {{name}}',
   'Groups it may query (C-FIND)': 'Groupes qu’il peut interroger (C-FIND)',
@@ -1334,14 +1347,32 @@ const fr: Messages = {
   'May retrieve': 'Peut récupérer',
   'C-MOVE port': 'Port C-MOVE',
   'Query/retrieve…': 'Requête/récupération…',
+  'De-identification': 'Dé-identification',
+  'Add profile': 'Ajouter un profil',
+  'Edit profile': 'Modifier le profil',
+  'Names, IDs, dates and UIDs are replaced by pseudonyms that stay the same for a patient in this account. The original exams are never changed.':
+    "Les noms, identifiants, dates et UID sont remplacés par des pseudonymes, toujours les mêmes pour un patient dans ce compte. Les examens d'origine ne sont jamais modifiés.",
+  'No profiles yet.': 'Aucun profil pour le moment.',
+  Options: 'Options',
+  'Burned-in text': 'Texte incrusté',
+  Passed: 'Transmis',
+  Refused: 'Refusé',
+  'Basic profile only': 'Profil de base seul',
+  'Delete the profile {{name}}?': 'Supprimer le profil {{name}} ?',
+  'Basic profile (PS3.15 Annex E), with these options': 'Profil de base (PS3.15 annexe E), avec ces options',
+  'What may pass': 'Ce qui peut passer',
+  'Images that may have text burned in (ultrasound, screen captures)':
+    'Images pouvant porter du texte incrusté (échographie, captures d’écran)',
+  'Reports and attachments': 'Comptes rendus et pièces jointes',
+  'The profile could not be saved.': "Le profil n'a pas pu être enregistré.",
+  'Keep intervals between dates (dates shifted)': 'Garder les intervalles entre les dates (dates décalées)',
+  'Keep patient characteristics (sex, age, size, weight)':
+    'Garder les caractéristiques du patient (sexe, âge, taille, poids)',
+  'Keep device identity': "Garder l'identité des appareils",
+  'Keep original UIDs': "Garder les UID d'origine",
+  'Clean descriptions (keep them without identifying text)':
+    'Nettoyer les descriptions (les garder sans texte identifiant)',
+  'Clean structured reports': 'Nettoyer les comptes rendus structurés',
 };
 
 export default fr;
-  // Destinations: DICOM over TLS (decision 0065)
-  'Use TLS (DICOM over TLS 1.2 or later)': 'Utiliser TLS (DICOM sur TLS 1.2 ou plus récent)',
-  'CA certificates (PEM; empty: the system’s trusted roots)':
-    'Certificats d’autorité (PEM ; vide : les racines de confiance du système)',
-  'Client certificate (PEM, if the PACS asks for one)': 'Certificat client (PEM, si le PACS en demande un)',
-  'Client private key (PEM, unencrypted)': 'Clé privée du client (PEM, non chiffrée)',
-  'A private key is stored; leave empty to keep it':
-    'Une clé privée est enregistrée ; laisser vide pour la garder',

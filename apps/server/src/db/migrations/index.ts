@@ -66,10 +66,11 @@ import { callingAeTitles } from './20261202T0230-calling-ae-titles.js';
 import { destinationSharedTarget } from './20261202T0231-destination-shared-target.js';
 import { destinationWorklistSearches } from './20261202T0400-destination-worklist-searches.js';
 import { dicomNodeQueryRetrieve } from './20261202T0705-dicom-node-query-retrieve.js';
-import { storageCommitment } from './20261202T1210-storage-commitment.js';
 import { destinationTls } from './20261202T1215-destination-tls.js';
+import { storageCommitment } from './20261202T1210-storage-commitment.js';
 import { twoFactor } from './20261202T0700-two-factor.js';
 import { atnaOutbox } from './20261202T1320-atna-outbox.js';
+import { accountSso } from './20261202T1300-account-sso.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -138,10 +139,11 @@ export const migrations: Record<string, Migration> = {
   '20261202T0231-destination-shared-target': destinationSharedTarget,
   '20261202T0400-destination-worklist-searches': destinationWorklistSearches,
   '20261202T0705-dicom-node-query-retrieve': dicomNodeQueryRetrieve,
+  '20261202T1215-destination-tls': destinationTls,
   '20261202T0700-two-factor': twoFactor,
   '20261202T1320-atna-outbox': atnaOutbox,
+  '20261202T1300-account-sso': accountSso,
   '20261202T1210-storage-commitment': storageCommitment,
   '20261202T1200-anonymization-profiles': anonymizationProfiles,
   '20261202T1240-anonymization-groups': anonymizationGroups,
-  '20261202T1215-destination-tls': destinationTls,
 };

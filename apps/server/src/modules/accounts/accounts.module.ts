@@ -13,6 +13,12 @@ import { TwoFactorRepository } from './two-factor.repository.js';
 import { twoFactorRoutes } from './two-factor.routes.js';
 import { TwoFactorService } from './two-factor.service.js';
 import { userEventRoutes } from './user-event.routes.js';
+import { OidcClients } from './oidc-client.js';
+import { SsoConfigService } from './sso-config.service.js';
+import { SsoDirectoryRepository } from './sso-directory.repository.js';
+import { ssoRoutes } from './sso.routes.js';
+import { SsoRepository } from './sso.repository.js';
+import { SsoSignInService } from './sso-sign-in.service.js';
 import { userRoutes } from './user.routes.js';
 
 /** What accounts needs: sharing's tables a profile reads (share codes, sends), and its limits. */
@@ -44,18 +50,44 @@ export function createAccountsModule(kernel: Kernel, needs: AccountsNeeds) {
     audit,
     rateLimits: needs.rateLimits,
   });
+  const sso = new SsoRepository(kernel.db.kysely);
+  const directory = new SsoDirectoryRepository(kernel.db.kysely);
+  const clients = new OidcClients();
+  // The sign-in service opens sessions and the session service asks it about required SSO: the
+  // question goes through a function so neither is built before the other.
+  const sessionService: SessionService = new SessionService({
+    users,
+    sessions,
+    failures,
+    audit,
+    idleSeconds: config.sessionIdleSeconds,
+    rateLimits: needs.rateLimits,
+    twoFactor,
+    ssoRequired: (userId) => ssoSignIn.passwordRefusal(userId),
+  });
+  const ssoSignIn: SsoSignInService = new SsoSignInService({
+    sso,
+    directory,
+    users,
+    memberships,
+    sessions: sessionService,
+    clients,
+    audit,
+    publicUrl: config.publicUrl,
+  });
   return {
     repos,
     services: {
       twoFactor,
-      sessions: new SessionService({
+      sessions: sessionService,
+      ssoSignIn,
+      ssoConfig: new SsoConfigService({
+        sso,
+        directory,
         users,
-        sessions,
-        failures,
         audit,
-        idleSeconds: config.sessionIdleSeconds,
-        rateLimits: needs.rateLimits,
-        twoFactor,
+        publicUrl: config.publicUrl,
+        forget: (accountId) => clients.forget(accountId),
       }),
       passwordReset,
       profile: new ProfileService({
@@ -86,6 +118,7 @@ export function createAccountsModule(kernel: Kernel, needs: AccountsNeeds) {
 export function registerAccountsRoutes(ctx: AppContext, app: FastifyInstance): void {
   sessionRoutes(ctx, app);
   twoFactorRoutes(ctx, app);
+  ssoRoutes(ctx, app);
   userRoutes(ctx, app);
   userEventRoutes(ctx, app);
 }

@@ -62,8 +62,12 @@ export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
     throw new DomainError('NOT_MEMBER', 'You are not a member of this namespace');
   });
 
+  // A session signed in through a provider also answers the provider's end-session URL (when it
+  // offers one), where the web app sends the browser so the provider's session ends too.
   authedRoute(ctx, app, 'session/logout', noParams, async ({ caller, request }) => {
+    const logoutUrl = await ctx.services.ssoSignIn.endSession(caller.sidHash);
     await ctx.services.sessions.logout(caller.sidHash, caller.user.uuid, request.ip);
+    return logoutUrl ? { logout_url: logoutUrl } : {};
   });
 
   // ttl answers EXPIRED (412) rather than 401, so a polling client can log out cleanly.

@@ -30,6 +30,11 @@ export interface SessionDeps {
   rateLimits?: RateLimits;
   /** Two-factor codes; without it, a right password alone signs in. */
   twoFactor?: TwoFactorService;
+  /**
+   * Whether single sign-on stops this user signing in with a password (an account of theirs
+   * requires it and they are not its break-glass admin): what the refusal names.
+   */
+  ssoRequired?: (userId: string) => Promise<{ account_id: string; provider: string } | null>;
   now?: () => number;
 }
 
@@ -66,6 +71,7 @@ export class SessionService {
     let badCode = false;
     let codeKind: CodeKind | undefined;
     let recoveryCodes: string[] | undefined;
+    let sso: { account_id: string; provider: string } | null = null;
     try {
       // Counted before the hash: guesses sent together cannot all pass the limit.
       ok = await this.throttle.attempt(email, ip, now, async () => {
@@ -73,6 +79,9 @@ export class SessionService {
         // Hash even for an unknown login so both paths take the same time.
         const right = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
         if (!right || !user || user.status !== 'ACTIVE') return false;
+        // Only a right password learns that the account signs in through its provider.
+        sso = (await this.deps.ssoRequired?.(user.uuid)) ?? null;
+        if (sso) return 'neutral';
         const twoFactor = this.deps.twoFactor;
         if (!twoFactor) return true;
         if (await twoFactor.isEnabled(user.uuid)) {
@@ -106,6 +115,19 @@ export class SessionService {
       });
       throw error;
     }
+    const ssoDue = sso as { account_id: string; provider: string } | null;
+    if (user && ssoDue) {
+      await this.deps.audit.record({
+        userId: user.uuid,
+        accountId: ssoDue.account_id,
+        action: 'LOGIN',
+        objectType: 'session',
+        outcome: 'FAILURE',
+        detail: { login: email, reason: 'sso_required' },
+        ip,
+      });
+      throw new DomainError('SSO_REQUIRED', null, ssoDue);
+    }
     const codeDue = due as CodeDue;
     if (user && codeDue?.kind === 'code') throw new DomainError('MFA_REQUIRED');
     if (user && codeDue?.kind === 'enrol') {
@@ -126,6 +148,24 @@ export class SessionService {
       });
       throw new DomainError('BAD_PASSWORD');
     }
+    const sid = await this.open(user, ip);
+    await this.deps.audit.record({
+      userId: user.uuid,
+      action: 'LOGIN',
+      objectType: 'session',
+      ...(codeKind ? { detail: { two_factor: codeKind } } : {}),
+      ip,
+    });
+    return { sid, user, ...(recoveryCodes ? { recoveryCodes } : {}) };
+  }
+
+  /**
+   * A new session of a user whose sign-in was proven (a password here, a provider's ID token in
+   * SsoSignInService): the same sid, idle expiry and last-login a password sign-in gives. The
+   * caller audits how they signed in.
+   */
+  async open(user: UserRow, ip: string): Promise<string> {
+    const now = this.now();
     const sid = newSecretToken();
     await this.deps.sessions.insert({
       sid_hash: hashToken(sid),
@@ -136,14 +176,7 @@ export class SessionService {
       ip,
     });
     await this.deps.users.touchLogin(user.uuid, now);
-    await this.deps.audit.record({
-      userId: user.uuid,
-      action: 'LOGIN',
-      objectType: 'session',
-      ...(codeKind ? { detail: { two_factor: codeKind } } : {}),
-      ip,
-    });
-    return { sid, user, ...(recoveryCodes ? { recoveryCodes } : {}) };
+    return sid;
   }
 
   /**

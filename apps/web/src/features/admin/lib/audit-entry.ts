@@ -57,6 +57,11 @@ export const ACTION_LABELS: Record<string, string> = {
   TWO_FACTOR_DISABLE: 'Two-factor sign-in turned off',
   TWO_FACTOR_CODE_FAILED: 'Wrong two-factor code',
   TWO_FACTOR_RECOVERY_CODE_USED: 'Recovery code used',
+  ACCOUNT_SSO_SET: 'Single sign-on settings changed',
+  SSO_LOGIN: 'Sign-in through single sign-on',
+  SSO_LOGIN_REFUSED: 'Single sign-on refused',
+  SSO_JIT_CREATE: 'User created at first single sign-on',
+  SSO_ROLE_CHANGE: 'Roles changed by the identity provider',
 };
 
 /** The English label of an action code (to be passed through `t`). */

@@ -1,0 +1,400 @@
+import {
+  SSO_DEFAULT_RETURN,
+  emailSchema,
+  type SsoRefusal,
+  type SsoRoleMapEntry,
+} from '@imaging-inbox/contract';
+import * as oidc from 'openid-client';
+import { DomainError } from '../../domain/errors.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { MembershipsRepository } from '../../repositories/memberships.repository.js';
+import type { UserRow, UsersRepository } from '../../repositories/users.repository.js';
+import { hashToken, newSecretToken, newUuid } from '../../security/tokens.js';
+import type { OidcClients } from './oidc-client.js';
+import type { SessionService } from './session.service.js';
+import type { SsoDirectoryRepository } from './sso-directory.repository.js';
+import type { SsoConfigRow, SsoRepository } from './sso.repository.js';
+
+/** How long a sign-in may stay at the provider before its state is refused. */
+export const SSO_FLOW_TTL_MS = 10 * 60_000;
+/** How long a provider session's ID token is kept for sign-out (sessions idle out sooner). */
+const SSO_SESSION_KEEP_MS = 7 * 24 * 3600_000;
+/** What a person made just in time gets as a password: none (they sign in through the provider). */
+export const SSO_NO_PASSWORD = '!sso';
+
+export interface SsoSignInDeps {
+  sso: SsoRepository;
+  directory: SsoDirectoryRepository;
+  users: UsersRepository;
+  memberships: MembershipsRepository;
+  sessions: SessionService;
+  clients: OidcClients;
+  audit: AuditService;
+  publicUrl: string;
+  now?: () => number;
+}
+
+/** A refusal of the provider's answer, with what the audit keeps of why. */
+class Refused extends Error {
+  constructor(
+    readonly reason: SsoRefusal,
+    readonly detail: string,
+    readonly accountId: string | null = null,
+    readonly userId: string | null = null,
+  ) {
+    super(detail);
+  }
+}
+
+/** Where a browser goes next, and the cookie that ties the provider's answer to it. */
+export interface SsoRedirect {
+  location: string;
+  /** Set at start (the browser's flow token), cleared at the callback. */
+  browserToken?: string;
+  /** The callback signed in. */
+  signedIn?: boolean;
+}
+
+/**
+ * What the library says went wrong, for the audit: the message, the provider's error code, and
+ * the claim or check that failed (kept in the error's causes).
+ */
+function failureOf(error: unknown): string {
+  const parts: string[] = [];
+  let at: unknown = error;
+  for (let depth = 0; depth < 4 && at && typeof at === 'object'; depth++) {
+    const e = at as {
+      name?: unknown;
+      message?: unknown;
+      code?: unknown;
+      error?: unknown;
+      claim?: unknown;
+      cause?: unknown;
+    };
+    if (typeof e.message === 'string')
+      parts.push(`${typeof e.name === 'string' ? e.name : 'Error'}: ${e.message}`);
+    if (typeof e.error === 'string') parts.push(`error ${e.error}`);
+    if (typeof e.code === 'string') parts.push(`code ${e.code}`);
+    if (typeof e.claim === 'string') parts.push(`claim ${e.claim}`);
+    at = e.cause;
+  }
+  return parts.join('; ') || String(error);
+}
+
+const text = (value: unknown, max = 256): string | null =>
+  typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : null;
+
+/**
+ * Sign-in through an account's OpenID Connect provider (decision 0066). start: a flow whose state,
+ * nonce and PKCE verifier stay on the server (found by the state's hash, used once, ten minutes),
+ * tied to the browser by a cookie, then the provider's authorization URL. callback: the flow taken
+ * (so a state or code is good once), the provider's answer checked by `OidcClients`, the person
+ * found (by their subject, else their e-mail), made just in time when the account allows it, their
+ * name and e-mail refreshed and their roles and groups set from the role claim when mapped; then
+ * the session a password sign-in makes. Every sign-in, creation, role change and refusal is audited.
+ */
+export class SsoSignInService {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: SsoSignInDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  private get redirectUri() {
+    return `${this.deps.publicUrl}/api/v3/session/sso/callback`;
+  }
+
+  /** The provider an account (or an e-mail: its domain, else the accounts of its person) signs in with. */
+  async providerFor(by: { accountId?: string; email?: string }): Promise<SsoConfigRow | undefined> {
+    if (by.accountId) {
+      const row = await this.deps.sso.find(by.accountId);
+      return row?.enabled ? row : undefined;
+    }
+    const email = by.email ? emailSchema.safeParse(by.email) : undefined;
+    if (!email?.success) return undefined;
+    const address = email.data.toLowerCase();
+    const user = await this.deps.users.findByEmail(address);
+    const accountIds = user
+      ? (await this.deps.memberships.accountMemberships(user.uuid)).map((m) => m.account_id)
+      : [];
+    const rows = await this.deps.sso.enabledFor(accountIds, address.split('@')[1] ?? null);
+    return rows.find((r) => accountIds.includes(r.account_id)) ?? rows[0];
+  }
+
+  async lookup(by: { accountId?: string; email?: string }) {
+    const any = await this.deps.sso.anyEnabled();
+    const row = any && (by.accountId || by.email) ? await this.providerFor(by) : undefined;
+    return {
+      any: any ? (1 as const) : (0 as const),
+      provider: row
+        ? {
+            account_id: row.account_id,
+            display_name: row.display_name,
+            required: row.require_sso ? (1 as const) : (0 as const),
+          }
+        : null,
+    };
+  }
+
+  /** A new sign-in: its flow kept, the provider's URL to go to. */
+  async start(
+    by: { accountId?: string; email?: string },
+    returnTo: string | undefined,
+    ip: string,
+  ): Promise<SsoRedirect> {
+    const row = await this.providerFor(by);
+    if (!row) throw new DomainError('NOT_FOUND', 'sso');
+    const checks = {
+      state: oidc.randomState(),
+      nonce: oidc.randomNonce(),
+      codeVerifier: oidc.randomPKCECodeVerifier(),
+    };
+    const browserToken = newSecretToken();
+    const now = this.now();
+    let location: string;
+    try {
+      location = await this.deps.clients.authorizationUrl(row, this.redirectUri, checks, by.email);
+    } catch (error) {
+      // The provider unreachable (or its discovery document wrong): the sign-in page says so.
+      await this.deps.audit.record({
+        userId: null,
+        accountId: row.account_id,
+        action: 'SSO_LOGIN_REFUSED',
+        objectType: 'session',
+        outcome: 'FAILURE',
+        detail: { reason: 'unavailable', why: String(error).slice(0, 300) },
+        ip,
+      });
+      return { location: `/login?sso_error=unavailable` };
+    }
+    await this.deps.sso.saveFlow(
+      {
+        state_hash: hashToken(checks.state),
+        account_id: row.account_id,
+        browser_hash: hashToken(browserToken),
+        nonce: checks.nonce,
+        code_verifier: checks.codeVerifier,
+        return_to: returnTo ?? SSO_DEFAULT_RETURN,
+        expires: now + SSO_FLOW_TTL_MS,
+      },
+      now,
+    );
+    return { location, browserToken };
+  }
+
+  /**
+   * The provider's answer: a signed-in session and the app's page to land on (the sid in the
+   * fragment, which never reaches a server), or the sign-in page naming why it was refused.
+   */
+  async callback(
+    params: { state?: string; code?: string; error?: string },
+    query: string,
+    browserToken: string | undefined,
+    ip: string,
+  ): Promise<SsoRedirect> {
+    try {
+      const { sid, returnTo } = await this.complete(params, query, browserToken, ip);
+      const fragment = new URLSearchParams({ sid, to: returnTo });
+      return { location: `/sso#${fragment.toString()}`, signedIn: true };
+    } catch (error) {
+      const refused =
+        error instanceof Refused ? error : new Refused('unavailable', String(error).slice(0, 200));
+      await this.deps.audit.record({
+        userId: refused.userId,
+        accountId: refused.accountId,
+        action: 'SSO_LOGIN_REFUSED',
+        objectType: 'session',
+        outcome: 'FAILURE',
+        detail: { reason: refused.reason, why: refused.detail.slice(0, 300) },
+        ip,
+      });
+      return { location: `/login?${new URLSearchParams({ sso_error: refused.reason }).toString()}` };
+    }
+  }
+
+  private async complete(
+    params: { state?: string; code?: string; error?: string },
+    query: string,
+    browserToken: string | undefined,
+    ip: string,
+  ): Promise<{ sid: string; returnTo: string }> {
+    if (!params.state) throw new Refused('state', 'no state');
+    const flow = await this.deps.sso.takeFlow(hashToken(params.state));
+    if (!flow) throw new Refused('state', 'unknown or used state');
+    const accountId = flow.account_id;
+    if (flow.expires <= this.now()) throw new Refused('state', 'expired state', accountId);
+    // The answer must come back to the browser that started the sign-in (no sign-in fixation).
+    if (!browserToken || hashToken(browserToken) !== flow.browser_hash) {
+      throw new Refused('state', 'another browser', accountId);
+    }
+    if (params.error) throw new Refused('provider_error', text(params.error, 100) ?? 'error', accountId);
+    const row = await this.deps.sso.find(accountId);
+    if (!row?.enabled) throw new Refused('disabled', 'provider turned off', accountId);
+    let identity;
+    try {
+      identity = await this.deps.clients.complete(row, new URL(`${this.redirectUri}?${query}`), {
+        state: params.state,
+        nonce: flow.nonce,
+        codeVerifier: flow.code_verifier,
+      });
+    } catch (error) {
+      throw new Refused('token', failureOf(error), accountId);
+    }
+    const user = await this.person(row, identity.claims, ip);
+    const sid = await this.deps.sessions.open(user, ip);
+    const now = this.now();
+    await this.deps.sso.saveSession(
+      hashToken(sid),
+      accountId,
+      identity.idToken,
+      now + SSO_SESSION_KEEP_MS,
+      now,
+    );
+    await this.deps.audit.record({
+      userId: user.uuid,
+      accountId,
+      action: 'SSO_LOGIN',
+      objectType: 'session',
+      detail: { provider: row.display_name, issuer: row.issuer, subject: text(identity.claims['sub']) },
+      ip,
+    });
+    return { sid, returnTo: flow.return_to };
+  }
+
+  /** The person the claims name in the account: found, refreshed, or made just in time. */
+  private async person(row: SsoConfigRow, claims: Record<string, unknown>, ip: string): Promise<UserRow> {
+    const accountId = row.account_id;
+    const subject = text(claims['sub'], 255);
+    const parsed = emailSchema.safeParse(claims[row.claim_email]);
+    if (!subject || !parsed.success) throw new Refused('claims', `no ${row.claim_email} claim`, accountId);
+    if (claims['email_verified'] === false) throw new Refused('claims', 'e-mail not verified', accountId);
+    const email = parsed.data.toLowerCase();
+    const first = text(claims[row.claim_first], 100) ?? '';
+    const last = text(claims[row.claim_last], 100) ?? '';
+    const { directory, users } = this.deps;
+    const linked = await directory.identity(accountId, subject);
+    let user = linked ? await users.findByUuid(linked) : await users.findByEmail(email);
+    if (!user) {
+      if (!row.jit) throw new Refused('no_account', `no member ${email}`, accountId);
+      user = await this.createJustInTime(row, email, first, last, ip);
+    }
+    const member = await directory.member(accountId, user.uuid);
+    if (!member || member.invited || member.suspended) {
+      throw new Refused('no_account', 'not a member of the account', accountId, user.uuid);
+    }
+    if (user.status !== 'ACTIVE') throw new Refused('disabled', 'user disabled', accountId, user.uuid);
+    if (!linked) await directory.linkIdentity(accountId, subject, user.uuid);
+    const taken = user.email !== email ? await users.findByEmail(email) : undefined;
+    const nextEmail = taken ? user.email : email;
+    if (nextEmail !== user.email || first !== user.first_name || last !== user.last_name) {
+      await directory.refreshNames(user.uuid, nextEmail, first || user.first_name, last || user.last_name);
+    }
+    if (row.claim_roles) await this.mapRoles(row, claims[row.claim_roles], user, member.role, ip);
+    return (await users.findByUuid(user.uuid))!;
+  }
+
+  private async createJustInTime(row: SsoConfigRow, email: string, first: string, last: string, ip: string) {
+    const now = this.now();
+    const uuid = newUuid();
+    await this.deps.directory.createMember(
+      {
+        uuid,
+        email,
+        name: `${first} ${last}`.trim(),
+        first_name: first,
+        last_name: last,
+        password_hash: SSO_NO_PASSWORD,
+        password_history: '[]',
+        sysadmin: 0,
+        support: 0,
+        status: 'ACTIVE',
+        home_account_id: row.account_id,
+        created: now,
+      },
+      row.account_id,
+      row.default_role_id,
+    );
+    await this.deps.audit.record({
+      userId: uuid,
+      accountId: row.account_id,
+      action: 'SSO_JIT_CREATE',
+      objectType: 'user',
+      objectId: uuid,
+      detail: { email, provider: row.display_name, role_id: row.default_role_id },
+      ip,
+    });
+    return (await this.deps.users.findByUuid(uuid))!;
+  }
+
+  /**
+   * Roles and groups from the role claim: the first value mapped to an account role gives it (the
+   * account's default role when none is), each value mapped to a group gives that role there, and
+   * the user leaves the mapped groups no value names. An account admin's own role is the account's.
+   */
+  private async mapRoles(row: SsoConfigRow, claim: unknown, user: UserRow, role: string, ip: string) {
+    const values = new Set(
+      (Array.isArray(claim) ? claim : typeof claim === 'string' ? [claim] : [])
+        .slice(0, 200)
+        .filter((v): v is string => typeof v === 'string'),
+    );
+    const map = JSON.parse(row.role_map) as SsoRoleMapEntry[];
+    const accountRole = map.find((m) => !m.group_id && values.has(m.value))?.role_id ?? row.default_role_id;
+    const mappedGroups = [...new Set(map.flatMap((m) => (m.group_id ? [m.group_id] : [])))];
+    const wanted = new Map<string, string>();
+    for (const m of map)
+      if (m.group_id && values.has(m.value) && !wanted.has(m.group_id)) wanted.set(m.group_id, m.role_id);
+    const { directory } = this.deps;
+    const member = await directory.member(row.account_id, user.uuid);
+    const changes: Record<string, unknown> = {};
+    if (role !== 'admin' && member && member.role_id !== accountRole) {
+      await directory.setAccountRole(row.account_id, user.uuid, accountRole);
+      changes['account_role'] = { from: member.role_id, to: accountRole };
+    }
+    const held = await directory.groupRoles(user.uuid, mappedGroups);
+    const groupChanges = mappedGroups.filter(
+      (g) => (held.get(g) ?? undefined) !== wanted.get(g) && (held.has(g) || wanted.has(g)),
+    );
+    if (groupChanges.length) {
+      await directory.setGroupRoles(user.uuid, mappedGroups, wanted);
+      changes['groups'] = groupChanges.map((g) => ({
+        group_id: g,
+        from: held.get(g) ?? null,
+        to: wanted.get(g) ?? null,
+      }));
+    }
+    if (!Object.keys(changes).length) return;
+    await this.deps.audit.record({
+      userId: user.uuid,
+      accountId: row.account_id,
+      action: 'SSO_ROLE_CHANGE',
+      objectType: 'user',
+      objectId: user.uuid,
+      detail: { ...changes, claim: row.claim_roles, values: [...values].slice(0, 20) },
+      ip,
+    });
+  }
+
+  /**
+   * Sign-out of a session signed in through a provider: its ID token forgotten, and the provider's
+   * end-session URL (RP-initiated logout) when it offers one, so the browser ends that session too.
+   */
+  async endSession(sidHash: string): Promise<string | null> {
+    const kept = await this.deps.sso.takeSession(sidHash);
+    if (!kept) return null;
+    const row = await this.deps.sso.find(kept.account_id);
+    if (!row) return null;
+    try {
+      return await this.deps.clients.endSessionUrl(row, kept.id_token, `${this.deps.publicUrl}/login`);
+    } catch {
+      return null; // the provider unreachable: the local session still ends
+    }
+  }
+
+  /** Whether SSO stops this user signing in with a password: an account of theirs requires it, and they are not its break-glass admin. */
+  async passwordRefusal(userId: string): Promise<{ account_id: string; provider: string } | null> {
+    const accountIds = (await this.deps.memberships.accountMemberships(userId)).map((m) => m.account_id);
+    const requiring = await this.deps.sso.requiringSso(accountIds);
+    const row = requiring.find((r) => r.break_glass_user_id !== userId);
+    return row ? { account_id: row.account_id, provider: row.display_name } : null;
+  }
+}
