@@ -113,6 +113,7 @@ export async function startServer(
     ingest: ctx.services.ingest,
     blobs: ctx.services.blobs,
     deliveries: ctx.dicomHandlers.moveDeliveries,
+    commitments: ctx.dicomHandlers.storageCommitments,
     queries: ctx.services.queries,
     timeouts: config.dicomTimeouts,
     maxConnections: config.dicomMaxConnections,

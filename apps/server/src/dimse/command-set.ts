@@ -15,6 +15,10 @@ export const COMMAND = {
   cEchoRq: 0x0030,
   cEchoRsp: 0x8030,
   cCancelRq: 0x0fff,
+  nEventReportRq: 0x0100,
+  nEventReportRsp: 0x8100,
+  nActionRq: 0x0130,
+  nActionRsp: 0x8130,
 } as const;
 
 /** Command Data Set Type (0000,0800): this value means "no dataset follows", any other that one does. */
@@ -42,6 +46,10 @@ export interface CommandSet {
   moveOriginatorMessageId?: number;
   /** C-MOVE requests: Move Destination (0000,0600), the AE title the instances go to. */
   moveDestination?: string;
+  /** N-EVENT-REPORT: Event Type ID (0000,1002). */
+  eventTypeId?: number;
+  /** N-ACTION: Action Type ID (0000,1008). */
+  actionTypeId?: number;
 }
 
 export class CommandParseError extends Error {}
@@ -68,9 +76,14 @@ export function parseIncomingCommandSet(bytes: Buffer): CommandSet {
   return parseCommandSet(bytes);
 }
 
-/** A response's command set (the client's side): Command Field, Message ID Being Responded To and Status required. */
+/**
+ * A response's command set (the client's side): Command Field, Message ID Being Responded To and
+ * Status required; or the one request a peer sends on our association, N-EVENT-REPORT-RQ (storage
+ * commitment's report), with its Message ID.
+ */
 export function parseResponseCommandSet(bytes: Buffer): CommandSet {
   const command = readCommandSet(bytes);
+  if (command.commandField === COMMAND.nEventReportRq && command.messageId >= 0) return command;
   if (command.commandField < 0 || command.messageIdBeingRespondedTo < 0 || command.status < 0) {
     throw new CommandParseError('response without Command Field, Message ID Being Responded To or Status');
   }
@@ -146,6 +159,12 @@ function readCommandSet(bytes: Buffer): CommandSet {
       case 0x1031:
         command.moveOriginatorMessageId = ushort(value);
         break;
+      case 0x1002:
+        command.eventTypeId = ushort(value);
+        break;
+      case 0x1008:
+        command.actionTypeId = ushort(value);
+        break;
       default:
         break;
     }
@@ -175,6 +194,8 @@ export interface ResponseFields {
   affectedSopInstanceUid?: string | undefined;
   status: number;
   errorComment?: string | undefined;
+  /** N-EVENT-REPORT-RSP: the Event Type ID answered. */
+  eventTypeId?: number | undefined;
 }
 
 /** A response command set in one P-DATA-TF PDU (one PDV, command, last fragment). */
@@ -187,6 +208,7 @@ export function responsePdu(f: ResponseFields): Buffer {
     element(0x0900, ushortValue(f.status)),
     ...(f.errorComment ? [element(0x0902, printable(f.errorComment.slice(0, 64)))] : []),
     ...(f.affectedSopInstanceUid ? [element(0x1000, uid(f.affectedSopInstanceUid))] : []),
+    ...(f.eventTypeId !== undefined ? [element(0x1002, ushortValue(f.eventTypeId))] : []),
   ];
   return commandPdu(f.presentationContextId, elements);
 }

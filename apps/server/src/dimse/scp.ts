@@ -10,6 +10,8 @@ import type { MoveDeliveries } from './move-deliveries.js';
 import { queryRetrieveClass } from './query-retrieve.js';
 import type { QueryCaller, QueryRetrieveHandler, QueryRights } from './query-retrieve.js';
 import { MAX_IDENTIFIER_BYTES, QueryScp } from './query-scp.js';
+import { parseCommitmentReport, STORAGE_COMMITMENT_CLASS } from './storage-commitment.js';
+import type { ReportAnswer, StorageCommitmentReports } from './storage-commitment.js';
 import { EXPLICIT_LE, IMPLICIT_LE } from './client/identifier.js';
 import {
   abortPdu,
@@ -36,6 +38,8 @@ import { STORE_STATUS, storeFailureOf } from './store-status.js';
 import { markStoreStage } from '../metrics/store-stages.js';
 import { hostMatches, normalizeIp } from './sender-host.js';
 
+/** The largest storage commitment report read (about 40,000 instances); more: A-ABORT. */
+const MAX_REPORT_BYTES = 4 * 1024 * 1024;
 /** Our receive limit for P-DATA-TF PDUs (A-ASSOCIATE-AC): larger PDUs mean fewer per instance. */
 export const MAX_PDU_LENGTH = 256 * 1024;
 /** How long a connection may take to ask for an association, and how long an association may idle. */
@@ -63,6 +67,8 @@ export interface ScpDeps {
   deliveries: MoveDeliveries;
   /** Answers a registered node's C-FIND, C-MOVE and C-GET; without it those are not offered. */
   queries?: QueryRetrieveHandler | undefined;
+  /** Takes a destination's PACS's storage commitment reports; without it they are not accepted. */
+  commitments?: StorageCommitmentReports | undefined;
   timeouts?: AssociationTimeouts;
   /** Counts associations by outcome (metrics). */
   meter?: { association(outcome: 'accepted' | 'rejected'): void };
@@ -81,8 +87,11 @@ interface Incoming {
   sink?: DatasetSink;
   /** Asked once a large dataset's first part is in: may its file be written as soon as it completes? */
   storeAhead?: Promise<boolean>;
-  /** A C-FIND / C-MOVE / C-GET identifier being gathered (bounded by MAX_IDENTIFIER_BYTES). */
-  identifier?: { chunks: Buffer[]; bytes: number };
+  /**
+   * A C-FIND / C-MOVE / C-GET identifier (bounded by MAX_IDENTIFIER_BYTES) or a storage commitment
+   * report (MAX_REPORT_BYTES) being gathered.
+   */
+  identifier?: { chunks: Buffer[]; bytes: number; limit: number };
 }
 
 type Phase = 'idle' | 'negotiating' | 'established' | 'released' | 'closed';
@@ -173,7 +182,8 @@ export class StoreScpConnection implements PduHandler {
       if (!message.command?.hasDataset) return this.abort('dataset fragment without a command announcing it');
       if (message.identifier) {
         message.identifier.bytes += slice.length;
-        if (message.identifier.bytes > MAX_IDENTIFIER_BYTES) return this.abort('query identifier too long');
+        if (message.identifier.bytes > message.identifier.limit)
+          return this.abort('query identifier too long');
         message.identifier.chunks.push(Buffer.from(slice));
         return;
       }
@@ -203,6 +213,9 @@ export class StoreScpConnection implements PduHandler {
       if (!message.command?.hasDataset) return this.abort('dataset fragment without a command announcing it');
       this.incoming.delete(contextId);
       markStoreStage('dataset');
+      if (message.identifier && message.command.commandField === COMMAND.nEventReportRq) {
+        return this.run(this.commitmentReport(contextId, message));
+      }
       if (message.identifier) return this.query(contextId, message);
       if (message.sink) this.run(this.store(contextId, message.command, message.sink, message.storeAhead));
     }
@@ -288,6 +301,11 @@ export class StoreScpConnection implements PduHandler {
     const roles: RoleSelection[] = request.roles
       .filter((r) => isStorageSopClass(r.sopClassUid))
       .map((r) => ({ sopClassUid: r.sopClassUid, scu: r.scu, scp: r.scp && this.rights.retrieve }));
+    // A destination's PACS reporting storage commitment acts as its SCP (it sends the N-EVENT-REPORT).
+    if (this.mayReportCommitment()) {
+      for (const r of request.roles.filter((x) => x.sopClassUid === STORAGE_COMMITMENT_CLASS))
+        roles.push({ sopClassUid: r.sopClassUid, scu: false, scp: r.scp });
+    }
     for (const role of roles) if (role.scp) this.scpRoles.add(role.sopClassUid);
     const answers = request.contexts.map((context) => this.answer(context));
     this.socket.write(associateAcceptPdu(request, answers, MAX_PDU_LENGTH, roles));
@@ -350,6 +368,13 @@ export class StoreScpConnection implements PduHandler {
     const fallback = context.transferSyntaxes[0] ?? '';
     const queryClass = queryRetrieveClass(context.abstractSyntax);
     if (queryClass) return this.answerQuery(context, queryClass.service === 'find');
+    if (context.abstractSyntax === STORAGE_COMMITMENT_CLASS && this.mayReportCommitment()) {
+      const syntax = context.transferSyntaxes.find((ts) => ts === EXPLICIT_LE || ts === IMPLICIT_LE);
+      if (syntax) {
+        this.contexts.set(context.id, { abstractSyntax: context.abstractSyntax, transferSyntax: syntax });
+        return { id: context.id, result: CONTEXT_RESULT.acceptance, transferSyntax: syntax };
+      }
+    }
     if (context.abstractSyntax !== VERIFICATION && !isStorageSopClass(context.abstractSyntax)) {
       return { id: context.id, result: CONTEXT_RESULT.abstractSyntaxNotSupported, transferSyntax: fallback };
     }
@@ -478,7 +503,15 @@ export class StoreScpConnection implements PduHandler {
     const queryClass = queryRetrieveClass(context.abstractSyntax);
     const queryCommand = { find: COMMAND.cFindRq, move: COMMAND.cMoveRq, get: COMMAND.cGetRq };
     if (queryClass && command.hasDataset && command.commandField === queryCommand[queryClass.service]) {
-      message.identifier = { chunks: [], bytes: 0 };
+      message.identifier = { chunks: [], bytes: 0, limit: MAX_IDENTIFIER_BYTES };
+      return;
+    }
+    if (
+      context.abstractSyntax === STORAGE_COMMITMENT_CLASS &&
+      command.hasDataset &&
+      command.commandField === COMMAND.nEventReportRq
+    ) {
+      message.identifier = { chunks: [], bytes: 0, limit: MAX_REPORT_BYTES };
       return;
     }
     // Anything else is answered at once; a dataset that follows it is read and dropped.
@@ -648,6 +681,44 @@ export class StoreScpConnection implements PduHandler {
       this.retrieveSources.set(retrieveId, source);
     }
     return source;
+  }
+
+  /** Only a destination's PACS (an association that delivers for destinations) may report commitments. */
+  private mayReportCommitment(): boolean {
+    return this.delivery !== undefined && this.deps.commitments !== undefined;
+  }
+
+  /** A storage commitment report (N-EVENT-REPORT-RQ) complete: handed to the pacs module, then answered. */
+  private async commitmentReport(contextId: number, message: Incoming): Promise<void> {
+    const context = this.contexts.get(contextId)!;
+    const command = message.command!;
+    let answer: ReportAnswer;
+    try {
+      const report = parseCommitmentReport(Buffer.concat(message.identifier!.chunks), context.transferSyntax);
+      answer = await this.deps.commitments!.report(
+        {
+          callingAe: this.callingAe,
+          calledAe: this.delivery!.calledAe,
+          destinationIds: this.delivery!.destinationIds,
+        },
+        report,
+      );
+    } catch (error) {
+      this.deps.log(`storage commitment report from ${this.callingAe} refused: ${String(error)}`);
+      answer = { status: 0x0110, comment: 'unreadable storage commitment report' }; // processing failure
+    }
+    this.send(
+      responsePdu({
+        presentationContextId: contextId,
+        commandField: COMMAND.nEventReportRsp,
+        messageIdBeingRespondedTo: command.messageId,
+        affectedSopClassUid: STORAGE_COMMITMENT_CLASS,
+        affectedSopInstanceUid: command.affectedSopInstanceUid || undefined,
+        status: answer.status,
+        errorComment: 'comment' in answer ? answer.comment : undefined,
+        eventTypeId: command.eventTypeId,
+      }),
+    );
   }
 
   /** A C-FIND / C-MOVE / C-GET whose identifier is complete: run by the Query/Retrieve SCP. */

@@ -49,6 +49,15 @@ export const PUSH_JOB = defineJob(
 );
 
 /**
+ * Ends a push's storage commitment that got no report by its deadline (decision 0064): enqueued,
+ * due at the deadline, when the N-ACTION is sent; a run that finds the commitment settled does nothing.
+ */
+export const STORAGE_COMMITMENT_EXPIRY_JOB = defineJob(
+  'storage-commitment.expire',
+  z.object({ transaction: z.string().min(1).max(64) }).strict(),
+);
+
+/**
  * Finishes a nomination's processing (write the order's attributes, queue the push) when the call
  * that accepted it did not get that far (the server stopped half-way). Enqueued, due a little
  * later, with the acceptance; a run that finds the push queued does nothing.

@@ -3,7 +3,24 @@
  * C-STORE. One operation at a time (asynchronous operations are not negotiated): calls queue on a
  * lock. See README.md in this folder for the protocol notes.
  */
-import { COMMAND, commandPdu, element, NO_DATA_SET, printable, uid, ushortValue } from '../command-set.js';
+import {
+  COMMAND,
+  commandPdu,
+  element,
+  NO_DATA_SET,
+  printable,
+  responsePdu,
+  uid,
+  ushortValue,
+} from '../command-set.js';
+import {
+  COMMITMENT_ACTION_TYPE,
+  commitmentRequestDataset,
+  parseCommitmentReport,
+  STORAGE_COMMITMENT_CLASS,
+  STORAGE_COMMITMENT_INSTANCE,
+} from '../storage-commitment.js';
+import type { CommitmentItem, CommitmentReport, ReportAnswer } from '../storage-commitment.js';
 import { VERIFICATION } from '../sop-classes.js';
 import { CONTEXT_RESULT } from './associate-pdu.js';
 import type { RequestedContext } from './associate-pdu.js';
@@ -376,6 +393,97 @@ class Association implements ScuAssociation {
       messageId: () => this.messageId(),
       maxPdvData: this.maxPdvData(),
     };
+  }
+
+  // --- storage commitment (N-ACTION, N-EVENT-REPORT) --------------------------------------------
+
+  commit(
+    transactionUid: string,
+    items: readonly CommitmentItem[],
+    options: {
+      reportWaitMs: number;
+      onReport: (report: CommitmentReport) => Promise<ReportAnswer>;
+      signal?: AbortSignal | undefined;
+    },
+  ): Promise<boolean> {
+    return this.exclusive(async () => {
+      const context = this.contextFor(STORAGE_COMMITMENT_CLASS, 'N-ACTION');
+      const dataset = commitmentRequestDataset(transactionUid, items, context.transferSyntax);
+      let reported!: () => void;
+      const report = new Promise<boolean>((resolve) => {
+        reported = () => resolve(true);
+        this.connection.whenClosed(() => resolve(false));
+      });
+      // Installed before the N-ACTION leaves: a fast peer may report before its N-ACTION-RSP is read.
+      this.connection.onRequest = (request) => {
+        void this.answerReport(context, request, options.onReport).then(reported, (error: unknown) =>
+          this.connection.protocolError(`unreadable N-EVENT-REPORT: ${message(error)}`),
+        );
+      };
+      try {
+        const messageId = this.messageId();
+        let status = -1;
+        let comment: string | undefined;
+        const answered = this.connection.expect(messageId, this.connection.timeouts.responseMs, (m) => {
+          status = m.command.status;
+          comment = m.command.errorComment;
+          return true;
+        });
+        await this.connection.write([
+          commandPdu(context.id, [
+            element(0x0003, uid(STORAGE_COMMITMENT_CLASS)),
+            element(0x0100, ushortValue(COMMAND.nActionRq)),
+            element(0x0110, ushortValue(messageId)),
+            element(0x0800, ushortValue(0x0000)),
+            element(0x1001, uid(STORAGE_COMMITMENT_INSTANCE)),
+            element(0x1008, ushortValue(COMMITMENT_ACTION_TYPE)),
+          ]),
+          ...datasetPdus(context.id, dataset, this.maxPdvData()),
+        ]);
+        await answered;
+        if (classifyStatus(status) !== 'success' && classifyStatus(status) !== 'warning') {
+          throw new DimseError(status, comment);
+        }
+        let timer: NodeJS.Timeout | undefined;
+        let onAbort: (() => void) | undefined;
+        const waited = new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), options.reportWaitMs);
+          onAbort = () => resolve(false);
+          if (options.signal?.aborted) resolve(false);
+          options.signal?.addEventListener('abort', onAbort, { once: true });
+        });
+        try {
+          return await Promise.race([report, waited]);
+        } finally {
+          clearTimeout(timer);
+          if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+        }
+      } finally {
+        this.connection.onRequest = undefined;
+      }
+    });
+  }
+
+  /** Reads an N-EVENT-REPORT-RQ, hands it over and answers it (N-EVENT-REPORT-RSP). */
+  private async answerReport(
+    context: AcceptedContext,
+    message: Message,
+    onReport: (report: CommitmentReport) => Promise<ReportAnswer>,
+  ): Promise<void> {
+    const parsed = parseCommitmentReport(message.dataset ?? Buffer.alloc(0), context.transferSyntax);
+    const answer = await onReport(parsed);
+    await this.connection.write([
+      responsePdu({
+        presentationContextId: message.contextId,
+        commandField: COMMAND.nEventReportRsp,
+        messageIdBeingRespondedTo: message.command.messageId,
+        affectedSopClassUid: STORAGE_COMMITMENT_CLASS,
+        affectedSopInstanceUid: message.command.affectedSopInstanceUid || STORAGE_COMMITMENT_INSTANCE,
+        status: answer.status,
+        errorComment: 'comment' in answer ? answer.comment : undefined,
+        eventTypeId: message.command.eventTypeId,
+      }),
+    ]);
   }
 
   // --- release / abort --------------------------------------------------------------------------

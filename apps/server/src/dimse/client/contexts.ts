@@ -3,6 +3,7 @@
  * picking one of those the peer accepted.
  */
 import { VERIFICATION } from '../sop-classes.js';
+import { STORAGE_COMMITMENT_CLASS } from '../storage-commitment.js';
 import { EXPLICIT_LE, IMPLICIT_LE } from './identifier.js';
 import type { ContextProposal, InformationModel } from './types.js';
 
@@ -25,6 +26,12 @@ const QUERY_SYNTAXES = [EXPLICIT_LE, IMPLICIT_LE];
 export const VERIFICATION_CONTEXT: ContextProposal = {
   abstractSyntax: VERIFICATION,
   transferSyntaxes: [IMPLICIT_LE],
+};
+
+/** Storage Commitment Push Model (N-ACTION, and the N-EVENT-REPORT that may come back on it). */
+export const STORAGE_COMMITMENT_CONTEXT: ContextProposal = {
+  abstractSyntax: STORAGE_COMMITMENT_CLASS,
+  transferSyntaxes: QUERY_SYNTAXES,
 };
 
 export function findContexts(...models: InformationModel[]): ContextProposal[] {

@@ -34,6 +34,7 @@ export {
   MOVE_SOP_CLASS,
   moveContexts,
   storageContexts,
+  STORAGE_COMMITMENT_CONTEXT,
   VERIFICATION,
   VERIFICATION_CONTEXT,
 } from './contexts.js';

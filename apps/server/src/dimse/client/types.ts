@@ -244,7 +244,12 @@ export interface ScuAssociation {
   commit(
     transactionUid: string,
     items: readonly CommitmentItem[],
-    options: { reportWaitMs: number; onReport: (report: CommitmentReport) => Promise<ReportAnswer> },
+    options: {
+      reportWaitMs: number;
+      onReport: (report: CommitmentReport) => Promise<ReportAnswer>;
+      /** Ends the wait for a report (not the N-ACTION): it was recorded some other way. */
+      signal?: AbortSignal | undefined;
+    },
   ): Promise<boolean>;
   /** A-RELEASE after the current operation; aborts instead past `releaseMs`. */
   release(): Promise<void>;

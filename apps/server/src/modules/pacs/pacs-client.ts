@@ -5,6 +5,7 @@ import {
   moveContexts,
   openAssociation,
   storageContexts,
+  STORAGE_COMMITMENT_CONTEXT,
   type ScuAssociation,
   type AssociationOptions,
   type DicomAttributes,
@@ -17,6 +18,7 @@ import {
   type QueryKeys,
 } from '../../dimse/client/index.js';
 import { NO_DICOM_ANSWER } from '@imaging-inbox/contract';
+import type { CommitmentItem, CommitmentReport, ReportAnswer } from '../../dimse/storage-commitment.js';
 
 /** A destination's PACS as we call it: where it is, its AE title, and the AE title we call it as. */
 export interface PacsPeer extends Peer {
@@ -95,6 +97,31 @@ export interface PacsClient {
     onOutcome: (outcome: StoreOutcome) => Promise<void>,
     signal?: AbortSignal,
   ): Promise<void>;
+  /**
+   * Storage commitment: N-ACTION for `items` under `transactionUid` on an association of its own,
+   * then up to `reportWaitMs` (or until `signal` aborts) for the report there, handed to
+   * `onReport`. Resolves true when the report came on it; false when it may still come on an
+   * association the PACS opens to our listener. Rejects with NoDicomAnswer (no association),
+   * CommitmentNotOffered (no context for it) or DimseError (N-ACTION refused).
+   */
+  requestCommitment(
+    peer: PacsPeer,
+    transactionUid: string,
+    items: readonly CommitmentItem[],
+    options: {
+      reportWaitMs: number;
+      onReport: (report: CommitmentReport) => Promise<ReportAnswer>;
+      signal?: AbortSignal;
+    },
+  ): Promise<boolean>;
+}
+
+/** The PACS accepted the association but not the Storage Commitment Push Model. */
+export class CommitmentNotOffered extends Error {
+  constructor() {
+    super('the PACS does not offer storage commitment');
+    this.name = 'CommitmentNotOffered';
+  }
 }
 
 export interface PacsClientOptions {
@@ -134,7 +161,10 @@ export function dicomPacsClient(options: PacsClientOptions = {}): PacsClient {
     async echo(peer) {
       try {
         const host = await address(peer.host);
-        await echo({ host, port: peer.port, aeTitle: peer.aeTitle, tls: tlsTo(peer) }, { callingAe: peer.callingAe });
+        await echo(
+          { host, port: peer.port, aeTitle: peer.aeTitle, tls: tlsTo(peer) },
+          { callingAe: peer.callingAe },
+        );
       } catch (error) {
         throw unanswered(peer, error);
       }
@@ -171,6 +201,18 @@ export function dicomPacsClient(options: PacsClientOptions = {}): PacsClient {
           peer.callingAe,
           moveOptions,
         );
+      } finally {
+        if (association.usable) await association.release();
+      }
+    },
+    async requestCommitment(peer, transactionUid, items, commitOptions) {
+      const association = await open(peer, [STORAGE_COMMITMENT_CONTEXT]);
+      try {
+        return await association.commit(transactionUid, items, commitOptions);
+      } catch (error) {
+        if (error instanceof AssociationError && error.kind === 'no-context')
+          throw new CommitmentNotOffered();
+        throw error;
       } finally {
         if (association.usable) await association.release();
       }

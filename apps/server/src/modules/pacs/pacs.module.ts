@@ -24,11 +24,17 @@ import { destinationSearchJob } from './search-job.js';
 import { studyPushExtras } from './study-push-extras.js';
 import { StudyPushService } from './study-push.service.js';
 import { StudyPushesRepository } from './study-pushes.repository.js';
+import type { StudyPushRow } from './study-pushes.repository.js';
+import { pushFinisher } from './push-finish.js';
+import { storageCommitmentExpiryJob } from './storage-commitment-job.js';
+import { StorageCommitmentService } from './storage-commitment.service.js';
+import { StorageCommitmentsRepository } from './storage-commitments.repository.js';
 import { WorklistSearchService } from './worklist-search.service.js';
 
 /**
- * Talking to PACS (README.md): destinations, their searches, retrieves and pushes, DICOM nodes, HL7
- * senders and calling AE titles; it answers the DICOM listener's move-delivery questions and adds
+ * Talking to PACS (README.md): destinations, their searches, retrieves and pushes (with storage
+ * commitment), DICOM nodes, HL7 senders and calling AE titles; it answers the DICOM listener's
+ * move-delivery questions and storage commitment reports, and adds
  * each study's push attempts to its answer.
  */
 export function createPacsModule(kernel: Kernel) {
@@ -70,6 +76,25 @@ export function createPacsModule(kernel: Kernel) {
     callingAes,
   });
   kernel.studyExtras.register('pacs.pushes', studyPushExtras(repos.studyPushes));
+  /** Each push attempt's end, told to webhooks. */
+  const onFinished = (push: StudyPushRow, status: 'S' | 'P' | 'F') =>
+    kernel.events.happened(
+      status === 'S' ? 'study_pushed_success' : 'study_pushed_failure',
+      push.study_uuid,
+      {
+        push: push.uuid,
+        destination_id: push.destination_id,
+        destination_name: push.destination_name,
+        status,
+      },
+    );
+  const storageCommitments = new StorageCommitmentsRepository(k);
+  const commitments = new StorageCommitmentService({
+    commitments: storageCommitments,
+    pushes: repos.studyPushes,
+    finish: pushFinisher({ pushes: repos.studyPushes, audit, onFinished }),
+    log,
+  });
   const workDeps = {
     searches: repos.destinationSearches,
     destinations: repos.destinations,
@@ -124,21 +149,18 @@ export function createPacsModule(kernel: Kernel) {
         callingAes,
         audit,
         backoffMs: (attempt) => config.pushRetryMs * 2 ** (attempt - 1),
-        onFinished: (push, status) =>
-          kernel.events.happened(
-            status === 'S' ? 'study_pushed_success' : 'study_pushed_failure',
-            push.study_uuid,
-            {
-              push: push.uuid,
-              destination_id: push.destination_id,
-              destination_name: push.destination_name,
-              status,
-            },
-          ),
+        onFinished,
+        commitment: {
+          commitments: storageCommitments,
+          service: commitments,
+          jobs,
+          defaultTimeoutS: config.storageCommitmentTimeoutS,
+        },
       }),
+      storageCommitmentExpiryJob({ commitments }),
     ],
     /** What the DICOM listener asks of this module (dimse/move-deliveries.ts). */
-    handlers: { moveDeliveries: deliveries },
+    handlers: { moveDeliveries: deliveries, storageCommitments: commitments },
   };
 }
 

@@ -1,5 +1,13 @@
 import { Readable } from 'node:stream';
-import { PUSH_ASSOCIATIONS, PUSH_JOB } from '../../jobs/job-kinds.js';
+import { PUSH_ASSOCIATIONS, PUSH_JOB, STORAGE_COMMITMENT_EXPIRY_JOB } from '../../jobs/job-kinds.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import { newUid } from '../../dicom/index.js';
+import { MAX_COMMITMENT_INSTANCES } from '../../dimse/storage-commitment.js';
+import type { DestinationRow } from './destinations.repository.js';
+import { pushFinisher } from './push-finish.js';
+import type { StorageCommitmentService } from './storage-commitment.service.js';
+import type { StorageCommitmentsRepository } from './storage-commitments.repository.js';
+import type { PacsPeer } from './pacs-client.js';
 import type { JobHandler } from '../../jobs/job-runner.js';
 import type { DestinationsRepository } from './destinations.repository.js';
 import type { PushInstanceRow, StudyPushesRepository, StudyPushRow } from './study-pushes.repository.js';
@@ -8,6 +16,7 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import { peerOf } from './destination-job.js';
 import type { CallingAeOf } from './destination-job.js';
 import type { PacsClient } from './pacs-client.js';
+import type { StorageCommitmentRow } from './storage-commitments.repository.js';
 
 interface Deps {
   pushes: StudyPushesRepository;
@@ -23,6 +32,18 @@ interface Deps {
   backoffMs?: (attempt: number) => number;
   /** Told of each attempt's end (webhooks), after it is recorded. */
   onFinished?: (push: StudyPushRow, status: 'S' | 'P' | 'F') => Promise<void>;
+  /** Storage commitment (decision 0064): its table, its reports and expiry, the queue for the expiry. */
+  commitment: {
+    commitments: StorageCommitmentsRepository;
+    service: Pick<StorageCommitmentService, 'report' | 'refused'>;
+    jobs: Pick<JobQueue, 'enqueue'>;
+    /** The wait for a report when the destination sets none, in seconds. */
+    defaultTimeoutS: number;
+    /** Longest wait for the report on the N-ACTION's own association (default 30 s). */
+    sameAssociationWaitMs?: number;
+    /** How often that wait checks whether the report came on another association (default 500 ms). */
+    pollMs?: number;
+  };
   now?: () => number;
 }
 
@@ -34,26 +55,14 @@ interface Deps {
  * instance the PACS refuses as it is (A9xx, Cxxx) fails for good; one not stored for a reason that
  * may pass (A7xx, association lost, unreachable) is tried again with back-off. The attempt ends S
  * (all stored), P (some stored, the rest failed or still refused after the last pass) or F (none
- * stored), with the reason.
+ * stored), with the reason. To a destination with storage commitment, the last pass then asks the
+ * PACS to commit what it stored (storage-commitment.service.ts ends the attempt on its report).
  */
 export function studyPushJob(deps: Deps): JobHandler<{ push: string; destination: string }> {
   const now = deps.now ?? Date.now;
   const maxAttempts = deps.maxAttempts ?? 4;
-  const finish = async (push: StudyPushRow, reason: string | null) => {
-    const counts = await deps.pushes.counts(push.uuid);
-    const status = counts.stored === 0 ? 'F' : counts.failed + counts.pending > 0 ? 'P' : 'S';
-    await deps.pushes.setStatus(push, status, status === 'S' ? null : reason, now());
-    await deps.audit.record({
-      userId: push.user_id,
-      accountId: push.account_id,
-      action: 'PUSH_END',
-      objectType: 'study',
-      objectId: push.study_uuid,
-      outcome: status === 'S' ? 'SUCCESS' : 'FAILURE',
-      detail: { push: push.uuid, destination_id: push.destination_id, status, reason, ...counts },
-    });
-    await deps.onFinished?.(push, status);
-  };
+  const finish = pushFinisher(deps);
+  const commit = commitmentStep(deps, now);
   return {
     job: PUSH_JOB,
     maxAttempts,
@@ -64,6 +73,9 @@ export function studyPushJob(deps: Deps): JobHandler<{ push: string; destination
       if (!push || !['I', 'N'].includes(push.status)) return;
       const destination = await deps.destinations.find(push.destination_id);
       if (!destination) return finish(push, 'the destination was deleted');
+      // Asked already (the server restarted while the report was awaited): the report or the expiry ends it.
+      const asked = await deps.commitment.commitments.waitingOf(uuid);
+      if (asked) return commit(push, destination, await peerOf(destination, deps.callingAes), asked, signal);
       await deps.pushes.setStatus(push, 'N', null, now());
       const pending = await deps.pushes.pending(uuid);
       const peer = await peerOf(destination, deps.callingAes);
@@ -106,11 +118,91 @@ export function studyPushJob(deps: Deps): JobHandler<{ push: string; destination
         // Back to the queue: the runner retries after its back-off, with only the pending instances.
         throw new Error(`${counts.pending} instance(s) not stored yet: ${reason ?? 'unknown reason'}`);
       }
+      if (Number(destination.storage_commitment) === 1 && counts.stored > 0) {
+        return commit(push, destination, peer, undefined, signal);
+      }
       await finish(push, counts.pending > 0 ? `${counts.pending} instance(s) not stored: ${reason}` : reason);
     },
     async onFailed({ push: uuid }, error) {
       const push = await deps.pushes.find(uuid);
       if (push && ['I', 'N'].includes(push.status)) await finish(push, error);
     },
+  };
+}
+
+/**
+ * The storage commitment step: records the transaction (durable, with its expiry job due at the
+ * deadline) before the N-ACTION leaves, then waits a while on that association for the report.
+ * A PACS that reports on an association of its own reaches StorageCommitmentService through the
+ * listener; the wait here stops as soon as the record says it was settled.
+ */
+function commitmentStep(deps: Deps, now: () => number) {
+  const c = deps.commitment;
+  return async (
+    push: StudyPushRow,
+    destination: DestinationRow,
+    peer: PacsPeer,
+    existing: StorageCommitmentRow | undefined,
+    signal: AbortSignal,
+  ): Promise<void> => {
+    const timeoutMs =
+      (destination.storage_commitment_timeout === null
+        ? c.defaultTimeoutS
+        : Number(destination.storage_commitment_timeout)) * 1000;
+    let row = existing;
+    if (!row) {
+      const requested = now();
+      row = {
+        transaction_uid: newUid(),
+        push_id: push.uuid,
+        destination_id: destination.uuid,
+        state: 'waiting',
+        requested,
+        acknowledged: null,
+        deadline: requested + timeoutMs,
+        reported: null,
+      };
+      await c.commitments.insert(row);
+      await c.jobs.enqueue(
+        STORAGE_COMMITMENT_EXPIRY_JOB,
+        { transaction: row.transaction_uid },
+        { runAt: Number(row.deadline), dedupeKey: `commitment:${row.transaction_uid}` },
+      );
+    }
+    const items = (await deps.pushes.stored(push.uuid)).map((i) => ({
+      sopClassUid: i.sop_class_uid,
+      sopInstanceUid: i.sop_instance_uid,
+    }));
+    if (items.length > MAX_COMMITMENT_INSTANCES) {
+      return c.service.refused(row, `more than ${MAX_COMMITMENT_INSTANCES} instances in one request`);
+    }
+    const settled = new AbortController();
+    const onAbort = () => settled.abort();
+    signal.addEventListener('abort', onAbort);
+    const transaction = row.transaction_uid;
+    const poll = setInterval(() => {
+      void c.commitments.find(transaction).then(
+        (r) => r?.state !== 'waiting' && settled.abort(),
+        () => undefined,
+      );
+    }, c.pollMs ?? 500);
+    try {
+      await deps.pacs.requestCommitment(peer, transaction, items, {
+        reportWaitMs: Math.min(timeoutMs, c.sameAssociationWaitMs ?? 30_000),
+        signal: settled.signal,
+        onReport: (report) =>
+          c.service.report(
+            { callingAe: destination.aetitle, calledAe: peer.callingAe, destinationIds: [destination.uuid] },
+            report,
+          ),
+      });
+      await c.commitments.acknowledged(transaction, now());
+    } catch (error) {
+      if (signal.aborted) return;
+      await c.service.refused(row, error instanceof Error ? error.message : String(error));
+    } finally {
+      clearInterval(poll);
+      signal.removeEventListener('abort', onAbort);
+    }
   };
 }

@@ -56,6 +56,17 @@ export class StudyPushesRepository {
     return new Set(rows.map((r) => r.sop_instance_uid));
   }
 
+  /** The instances of an attempt its PACS acknowledged storing (what a storage commitment names). */
+  stored(pushId: string): Promise<{ sop_class_uid: string; sop_instance_uid: string }[]> {
+    return this.db
+      .selectFrom('study_push_instances')
+      .select(['sop_class_uid', 'sop_instance_uid'])
+      .where('push_id', '=', pushId)
+      .where('state', '=', 'stored')
+      .orderBy('sop_instance_uid')
+      .execute();
+  }
+
   /** Adds an attempt with its instances, all pending, and sets the study's push status, in one transaction. */
   async insert(push: Insertable<StudyPushTable>, instances: PushableInstance[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
