@@ -9,6 +9,7 @@ import { SendLinkPage } from '../features/send-link';
 import { AuditLogPage, GroupsAdminPage, UsersAdminPage } from '../features/admin';
 import { DestinationsAdminPage } from '../features/destinations';
 import { LabelsAdminPage } from '../features/labels';
+import { DeidentificationAdminPage } from '../features/privacy';
 import { RoutingRulesPage } from '../features/routing';
 import { AccountSettingsPage } from '../features/settings';
 import { UploadPage } from '../features/upload';
@@ -57,6 +58,7 @@ export const routes: RouteObject[] = [
               { path: '/organization/routing-rules.html', element: <RoutingRulesPage /> },
               { path: '/organization/audit.html', element: <AuditLogPage /> },
               { path: '/organization/labels.html', element: <LabelsAdminPage /> },
+              { path: '/organization/deidentification.html', element: <DeidentificationAdminPage /> },
             ],
           },
         ],

@@ -487,6 +487,8 @@ export const COMPUTED_KEYS: readonly string[] = [
  * a literal key or be listed here, with its possible texts added to COMPUTED_KEYS.
  */
 export const COMPUTED_CALLS: readonly string[] = [
+  'features/privacy/components/DeidentificationAdminPage.tsx: OPTION_LABELS[o]',
+  'features/privacy/components/ProfileDialog.tsx: OPTION_LABELS[option]',
   'session/groups.ts: ALL_MY_GROUPS.name',
   'features/admin/components/AuditLogPage.tsx: actionLabel(a)',
   'features/admin/components/AuditLogPage.tsx: actionLabel(e.action)',

@@ -22,6 +22,11 @@ const ADMIN_LINKS: { label: string; href: string; anyOf: Permission[] }[] = [
   { label: 'Audit Log', href: '/organization/audit.html', anyOf: ['audit_view'] },
   { label: 'Destinations', href: '/organization/destinations.html', anyOf: [] },
   { label: 'Labels', href: '/organization/labels.html', anyOf: ['label_edit'] },
+  {
+    label: 'De-identification',
+    href: '/organization/deidentification.html',
+    anyOf: ['anonymization_view', 'anonymization_edit'],
+  },
 ];
 
 export interface MenuInput {

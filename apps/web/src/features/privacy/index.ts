@@ -1,0 +1,7 @@
+// The privacy feature's public face: other features and the app import only from here.
+import { lazyPage } from '../../lib/lazy-page';
+
+export const DeidentificationAdminPage = /* @__PURE__ */ lazyPage(
+  () => import('./components/DeidentificationAdminPage'),
+  (m) => m.DeidentificationAdminPage,
+);
