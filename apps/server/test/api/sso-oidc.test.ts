@@ -36,7 +36,7 @@ describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider)
           client_id: 'imaging-inbox',
           client_secret: 'inbox-client-secret-for-tests',
           redirect_uris: [`${base}/api/v3/session/sso/callback`],
-          post_logout_redirect_uris: [`${base}/login`],
+          post_logout_redirect_uris: [`${base}/`],
         },
       ],
       users: [
@@ -247,13 +247,13 @@ describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider)
     // Sign-out ends the local session and names the provider's end-session page.
     const out = await server.api.call('session/logout', {}, sid!);
     expect(out.body.logout_url).toMatch(new RegExp(`^${idp.issuer}/session/end\\?`));
-    expect(new URL(out.body.logout_url).searchParams.get('post_logout_redirect_uri')).toBe(`${base}/login`);
+    expect(new URL(out.body.logout_url).searchParams.get('post_logout_redirect_uri')).toBe(`${base}/`);
     expect((await server.api.call('session/user', {}, sid!)).status).toBe(401);
   });
 
   it('without JIT an unknown person is refused; with it they are created with the default role, and the role claim maps roles and groups', async () => {
     const refused = await signIn('newcomer');
-    expect(refused.landed).toBe('/login?sso_error=no_account');
+    expect(refused.landed).toBe('/?sso_error=no_account');
     expect(await server.ctx.repos.users.findByEmail('newcomer@demo.local')).toBeUndefined();
 
     const map = [
@@ -382,7 +382,7 @@ describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider)
 
   /** A sign-in whose callback is changed or replayed: refused with its reason, no session, audited. */
   async function expectRefused(landed: string, reason: string) {
-    expect(landed).toBe(`/login?sso_error=${reason}`);
+    expect(landed).toBe(`/?sso_error=${reason}`);
     const last = (await audit('SSO_LOGIN_REFUSED')).at(-1)!;
     expect(last.outcome).toBe('FAILURE');
     expect(JSON.parse(last.detail!).reason).toBe(reason);

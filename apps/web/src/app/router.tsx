@@ -1,7 +1,7 @@
 import { Suspense, type ReactNode } from 'react';
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
 import { Loading } from '../components/Loading';
-import { ResetPasswordPage, RoutedSignInPage } from '../features/auth';
+import { ResetPasswordPage, RoutedSignInPage, SsoLandingPage } from '../features/auth';
 import { LinkUploadPage } from '../features/link';
 import { RequestStudyPage } from '../features/request';
 import { RetrieveStudyPage } from '../features/retrieve';
@@ -25,6 +25,8 @@ const suspended = (node: ReactNode) => <Suspense fallback={<Loading />}>{node}</
  */
 export const routes: RouteObject[] = [
   { path: '/', element: <RoutedSignInPage /> },
+  // Where a sign-in through a provider lands with its session (features/auth, decision 0066).
+  { path: '/sso', element: <SsoLandingPage /> },
   {
     // Every page but sign-in uses the query cache, loaded with the first of them.
     element: suspended(<QueryLayout />),

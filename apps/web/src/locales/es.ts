@@ -1236,6 +1236,17 @@ const es: Messages = {
   'Single sign-on refused': 'Inicio de sesión único rechazado',
   'User created at first single sign-on': 'Usuario creado en su primer inicio de sesión único',
   'Roles changed by the identity provider': 'Roles cambiados por el proveedor de identidad',
+  'Enter your work e-mail address to sign in.':
+    'Introduzca su correo electrónico profesional para iniciar sesión.',
+  'Your identity provider signed you in, but you have no account here. Ask your administrator.':
+    'Su proveedor de identidad le ha autenticado, pero no tiene cuenta aquí. Consulte a su administrador.',
+  'The identity provider could not be reached. Try again in a moment.':
+    'No se pudo contactar con el proveedor de identidad. Inténtelo de nuevo en un momento.',
+  'Single sign-on did not complete. Try again, or ask your administrator.':
+    'El inicio de sesión único no se completó. Inténtelo de nuevo o consulte a su administrador.',
+  'Sign in with {{provider}}': 'Iniciar sesión con {{provider}}',
+  'Your organisation signs in with single sign-on ({{provider}}), not with a password here.':
+    'Su organización inicia sesión con inicio de sesión único ({{provider}}), no con una contraseña aquí.',
   'Awaiting approval': 'Pendiente de aprobación',
   'PACS status': 'Estado PACS',
   'Series UID': 'UID de la serie',

@@ -1242,6 +1242,17 @@ const fr: Messages = {
   'Single sign-on refused': 'Authentification unique refusée',
   'User created at first single sign-on': 'Utilisateur créé à sa première authentification unique',
   'Roles changed by the identity provider': "Rôles modifiés par le fournisseur d'identité",
+  'Enter your work e-mail address to sign in.':
+    'Saisissez votre adresse e-mail professionnelle pour vous connecter.',
+  'Your identity provider signed you in, but you have no account here. Ask your administrator.':
+    "Votre fournisseur d'identité vous a authentifié, mais vous n'avez pas de compte ici. Adressez-vous à votre administrateur.",
+  'The identity provider could not be reached. Try again in a moment.':
+    "Le fournisseur d'identité est injoignable. Réessayez dans un instant.",
+  'Single sign-on did not complete. Try again, or ask your administrator.':
+    "L'authentification unique n'a pas abouti. Réessayez ou adressez-vous à votre administrateur.",
+  'Sign in with {{provider}}': 'Se connecter avec {{provider}}',
+  'Your organisation signs in with single sign-on ({{provider}}), not with a password here.':
+    'Votre organisation se connecte par authentification unique ({{provider}}), pas avec un mot de passe ici.',
   'Awaiting approval': 'En attente de validation',
   'PACS status': 'Statut PACS',
   'Series UID': 'UID de la série',

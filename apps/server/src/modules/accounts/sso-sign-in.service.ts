@@ -165,7 +165,7 @@ export class SsoSignInService {
         detail: { reason: 'unavailable', why: String(error).slice(0, 300) },
         ip,
       });
-      return { location: `/login?sso_error=unavailable` };
+      return { location: '/?sso_error=unavailable' };
     }
     await this.deps.sso.saveFlow(
       {
@@ -208,7 +208,7 @@ export class SsoSignInService {
         detail: { reason: refused.reason, why: refused.detail.slice(0, 300) },
         ip,
       });
-      return { location: `/login?${new URLSearchParams({ sso_error: refused.reason }).toString()}` };
+      return { location: `/?${new URLSearchParams({ sso_error: refused.reason }).toString()}` };
     }
   }
 
@@ -384,7 +384,7 @@ export class SsoSignInService {
     const row = await this.deps.sso.find(kept.account_id);
     if (!row) return null;
     try {
-      return await this.deps.clients.endSessionUrl(row, kept.id_token, `${this.deps.publicUrl}/login`);
+      return await this.deps.clients.endSessionUrl(row, kept.id_token, `${this.deps.publicUrl}/`);
     } catch {
       return null; // the provider unreachable: the local session still ends
     }

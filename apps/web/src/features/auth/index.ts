@@ -9,6 +9,8 @@ export { useLogout } from './api/logout';
 export { useSessionUser } from './api/session-user';
 export { getSessionTtl } from './api/session-ttl';
 
+export { SsoLandingPage } from './components/SsoLandingPage';
+
 export const ResetPasswordPage = /* @__PURE__ */ lazyPage(
   () => import('./components/ResetPasswordPage'),
   (m) => m.ResetPasswordPage,

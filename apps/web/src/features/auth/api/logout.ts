@@ -11,10 +11,13 @@ export function useLogout() {
   const navigate = useNavigate();
   return useMutation({
     mutationFn: logout,
-    onSettled: () => {
+    onSettled: (answer) => {
       clearSession();
       queryClient.clear();
-      void navigate('/', { replace: true });
+      // A session from a provider that offers RP-initiated logout ends there too; it sends the
+      // browser back to sign-in.
+      if (answer?.logout_url) window.location.assign(answer.logout_url);
+      else void navigate('/', { replace: true });
     },
   });
 }

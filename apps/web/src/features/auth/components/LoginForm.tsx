@@ -10,12 +10,42 @@ import { errorBody, errorCode } from '../../../lib/api-error';
 import { useLogin } from '../api/login';
 import { useSignInNavigation } from '../sign-in-navigation';
 import { loginErrors, type LoginValues } from '../login-rules';
+import { ssoStartUrl } from '../api/sso';
 
-export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }) {
+/** SSO_REQUIRED: the account signs in through its provider; the button goes there. */
+function SsoRequired({ data }: { data: unknown }) {
+  const { t } = useTranslation();
+  const { account_id: accountId, provider } = (data ?? {}) as { account_id?: string; provider?: string };
+  return (
+    <Alert
+      severity="info"
+      action={
+        accountId ? (
+          <Button color="inherit" size="small" href={ssoStartUrl({ accountId })}>
+            {t('Sign in with {{provider}}', { provider: provider ?? '' })}
+          </Button>
+        ) : undefined
+      }
+    >
+      {t('Your organisation signs in with single sign-on ({{provider}}), not with a password here.', {
+        provider: provider ?? '',
+      })}
+    </Alert>
+  );
+}
+
+export function LoginForm({
+  onForgotPassword,
+  initialLogin = '',
+}: {
+  onForgotPassword: () => void;
+  /** The e-mail typed at the single sign-on step, when the page asked for it first. */
+  initialLogin?: string;
+}) {
   const { t } = useTranslation();
   const { leave } = useSignInNavigation();
   const loginMutation = useLogin();
-  const [values, setValues] = useState<LoginValues>({ login: '', password: '' });
+  const [values, setValues] = useState<LoginValues>({ login: initialLogin, password: '' });
   // After a right password: the code step (MFA_REQUIRED), with a secret to scan first when the
   // account requires codes and the user has none (MFA_ENROLMENT_REQUIRED).
   const [codeStep, setCodeStep] = useState<{ enrolment: TotpEnrolment | null } | null>(null);
@@ -139,9 +169,11 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
             {t('Too many sign-in attempts. Please wait a few minutes and try again.')}
           </Alert>
         )}
-        {failure !== null && failure !== 'BAD_PASSWORD' && failure !== 'RATE_LIMITED' && (
-          <UnexpectedErrorAlert />
-        )}
+        {failure === 'SSO_REQUIRED' && <SsoRequired data={errorBody(loginMutation.error)?.error_data} />}
+        {failure !== null &&
+          failure !== 'BAD_PASSWORD' &&
+          failure !== 'RATE_LIMITED' &&
+          failure !== 'SSO_REQUIRED' && <UnexpectedErrorAlert />}
         <FormTextField label={t('Username')} autoComplete="username" autoFocus required {...field('login')} />
         <FormTextField
           label={t('Password')}

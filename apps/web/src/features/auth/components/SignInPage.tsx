@@ -6,7 +6,9 @@ import { Loading } from '../../../components/Loading';
 import { lazyPage } from '../../../lib/lazy-page';
 import { getSid } from '../../../lib/storage';
 import { useSignInNavigation } from '../sign-in-navigation';
+import { ssoLookup } from '../api/sso';
 import { LoginForm } from './LoginForm';
+import { SsoEmailStep, SsoErrorAlert } from './SsoEmailStep';
 
 // Password recovery (and the e-mail rule it validates with) loads when asked for.
 const ForgotPasswordForm = lazyPage(
@@ -30,6 +32,20 @@ export function SignInPage() {
   const { t } = useTranslation();
   const { notice } = useSignInNavigation();
   const [view, setView] = useState<'login' | 'forgot'>('login');
+  // When some account signs in through its provider the page asks for the e-mail first (the
+  // password form until the server answered; a failed look-up leaves it).
+  const [emailFirst, setEmailFirst] = useState<boolean | null>(null);
+  const [typedEmail, setTypedEmail] = useState('');
+  const ssoError = new URLSearchParams(window.location.search).get('sso_error');
+  useEffect(() => {
+    let live = true;
+    ssoLookup()
+      .then((answer) => live && setEmailFirst(answer.any === 1))
+      .catch(() => live && setEmailFirst(false));
+    return () => {
+      live = false;
+    };
+  }, []);
   // A stored session goes to the inbox, whose guard checks it (an ended one comes back here).
   if (getSid() !== null) return <Leave to="/group/list" />;
 
@@ -37,8 +53,16 @@ export function SignInPage() {
     <CenteredCard title={t('Imaging Inbox')}>
       <Stack spacing={2}>
         {notice && <Alert severity="success">{t(notice)}</Alert>}
-        {view === 'login' ? (
-          <LoginForm onForgotPassword={() => setView('forgot')} />
+        {ssoError && <SsoErrorAlert reason={ssoError} />}
+        {view === 'login' && emailFirst ? (
+          <SsoEmailStep
+            onPassword={(email) => {
+              setTypedEmail(email);
+              setEmailFirst(false);
+            }}
+          />
+        ) : view === 'login' ? (
+          <LoginForm initialLogin={typedEmail} onForgotPassword={() => setView('forgot')} />
         ) : (
           <Suspense fallback={<Loading />}>
             <ForgotPasswordForm onBack={() => setView('login')} />
