@@ -115,7 +115,10 @@ export function DestinationDialog({ accountId, editing, onClose }: Props) {
             {check('can_search_mwl', 'Search modality worklist')}
             {check('can_push', 'Push (C-STORE)')}
           </Stack>
-          {check('storage_commitment', 'Ask for storage commitment after a push')}
+          {/* In a row as the checkboxes above, so it lines up with them (a Stack child loses the label's offset). */}
+          <Stack direction="row">
+            {check('storage_commitment', 'Ask for storage commitment after a push')}
+          </Stack>
           {form.storage_commitment &&
             text('storage_commitment_timeout', 'Wait for the commitment report (seconds, empty: default)')}
           {check('tls', 'Use TLS (DICOM over TLS 1.2 or later)')}
