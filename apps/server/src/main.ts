@@ -130,8 +130,6 @@ export async function startServer(
     throw error;
   }
   log(`DICOM listener ${config.dicomAet} on ${config.host}:${dicomPort}`);
-  const hl7 = config.hl7.port === undefined ? undefined : startHl7(ctx, config, log);
-  let hl7Port: number | undefined;
   let dicomTlsPort: number | undefined;
   if (config.dicomTls) {
     try {
@@ -145,6 +143,8 @@ export async function startServer(
     }
     log(`DICOM TLS listener ${config.dicomAet} on ${config.host}:${dicomTlsPort}`);
   }
+  const hl7 = config.hl7.port === undefined ? undefined : startHl7(ctx, config, log);
+  let hl7Port: number | undefined;
   if (hl7) {
     try {
       hl7Port = await hl7.start(config.hl7.port!, config.host);
@@ -175,9 +175,9 @@ export async function startServer(
     http,
     url,
     dicomPort,
+    dicomTlsPort,
     hl7Port,
     recovery,
-    dicomTlsPort,
     async stop() {
       ctx.services.readiness.drain();
       await purgeTimer.stop();
