@@ -6,7 +6,10 @@
  * `MoveDeliveries` is, so the kernel never imports a module.
  */
 import { decodeIdentifier, encodeIdentifier } from './client/identifier.js';
-import type { DicomAttributes } from './client/types.js';
+import type { CommitmentItem, CommitmentReport, DicomAttributes, ReportAnswer } from './client/types.js';
+
+// The report's shapes are the client's public ones (client/types.ts); the listener uses them too.
+export type { CommitmentItem, CommitmentReport, ReportAnswer };
 
 /** Storage Commitment Push Model SOP Class. */
 export const STORAGE_COMMITMENT_CLASS = '1.2.840.10008.1.20.1';
@@ -19,20 +22,6 @@ export const COMMITMENT_EVENT = { allCommitted: 1, someFailed: 2 } as const;
 /** The most instances one N-ACTION names (its dataset stays well under a few MB). */
 export const MAX_COMMITMENT_INSTANCES = 20_000;
 
-/** One instance to commit, as the N-ACTION names it. */
-export interface CommitmentItem {
-  sopClassUid: string;
-  sopInstanceUid: string;
-}
-
-/** What a PACS reported for one transaction. */
-export interface CommitmentReport {
-  transactionUid: string;
-  committed: CommitmentItem[];
-  /** Each failed instance with its Failure Reason (0008,1197), e.g. 0x0112 no such object instance. */
-  failed: (CommitmentItem & { reason: number })[];
-}
-
 /** Who sent a report: the PACS's AE title, and the destinations its association may speak for. */
 export interface CommitmentReporter {
   callingAe: string;
@@ -40,9 +29,6 @@ export interface CommitmentReporter {
   /** On our listener: the destinations the calling PACS delivers for; on our own association: the one asked. */
   destinationIds: readonly string[];
 }
-
-/** The answer to a report: recorded (0000), or refused with a DIMSE status and comment. */
-export type ReportAnswer = { status: 0 } | { status: number; comment: string };
 
 export interface StorageCommitmentReports {
   /** Records a report; answers how the N-EVENT-REPORT-RSP is to read. */

@@ -4,7 +4,6 @@
  */
 import type { Readable } from 'node:stream';
 import type { StatusCategory } from './status.js';
-import type { CommitmentItem, CommitmentReport, ReportAnswer } from '../storage-commitment.js';
 
 /** A remote application entity: where to connect and which AE title to call. */
 export interface Peer {
@@ -256,3 +255,20 @@ export interface ScuAssociation {
   /** A-ABORT now; operations in progress fail with AssociationError. */
   abort(reason?: string): void;
 }
+
+/** One instance of a storage commitment request (PS3.4 J.3). */
+export interface CommitmentItem {
+  sopClassUid: string;
+  sopInstanceUid: string;
+}
+
+/** What a PACS reported for one transaction. */
+export interface CommitmentReport {
+  transactionUid: string;
+  committed: CommitmentItem[];
+  /** Each failed instance with its Failure Reason (0008,1197), e.g. 0x0112 no such object instance. */
+  failed: (CommitmentItem & { reason: number })[];
+}
+
+/** The answer to a report: recorded (0000), or refused with a DIMSE status and comment. */
+export type ReportAnswer = { status: 0 } | { status: number; comment: string };
