@@ -57,7 +57,9 @@ export class DicomListener {
       (socket) => {
         if (checkPeers && !socket.authorized) {
           const reason = String(socket.authorizationError ?? 'no certificate');
-          this.deps.log(`DICOM TLS connection from ${socket.remoteAddress ?? '?'} refused: certificate ${reason}`);
+          this.deps.log(
+            `DICOM TLS connection from ${socket.remoteAddress ?? '?'} refused: certificate ${reason}`,
+          );
           socket.destroy();
           return;
         }

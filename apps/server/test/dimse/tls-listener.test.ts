@@ -117,7 +117,9 @@ describe.each(DIALECTS)('DICOM TLS listener with dcmtk on %s', (dialect) => {
     const run = await echoscu([]);
     expect(run.code).not.toBe(0);
     expect(run.output).not.toMatch(/Received Echo Response/);
-    expect((await refusalsSince(before)).join('\n')).toMatch(/refused: .*(wrong version|http request|WRONG_VERSION|record)/i);
+    expect((await refusalsSince(before)).join('\n')).toMatch(
+      /refused: .*(wrong version|http request|WRONG_VERSION|record)/i,
+    );
     // The plain listener beside it still answers.
     const plain = await echoscu([], PLAIN_INSIDE_PORT);
     expect(plain.code, plain.output).toBe(0);

@@ -170,7 +170,11 @@ describe.each(DIALECTS)('Destinations over DICOM TLS (dcmtk storescp +tls) on %s
       port: toPacs.port,
     });
     expect(await echo(plain)).toMatchObject({ ok: false, reason: 'no DICOM answer' });
-    const set = await server.api.call('destination/set', { uuid: plain, tls: '1', tls_ca: pki.text('ca.pem') }, admin);
+    const set = await server.api.call(
+      'destination/set',
+      { uuid: plain, tls: '1', tls_ca: pki.text('ca.pem') },
+      admin,
+    );
     expect(set.body).toMatchObject({ tls: 1, tls_key_set: 0, tls_cert: null });
     expect(await echo(plain)).toMatchObject({ ok: false });
     const withCert = await server.api.call(
@@ -181,7 +185,11 @@ describe.each(DIALECTS)('Destinations over DICOM TLS (dcmtk storescp +tls) on %s
     expect(withCert.body).toMatchObject({ tls: 1, tls_key_set: 1 });
     expect(await echo(plain)).toMatchObject({ ok: true });
     // Cleared again ('' removes both), the destination is back to no client certificate.
-    const cleared = await server.api.call('destination/set', { uuid: plain, tls_cert: '', tls_key: '' }, admin);
+    const cleared = await server.api.call(
+      'destination/set',
+      { uuid: plain, tls_cert: '', tls_key: '' },
+      admin,
+    );
     expect(cleared.body).toMatchObject({ tls_key_set: 0, tls_cert: null });
   });
 

@@ -27,7 +27,12 @@ export interface TlsColumns {
   tls_key?: string | null;
 }
 
-type TlsRow = { tls: number | string; tls_ca: string | null; tls_cert: string | null; tls_key: string | null };
+type TlsRow = {
+  tls: number | string;
+  tls_ca: string | null;
+  tls_cert: string | null;
+  tls_key: string | null;
+};
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
 
