@@ -43,7 +43,7 @@ export type ActionCode = 'C' | 'R' | 'U' | 'D' | 'E';
 export interface EventCodes {
   event: DcmCode;
   type?: DcmCode;
-  action: ActionCode;
+  eventAction: ActionCode;
   /**
    * Where the study went or came from, for transfers and exports: the requesting user is the
    * source (what left) or the destination (what came in), and the other party has the other role.
@@ -53,36 +53,43 @@ export interface EventCodes {
   media?: boolean;
 }
 
-const accessed = (action: ActionCode): EventCodes => ({ event: EVENT.instancesAccessed, action });
-const sentOut: EventCodes = { event: EVENT.instancesTransferred, action: 'R', direction: 'out' };
-const cameIn: EventCodes = { event: EVENT.instancesTransferred, action: 'C', direction: 'in' };
-const query: EventCodes = { event: EVENT.query, action: 'E' };
+const accessed = (action: ActionCode): EventCodes => ({
+  event: EVENT.instancesAccessed,
+  eventAction: action,
+});
+const sentOut: EventCodes = { event: EVENT.instancesTransferred, eventAction: 'R', direction: 'out' };
+const cameIn: EventCodes = { event: EVENT.instancesTransferred, eventAction: 'C', direction: 'in' };
+const query: EventCodes = { event: EVENT.query, eventAction: 'E' };
 const userSecurity: EventCodes = {
   event: EVENT.securityAlert,
   type: EVENT_TYPE.userSecurityAttributesChanged,
-  action: 'E',
+  eventAction: 'E',
 };
 
 const BY_ACTION: Record<string, EventCodes> = {
-  LOGIN: { event: EVENT.userAuthentication, type: EVENT_TYPE.login, action: 'E' },
-  LOGOUT: { event: EVENT.userAuthentication, type: EVENT_TYPE.logout, action: 'E' },
-  TWO_FACTOR_CODE_FAILED: { event: EVENT.userAuthentication, type: EVENT_TYPE.login, action: 'E' },
-  TWO_FACTOR_RECOVERY_CODE_USED: { event: EVENT.userAuthentication, type: EVENT_TYPE.login, action: 'E' },
+  LOGIN: { event: EVENT.userAuthentication, type: EVENT_TYPE.login, eventAction: 'E' },
+  LOGOUT: { event: EVENT.userAuthentication, type: EVENT_TYPE.logout, eventAction: 'E' },
+  TWO_FACTOR_CODE_FAILED: { event: EVENT.userAuthentication, type: EVENT_TYPE.login, eventAction: 'E' },
+  TWO_FACTOR_RECOVERY_CODE_USED: {
+    event: EVENT.userAuthentication,
+    type: EVENT_TYPE.login,
+    eventAction: 'E',
+  },
   PASSWORD_CHANGE: userSecurity,
   PASSWORD_RESET: userSecurity,
   PASSWORD_RESET_REQUEST: userSecurity,
   TWO_FACTOR_ENROL: userSecurity,
   TWO_FACTOR_DISABLE: userSecurity,
   PROFILE_EDIT: userSecurity,
-  MEMBER_SET: { event: EVENT.securityAlert, type: EVENT_TYPE.securityRolesChanged, action: 'U' },
-  MEMBER_DELETE: { event: EVENT.securityAlert, type: EVENT_TYPE.securityRolesChanged, action: 'D' },
+  MEMBER_SET: { event: EVENT.securityAlert, type: EVENT_TYPE.securityRolesChanged, eventAction: 'U' },
+  MEMBER_DELETE: { event: EVENT.securityAlert, type: EVENT_TYPE.securityRolesChanged, eventAction: 'D' },
   STUDY_VIEW: accessed('R'),
   THUMBNAIL_VIEW: accessed('R'),
   ATTACHMENT_VIEW: accessed('R'),
   ATTACHMENT_LIST: accessed('R'),
   VIEWER_TOKEN: accessed('R'),
   STUDY_EXISTS: accessed('R'),
-  STUDY_DOWNLOAD: { event: EVENT.export, action: 'R', direction: 'out', media: true },
+  STUDY_DOWNLOAD: { event: EVENT.export, eventAction: 'R', direction: 'out', media: true },
   SHARE: sentOut,
   STUDY_SEND: sentOut,
   PUSH: sentOut,
@@ -121,12 +128,12 @@ export function codesFor(action: string, objectType: string): EventCodes {
   // group, or that copy's access taken back.
   if (objectType === 'share')
     return action === 'DELETE'
-      ? { event: EVENT.securityAlert, type: EVENT_TYPE.objectSecurityAttributesChanged, action: 'D' }
+      ? { event: EVENT.securityAlert, type: EVENT_TYPE.objectSecurityAttributesChanged, eventAction: 'D' }
       : sentOut;
-  if (DEIDENTIFIED.test(action)) return { event: EVENT.export, action: 'R', direction: 'out' };
+  if (DEIDENTIFIED.test(action)) return { event: EVENT.export, eventAction: 'R', direction: 'out' };
   const change = changeCode(action);
   if (objectType === 'study') return accessed(change ?? 'R');
-  return { event: EVENT.securityAlert, type: EVENT_TYPE.softwareConfiguration, action: change ?? 'E' };
+  return { event: EVENT.securityAlert, type: EVENT_TYPE.softwareConfiguration, eventAction: change ?? 'E' };
 }
 
 function changeCode(action: string): ActionCode | undefined {

@@ -52,7 +52,7 @@ export function auditMessageXml(event: QueuedEvent, source: AuditSource): string
     el(
       'EventIdentification',
       {
-        EventActionCode: codes.action,
+        EventActionCode: codes.eventAction,
         EventDateTime: new Date(event.at).toISOString(),
         EventOutcomeIndicator: failed ? '4' : '0',
       },
