@@ -5,7 +5,10 @@ import type { StudyRow } from '../../repositories/studies.repository.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { ZipEntry } from '../../storage/zip-stream.js';
 
-/** Source bytes one de-identified archive may hold (each copy is made in memory before the first byte). */
+/**
+ * Source bytes one de-identified archive may hold: every file is de-identified twice (once to size
+ * the archive and build its DICOMDIR, once as it is written), so this bounds one request's work.
+ */
 export const DEIDENTIFIED_DOWNLOAD_MAX_BYTES = 1024 * 1024 * 1024;
 
 /**
@@ -113,8 +116,15 @@ export async function deidentifiedArchive(
         }
         imageNumber += 1;
         const fileId = [...folder, String(imageNumber)];
-        const bytes = copy.bytes;
-        entries.push({ name: fileId.join('/'), size: bytes.byteLength, open: () => once(bytes) });
+        // Only the sizes and UIDs stay: the copy is made again as its entry is written, so an
+        // archive holds one file in memory at a time, not all of them (the profile's output is a
+        // function of the file and the account's secret, so the second copy is the first).
+        const size = copy.bytes.byteLength;
+        entries.push({
+          name: fileId.join('/'),
+          size,
+          open: () => deidentifiedAgain(deps.blobs, file.blob_key, bound, size),
+        });
         dirSeries.images.push({
           fileId,
           sopClassUid: file.sop_class_uid,
@@ -123,7 +133,7 @@ export async function deidentifiedArchive(
           instanceNumber: file.instance_number,
         });
         out.instances += 1;
-        out.bytes += bytes.byteLength;
+        out.bytes += size;
       }
     }
   }
@@ -135,6 +145,21 @@ export async function deidentifiedArchive(
   const dicomdir = buildDicomdir([...dirStudies.values()]);
   entries.unshift({ name: 'DICOMDIR', size: dicomdir.byteLength, open: () => once(dicomdir) });
   return { entries, ...out };
+}
+
+/** The de-identified copy of one stored file, made as its ZIP entry is written. */
+async function* deidentifiedAgain(
+  blobs: BlobStore,
+  blobKey: string,
+  bound: DeidentifyingProfile,
+  size: number,
+): AsyncGenerator<Uint8Array> {
+  const applied = bound.apply(await blobs.read(blobKey));
+  // A file that changed under the download, or a profile that is not deterministic, would write an
+  // entry whose length differs from the one announced: end the archive instead.
+  if (applied.refused || applied.result.bytes.byteLength !== size)
+    throw new Error(`de-identified copy of ${blobKey} changed while the archive was written`);
+  yield applied.result.bytes;
 }
 
 // eslint-disable-next-line @typescript-eslint/require-await
