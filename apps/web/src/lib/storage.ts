@@ -4,6 +4,8 @@ export const STORAGE_KEYS = {
   tags: 'tags',
   uiJson: 'user:ui_json',
   lastSearch: 'worklist:lastSearch',
+  /** When this tab left for its account's identity provider (ms), until the sign-in lands. */
+  ssoStarted: 'sso:started',
 } as const;
 
 export function getSid(): string | null {

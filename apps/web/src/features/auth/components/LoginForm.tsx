@@ -10,7 +10,7 @@ import { errorBody, errorCode } from '../../../lib/api-error';
 import { useLogin } from '../api/login';
 import { useSignInNavigation } from '../sign-in-navigation';
 import { loginErrors, type LoginValues } from '../login-rules';
-import { ssoStartUrl } from '../api/sso';
+import { markSsoStarted, ssoStartUrl } from '../api/sso';
 
 /** SSO_REQUIRED: the account signs in through its provider; the button goes there. */
 function SsoRequired({ data }: { data: unknown }) {
@@ -21,7 +21,12 @@ function SsoRequired({ data }: { data: unknown }) {
       severity="info"
       action={
         accountId ? (
-          <Button color="inherit" size="small" href={ssoStartUrl({ accountId })}>
+          <Button
+            color="inherit"
+            size="small"
+            href={ssoStartUrl({ accountId })}
+            onClick={() => markSsoStarted()}
+          >
             {t('Sign in with {{provider}}', { provider: provider ?? '' })}
           </Button>
         ) : undefined

@@ -3,7 +3,7 @@ import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { emailSchema } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { FormTextField } from '../../../components/FormTextField';
-import { ssoLookup, ssoStartUrl } from '../api/sso';
+import { markSsoStarted, ssoLookup, ssoStartUrl } from '../api/sso';
 
 /**
  * Sign-in's first step when some account signs in through its provider: the e-mail alone. An
@@ -27,6 +27,7 @@ export function SsoEmailStep({ onPassword }: { onPassword: (email: string) => vo
     try {
       const { provider } = await ssoLookup(parsed.data);
       if (provider) {
+        markSsoStarted();
         window.location.assign(ssoStartUrl({ email: parsed.data }));
         return;
       }
