@@ -10,18 +10,13 @@
  * choice that keeps a conforming file conforming (`resolveCombined`).
  */
 
+import { ANONYMIZATION_OPTIONS, type AnonymizationOption } from '@imaging-inbox/contract';
+
 export type Action = 'X' | 'Z' | 'D' | 'U' | 'K' | 'C';
 
-/** The options of Table E.1-1 a profile may choose, by the name the contract uses. */
-export const DEIDENTIFICATION_OPTIONS = [
-  'retainLongitudinalModifiedDates',
-  'retainPatientCharacteristics',
-  'retainDeviceIdentity',
-  'retainUids',
-  'cleanDescriptors',
-  'cleanStructuredContent',
-] as const;
-export type DeidentificationOption = (typeof DEIDENTIFICATION_OPTIONS)[number];
+/** The options of Table E.1-1 a profile may choose: the contract's list, under the engine's name. */
+export const DEIDENTIFICATION_OPTIONS = ANONYMIZATION_OPTIONS;
+export type DeidentificationOption = AnonymizationOption;
 
 const OPTION_LETTERS: Record<string, DeidentificationOption> = {
   L: 'retainLongitudinalModifiedDates',
