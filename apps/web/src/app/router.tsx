@@ -6,7 +6,7 @@ import { LinkUploadPage } from '../features/link';
 import { RequestStudyPage } from '../features/request';
 import { RetrieveStudyPage } from '../features/retrieve';
 import { SendLinkPage } from '../features/send-link';
-import { AuditLogPage, GroupsAdminPage, UsersAdminPage } from '../features/admin';
+import { AuditLogPage, GroupsAdminPage, SsoAdminPage, UsersAdminPage } from '../features/admin';
 import { DestinationsAdminPage } from '../features/destinations';
 import { LabelsAdminPage } from '../features/labels';
 import { DeidentificationAdminPage } from '../features/privacy';
@@ -61,6 +61,7 @@ export const routes: RouteObject[] = [
               { path: '/organization/audit.html', element: <AuditLogPage /> },
               { path: '/organization/labels.html', element: <LabelsAdminPage /> },
               { path: '/organization/deidentification.html', element: <DeidentificationAdminPage /> },
+              { path: '/organization/sso.html', element: <SsoAdminPage /> },
             ],
           },
         ],

@@ -209,6 +209,7 @@ export const COMPUTED_KEYS: readonly string[] = [
   'Clean descriptions (keep them without identifying text)',
   'Clean structured reports',
   'De-identification',
+  'Single sign-on',
   'Order type',
   'Priority',
   'Reason for visit',

@@ -1377,6 +1377,58 @@ const es: Messages = {
   'Clean descriptions (keep them without identifying text)':
     'Limpiar las descripciones (mantenerlas sin texto identificativo)',
   'Clean structured reports': 'Limpiar los informes estructurados',
+  // De-identified downloads and shares (issue 33).
+  'De-identify': 'Desidentificar',
+  'De-identification profile': 'Perfil de desidentificación',
+  'No de-identification profile is available to you.':
+    'No tiene acceso a ningún perfil de desidentificación.',
+  '{{count}} images that may show burned-in patient text were left out._one':
+    'Se excluyó {{count}} imagen que puede mostrar texto del paciente incrustado.',
+  '{{count}} images that may show burned-in patient text were left out._other':
+    'Se excluyeron {{count}} imágenes que pueden mostrar texto del paciente incrustado.',
+  '{{count}} files that could not be de-identified were left out._one':
+    'Se excluyó {{count}} archivo que no se pudo desidentificar.',
+  '{{count}} files that could not be de-identified were left out._other':
+    'Se excluyeron {{count}} archivos que no se pudieron desidentificar.',
+  'Not downloaded: every image of this exam may show burned-in patient text, which de-identification cannot remove.':
+    'No descargado: cada imagen de este estudio puede mostrar texto del paciente incrustado, que la desidentificación no puede eliminar.',
+  'Not shared: every image of this exam may show burned-in patient text, which de-identification cannot remove.':
+    'No compartido: cada imagen de este estudio puede mostrar texto del paciente incrustado, que la desidentificación no puede eliminar.',
+  'Shared de-identified.': 'Compartido desidentificado.',
+  'Single sign-on': 'Inicio de sesión único',
+  'This value was refused': 'Este valor fue rechazado',
+  'Members sign in with the hospital’s OpenID Connect provider. Register this redirect URI there:':
+    'Los miembros inician sesión con el proveedor OpenID Connect del hospital. Registre allí esta URI de redirección:',
+  'Sign-in with this provider is on': 'El inicio de sesión con este proveedor está activo',
+  Provider: 'Proveedor',
+  'Name shown on the sign-in page': 'Nombre mostrado en la página de inicio de sesión',
+  'Issuer URL': 'URL del emisor (issuer)',
+  'The provider’s address, starting with https://': 'La dirección del proveedor, empezando por https://',
+  'Client ID': 'ID de cliente',
+  'Client secret': 'Secreto de cliente',
+  'A secret is set: leave empty to keep it': 'Hay un secreto guardado: déjelo vacío para conservarlo',
+  'No secret is set': 'No hay ningún secreto guardado',
+  Scopes: 'Ámbitos (scopes)',
+  'Separated by spaces, with openid': 'Separados por espacios, con openid',
+  'E-mail domains that sign in here': 'Dominios de correo que inician sesión aquí',
+  'Separated by commas': 'Separados por comas',
+  Claims: 'Notificaciones (claims)',
+  'Claim with the e-mail': 'Notificación con el correo',
+  'Claim with the first name': 'Notificación con el nombre',
+  'Claim with the last name': 'Notificación con los apellidos',
+  'Claim with roles (optional)': 'Notificación con los roles (opcional)',
+  'Role mapping (JSON)': 'Correspondencia de roles (JSON)',
+  'For example [{"value": "radiology", "role_id": "…", "group_id": "…"}]':
+    'Por ejemplo [{"value": "radiology", "role_id": "…", "group_id": "…"}]',
+  'Accounts and passwords': 'Cuentas y contraseñas',
+  'Create users on their first sign-in': 'Crear los usuarios en su primer inicio de sesión',
+  'Role of new users': 'Rol de los usuarios nuevos',
+  'Require single sign-on (no password sign-in)': 'Exigir inicio de sesión único (sin contraseña)',
+  'Admin who may still sign in with a password (e-mail)':
+    'Administrador que aún puede iniciar sesión con contraseña (correo)',
+  'The settings were not saved: check the fields marked.':
+    'La configuración no se guardó: revise los campos señalados.',
+  Saved: 'Guardado',
 };
 
 export default es;

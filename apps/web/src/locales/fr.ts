@@ -1384,6 +1384,59 @@ const fr: Messages = {
   'Clean descriptions (keep them without identifying text)':
     'Nettoyer les descriptions (les garder sans texte identifiant)',
   'Clean structured reports': 'Nettoyer les comptes rendus structurés',
+  // De-identified downloads and shares (issue 33).
+  'De-identify': 'Dé-identifier',
+  'De-identification profile': 'Profil de dé-identification',
+  'No de-identification profile is available to you.':
+    'Aucun profil de dé-identification ne vous est accessible.',
+  '{{count}} images that may show burned-in patient text were left out._one':
+    '{{count}} image pouvant montrer du texte patient incrusté a été écartée.',
+  '{{count}} images that may show burned-in patient text were left out._other':
+    '{{count}} images pouvant montrer du texte patient incrusté ont été écartées.',
+  '{{count}} files that could not be de-identified were left out._one':
+    '{{count}} fichier impossible à dé-identifier a été écarté.',
+  '{{count}} files that could not be de-identified were left out._other':
+    '{{count}} fichiers impossibles à dé-identifier ont été écartés.',
+  'Not downloaded: every image of this exam may show burned-in patient text, which de-identification cannot remove.':
+    'Non téléchargé : chaque image de cet examen peut montrer du texte patient incrusté, que la dé-identification ne peut pas retirer.',
+  'Not shared: every image of this exam may show burned-in patient text, which de-identification cannot remove.':
+    'Non partagé : chaque image de cet examen peut montrer du texte patient incrusté, que la dé-identification ne peut pas retirer.',
+  'Shared de-identified.': 'Partagé dé-identifié.',
+  'Single sign-on': 'Authentification unique',
+  'This value was refused': 'Cette valeur a été refusée',
+  'Members sign in with the hospital’s OpenID Connect provider. Register this redirect URI there:':
+    'Les membres se connectent avec le fournisseur OpenID Connect de l’hôpital. Enregistrez-y cette URI de redirection :',
+  'Sign-in with this provider is on': 'La connexion par ce fournisseur est active',
+  Provider: 'Fournisseur',
+  'Name shown on the sign-in page': 'Nom affiché sur la page de connexion',
+  'Issuer URL': 'URL de l’émetteur (issuer)',
+  'The provider’s address, starting with https://': 'L’adresse du fournisseur, commençant par https://',
+  'Client ID': 'Identifiant client',
+  'Client secret': 'Secret client',
+  'A secret is set: leave empty to keep it': 'Un secret est enregistré : laissez vide pour le garder',
+  'No secret is set': 'Aucun secret enregistré',
+  Scopes: 'Portées (scopes)',
+  'Separated by spaces, with openid': 'Séparées par des espaces, avec openid',
+  'E-mail domains that sign in here': 'Domaines de courriel qui se connectent ici',
+  'Separated by commas': 'Séparés par des virgules',
+  Claims: 'Revendications (claims)',
+  'Claim with the e-mail': 'Revendication du courriel',
+  'Claim with the first name': 'Revendication du prénom',
+  'Claim with the last name': 'Revendication du nom',
+  'Claim with roles (optional)': 'Revendication des rôles (facultatif)',
+  'Role mapping (JSON)': 'Correspondance des rôles (JSON)',
+  'For example [{"value": "radiology", "role_id": "…", "group_id": "…"}]':
+    'Par exemple [{"value": "radiology", "role_id": "…", "group_id": "…"}]',
+  'Accounts and passwords': 'Comptes et mots de passe',
+  'Create users on their first sign-in': 'Créer les utilisateurs à leur première connexion',
+  'Role of new users': 'Rôle des nouveaux utilisateurs',
+  'Require single sign-on (no password sign-in)':
+    'Exiger l’authentification unique (pas de connexion par mot de passe)',
+  'Admin who may still sign in with a password (e-mail)':
+    'Administrateur pouvant encore se connecter par mot de passe (courriel)',
+  'The settings were not saved: check the fields marked.':
+    'Les paramètres n’ont pas été enregistrés : vérifiez les champs signalés.',
+  Saved: 'Enregistré',
 };
 
 export default fr;

@@ -28,8 +28,13 @@ describe('buildMenu', () => {
       isAdmin: true,
       permissions: permissionFlags(['group_view', 'route_edit']),
     });
-    // Destinations needs no permission beyond being the account's admin.
-    expect(menu.administration.map((l) => l.label)).toEqual(['Groups', 'Routing Rules', 'Destinations']);
+    // Destinations and Single sign-on need no permission beyond being the account's admin.
+    expect(menu.administration.map((l) => l.label)).toEqual([
+      'Groups',
+      'Routing Rules',
+      'Destinations',
+      'Single sign-on',
+    ]);
     expect(menu.administration.every((l) => l.external)).toBe(true);
   });
   it('gives holders of audit_view the Audit Log', () => {

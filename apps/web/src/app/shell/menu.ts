@@ -27,6 +27,8 @@ const ADMIN_LINKS: { label: string; href: string; anyOf: Permission[] }[] = [
     href: '/organization/deidentification.html',
     anyOf: ['anonymization_view', 'anonymization_edit'],
   },
+  // account/sso/get|set are the account admins' (the server's account-settings rule).
+  { label: 'Single sign-on', href: '/organization/sso.html', anyOf: [] },
 ];
 
 export interface MenuInput {

@@ -13,3 +13,7 @@ export const AuditLogPage = /* @__PURE__ */ lazyPage(
   () => import('./components/AuditLogPage'),
   (m) => m.AuditLogPage,
 );
+export const SsoAdminPage = /* @__PURE__ */ lazyPage(
+  () => import('./components/SsoAdminPage'),
+  (m) => m.SsoAdminPage,
+);
