@@ -51,6 +51,10 @@ const en: Messages = {
     '{{count}} PDF, image or video file is not DICOM: upload it with "PDF, image or video files" above.',
   'These {{count}} documents ({{size}}) are sent as one exam: please enter its patient and exam details._one':
     'This document ({{size}}) is sent as one exam: please enter its patient and exam details.',
+  '{{count}} images that may show burned-in patient text were left out._one':
+    '{{count}} image that may show burned-in patient text was left out.',
+  '{{count}} files that could not be de-identified were left out._one':
+    '{{count}} file that could not be de-identified was left out.',
 };
 
 /** Dynamic imports keep each table in its own chunk, fetched the first time it is chosen. */

@@ -5,3 +5,5 @@ export const DeidentificationAdminPage = /* @__PURE__ */ lazyPage(
   () => import('./components/DeidentificationAdminPage'),
   (m) => m.DeidentificationAdminPage,
 );
+/** The account's de-identification profiles, for the de-identified download of the Downloads tab. */
+export { useAnonymizationProfiles } from './api/anonymization';

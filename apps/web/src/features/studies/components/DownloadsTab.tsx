@@ -7,6 +7,8 @@ import {
   FormControlLabel,
   FormGroup,
   LinearProgress,
+  MenuItem,
+  TextField,
   Typography,
 } from '@mui/material';
 import Album from '@mui/icons-material/Album';
@@ -15,9 +17,12 @@ import type { Study } from '@imaging-inbox/contract';
 import { useSnackbar } from 'notistack';
 import { useTranslation } from '../../../lib/i18n';
 import { formatMegabytes } from '../../../lib/format';
+import { useAnonymizationProfiles } from '../../privacy';
+import { useInbox } from '../../../session/inbox-context';
 import { studiesDownloadUrl, studyDownloadUrl, type DownloadBundle } from '../api/study-download';
 import { studySeriesQuery } from '../api/study-series';
 import { downloadFile, percent, type DownloadProgress } from '../lib/download';
+import { refusedForBurnedInText, refusedNotice } from '../lib/deidentified';
 import { seriesParam } from '../lib/series';
 
 function SeriesPicker({
@@ -66,6 +71,65 @@ function SeriesPicker({
 }
 
 /**
+ * "De-identify" and the account's profile to do it with (study_download_anonymized only). A caller
+ * who may not list the profiles, or an account without any, sees the box disabled with the reason.
+ */
+function DeidentifyChoice({
+  profileId,
+  onChange,
+  disabled,
+}: {
+  /** null: an identified download */
+  profileId: string | null;
+  onChange: (next: string | null) => void;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  // The exam is in the signed-in account, whose profiles these are (the server checks the study's).
+  const profiles = useAnonymizationProfiles(useInbox().account.uuid);
+  const list = profiles.data ?? [];
+  const unavailable = profiles.isError || (profiles.isSuccess && list.length === 0);
+  const chosen =
+    profileId !== null && list.some((p) => p.uuid === profileId) ? profileId : (list[0]?.uuid ?? '');
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2 }}>
+      <FormControlLabel
+        label={t('De-identify')}
+        control={
+          <Checkbox
+            checked={profileId !== null}
+            disabled={disabled || unavailable || !profiles.isSuccess}
+            onChange={(e) => onChange(e.target.checked ? (list[0]?.uuid ?? null) : null)}
+          />
+        }
+      />
+      {profileId !== null && (
+        <TextField
+          select
+          size="small"
+          label={t('De-identification profile')}
+          value={chosen}
+          disabled={disabled}
+          sx={{ minWidth: 260 }}
+          onChange={(e) => onChange(e.target.value)}
+        >
+          {list.map((p) => (
+            <MenuItem key={p.uuid} value={p.uuid}>
+              {p.name}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+      {unavailable && (
+        <Typography variant="body2" color="text.secondary">
+          {t('No de-identification profile is available to you.')}
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+/**
  * Downloads tab: the study (or chosen series) as a ZIP with a DICOMDIR, or the same files as an
  * ISO 9660 image to burn on a CD; for a multi-selection all selected studies in one archive. Progress is counted in the page from the body stream.
  */
@@ -75,6 +139,9 @@ export function DownloadsTab({ studies }: { studies: Study[] }) {
   const single = studies.length === 1 ? studies[0] : undefined;
   const [chosen, setChosen] = useState<Set<string> | null>(null);
   const [progress, setProgress] = useState<DownloadProgress | null>(null);
+  // A de-identified download (one study only: the storage download takes a profile).
+  const [profileId, setProfileId] = useState<string | null>(null);
+  const mayDeidentify = single?.permissions.study_download_anonymized === 1;
   const abort = useRef<AbortController | null>(null);
   const series = useQuery({ ...studySeriesQuery(single?.study_uid ?? ''), enabled: single !== undefined });
   useEffect(() => () => abort.current?.abort(), []);
@@ -87,15 +154,27 @@ export function DownloadsTab({ studies }: { studies: Study[] }) {
     if (seriesChoice === null) return;
     const controller = new AbortController();
     abort.current = controller;
-    const url = single ? studyDownloadUrl(single, seriesChoice, bundle) : studiesDownloadUrl(studies, bundle);
+    const deidentify = mayDeidentify && profileId !== null ? profileId : undefined;
+    const url = single
+      ? studyDownloadUrl(single, seriesChoice, bundle, deidentify)
+      : studiesDownloadUrl(studies, bundle);
     const extension = bundle === 'iso' ? 'iso' : 'zip';
     const fallback = single ? `study_${single.study_uid}.${extension}` : `studies.${extension}`;
     setProgress({ loaded: 0, total: null });
     try {
-      await downloadFile(url, fallback, setProgress, controller.signal);
-      enqueueSnackbar(t('Download complete'), { variant: 'success' });
+      const { refused } = await downloadFile(url, fallback, setProgress, controller.signal);
+      const leftOut = refusedNotice(refused, t);
+      if (leftOut) enqueueSnackbar(`${t('Download complete')}. ${leftOut}`, { variant: 'warning' });
+      else enqueueSnackbar(t('Download complete'), { variant: 'success' });
     } catch (error) {
-      if (!(error instanceof DOMException && error.name === 'AbortError')) {
+      if (refusedForBurnedInText(error)) {
+        enqueueSnackbar(
+          t(
+            'Not downloaded: every image of this exam may show burned-in patient text, which de-identification cannot remove.',
+          ),
+          { variant: 'error' },
+        );
+      } else if (!(error instanceof DOMException && error.name === 'AbortError')) {
         enqueueSnackbar(t('Failed to download exam(s)'), { variant: 'error' });
       }
     } finally {
@@ -116,6 +195,9 @@ export function DownloadsTab({ studies }: { studies: Study[] }) {
             })}
       </Typography>
       {single && <SeriesPicker study={single} chosen={chosen} onChange={setChosen} />}
+      {single && mayDeidentify && (
+        <DeidentifyChoice profileId={profileId} onChange={setProfileId} disabled={busy} />
+      )}
       <Box sx={{ display: 'flex', gap: 1 }}>
         <Button
           variant="contained"

@@ -16,6 +16,23 @@ export function attachmentName(header: string | null, fallback: string): string 
   return plain?.[1] ?? fallback;
 }
 
+/** What a de-identified download left out (its X-Deidentification-Refused-* headers; 0 when absent). */
+export interface RefusedFiles {
+  burnedIn: number;
+  unreadable: number;
+}
+
+export function refusedFiles(headers: Headers): RefusedFiles {
+  const count = (name: string) => {
+    const value = Number(headers.get(name));
+    return Number.isInteger(value) && value > 0 ? value : 0;
+  };
+  return {
+    burnedIn: count('X-Deidentification-Refused-Burned-In'),
+    unreadable: count('X-Deidentification-Refused-Unreadable'),
+  };
+}
+
 /** Percent done, 0..100, or null while the size is unknown. */
 export function percent(progress: DownloadProgress): number | null {
   if (!progress.total) return null;
@@ -33,7 +50,7 @@ export async function downloadFile(
   fallbackName: string,
   onProgress: (progress: DownloadProgress) => void,
   signal?: AbortSignal,
-): Promise<{ name: string; size: number }> {
+): Promise<{ name: string; size: number; refused: RefusedFiles }> {
   let response: Response;
   try {
     response = await fetch(url, { credentials: 'same-origin', signal });
@@ -43,13 +60,15 @@ export async function downloadFile(
   }
   if (!response.ok) {
     let code: string = CLIENT_ERROR_CODES.unexpected;
+    let body: { error_type?: string } | undefined;
     try {
-      const body = (await response.json()) as { error_type?: string };
+      body = (await response.json()) as { error_type?: string };
       code = body.error_type ?? code;
     } catch {
       // not JSON: keep the generic code
     }
-    throw new ApiError(code, response.status);
+    // The body goes along: its subtype says why (burned_in_text for a de-identified download).
+    throw new ApiError(code, response.status, body);
   }
   const length = Number(response.headers.get('Content-Length'));
   const total = Number.isFinite(length) && length > 0 ? length : null;
@@ -69,5 +88,5 @@ export async function downloadFile(
   const name = attachmentName(response.headers.get('Content-Disposition'), fallbackName);
   const blob = new Blob(chunks, { type: response.headers.get('Content-Type') ?? 'application/zip' });
   saveBlob(blob, name);
-  return { name, size: blob.size };
+  return { name, size: blob.size, refused: refusedFiles(response.headers) };
 }
