@@ -18,11 +18,15 @@ function json(body: unknown, status = 200) {
   );
 }
 
+/** What each study/share of a bundle answers (OK unless a test says otherwise). */
+let shareAnswer: () => unknown = () => ({ status: 'OK' });
+
 describe('ShareTab', () => {
   const fetchMock = vi.fn<typeof fetch>();
   const bundles: unknown[] = [];
   beforeEach(() => {
     bundles.length = 0;
+    shareAnswer = () => ({ status: 'OK' });
     fetchMock.mockImplementation((input, init) => {
       const url = urlOf(input);
       const path = url.pathname.replace('/api/v3/', '');
@@ -42,7 +46,7 @@ describe('ShareTab', () => {
       if (path === 'bundle') {
         const calls = bodyOf(init);
         bundles.push(calls);
-        return json(calls.map(() => ({ status: 'OK' })));
+        return json(calls.map(() => shareAnswer()));
       }
       return json({}, 404);
     });
@@ -104,5 +108,69 @@ describe('ShareTab', () => {
     expect(await screen.findByText('Failed to share exam.')).toBeTruthy();
     await waitFor(() => expect(bundles).toHaveLength(1));
     expect(bundles[0]).toEqual([{ sid: 'S1', URL: 'study/share', uuid: study.uuid, user_id: 'u1' }]);
+  });
+
+  /** Shares the study into the Cardiology group through the form. */
+  const shareIntoGroup = async () => {
+    const study = newStudy();
+    renderWithRouter(<ShareTab studies={[study]} />);
+    fireEvent.mouseDown(screen.getByLabelText('Groups'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Cardiology' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Share' }));
+  };
+
+  it('says in words that a de-identifying group refused the exam for burned-in text', async () => {
+    shareAnswer = () => ({
+      status: 'ERROR',
+      error_type: 'NOT_PERMITTED',
+      error_subtype: 'burned_in_text',
+      error_data: { refused: 4 },
+    });
+    await shareIntoGroup();
+    expect(
+      await screen.findByText(
+        'Not shared: every image of this exam may show burned-in patient text, which de-identification cannot remove.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText('Failed to share exam.')).toBeNull();
+    expect(screen.queryByText(/NOT_PERMITTED|burned_in_text/)).toBeNull();
+    // The recipient stays chosen: nothing was shared.
+    expect(screen.getByRole('button', { name: 'Cardiology' })).toBeTruthy();
+  });
+
+  it('says which files a de-identifying group left out of its copy', async () => {
+    shareAnswer = () => ({
+      status: 'OK',
+      deidentified: {
+        profile: 'Teaching Files',
+        instances: 10,
+        refused_burned_in: 2,
+        refused_unreadable: 1,
+        reports_left_out: 0,
+      },
+    });
+    await shareIntoGroup();
+    expect(
+      await screen.findByText(
+        'Shared de-identified. 2 images that may show burned-in patient text were left out. 1 file that could not be de-identified was left out.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText('Exam successfully shared.')).toBeNull();
+  });
+
+  it('says a plain success when the de-identified copy left nothing out', async () => {
+    shareAnswer = () => ({
+      status: 'OK',
+      deidentified: {
+        profile: 'P',
+        instances: 3,
+        refused_burned_in: 0,
+        refused_unreadable: 0,
+        reports_left_out: 0,
+      },
+    });
+    await shareIntoGroup();
+    expect(await screen.findByText('Exam successfully shared.')).toBeTruthy();
+    expect(screen.queryByText(/left out/)).toBeNull();
   });
 });

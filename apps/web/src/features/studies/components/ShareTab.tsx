@@ -22,6 +22,7 @@ import type { ShareableGroup, ShareableUser } from '@imaging-inbox/contract';
 import { shareableGroupsQuery, shareableUsersQuery } from '../api/share-who';
 import { useShareStudies } from '../api/study-share';
 import { canSubmitShare, shareKinds, shareMessage } from '../lib/exam-actions';
+import { refusedNotice } from '../lib/deidentified';
 
 /** Who has access to one study, with stop-sharing. */
 function ShareList({ study }: { study: Study }) {
@@ -103,8 +104,21 @@ export function ShareTab({ studies }: { studies: Study[] }) {
         groupIds,
         message: shareMessage(message),
       });
-      if (outcome.failed.length > 0) throw new Error('share failed');
-      enqueueSnackbar(t(MESSAGES.shareDone), { variant: 'success' });
+      // What a de-identifying group left out of its copies, or refused outright, is said in words.
+      const leftOut = refusedNotice(outcome.refused, t);
+      if (leftOut && outcome.succeeded.length > 0)
+        enqueueSnackbar(`${t('Shared de-identified.')} ${leftOut}`, { variant: 'warning' });
+      if (outcome.burnedIn > 0) {
+        enqueueSnackbar(
+          t(
+            'Not shared: every image of this exam may show burned-in patient text, which de-identification cannot remove.',
+          ),
+          { variant: 'error' },
+        );
+      }
+      if (outcome.failed.length > outcome.burnedIn) throw new Error('share failed');
+      if (outcome.failed.length > 0) return;
+      if (!leftOut) enqueueSnackbar(t(MESSAGES.shareDone), { variant: 'success' });
       setUsers([]);
       setGroups([]);
       setMessage('');

@@ -5,13 +5,15 @@ import { allGrant } from './exam-tabs';
 export interface BundleAnswer {
   status: 'OK' | 'ERROR';
   error_type?: string;
+  /** why, when the type alone does not say (burned_in_text for a de-identifying group) */
+  error_subtype?: string | null;
 }
 
 export interface ActionOutcome {
   /** uuids whose call answered OK, in request order */
   succeeded: string[];
-  /** uuids whose call failed, with the error type */
-  failed: { uuid: string; code: string }[];
+  /** uuids whose call failed, with the error type (and its subtype when it had one) */
+  failed: { uuid: string; code: string; subtype?: string }[];
 }
 
 /** Pairs bundle answers with the uuids they were sent for; a missing answer counts as failed. */
@@ -20,7 +22,11 @@ export function countOutcome(uuids: string[], answers: BundleAnswer[]): ActionOu
   uuids.forEach((uuid, i) => {
     const answer = answers[i];
     if (answer?.status === 'OK') outcome.succeeded.push(uuid);
-    else outcome.failed.push({ uuid, code: answer?.error_type ?? 'UNEXPECTED_ERROR' });
+    else {
+      const code = answer?.error_type ?? 'UNEXPECTED_ERROR';
+      const subtype = answer?.error_subtype;
+      outcome.failed.push(subtype ? { uuid, code, subtype } : { uuid, code });
+    }
   });
   return outcome;
 }
