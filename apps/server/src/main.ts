@@ -16,6 +16,7 @@ import type { DicomTlsOptions } from './dimse/listener.js';
 import { MllpListener } from './hl7/mllp-listener.js';
 import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
+import { startDemoSso } from './seed/demo-sso.js';
 import { startPurgeTimer } from './modules/studies/index.js';
 import { startUploadSweepTimer } from './ingest/upload-sweep-timer.js';
 import { startDestinationEchoTimer } from './modules/pacs/index.js';
@@ -107,6 +108,9 @@ export async function startServer(
   });
   const url = await http.listen({ port: config.port, host: config.host });
   log(`Imaging Inbox (process ${config.processId}) listening on ${url}`);
+  // DEMO_SSO=1: a local identity provider the demo account signs in through (docs/sso.md).
+  const demoIdp = config.demoSso ? await startDemoSso(ctx, config.publicUrl) : undefined;
+  if (demoIdp) log(`Demo identity provider on ${demoIdp.issuer} (sign in there with a demo user's e-mail)`);
   const dicom = new DicomListener({
     aeTitle: config.dicomAet,
     nodes: ctx.repos.dicomNodes,
@@ -179,6 +183,7 @@ export async function startServer(
     hl7Port,
     recovery,
     async stop() {
+      await demoIdp?.stop();
       ctx.services.readiness.drain();
       await purgeTimer.stop();
       await uploadSweep.stop();
