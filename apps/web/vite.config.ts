@@ -31,6 +31,12 @@ export default defineConfig({
         main: fileURLToPath(new URL('index.html', import.meta.url)),
         viewer: fileURLToPath(new URL('viewer/index.html', import.meta.url)),
       },
+      // zod-jitless in a chunk of its own, imported first by main: a module's own code runs after
+      // every chunk it imports, and the contract's chunks build schemas as they load, so inlined in
+      // main the setting came too late and zod probed `new Function` (a CSP violation).
+      output: {
+        codeSplitting: { groups: [{ name: 'zod-jitless', test: /src[\\/]lib[\\/]zod-jitless\.ts$/ }] },
+      },
     },
   },
   test: {

@@ -38,7 +38,10 @@ export async function openBrowser(baseUrl: string): Promise<BrowserSession> {
   // Policy refused, so a spec that asserts no errors also asserts no CSP violation.
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) =>
-      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`),
+      console.error(
+        `CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}` +
+          ` (${event.sourceFile || 'page'}:${event.lineNumber}:${event.columnNumber})`,
+      ),
     );
   });
   const page = context.pages()[0] ?? (await context.newPage());
