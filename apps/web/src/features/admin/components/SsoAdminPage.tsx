@@ -201,6 +201,8 @@ export function SsoAdminPage() {
           value={form.default_role_id}
           onChange={(e) => change('default_role_id', e.target.value)}
           fullWidth
+          // "None" shown as chosen rather than an empty box under the label.
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           error={refused.has('default_role_id')}
           helperText={refused.has('default_role_id') ? refused.get('default_role_id') : undefined}
         >
