@@ -110,26 +110,40 @@ class Association implements ScuAssociation {
   echo(): Promise<number> {
     return this.exclusive(async () => {
       const context = this.contextFor(VERIFICATION, 'C-ECHO');
-      const messageId = this.messageId();
-      let status = -1;
-      let comment: string | undefined;
-      const answered = this.connection.expect(messageId, this.connection.timeouts.responseMs, (m) => {
-        status = m.command.status;
-        comment = m.command.errorComment;
-        return true;
-      });
-      await this.connection.write([
-        commandPdu(context.id, [
-          element(0x0002, uid(VERIFICATION)),
-          element(0x0100, ushortValue(COMMAND.cEchoRq)),
-          element(0x0110, ushortValue(messageId)),
-          element(0x0800, ushortValue(NO_DATA_SET)),
-        ]),
+      const { status, comment } = await this.singleResponse(context, (messageId) => [
+        element(0x0002, uid(VERIFICATION)),
+        element(0x0100, ushortValue(COMMAND.cEchoRq)),
+        element(0x0110, ushortValue(messageId)),
+        element(0x0800, ushortValue(NO_DATA_SET)),
       ]);
-      await answered;
       if (classifyStatus(status) !== 'success') throw new DimseError(status, comment);
       return status;
     });
+  }
+
+  /**
+   * Sends one request (its command, then its dataset if any) and waits for its one response within
+   * the response timeout: the shape of C-ECHO and N-ACTION.
+   */
+  private async singleResponse(
+    context: AcceptedContext,
+    command: (messageId: number) => Buffer[],
+    dataset?: Buffer,
+  ): Promise<{ status: number; comment: string | undefined }> {
+    const messageId = this.messageId();
+    let status = -1;
+    let comment: string | undefined;
+    const answered = this.connection.expect(messageId, this.connection.timeouts.responseMs, (m) => {
+      status = m.command.status;
+      comment = m.command.errorComment;
+      return true;
+    });
+    await this.connection.write([
+      commandPdu(context.id, command(messageId)),
+      ...(dataset ? datasetPdus(context.id, dataset, this.maxPdvData()) : []),
+    ]);
+    await answered;
+    return { status, comment };
   }
 
   // --- C-FIND -----------------------------------------------------------------------------------
@@ -421,26 +435,18 @@ class Association implements ScuAssociation {
         );
       };
       try {
-        const messageId = this.messageId();
-        let status = -1;
-        let comment: string | undefined;
-        const answered = this.connection.expect(messageId, this.connection.timeouts.responseMs, (m) => {
-          status = m.command.status;
-          comment = m.command.errorComment;
-          return true;
-        });
-        await this.connection.write([
-          commandPdu(context.id, [
+        const { status, comment } = await this.singleResponse(
+          context,
+          (messageId) => [
             element(0x0003, uid(STORAGE_COMMITMENT_CLASS)),
             element(0x0100, ushortValue(COMMAND.nActionRq)),
             element(0x0110, ushortValue(messageId)),
             element(0x0800, ushortValue(0x0000)),
             element(0x1001, uid(STORAGE_COMMITMENT_INSTANCE)),
             element(0x1008, ushortValue(COMMITMENT_ACTION_TYPE)),
-          ]),
-          ...datasetPdus(context.id, dataset, this.maxPdvData()),
-        ]);
-        await answered;
+          ],
+          dataset,
+        );
         if (classifyStatus(status) !== 'success' && classifyStatus(status) !== 'warning') {
           throw new DimseError(status, comment);
         }
