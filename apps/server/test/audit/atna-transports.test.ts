@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import dgram from 'node:dgram';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -12,6 +12,7 @@ import type { QueuedEvent } from '../../src/modules/atna/index.js';
 import { auditMessageXml } from '../../src/modules/atna/index.js';
 import { syslogMessage } from '../../src/modules/atna/syslog-frame.js';
 import { openCollector } from '../../src/modules/atna/syslog-transport.js';
+import { makeTestPki } from '../support/tls-certs.js';
 
 /**
  * The ATNA pieces one by one, on real sockets: TCP frames by octet counting and UDP one message a
@@ -180,29 +181,11 @@ describe('ATNA messages, transports and configuration', () => {
   });
 
   it('refuses a TLS collector whose certificate the configured CA did not sign, and nothing is written', async () => {
-    const at = (f: string) => path.join(dir, f);
-    const ssl = (args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-    for (const name of ['trusted', 'stranger'])
-      ssl([
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        at(`${name}.key`),
-        '-out',
-        at(`${name}.pem`),
-        '-days',
-        '2',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ]);
+    // The collector presents a certificate of a CA the configuration does not name, then does.
+    const pki = await makeTestPki();
     let received = 0;
     const server = tls.createServer(
-      { key: fs.readFileSync(at('stranger.key')), cert: fs.readFileSync(at('stranger.pem')) },
+      { key: fs.readFileSync(pki.key('stranger')), cert: fs.readFileSync(pki.pem('stranger')) },
       (s) => {
         s.on('data', (c: Buffer) => (received += c.length));
         s.on('error', () => {});
@@ -218,15 +201,16 @@ describe('ATNA messages, transports and configuration', () => {
       certFile: undefined,
       keyFile: undefined,
     };
-    await expect(openCollector({ ...config, caFile: at('trusted.pem') })).rejects.toThrow(
-      /self[- ]signed|certificate/i,
+    await expect(openCollector({ ...config, caFile: pki.pem('ca') })).rejects.toThrow(
+      /self[- ]signed|certificate|issuer/i,
     );
     // The same collector with its own CA configured is trusted.
-    const ok = await openCollector({ ...config, caFile: at('stranger.pem') });
+    const ok = await openCollector({ ...config, caFile: pki.pem('otherca') });
     await ok.send(Buffer.from('x'));
     await ok.close();
     await new Promise((resolve) => setTimeout(resolve, 100));
     server.close();
+    pki.remove();
     expect(received).toBe(3);
   });
 
