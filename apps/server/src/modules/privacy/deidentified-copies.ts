@@ -55,7 +55,10 @@ export class DeidentifiedCopies {
     const series = await this.deps.dicomweb.seriesOfStudy(row.uuid, {});
     const instances = await this.deps.dicomweb.instances(row.uuid, {});
     const out = { instances: 0, refusedBurnedIn: 0, refusedUnreadable: 0, reportsLeftOut: 0 };
-    const copies: Uint8Array[] = [];
+    let copyUuid = '';
+    let studyUid = '';
+    // Each copy is stored as soon as it is made, so a study of any size holds one file in memory;
+    // a refused file is never stored, so a study whose every file is refused stores nothing.
     for (const s of series) {
       const files = instances.filter((i) => i.series_uuid === s.uuid);
       if (REPORT_MODALITIES.has(s.modality) && !bound.profile.keep_attachments) {
@@ -64,30 +67,29 @@ export class DeidentifiedCopies {
       }
       for (const file of files) {
         const applied = bound.apply(await this.deps.blobs.read(file.blob_key));
-        if (!applied.refused) copies.push(applied.result.bytes);
-        else if (applied.reason === 'burned_in') out.refusedBurnedIn += 1;
-        else out.refusedUnreadable += 1;
+        if (applied.refused) {
+          if (applied.reason === 'burned_in') out.refusedBurnedIn += 1;
+          else out.refusedUnreadable += 1;
+          continue;
+        }
+        const bytes = applied.result.bytes;
+        const result = await this.deps.ingest.ingestBytes(
+          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          { accountId: row.account_id, namespaceId: target.namespaceId },
+          {
+            kind: 'deidentified_share',
+            userId: by.userId,
+            ip: by.ip ?? null,
+            detail: { source_study: row.uuid },
+          },
+        );
+        copyUuid = result.studyUuid;
+        studyUid = result.parsed.studyInstanceUid;
+        out.instances += 1;
       }
     }
-    if (!copies.length)
+    if (!out.instances)
       throw new DomainError('NOT_PERMITTED', 'burned_in_text', { refused: out.refusedBurnedIn });
-    let copyUuid = '';
-    let studyUid = '';
-    for (const bytes of copies) {
-      const result = await this.deps.ingest.ingestBytes(
-        Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-        { accountId: row.account_id, namespaceId: target.namespaceId },
-        {
-          kind: 'deidentified_share',
-          userId: by.userId,
-          ip: by.ip ?? null,
-          detail: { source_study: row.uuid },
-        },
-      );
-      copyUuid = result.studyUuid;
-      studyUid = result.parsed.studyInstanceUid;
-      out.instances += 1;
-    }
     return { copyUuid, studyUid, profile: { uuid: bound.profile.uuid, name: bound.profile.name }, ...out };
   }
 }
