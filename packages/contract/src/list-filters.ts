@@ -51,6 +51,9 @@ const AUDIT_LOG_FIELDS: ListFilterFields = {
  * study/list and study/count keep their own field table (STUDY_FILTER_FIELDS, custom fields).
  */
 export const LIST_FILTERS: Readonly<Record<string, ListFilterSpec>> = {
+  'anonymization/list': {
+    fields: anyOf('uuid', 'name', 'keep_burned_in', 'keep_attachments', 'created', 'updated'),
+  },
   'account/list': { fields: anyOf('uuid', 'name', 'namespace_id', 'vanity') },
   'account/group/list': { fields: anyOf('uuid', 'name', 'namespace_id', 'type', 'share_code') },
   'account/invitation/list': { fields: anyOf('uuid', 'account_id', 'account_name', 'email') },

@@ -21,6 +21,7 @@ export const NOT_PAGED: Record<string, string> = {};
 export function paramsOf(path: string, world: World): Record<string, string> {
   const x = world.objects.emergency;
   const byPath: Record<string, Record<string, string>> = {
+    'anonymization/list': { account_id: x.accountId },
     'group/list': { account_id: x.accountId },
     'customfield/list': { account_id: x.accountId },
     'dicom/node/list': { account_id: x.accountId },
