@@ -110,7 +110,11 @@ export async function startServer(
   log(`Imaging Inbox (process ${config.processId}) listening on ${url}`);
   // DEMO_SSO=1: a local identity provider the demo account signs in through (docs/sso.md).
   const demoIdp = config.demoSso ? await startDemoSso(ctx, config.publicUrl) : undefined;
-  if (demoIdp) log(`Demo identity provider on ${demoIdp.issuer} (sign in there with a demo user's e-mail)`);
+  if (demoIdp)
+    log(
+      `Demo identity provider on ${demoIdp.issuer} (sign in there with a demo user's e-mail and ` +
+        (config.demoPassword ? 'the demo password)' : `the password ${demoIdp.password})`),
+    );
   const dicom = new DicomListener({
     aeTitle: config.dicomAet,
     nodes: ctx.repos.dicomNodes,

@@ -2,11 +2,14 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration } from 'oidc-provider';
+import { providerPage, serveInteraction } from './demo-identity-provider-pages.js';
 
 /** A person the local identity provider signs in, and the claims it says of them. */
 export interface IdpUser {
   /** What is typed as the login on the provider's page (also the `sub`). */
   login: string;
+  /** The password the provider's page checks. */
+  password: string;
   email: string;
   given_name: string;
   family_name: string;
@@ -31,10 +34,10 @@ export interface LocalIdentityProvider {
 
 /**
  * A real OpenID Provider (`oidc-provider` 8.x) on 127.0.0.1, for the tests and for `DEMO_SSO=1`: the
- * code flow with PKCE required, its own sign-in page (its development interactions: the login
- * names a known user, the password is not checked), ID tokens signed RS256 with a key made at
- * start, discovery, user info and RP-initiated logout. Never for production: it keeps everything
- * in memory and signs in whoever types a known login.
+ * code flow with PKCE required, its own sign-in page (login and password, the password checked:
+ * `demo-identity-provider-pages.ts`), ID tokens signed RS256 with a key made at start, discovery,
+ * user info and RP-initiated logout. Never for production: it keeps everything in memory and its
+ * users' passwords in plain text.
  */
 export async function startLocalIdentityProvider(options: {
   port?: number;
@@ -65,7 +68,29 @@ export async function startLocalIdentityProvider(options: {
     },
     // The claims asked for go into the ID token, as Entra ID, Okta and Keycloak put them there.
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource(ctx, form) {
+          ctx.body = providerPage(
+            'Sign out – identity provider',
+            `<h1>Sign out of the identity provider?</h1>${form}` +
+              '<button type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>' +
+              '<button type="submit" form="op.logoutForm" class="secondary">No, stay signed in</button>',
+          );
+          return Promise.resolve();
+        },
+      },
+    },
+    renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = providerPage(
+        'Sign-in error',
+        `<h1>Sign-in error</h1><p>${String(out.error).replace(/[^\w .-]/g, '')}</p>`,
+      );
+      return Promise.resolve();
+    },
     findAccount(_ctx, id) {
       const user = users.get(id);
       if (!user) return Promise.resolve(undefined);
@@ -100,7 +125,15 @@ export async function startLocalIdentityProvider(options: {
   const provider = new Provider(issuer, configuration);
   // Koa composes its middleware when the handler is made: made per request, a middleware a test
   // adds later (provider.use) takes part too.
-  server.on('request', (req, res) => void provider.callback()(req, res));
+  server.on('request', (req, res) => {
+    serveInteraction(provider, (login) => users.get(login), req, res)
+      .then((served) => (served ? undefined : provider.callback()(req, res)))
+      // A page of ours that failed answers 500 rather than taking the process down.
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end('identity provider error');
+      });
+  });
   return {
     issuer,
     provider,

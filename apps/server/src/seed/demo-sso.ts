@@ -8,10 +8,16 @@ const DEMO_CLIENT_ID = 'imaging-inbox-demo';
 /**
  * DEMO_SSO=1: the local test identity provider on 127.0.0.1 (an ephemeral port) and the demo
  * account's single sign-on pointed at it, so a newcomer can try OpenID Connect on one machine. The
- * provider knows the demo account's users (its login is their e-mail); no user is created on a
- * first sign-in (JIT off). A new secret and signing key each start: nothing of it outlives the process.
+ * provider knows the demo account's users (its login is their e-mail, its password the demo
+ * password, or `password` made here when the demo password was generated at an earlier start); no
+ * user is created on a first sign-in (JIT off). A new secret and signing key each start: nothing of
+ * it outlives the process.
  */
-export async function startDemoSso(ctx: AppContext, publicUrl: string): Promise<LocalIdentityProvider> {
+export async function startDemoSso(
+  ctx: AppContext,
+  publicUrl: string,
+): Promise<LocalIdentityProvider & { password: string }> {
+  const password = ctx.config.demoPassword ?? randomBytes(9).toString('base64url');
   const demo = DEMO_ACCOUNTS.find((a) => a.key === 'demo')!;
   const k = ctx.db.kysely;
   const account = await k
@@ -31,12 +37,13 @@ export async function startDemoSso(ctx: AppContext, publicUrl: string): Promise<
     ],
     users: DEMO_USERS.filter((u) => u.account === demo.key).map((u) => ({
       login: u.email,
+      password,
       email: u.email,
       given_name: u.first,
       family_name: u.last,
     })),
   });
-  if (!account) return idp;
+  if (!account) return { ...idp, password };
   const row = {
     account_id: account.uuid,
     type: 'oidc',
@@ -63,5 +70,5 @@ export async function startDemoSso(ctx: AppContext, publicUrl: string): Promise<
     .values(row)
     .onConflict((oc) => oc.column('account_id').doUpdateSet({ ...row }))
     .execute();
-  return idp;
+  return { ...idp, password };
 }

@@ -16,6 +16,9 @@ const freePort = () =>
     });
   });
 
+/** What the provider's page checks (its users' password there, not ours). */
+const IDP_PASSWORD = 'Provider-pass-2026';
+
 describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider) on %s', (dialect) => {
   let server: TestServer;
   let idp: LocalIdentityProvider;
@@ -40,9 +43,16 @@ describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider)
         },
       ],
       users: [
-        { login: 'clinician', email: 'clinician@demo.local', given_name: 'Claire', family_name: 'Renamed' },
+        {
+          login: 'clinician',
+          password: IDP_PASSWORD,
+          email: 'clinician@demo.local',
+          given_name: 'Claire',
+          family_name: 'Renamed',
+        },
         {
           login: 'newcomer',
+          password: IDP_PASSWORD,
           email: 'newcomer@demo.local',
           given_name: 'Nadia',
           family_name: 'New',
@@ -50,12 +60,19 @@ describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider)
         },
         {
           login: 'referrer',
+          password: IDP_PASSWORD,
           email: 'referrer@demo.local',
           given_name: 'Rui',
           family_name: 'Ref',
           groups: ['referring'],
         },
-        { login: 'stranger', email: 'stranger@elsewhere.example', given_name: 'S', family_name: 'T' },
+        {
+          login: 'stranger',
+          password: IDP_PASSWORD,
+          email: 'stranger@elsewhere.example',
+          given_name: 'S',
+          family_name: 'T',
+        },
       ],
     });
     server = await startTestServer(dialect, {

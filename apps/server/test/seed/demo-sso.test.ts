@@ -1,10 +1,9 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalIdentityProvider } from '../../src/seed/demo-identity-provider.js';
 import { firstAccountOf } from '../support/demo-world.js';
 import { CookieJar, signInAtProvider } from '../support/oidc-browser.js';
 import type { TestServer } from '../support/test-server.js';
-import { startTestServer } from '../support/test-server.js';
+import { DEMO_PASSWORD, startTestServer } from '../support/test-server.js';
 
 /** A port free right now (the server's public URL names it, so it is chosen before the start). */
 const freePort = () =>
@@ -48,8 +47,12 @@ describe('DEMO_SSO=1: the demo account signs in through a local identity provide
     expect(started.status).toBe(303);
     const authUrl = started.headers.get('location')!;
     expect(authUrl.startsWith(issuer)).toBe(true);
-    const idp = { issuer } as LocalIdentityProvider;
-    const callbackUrl = await signInAtProvider(jar, idp, authUrl, 'clinician@demo.local');
+    const idp = { issuer };
+    // The provider checks the password (the demo password here), and refuses a wrong one.
+    await expect(
+      signInAtProvider(new CookieJar(), idp, authUrl, 'clinician@demo.local', 'wrong'),
+    ).rejects.toThrow(/refused the login/);
+    const callbackUrl = await signInAtProvider(jar, idp, authUrl, 'clinician@demo.local', DEMO_PASSWORD);
     expect(callbackUrl.startsWith(`${base}/api/v3/session/sso/callback`)).toBe(true);
     const done = await jar.fetch(callbackUrl);
     expect(done.status).toBe(303);
@@ -59,6 +62,8 @@ describe('DEMO_SSO=1: the demo account signs in through a local identity provide
     expect(me.body.email).toBe('clinician@demo.local');
 
     // JIT is off: a login the provider knows of no account member is refused by the provider.
-    await expect(signInAtProvider(new CookieJar(), idp, authUrl, 'stranger@demo.local')).rejects.toThrow();
+    await expect(
+      signInAtProvider(new CookieJar(), idp, authUrl, 'stranger@demo.local', DEMO_PASSWORD),
+    ).rejects.toThrow(/refused the login/);
   });
 });

@@ -40,14 +40,16 @@ const location = (from: string, response: Response) => new URL(response.headers.
 
 /**
  * From the provider's authorization URL to the callback URL it sends the browser back with:
- * follows the provider's redirects, signs in on its page as `login`, and stops at the first
- * redirect outside the provider.
+ * follows the provider's redirects, signs in on its page as `login` with `password` (the user's
+ * own at the provider unless given), and stops at the first redirect outside the provider. Throws
+ * when the provider's page refuses the login.
  */
 export async function signInAtProvider(
   jar: CookieJar,
-  idp: LocalIdentityProvider,
+  idp: Pick<LocalIdentityProvider, 'issuer'> & Partial<Pick<LocalIdentityProvider, 'users'>>,
   authUrl: string,
   login: string,
+  password = idp.users?.get(login)?.password ?? '',
 ) {
   let url = authUrl;
   for (let hop = 0; hop < 10; hop++) {
@@ -65,8 +67,10 @@ export async function signInAtProvider(
     const posted = await jar.fetch(submit, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString(),
+      body: new URLSearchParams({ login, password }).toString(),
     });
+    if (posted.status < 300 || posted.status >= 400)
+      throw new Error(`the provider refused the login (${posted.status})`);
     url = location(submit, posted);
   }
   throw new Error('too many redirects at the provider');
