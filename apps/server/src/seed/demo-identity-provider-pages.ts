@@ -21,7 +21,7 @@ const escapeHtml = (text: string) =>
 export function providerPage(title: string, body: string): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
+<title>${escapeHtml(title)}</title><link rel="icon" href="data:,">
 <style>
 body{font-family:system-ui,sans-serif;background:#eef1f5;margin:0;padding:48px 16px}
 main{max-width:360px;margin:0 auto;background:#fff;border-radius:6px;box-shadow:0 1px 4px rgba(0,0,0,.2);padding:24px 32px}
@@ -69,7 +69,7 @@ function send(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
   });
   res.end(html);
 }

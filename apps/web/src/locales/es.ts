@@ -1242,6 +1242,12 @@ const es: Messages = {
     'Su proveedor de identidad le ha autenticado, pero no tiene cuenta aquí. Consulte a su administrador.',
   'The identity provider could not be reached. Try again in a moment.':
     'No se pudo contactar con el proveedor de identidad. Inténtelo de nuevo en un momento.',
+  'Your identity provider did not sign you in: the sign-in was cancelled or refused there.':
+    'Su proveedor de identidad no le ha conectado: el inicio de sesión se canceló o se rechazó allí.',
+  'Single sign-on is turned off for your organisation, or your account here is suspended. Ask your administrator.':
+    'El inicio de sesión único está desactivado para su organización, o su cuenta aquí está suspendida. Consulte a su administrador.',
+  'The sign-in took too long or was finished in another browser. Start again here.':
+    'El inicio de sesión tardó demasiado o se terminó en otro navegador. Empiece de nuevo aquí.',
   'Single sign-on did not complete. Try again, or ask your administrator.':
     'El inicio de sesión único no se completó. Inténtelo de nuevo o consulte a su administrador.',
   'Sign in with {{provider}}': 'Iniciar sesión con {{provider}}',
@@ -1382,6 +1388,14 @@ const es: Messages = {
   'De-identification profile': 'Perfil de desidentificación',
   'No de-identification profile is available to you.':
     'No tiene acceso a ningún perfil de desidentificación.',
+  'None: not de-identified': 'Ninguno: sin desidentificar',
+  'A profile you cannot see': 'Un perfil que no puede ver',
+  'De-identify pushes with': 'Desidentificar los envíos con',
+  'The PACS receives de-identified copies; files that may show burned-in text are not sent unless the profile keeps them.':
+    'El PACS recibe copias desidentificadas; los archivos que pueden mostrar texto incrustado no se envían, salvo que el perfil los conserve.',
+  'De-identified with {{profile}}': 'Desidentificado con {{profile}}',
+  'Images not sent because they may show burned-in patient text: {{count}}':
+    'Imágenes no enviadas porque pueden mostrar texto del paciente incrustado: {{count}}',
   '{{count}} images that may show burned-in patient text were left out._one':
     'Se excluyó {{count}} imagen que puede mostrar texto del paciente incrustado.',
   '{{count}} images that may show burned-in patient text were left out._other':

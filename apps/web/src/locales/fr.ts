@@ -1248,6 +1248,12 @@ const fr: Messages = {
     "Votre fournisseur d'identité vous a authentifié, mais vous n'avez pas de compte ici. Adressez-vous à votre administrateur.",
   'The identity provider could not be reached. Try again in a moment.':
     "Le fournisseur d'identité est injoignable. Réessayez dans un instant.",
+  'Your identity provider did not sign you in: the sign-in was cancelled or refused there.':
+    "Votre fournisseur d'identité ne vous a pas connecté : la connexion y a été annulée ou refusée.",
+  'Single sign-on is turned off for your organisation, or your account here is suspended. Ask your administrator.':
+    "L'authentification unique est désactivée pour votre organisation, ou votre compte ici est suspendu. Adressez-vous à votre administrateur.",
+  'The sign-in took too long or was finished in another browser. Start again here.':
+    "La connexion a pris trop de temps ou s'est terminée dans un autre navigateur. Recommencez ici.",
   'Single sign-on did not complete. Try again, or ask your administrator.':
     "L'authentification unique n'a pas abouti. Réessayez ou adressez-vous à votre administrateur.",
   'Sign in with {{provider}}': 'Se connecter avec {{provider}}',
@@ -1389,6 +1395,14 @@ const fr: Messages = {
   'De-identification profile': 'Profil de dé-identification',
   'No de-identification profile is available to you.':
     'Aucun profil de dé-identification ne vous est accessible.',
+  'None: not de-identified': 'Aucun : non dé-identifié',
+  'A profile you cannot see': 'Un profil que vous ne pouvez pas voir',
+  'De-identify pushes with': 'Dé-identifier les envois avec',
+  'The PACS receives de-identified copies; files that may show burned-in text are not sent unless the profile keeps them.':
+    'Le PACS reçoit des copies dé-identifiées ; les fichiers pouvant montrer du texte incrusté ne sont pas envoyés, sauf si le profil les garde.',
+  'De-identified with {{profile}}': 'Dé-identifié avec {{profile}}',
+  'Images not sent because they may show burned-in patient text: {{count}}':
+    'Images non envoyées car elles peuvent montrer du texte patient incrusté : {{count}}',
   '{{count}} images that may show burned-in patient text were left out._one':
     '{{count}} image pouvant montrer du texte patient incrusté a été écartée.',
   '{{count}} images that may show burned-in patient text were left out._other':

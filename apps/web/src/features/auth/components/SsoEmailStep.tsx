@@ -65,16 +65,35 @@ export function SsoEmailStep({ onPassword }: { onPassword: (email: string) => vo
   );
 }
 
+type Translate = ReturnType<typeof useTranslation>['t'];
+
+/**
+ * What the sign-in page says of a refusal code (`?sso_error=`, the server's `SSO_REFUSALS`), in the
+ * page's language: the code is all that comes back, never the server's or the provider's words.
+ */
+export function ssoRefusalText(reason: string, t: Translate): string {
+  switch (reason) {
+    case 'no_account':
+      return t('Your identity provider signed you in, but you have no account here. Ask your administrator.');
+    case 'unavailable':
+      return t('The identity provider could not be reached. Try again in a moment.');
+    case 'provider_error':
+      return t('Your identity provider did not sign you in: the sign-in was cancelled or refused there.');
+    case 'disabled':
+      return t(
+        'Single sign-on is turned off for your organisation, or your account here is suspended. Ask your administrator.',
+      );
+    case 'state':
+      return t('The sign-in took too long or was finished in another browser. Start again here.');
+    case 'rate_limited':
+      return t('Too many sign-in attempts. Please wait a few minutes and try again.');
+    default:
+      return t('Single sign-on did not complete. Try again, or ask your administrator.');
+  }
+}
+
 /** Why a sign-in through a provider came back refused (`?sso_error=`), as the sign-in page says it. */
 export function SsoErrorAlert({ reason }: { reason: string }) {
   const { t } = useTranslation();
-  return (
-    <Alert severity="error">
-      {reason === 'no_account'
-        ? t('Your identity provider signed you in, but you have no account here. Ask your administrator.')
-        : reason === 'unavailable'
-          ? t('The identity provider could not be reached. Try again in a moment.')
-          : t('Single sign-on did not complete. Try again, or ask your administrator.')}
-    </Alert>
-  );
+  return <Alert severity="error">{ssoRefusalText(reason, t)}</Alert>;
 }
