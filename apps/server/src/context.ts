@@ -28,8 +28,9 @@ export function createContext(
   const kernel = createKernel(config, db, options.log ?? ((line: string) => console.error(line)));
   const { repos, audit } = kernel;
   const k = db.kysely;
-  const pacs = createPacsModule(kernel);
   const privacy = createPrivacyModule(kernel);
+  // Pushes de-identify by the account's profiles through privacy's one engine (decision 0071).
+  const pacs = createPacsModule(kernel, { profiles: privacy.services.deidentifier });
   const admin = createAdminModule(kernel, {
     destinations: pacs.repos.destinations,
     callingAes: pacs.services.callingAes,

@@ -39,6 +39,8 @@ const destinationFields = {
   storage_commitment: rawText(),
   /** Seconds to wait for the commitment report ('' or 0: the server's default). */
   storage_commitment_timeout: rawText(),
+  /** A de-identification profile of the account every push to it applies ('' on set: none; decision 0071). */
+  anonymization_id: rawText(),
 };
 
 export const destinationAddRequest = z.object({ account_id: requiredText(), ...destinationFields });
@@ -93,4 +95,12 @@ export const destinationRetrieveRequest = z
   });
 
 /** study/push: queue a push of a study to a destination (or the Retry of a partial one). */
-export const studyPushRequest = z.object({ uuid: requiredText(), destination_id: requiredText() });
+export const studyPushRequest = z.object({
+  uuid: requiredText(),
+  destination_id: requiredText(),
+  /**
+   * A de-identification profile of the account to apply to this push (decision 0071); a destination
+   * that names its own profile takes no other.
+   */
+  anonymization_id: optionalText(),
+});

@@ -54,6 +54,11 @@ export interface Destination {
   storage_commitment: 0 | 1;
   /** Seconds to wait for the commitment report; null: the server's default (STORAGE_COMMITMENT_TIMEOUT_S). */
   storage_commitment_timeout: number | null;
+  /**
+   * A de-identification profile of the account every push to it applies (decision 0071): the PACS
+   * receives de-identified copies; null: pushes send the stored files as they are.
+   */
+  anonymization_id: string | null;
   created: number;
   updated: number;
 }
@@ -171,3 +176,8 @@ export interface StudyPushAttempt {
   created: number;
   updated: number;
 }
+  /**
+   * The de-identification profile the attempt applied (its name when the push was queued) and how
+   * many instances it left out because they may show burned-in text (decision 0071); absent: none.
+   */
+  deidentified?: { profile: string; refused_burned_in: number } | undefined;

@@ -475,6 +475,9 @@ export interface StudyPushInstanceTable {
   push_id: string;
   sop_instance_uid: string;
   blob_key: string;
+  /** The de-identification profile the attempt applies (decision 0071), its name as it was; null: none. */
+  anonymization_id: string | null;
+  anonymization_name: string | null;
   sop_class_uid: string;
   transfer_syntax: string;
   state: string;
@@ -486,6 +489,8 @@ export interface StudyPushInstanceTable {
 export interface DestinationTable {
   uuid: string;
   account_id: string;
+  /** The SOP Instance UID the PACS received when the push de-identified it; null: as stored. */
+  sent_uid: string | null;
   /** 1: associations run over TLS (decision 0065); the PEM texts below, null when not set. */
   tls: Generated<number>;
   tls_ca: string | null;
@@ -518,6 +523,8 @@ export interface DestinationTable {
 export interface StorageCommitmentTable {
   transaction_uid: string;
   push_id: string;
+  /** The de-identification profile of the account every push to it applies (decision 0071); null: none. */
+  anonymization_id: string | null;
   destination_id: string;
   /** waiting, committed, failed, expired. */
   state: string;

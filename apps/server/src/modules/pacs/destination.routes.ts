@@ -80,7 +80,7 @@ export function studyPushRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'study/push', studyPushRequest, async ({ caller, input }) => {
     // Wrapped: the attempt's own `status` (I/N/P/S/F) is not the answer's.
-    return { push: await pushes.push(caller, input.uuid, input.destination_id) };
+    return { push: await pushes.push(caller, input.uuid, input.destination_id, input.anonymization_id) };
   });
 
   authedRoute(ctx, app, 'study/push/list', studyItemListRequest, async ({ caller, input, filters }) => {

@@ -27,6 +27,7 @@ import { auditAdmin, type AdminAudit, type Administered } from '../../audit/admi
 import { newUuid } from '../../security/tokens.js';
 import { cleanTls, peerTls, tlsAudit, tlsView } from './destination-tls.js';
 import type { TlsFields } from './destination-tls.js';
+import type { PushProfiles } from './push-profiles.js';
 
 /** Where a destination's DICOM port is. */
 export interface DicomPeer {
@@ -54,6 +55,7 @@ export interface DestinationFields extends TlsFields {
   shared_target?: string | undefined;
   storage_commitment?: string | undefined;
   storage_commitment_timeout?: string | undefined;
+  anonymization_id?: string | undefined;
 }
 
 interface Cleaned {
@@ -70,6 +72,7 @@ interface Cleaned {
   shared_target?: number;
   storage_commitment?: number;
   storage_commitment_timeout?: number | null;
+  anonymization_id?: string | null;
 }
 
 interface Deps {
@@ -85,6 +88,8 @@ interface Deps {
   resolve?: (host: string) => Promise<string>;
   /** The server log: why an echo failed (the account sees only NO_DICOM_ANSWER). */
   log?: (line: string) => void;
+  /** The account's de-identification profiles (privacy's Deidentifier), for `anonymization_id`. */
+  profiles?: PushProfiles | undefined;
   now?: () => number;
 }
 
@@ -132,7 +137,7 @@ export class DestinationService {
     requireDestinationAccount(caller, accountId, 'manage');
     const missing = REQUIRED.filter((f) => !fields[f]?.trim());
     if (missing.length) throw missingFields(missing);
-    const valid = await this.validate(caller, fields);
+    const valid = await this.validate(caller, fields, accountId);
     const tls = cleanTls(fields);
     const uuid = newUuid();
     const now = this.now();
@@ -151,6 +156,7 @@ export class DestinationService {
       shared_target: valid.shared_target ?? 0,
       storage_commitment: valid.storage_commitment ?? 0,
       storage_commitment_timeout: valid.storage_commitment_timeout ?? null,
+      anonymization_id: valid.anonymization_id ?? null,
       last_echo_ok: null,
       last_echo_ms: null,
       last_echo_reason: null,
@@ -176,7 +182,7 @@ export class DestinationService {
 
   async set(caller: Caller, uuid: string, fields: DestinationFields): Promise<Destination> {
     const row = await this.managed(caller, uuid);
-    const valid = { ...(await this.validate(caller, fields)), ...cleanTls(fields, row) };
+    const valid = { ...(await this.validate(caller, fields, row.account_id)), ...cleanTls(fields, row) };
     const { senderHost, ...changes } = valid;
     const callingAet = fields.calling_aet?.trim();
     const before = await this.deps.callingAes.ownOf(uuid);
@@ -271,8 +277,19 @@ export class DestinationService {
   }
 
   /** Trims and checks the fields given; answers them cleaned. */
-  private async validate(caller: Caller, fields: DestinationFields): Promise<Cleaned> {
+  private async validate(caller: Caller, fields: DestinationFields, accountId: string): Promise<Cleaned> {
     const out: Cleaned = {};
+    if (fields.anonymization_id !== undefined) {
+      const id = fields.anonymization_id.trim();
+      if (!id) out.anonymization_id = null;
+      else {
+        // Only a profile of the destination's own account: another account's reads as made up.
+        if (!this.deps.profiles) throw invalidField('anonymization_id', 'de-identification is not available');
+        out.anonymization_id = (
+          await this.deps.profiles.bind(accountId, id, 'anonymization_id')
+        ).profile.uuid;
+      }
+    }
     if (fields.name !== undefined) {
       const name = fields.name.trim();
       if (!name) throw invalidField('name', 'is required');
@@ -458,6 +475,7 @@ type AuditedDestination = Administered & {
   port: number;
   storage_commitment?: number;
   storage_commitment_timeout?: number | null;
+  anonymization_id?: string | null;
 };
 
 function auditView(row: AuditedDestination) {
@@ -466,6 +484,7 @@ function auditView(row: AuditedDestination) {
     aetitle: row.aetitle,
     address: row.address,
     port: Number(row.port),
+    ...(row.anonymization_id ? { anonymization_id: row.anonymization_id } : {}),
     ...(Number(row.storage_commitment)
       ? { storage_commitment: 1, storage_commitment_timeout: row.storage_commitment_timeout ?? null }
       : {}),
@@ -499,6 +518,7 @@ export function present(row: DestinationRow, callingAet: string | null = null): 
     storage_commitment: Number(row.storage_commitment) ? 1 : 0,
     storage_commitment_timeout:
       row.storage_commitment_timeout === null ? null : Number(row.storage_commitment_timeout),
+    anonymization_id: row.anonymization_id ?? null,
     created: Number(row.created),
     updated: Number(row.updated),
   };

@@ -29,3 +29,5 @@ export { pushesByStudy, pushesOfStudiesQuery, StudyPushesRepository } from './st
 export type { PushableInstance, StudyPushListed } from './study-pushes.repository.js';
 export { WorklistSearchService } from './worklist-search.service.js';
 export { createPacsModule, registerPacsRoutes } from './pacs.module.js';
+export type { PacsNeeds } from './pacs.module.js';
+export type { BoundPushProfile, PushProfiles } from './push-profiles.js';

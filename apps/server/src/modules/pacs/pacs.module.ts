@@ -30,6 +30,12 @@ import { storageCommitmentExpiryJob } from './storage-commitment-job.js';
 import { StorageCommitmentService } from './storage-commitment.service.js';
 import { StorageCommitmentsRepository } from './storage-commitments.repository.js';
 import { WorklistSearchService } from './worklist-search.service.js';
+import type { PushProfiles } from './push-profiles.js';
+
+/** What pacs needs of other modules: the de-identification profiles pushes apply (privacy, decision 0071). */
+export interface PacsNeeds {
+  profiles?: PushProfiles | undefined;
+}
 
 /**
  * Talking to PACS (README.md): destinations, their searches, retrieves and pushes (with storage
@@ -37,7 +43,7 @@ import { WorklistSearchService } from './worklist-search.service.js';
  * move-delivery questions and storage commitment reports, and adds
  * each study's push attempts to its answer.
  */
-export function createPacsModule(kernel: Kernel) {
+export function createPacsModule(kernel: Kernel, needs: PacsNeeds = {}) {
   const { config, db, audit, blobs, jobs, log } = kernel;
   const k = db.kysely;
   const repos = {
@@ -63,6 +69,7 @@ export function createPacsModule(kernel: Kernel) {
     callingAes,
     addressProblem: (host) => dicomPeerGuard.problem(host),
     log,
+    profiles: needs.profiles,
   });
   const destinationSearches = new DestinationSearchService({
     destinations,
@@ -134,6 +141,7 @@ export function createPacsModule(kernel: Kernel) {
         destinations,
         jobs,
         audit,
+        profiles: needs.profiles,
       }),
     },
     /** The PACS client other workflows talk through (gatekeeper's orders, Search Patient, processing). */
@@ -150,6 +158,7 @@ export function createPacsModule(kernel: Kernel) {
         audit,
         backoffMs: (attempt) => config.pushRetryMs * 2 ** (attempt - 1),
         onFinished,
+        profiles: needs.profiles,
         commitment: {
           commitments: storageCommitments,
           service: commitments,

@@ -17,6 +17,10 @@ import { peerOf } from './destination-job.js';
 import type { CallingAeOf } from './destination-job.js';
 import type { PacsClient } from './pacs-client.js';
 import type { StorageCommitmentRow } from './storage-commitments.repository.js';
+import { deidentifiedSources } from './push-deidentified.js';
+import { BURNED_IN_REFUSAL } from './push-profiles.js';
+import type { BoundPushProfile, PushProfiles } from './push-profiles.js';
+import type { StoreOutcome } from '../../dimse/client/index.js';
 
 interface Deps {
   pushes: StudyPushesRepository;
@@ -32,6 +36,8 @@ interface Deps {
   backoffMs?: (attempt: number) => number;
   /** Told of each attempt's end (webhooks), after it is recorded. */
   onFinished?: (push: StudyPushRow, status: 'S' | 'P' | 'F') => Promise<void>;
+  /** The account's de-identification profiles (privacy's Deidentifier; decision 0071). */
+  profiles?: PushProfiles | undefined;
   /** Storage commitment (decision 0064): its table, its reports and expiry, the queue for the expiry. */
   commitment: {
     commitments: StorageCommitmentsRepository;
@@ -76,6 +82,18 @@ export function studyPushJob(deps: Deps): JobHandler<{ push: string; destination
       // Asked already (the server restarted while the report was awaited): the report or the expiry ends it.
       const asked = await deps.commitment.commitments.waitingOf(uuid);
       if (asked) return commit(push, destination, await peerOf(destination, deps.callingAes), asked, signal);
+      // The attempt's profile, or the destination's (a push queued before it named one, or by a
+      // nomination): nothing leaves identified for a de-identifying destination. A profile gone
+      // since fails the attempt rather than send the files as they are.
+      const profileId = push.anonymization_id ?? destination.anonymization_id;
+      let profile: BoundPushProfile | undefined;
+      if (profileId) {
+        try {
+          profile = await deps.profiles!.bind(push.account_id, profileId);
+        } catch {
+          return finish(push, 'the de-identification profile no longer exists: nothing was sent');
+        }
+      }
       await deps.pushes.setStatus(push, 'N', null, now());
       const pending = await deps.pushes.pending(uuid);
       const peer = await peerOf(destination, deps.callingAes);
@@ -86,22 +104,32 @@ export function studyPushJob(deps: Deps): JobHandler<{ push: string; destination
         lanes
           .filter((lane) => lane.length)
           .map(async (lane) => {
-            const sources = lane.map((instance) => ({
-              sopClassUid: instance.sop_class_uid,
-              sopInstanceUid: instance.sop_instance_uid,
-              transferSyntax: instance.transfer_syntax,
-              open: () => Readable.from(deps.blobs.readStream(instance.blob_key)),
-            }));
+            const plain = {
+              sources: lane.map((instance) => ({
+                sopClassUid: instance.sop_class_uid,
+                sopInstanceUid: instance.sop_instance_uid,
+                transferSyntax: instance.transfer_syntax,
+                open: () => Readable.from(deps.blobs.readStream(instance.blob_key)),
+              })),
+              outcomeOf: (outcome: StoreOutcome) => ({
+                source: outcome.sopInstanceUid,
+                reason: outcome.reason,
+                sentUid: undefined,
+              }),
+            };
+            const { sources, outcomeOf } = profile ? deidentifiedSources(lane, profile, deps.blobs) : plain;
             try {
               await deps.pacs.storeInstances(
                 peer,
                 sources,
                 async (outcome) => {
                   const stored = outcome.category === 'success' || outcome.category === 'warning';
-                  if (!stored && outcome.reason) reasons.push(outcome.reason);
-                  await deps.pushes.recordInstance(uuid, outcome.sopInstanceUid, {
+                  const sent = outcomeOf(outcome);
+                  if (!stored && sent.reason) reasons.push(sent.reason);
+                  await deps.pushes.recordInstance(uuid, sent.source, {
                     state: stored ? 'stored' : outcome.category === 'retry' ? 'pending' : 'failed',
-                    reason: stored ? null : (outcome.reason ?? `status ${outcome.status}`),
+                    reason: stored ? null : (sent.reason ?? `status ${outcome.status}`),
+                    ...(sent.sentUid ? { sentUid: sent.sentUid } : {}),
                   });
                 },
                 signal,
@@ -113,7 +141,8 @@ export function studyPushJob(deps: Deps): JobHandler<{ push: string; destination
       );
       if (signal.aborted) return;
       const counts = await deps.pushes.counts(uuid);
-      const reason = reasons[0] ?? null;
+      // A reason the PACS gave before our own refusals for burned-in text (those are counted apart).
+      const reason = reasons.find((r) => r !== BURNED_IN_REFUSAL) ?? reasons[0] ?? null;
       if (counts.pending > 0 && job.attempts < maxAttempts) {
         // Back to the queue: the runner retries after its back-off, with only the pending instances.
         throw new Error(`${counts.pending} instance(s) not stored yet: ${reason ?? 'unknown reason'}`);

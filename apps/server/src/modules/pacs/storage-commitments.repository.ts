@@ -61,7 +61,8 @@ export class StorageCommitmentsRepository {
           .updateTable('study_push_instances')
           .set({ state: 'failed', reason })
           .where('push_id', '=', row.push_id)
-          .where('sop_instance_uid', '=', sopInstanceUid)
+          // The UID the PACS received and reports (a de-identified push's own, decision 0071).
+          .where((eb) => eb(eb.fn.coalesce('sent_uid', 'sop_instance_uid'), '=', sopInstanceUid))
           .where('state', '=', 'stored')
           .execute();
       }

@@ -10,6 +10,7 @@ import type { AuditService } from '../../audit/audit.service.js';
 import type { DestinationService } from './destination.service.js';
 import type { DestinationRow } from './destinations.repository.js';
 import { newUuid } from '../../security/tokens.js';
+import type { PushProfiles } from './push-profiles.js';
 
 interface Deps {
   pushes: StudyPushesRepository;
@@ -17,6 +18,8 @@ interface Deps {
   destinations: DestinationService;
   jobs: JobQueue;
   audit: AuditService;
+  /** The account's de-identification profiles (privacy's Deidentifier; decision 0071). */
+  profiles?: PushProfiles | undefined;
   now?: () => number;
 }
 
@@ -33,10 +36,21 @@ export class StudyPushService {
     this.now = deps.now ?? Date.now;
   }
 
-  async push(caller: Caller, studyUuid: string, destinationId: string): Promise<StudyPushAttempt> {
+  /**
+   * `profileId`: a de-identification profile of the account to apply (decision 0071). A destination
+   * that names its own applies it to every push, and takes no other: a pusher cannot weaken it.
+   */
+  async push(
+    caller: Caller,
+    studyUuid: string,
+    destinationId: string,
+    profileId?: string,
+  ): Promise<StudyPushAttempt> {
     const study = await this.pushable(caller, studyUuid);
     const destination = await this.deps.destinations.usable(caller, destinationId);
-    return this.queue(study, destination, { userId: caller.user.uuid, ip: caller.ip });
+    if (profileId && destination.anonymization_id && profileId !== destination.anonymization_id)
+      throw invalidField('anonymization_id', 'the destination de-identifies with a profile of its own');
+    return this.queue(study, destination, { userId: caller.user.uuid, ip: caller.ip }, profileId);
   }
 
   /**
@@ -59,17 +73,24 @@ export class StudyPushService {
     study: StudyRow,
     destination: DestinationRow,
     by: { userId: string; ip: string | null; detail?: Record<string, unknown> },
+    requestedProfile?: string,
   ): Promise<StudyPushAttempt> {
     if (destination.account_id !== study.account_id) throw notFound('destination');
     if (Number(destination.can_push) !== 1)
       throw invalidField('destination_id', 'this destination takes no pushes');
+    const profile = await this.profileOf(study.account_id, requestedProfile ?? destination.anonymization_id);
     const latest = await this.deps.pushes.latest(study.uuid, destination.uuid);
     if (latest && (latest.status === 'I' || latest.status === 'N')) {
       throw new DomainError('PENDING', 'push', { uuid: latest.uuid });
     }
     let instances = await this.deps.pushes.instancesOfStudy(study.uuid);
     if (!instances.length) throw invalidField('uuid', 'the study has no instances');
-    if (latest && (latest.status === 'P' || latest.status === 'F')) {
+    // The Retry sends only what the last attempt missed when it sent the same copies (same profile).
+    if (
+      latest &&
+      (latest.status === 'P' || latest.status === 'F') &&
+      (latest.anonymization_id ?? null) === (profile?.uuid ?? null)
+    ) {
       const stored = await this.deps.pushes.storedBy(latest.uuid);
       const missing = instances.filter((i) => !stored.has(i.sop_instance_uid));
       if (missing.length) instances = missing;
@@ -85,6 +106,8 @@ export class StudyPushService {
       status: 'I',
       reason: null,
       image_count: instances.length,
+      anonymization_id: profile?.uuid ?? null,
+      anonymization_name: profile?.name ?? null,
       created: now,
       updated: now,
     };
@@ -108,11 +131,22 @@ export class StudyPushService {
         study_uid: study.study_uid,
         images: instances.length,
         retry_of: latest && latest.status !== 'S' ? latest.uuid : null,
+        ...(profile ? { deidentified: { profile: profile.uuid, name: profile.name } } : {}),
         ...by.detail,
       },
       ip: by.ip,
     });
-    return presentPush({ ...push, images_sent: 0, images_failed: 0 });
+    return presentPush({ ...push, images_sent: 0, images_failed: 0, images_refused_burned_in: 0 });
+  }
+
+  /** The account's profile a push applies, or INVALID_FIELD anonymization_id (another account's included). */
+  private async profileOf(
+    accountId: string,
+    profileId: string | null | undefined,
+  ): Promise<{ uuid: string; name: string } | undefined> {
+    if (!profileId) return undefined;
+    if (!this.deps.profiles) throw invalidField('anonymization_id', 'de-identification is not available');
+    return (await this.deps.profiles.bind(accountId, profileId, 'anonymization_id')).profile;
   }
 
   /** Every push attempt of a study, newest first (anyone who sees the study sees its push history). */
@@ -139,6 +173,14 @@ export function presentPush(row: StudyPushListed): StudyPushAttempt {
     image_count: Number(row.image_count),
     images_sent: row.images_sent,
     images_failed: row.images_failed,
+    ...(row.anonymization_id
+      ? {
+          deidentified: {
+            profile: row.anonymization_name ?? '',
+            refused_burned_in: row.images_refused_burned_in,
+          },
+        }
+      : {}),
     created: Number(row.created),
     updated: Number(row.updated),
   };

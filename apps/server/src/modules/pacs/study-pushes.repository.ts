@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, StudyPushInstanceTable, StudyPushTable } from '../../db/schema.js';
 import { InListTemplate } from '../../db/in-list-template.js';
+import { BURNED_IN_REFUSAL } from './push-profiles.js';
 
 export type StudyPushRow = Selectable<StudyPushTable>;
 export type PushInstanceRow = Selectable<StudyPushInstanceTable>;
@@ -9,6 +10,8 @@ export type PushInstanceRow = Selectable<StudyPushInstanceTable>;
 export interface StudyPushListed extends StudyPushRow {
   images_sent: number;
   images_failed: number;
+  /** Instances a de-identified attempt left out because they may show burned-in text. */
+  images_refused_burned_in: number;
 }
 
 /** What an instance of the study is, as a push needs it. */
@@ -56,11 +59,17 @@ export class StudyPushesRepository {
     return new Set(rows.map((r) => r.sop_instance_uid));
   }
 
-  /** The instances of an attempt its PACS acknowledged storing (what a storage commitment names). */
+  /**
+   * The instances of an attempt its PACS acknowledged storing (what a storage commitment names), by
+   * the UID the PACS received (a de-identified push's own, decision 0071).
+   */
   stored(pushId: string): Promise<{ sop_class_uid: string; sop_instance_uid: string }[]> {
     return this.db
       .selectFrom('study_push_instances')
-      .select(['sop_class_uid', 'sop_instance_uid'])
+      .select((eb) => [
+        'sop_class_uid',
+        eb.fn.coalesce('sent_uid', 'sop_instance_uid').as('sop_instance_uid'),
+      ])
       .where('push_id', '=', pushId)
       .where('state', '=', 'stored')
       .orderBy('sop_instance_uid')
@@ -107,11 +116,16 @@ export class StudyPushesRepository {
   async recordInstance(
     pushId: string,
     sopInstanceUid: string,
-    outcome: { state: 'pending' | 'stored' | 'failed'; reason: string | null },
+    outcome: { state: 'pending' | 'stored' | 'failed'; reason: string | null; sentUid?: string | null },
   ): Promise<void> {
     await this.db
       .updateTable('study_push_instances')
-      .set((eb) => ({ state: outcome.state, reason: outcome.reason, tries: eb('tries', '+', 1) }))
+      .set((eb) => ({
+        state: outcome.state,
+        reason: outcome.reason,
+        tries: eb('tries', '+', 1),
+        ...(outcome.sentUid !== undefined ? { sent_uid: outcome.sentUid } : {}),
+      }))
       .where('push_id', '=', pushId)
       .where('sop_instance_uid', '=', sopInstanceUid)
       .execute();
@@ -194,6 +208,13 @@ export function pushesOfStudiesQuery(db: Kysely<Database>, studyUuids: readonly 
         .whereRef('study_push_instances.push_id', '=', 'study_pushes.uuid')
         .where('study_push_instances.state', '=', 'failed')
         .as('images_failed'),
+      eb
+        .selectFrom('study_push_instances')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('study_push_instances.push_id', '=', 'study_pushes.uuid')
+        .where('study_push_instances.state', '=', 'failed')
+        .where('study_push_instances.reason', '=', BURNED_IN_REFUSAL)
+        .as('images_refused_burned_in'),
     ])
     .where('study_uuid', 'in', studyUuids)
     .orderBy('created', 'desc')
@@ -202,7 +223,11 @@ export function pushesOfStudiesQuery(db: Kysely<Database>, studyUuids: readonly 
 
 /** The rows of pushesOfStudiesQuery by study, newest first. */
 export function pushesByStudy(
-  rows: (StudyPushRow & { images_sent: number | string | null; images_failed: number | string | null })[],
+  rows: (StudyPushRow & {
+    images_sent: number | string | null;
+    images_failed: number | string | null;
+    images_refused_burned_in: number | string | null;
+  })[],
 ): Map<string, StudyPushListed[]> {
   const out = new Map<string, StudyPushListed[]>();
   for (const r of rows) {
@@ -210,6 +235,7 @@ export function pushesByStudy(
       ...r,
       images_sent: Number(r.images_sent ?? 0),
       images_failed: Number(r.images_failed ?? 0),
+      images_refused_burned_in: Number(r.images_refused_burned_in ?? 0),
     };
     const list = out.get(r.study_uuid);
     if (list) list.push(listed);

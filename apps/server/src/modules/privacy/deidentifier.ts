@@ -2,7 +2,12 @@ import type { AnonymizationProfile } from '@imaging-inbox/contract';
 import { invalidField } from '../../domain/errors.js';
 import type { AnonymizationProfilesRepository } from './anonymization-profiles.repository.js';
 import { presentProfile } from './anonymization.service.js';
-import { DeidentificationError, deidentify, type DeidentifyResult } from './deidentify.js';
+import {
+  DeidentificationError,
+  deidentifiedTransferSyntax,
+  deidentify,
+  type DeidentifyResult,
+} from './deidentify.js';
 import { Pseudonyms } from './pseudonyms.js';
 import type { DeidentificationSecrets } from './secrets.js';
 
@@ -18,6 +23,10 @@ export interface BoundProfile {
    * `unreadable` for a file the engine cannot read or write (a DeidentificationError).
    */
   apply(bytes: Uint8Array): DeidentifiedFile;
+  /** The UID a source UID becomes in this profile's copies (itself when the profile retains UIDs). */
+  sentUid(sourceUid: string): string;
+  /** The transfer syntax a copy of a file stored in `syntax` is written in. */
+  sentTransferSyntax(syntax: string): string;
 }
 
 /** A file's de-identified copy, or why there is none. */
@@ -42,8 +51,12 @@ export class Deidentifier {
     const profile = presentProfile(row);
     const secret = await this.deps.secrets.forAccount(accountId);
     const engineProfile = { options: profile.options, rules: profile.rules };
+    const pseudonyms = new Pseudonyms(secret);
+    const retainUids = profile.options.includes('retainUids');
     return {
       profile,
+      sentUid: (uid) => (retainUids ? uid : pseudonyms.uid(uid)),
+      sentTransferSyntax: deidentifiedTransferSyntax,
       apply(bytes) {
         let result: DeidentifyResult;
         try {

@@ -365,6 +365,14 @@ function methodElements(
 }
 
 /** The de-identified copy of one Part-10 file. DeidentificationError when it cannot be read or written. */
+/**
+ * The transfer syntax a copy of a file in `syntax` is written in: its own, except a deflated file,
+ * which is written inflated (a push proposes it before the copy is made).
+ */
+export function deidentifiedTransferSyntax(syntax: string): string {
+  return syntax === DEFLATED ? EXPLICIT_LE : syntax;
+}
+
 export function deidentify(input: DeidentifyInput): DeidentifyResult {
   const { bytes, profile } = input;
   if (bytes.byteLength > input.maxBytes)
@@ -409,8 +417,8 @@ export function deidentify(input: DeidentifyInput): DeidentifyResult {
   meta['00020013'] = { vr: 'SH', Value: [IMPLEMENTATION_VERSION_NAME] };
   // dcmjs reads deflated datasets but does not write them back readably: the copy is written
   // inflated, in Explicit VR Little Endian, which every reader of the deflated syntax reads too.
-  if (firstText(meta['00020010']).replace(/\0/g, '').trim() === DEFLATED)
-    meta['00020010'] = { vr: 'UI', Value: [EXPLICIT_LE] };
+  const syntax = firstText(meta['00020010']).replace(/\0/g, '').trim();
+  if (deidentifiedTransferSyntax(syntax) !== syntax) meta['00020010'] = { vr: 'UI', Value: [EXPLICIT_LE] };
 
   dicom.meta = meta;
   dicom.dict = dataset;

@@ -7,3 +7,5 @@ export const DeidentificationAdminPage = /* @__PURE__ */ lazyPage(
 );
 /** The account's de-identification profiles, for the de-identified download of the Downloads tab. */
 export { useAnonymizationProfiles } from './api/anonymization';
+/** A de-identification profile of the account, or none: destination, request link and routing rule forms. */
+export { ProfileSelect } from './components/ProfileSelect';

@@ -15,6 +15,7 @@ import type { Destination } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { errorBody } from '../../../lib/api-error';
 import { useAddDestination, useSetDestination } from '../api/destinations';
+import { ProfileSelect } from '../../privacy';
 import { EMPTY_FORM, formOf, formParams, formProblems, type DestinationForm } from '../lib/destination-form';
 
 interface Props {
@@ -121,6 +122,24 @@ export function DestinationDialog({ accountId, editing, onClose }: Props) {
           </Stack>
           {form.storage_commitment &&
             text('storage_commitment_timeout', 'Wait for the commitment report (seconds, empty: default)')}
+          {form.can_push && (
+            <ProfileSelect
+              accountId={accountId}
+              value={form.anonymization_id}
+              onChange={(uuid) => setForm({ ...form, anonymization_id: uuid })}
+              label="De-identify pushes with"
+              error={serverProblem?.field === 'anonymization_id'}
+              helperText={
+                serverProblem?.field === 'anonymization_id'
+                  ? serverProblem.text
+                  : form.anonymization_id
+                    ? t(
+                        'The PACS receives de-identified copies; files that may show burned-in text are not sent unless the profile keeps them.',
+                      )
+                    : undefined
+              }
+            />
+          )}
           {check('tls', 'Use TLS (DICOM over TLS 1.2 or later)')}
           {form.tls && (
             <>

@@ -24,6 +24,8 @@ export interface DestinationForm {
   tls_ca: string;
   tls_cert: string;
   tls_key: string;
+  /** The de-identification profile every push applies ('' : none; decision 0071). */
+  anonymization_id: string;
 }
 
 export const EMPTY_FORM: DestinationForm = {
@@ -42,6 +44,7 @@ export const EMPTY_FORM: DestinationForm = {
   tls_ca: '',
   tls_cert: '',
   tls_key: '',
+  anonymization_id: '',
 };
 
 export function formOf(d: Destination): DestinationForm {
@@ -61,6 +64,7 @@ export function formOf(d: Destination): DestinationForm {
     tls_ca: d.tls_ca ?? '',
     tls_cert: d.tls_cert ?? '',
     tls_key: '',
+    anonymization_id: d.anonymization_id ?? '',
   };
 }
 
@@ -98,6 +102,7 @@ export function formParams(form: DestinationForm) {
     c_echo_interval: form.c_echo_interval.trim() || '0',
     storage_commitment: form.storage_commitment ? 1 : 0,
     storage_commitment_timeout: form.storage_commitment_timeout.trim() || '0',
+    anonymization_id: form.anonymization_id,
     ...tlsParams(form),
   };
 }

@@ -41,6 +41,7 @@ const destination: Destination = {
   shared_target: 0,
   storage_commitment: 0,
   storage_commitment_timeout: null,
+  anonymization_id: null,
   tls: 0,
   tls_ca: null,
   tls_cert: null,

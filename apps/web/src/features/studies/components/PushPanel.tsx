@@ -117,7 +117,18 @@ function PushAttempt(props: { attempt: StudyPushAttempt; retrying: boolean; onRe
               })}
               {' · '}
               {timeAgo(attempt.updated)}
-              {attempt.reason && (
+              {attempt.deidentified && (
+                <>
+                  <br />
+                  {t('De-identified with {{profile}}', { profile: attempt.deidentified.profile })}
+                  {attempt.deidentified.refused_burned_in > 0 &&
+                    ` · ${t('Images not sent because they may show burned-in patient text: {{count}}', {
+                      count: attempt.deidentified.refused_burned_in,
+                    })}`}
+                </>
+              )}
+              {/* Our own refusal for burned-in text is said in words above, not as its code. */}
+              {attempt.reason && attempt.reason !== 'burned_in_text' && (
                 <>
                   <br />
                   {attempt.reason}
