@@ -192,6 +192,8 @@ import {
   accountSsoGetRequest,
   accountSsoSetRequest,
   ssoCallbackRequest,
+  samlAcsRequest,
+  samlMetadataRequest,
   ssoLookupRequest,
   ssoStartRequest,
 } from './sso.js';
@@ -252,6 +254,10 @@ export const API_CALLS = {
   // Browser navigations: each answers a redirect (to the provider, then into the app).
   'session/sso/start': call<ApiRedirectAnswer>()(ssoStartRequest),
   'session/sso/callback': call<ApiRedirectAnswer>()(ssoCallbackRequest),
+  /** A SAML identity provider's HTTP-POST of its response; on to session/sso/callback in the same browser. */
+  'session/sso/saml/acs': call<ApiRedirectAnswer>()(samlAcsRequest),
+  /** The SAML service provider's metadata of one account (XML), for the identity provider's admin. */
+  'session/sso/saml/metadata': call<ApiFileAnswer>()(samlMetadataRequest),
   'user/password/lost': call<Ok>()(passwordLostRequest),
   'user/password/reset': call<Ok>()(passwordResetRequest),
   'link/public/info': call<LinkInfoAnswer>()(linkTokenRequest),

@@ -860,6 +860,10 @@ export interface AccountSsoTable {
   require_sso: number;
   break_glass_user_id: string | null;
   updated: number;
+  /** SAML (decision 0070): the identity provider's sign-on URL (HTTP-Redirect binding); null for OIDC. */
+  saml_entry_point: string | null;
+  /** SAML: JSON array of the identity provider's signing certificates (base64 DER). */
+  saml_idp_certs: string | null;
 }
 
 /** A sign-in on its way to the provider: found by its state's SHA-256, used once. */
@@ -871,6 +875,19 @@ export interface SsoFlowTable {
   nonce: string;
   code_verifier: string;
   return_to: string;
+  expires: number;
+  /** SAML: the AuthnRequest's ID, which the answer's InResponseTo must name. */
+  request_id: string | null;
+  /** SAML: what the identity provider's valid assertion said (JSON), until the same browser signs in. */
+  asserted: string | null;
+  /** The client address that started it (session/sso/start's limits). */
+  ip: string | null;
+}
+
+/** An accepted SAML assertion's ID, remembered until it expires so a replay is refused (decision 0070). */
+export interface SamlAssertionTable {
+  account_id: string;
+  assertion_id: string;
   expires: number;
 }
 
@@ -907,6 +924,7 @@ export interface Database {
   sso_flows: SsoFlowTable;
   sso_sessions: SsoSessionTable;
   sso_identities: SsoIdentityTable;
+  saml_assertions: SamlAssertionTable;
   settings: SettingTable;
   studies: StudyTable;
   study_modalities: StudyModalityTable;

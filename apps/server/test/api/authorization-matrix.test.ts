@@ -122,6 +122,18 @@ const ROUTES: Record<string, RouteCase> = {
     request: () => get('/api/v3/session/sso/callback', { state: 'made-up', code: 'made-up' }),
     accepts: ['HTTP 303'],
   },
+  // SAML (decision 0070): the ACS takes anyone's POST (the identity provider's form) and answers a
+  // redirect; one naming no sign-in goes back to the sign-in page. The service provider's metadata
+  // is public once an account has a SAML provider; the matrix's world has none.
+  [api('session/sso/saml/acs')]: {
+    rule: { kind: 'public', expect: 'OK' },
+    request: () => post('session/sso/saml/acs', { SAMLResponse: 'bWFkZS11cA==', RelayState: 'made-up' }),
+    accepts: ['HTTP 303'],
+  },
+  [api('session/sso/saml/metadata')]: {
+    rule: { kind: 'public', expect: 'NOT_FOUND' },
+    request: (w) => get('/api/v3/session/sso/saml/metadata', { account_id: w.objects.emergency.accountId }),
+  },
   [api('user/password/lost')]: {
     rule: { kind: 'public', expect: 'OK' },
     request: () => post('user/password/lost', { email: 'nobody@matrix.example' }),

@@ -168,7 +168,7 @@ describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider)
       ['issuer', 'http://idp.example.org'],
       ['issuer', 'not a url'],
       ['scopes', 'email profile'],
-      ['type', 'saml'],
+      ['type', 'ldap'],
       ['role_map', '[{"value":"x"}]'],
       ['role_map', JSON.stringify([{ value: 'x', role_id: 'made-up' }])],
       ['default_role_id', 'made-up'],

@@ -72,6 +72,7 @@ import { storageCommitment } from './20261202T1210-storage-commitment.js';
 import { twoFactor } from './20261202T0700-two-factor.js';
 import { atnaOutbox } from './20261202T1320-atna-outbox.js';
 import { accountSso } from './20261202T1300-account-sso.js';
+import { ssoSaml } from './20261202T1610-sso-saml.js';
 
 /** Every migration, keyed by its timestamped name; Kysely runs them in name order, once each. */
 export const migrations: Record<string, Migration> = {
@@ -144,6 +145,7 @@ export const migrations: Record<string, Migration> = {
   '20261202T0700-two-factor': twoFactor,
   '20261202T1320-atna-outbox': atnaOutbox,
   '20261202T1300-account-sso': accountSso,
+  '20261202T1610-sso-saml': ssoSaml,
   '20261202T1210-storage-commitment': storageCommitment,
   '20261202T1200-anonymization-profiles': anonymizationProfiles,
   '20261202T1240-anonymization-groups': anonymizationGroups,

@@ -14,6 +14,7 @@ import { twoFactorRoutes } from './two-factor.routes.js';
 import { TwoFactorService } from './two-factor.service.js';
 import { userEventRoutes } from './user-event.routes.js';
 import { OidcClients } from './oidc-client.js';
+import { SamlClients } from './saml-client.js';
 import { SsoConfigService } from './sso-config.service.js';
 import { SsoDirectoryRepository } from './sso-directory.repository.js';
 import { ssoRoutes } from './sso.routes.js';
@@ -50,9 +51,10 @@ export function createAccountsModule(kernel: Kernel, needs: AccountsNeeds) {
     audit,
     rateLimits: needs.rateLimits,
   });
-  const sso = new SsoRepository(kernel.db.kysely);
+  const sso = new SsoRepository(kernel.db.kysely, kernel.db.dialect);
   const directory = new SsoDirectoryRepository(kernel.db.kysely);
   const clients = new OidcClients();
+  const saml = new SamlClients(config.publicUrl);
   // The sign-in service opens sessions and the session service asks it about required SSO: the
   // question goes through a function so neither is built before the other.
   const sessionService: SessionService = new SessionService({
@@ -72,6 +74,7 @@ export function createAccountsModule(kernel: Kernel, needs: AccountsNeeds) {
     memberships,
     sessions: sessionService,
     clients,
+    saml,
     audit,
     publicUrl: config.publicUrl,
   });
@@ -87,6 +90,7 @@ export function createAccountsModule(kernel: Kernel, needs: AccountsNeeds) {
         users,
         audit,
         publicUrl: config.publicUrl,
+        saml,
         forget: (accountId) => clients.forget(accountId),
       }),
       passwordReset,

@@ -1,5 +1,6 @@
 import {
   SSO_DEFAULT_RETURN,
+  SSO_LIMITS,
   emailSchema,
   type SsoRefusal,
   type SsoRoleMapEntry,
@@ -10,10 +11,12 @@ import type { AuditService } from '../../audit/audit.service.js';
 import type { MembershipsRepository } from '../../repositories/memberships.repository.js';
 import type { UserRow, UsersRepository } from '../../repositories/users.repository.js';
 import { hashToken, newSecretToken, newUuid } from '../../security/tokens.js';
+import { DEFAULT_RATE_LIMITS } from './login-throttle.js';
 import type { OidcClients } from './oidc-client.js';
+import { SamlClients } from './saml-client.js';
 import type { SessionService } from './session.service.js';
 import type { SsoDirectoryRepository } from './sso-directory.repository.js';
-import type { SsoConfigRow, SsoRepository } from './sso.repository.js';
+import type { SsoConfigRow, SsoFlowLimits, SsoFlowRow, SsoRepository } from './sso.repository.js';
 
 /** How long a sign-in may stay at the provider before its state is refused. */
 export const SSO_FLOW_TTL_MS = 10 * 60_000;
@@ -21,6 +24,12 @@ export const SSO_FLOW_TTL_MS = 10 * 60_000;
 const SSO_SESSION_KEEP_MS = 7 * 24 * 3600_000;
 /** What a person made just in time gets as a password: none (they sign in through the provider). */
 export const SSO_NO_PASSWORD = '!sso';
+/**
+ * Sign-ins left open at once (each start keeps a row until it is finished or ten minutes pass):
+ * from one address as many as the failed sign-ins one address may make in a window, and in all
+ * enough for a large hospital's busiest minutes while bounding what strangers can make us keep.
+ */
+export const SSO_FLOW_LIMITS: SsoFlowLimits = { perAddress: DEFAULT_RATE_LIMITS.perAddress, global: 10_000 };
 
 export interface SsoSignInDeps {
   sso: SsoRepository;
@@ -29,8 +38,10 @@ export interface SsoSignInDeps {
   memberships: MembershipsRepository;
   sessions: SessionService;
   clients: OidcClients;
+  saml: SamlClients;
   audit: AuditService;
   publicUrl: string;
+  flowLimits?: SsoFlowLimits;
   now?: () => number;
 }
 
@@ -136,7 +147,10 @@ export class SsoSignInService {
     };
   }
 
-  /** A new sign-in: its flow kept, the provider's URL to go to. */
+  /**
+   * A new sign-in: its flow kept (bounded per address and in all: RATE_LIMITED), then the
+   * provider's URL to go to: OIDC's authorization URL, or SAML's sign-on URL with the AuthnRequest.
+   */
   async start(
     by: { accountId?: string; email?: string },
     returnTo: string | undefined,
@@ -144,18 +158,49 @@ export class SsoSignInService {
   ): Promise<SsoRedirect> {
     const row = await this.providerFor(by);
     if (!row) throw new DomainError('NOT_FOUND', 'sso');
+    const saml = row.type === 'saml';
     const checks = {
-      state: oidc.randomState(),
-      nonce: oidc.randomNonce(),
-      codeVerifier: oidc.randomPKCECodeVerifier(),
+      state: saml ? newSecretToken() : oidc.randomState(),
+      nonce: saml ? '' : oidc.randomNonce(),
+      codeVerifier: saml ? '' : oidc.randomPKCECodeVerifier(),
     };
+    const requestId = saml ? SamlClients.newRequestId() : null;
     const browserToken = newSecretToken();
     const now = this.now();
+    const stateHash = hashToken(checks.state);
+    const saved = this.deps.sso.saveFlow(
+      {
+        state_hash: stateHash,
+        account_id: row.account_id,
+        browser_hash: hashToken(browserToken),
+        nonce: checks.nonce,
+        code_verifier: checks.codeVerifier,
+        return_to: returnTo ?? SSO_DEFAULT_RETURN,
+        expires: now + SSO_FLOW_TTL_MS,
+        request_id: requestId,
+        asserted: null,
+        ip,
+      },
+      now,
+      this.deps.flowLimits ?? SSO_FLOW_LIMITS,
+    );
+    try {
+      await saved;
+    } catch (error) {
+      // Too many sign-ins left open from this address (or in all): the sign-in page says so.
+      if (error instanceof DomainError && error.errorType === 'RATE_LIMITED') {
+        return { location: '/?sso_error=rate_limited' };
+      }
+      throw error;
+    }
     let location: string;
     try {
-      location = await this.deps.clients.authorizationUrl(row, this.redirectUri, checks, by.email);
+      location = requestId
+        ? await this.deps.saml.authorizeUrl(row, requestId, checks.state)
+        : await this.deps.clients.authorizationUrl(row, this.redirectUri, checks, by.email);
     } catch (error) {
       // The provider unreachable (or its discovery document wrong): the sign-in page says so.
+      await this.deps.sso.deleteFlow(stateHash);
       await this.deps.audit.record({
         userId: null,
         accountId: row.account_id,
@@ -167,19 +212,69 @@ export class SsoSignInService {
       });
       return { location: '/?sso_error=unavailable' };
     }
-    await this.deps.sso.saveFlow(
-      {
-        state_hash: hashToken(checks.state),
-        account_id: row.account_id,
-        browser_hash: hashToken(browserToken),
-        nonce: checks.nonce,
-        code_verifier: checks.codeVerifier,
-        return_to: returnTo ?? SSO_DEFAULT_RETURN,
-        expires: now + SSO_FLOW_TTL_MS,
-      },
-      now,
-    );
     return { location, browserToken };
+  }
+
+  /**
+   * A SAML identity provider's POST (decision 0070): the response bounded before anything parses
+   * it, its sign-in found by RelayState, every check of `SamlClients`, its assertion ID remembered
+   * (a replay is refused), what it said kept on the flow; then the browser goes on to the callback,
+   * where the cookie it holds (not sent on this cross-site POST) shows it is the one that started.
+   */
+  async acs(
+    params: { SAMLResponse?: string; RelayState?: string },
+    method: string,
+    ip: string,
+  ): Promise<SsoRedirect> {
+    try {
+      const state = params.RelayState;
+      const flow = state ? await this.deps.sso.findFlow(hashToken(state)) : undefined;
+      if (!state || !flow?.request_id) throw new Refused('state', 'unknown or used RelayState');
+      const accountId = flow.account_id;
+      if (flow.expires <= this.now()) throw new Refused('state', 'expired RelayState', accountId);
+      const response = params.SAMLResponse ?? '';
+      if (method !== 'POST' || !response) throw new Refused('token', 'no SAMLResponse posted', accountId);
+      if (response.length > SSO_LIMITS.samlResponse) {
+        throw new Refused('token', `SAMLResponse over ${SSO_LIMITS.samlResponse} bytes`, accountId);
+      }
+      const row = await this.deps.sso.find(accountId);
+      if (!row?.enabled || row.type !== 'saml')
+        throw new Refused('disabled', 'provider turned off', accountId);
+      let identity;
+      try {
+        identity = await this.deps.saml.validate(row, response, {
+          requestId: flow.request_id,
+          started: flow.expires - SSO_FLOW_TTL_MS,
+        });
+      } catch (error) {
+        throw new Refused('token', failureOf(error), accountId);
+      }
+      const now = this.now();
+      if (!(await this.deps.sso.rememberAssertion(accountId, identity.assertionId, identity.expires, now))) {
+        throw new Refused('replay', `assertion ${identity.assertionId.slice(0, 100)} seen before`, accountId);
+      }
+      if (!(await this.deps.sso.assertFlow(flow.state_hash, JSON.stringify(identity.claims)))) {
+        throw new Refused('state', 'sign-in already answered', accountId);
+      }
+      return { location: `/api/v3/session/sso/callback?${new URLSearchParams({ state }).toString()}` };
+    } catch (error) {
+      return this.refuse(error, ip);
+    }
+  }
+
+  private async refuse(error: unknown, ip: string): Promise<SsoRedirect> {
+    const refused =
+      error instanceof Refused ? error : new Refused('unavailable', String(error).slice(0, 200));
+    await this.deps.audit.record({
+      userId: refused.userId,
+      accountId: refused.accountId,
+      action: 'SSO_LOGIN_REFUSED',
+      objectType: 'session',
+      outcome: 'FAILURE',
+      detail: { reason: refused.reason, why: refused.detail.slice(0, 300) },
+      ip,
+    });
+    return { location: `/?${new URLSearchParams({ sso_error: refused.reason }).toString()}` };
   }
 
   /**
@@ -197,18 +292,7 @@ export class SsoSignInService {
       const fragment = new URLSearchParams({ sid, to: returnTo });
       return { location: `/sso#${fragment.toString()}`, signedIn: true };
     } catch (error) {
-      const refused =
-        error instanceof Refused ? error : new Refused('unavailable', String(error).slice(0, 200));
-      await this.deps.audit.record({
-        userId: refused.userId,
-        accountId: refused.accountId,
-        action: 'SSO_LOGIN_REFUSED',
-        objectType: 'session',
-        outcome: 'FAILURE',
-        detail: { reason: refused.reason, why: refused.detail.slice(0, 300) },
-        ip,
-      });
-      return { location: `/?${new URLSearchParams({ sso_error: refused.reason }).toString()}` };
+      return this.refuse(error, ip);
     }
   }
 
@@ -230,35 +314,62 @@ export class SsoSignInService {
     if (params.error) throw new Refused('provider_error', text(params.error, 100) ?? 'error', accountId);
     const row = await this.deps.sso.find(accountId);
     if (!row?.enabled) throw new Refused('disabled', 'provider turned off', accountId);
-    let identity;
+    const identity = await this.identityOf(row, flow, params.state, query);
+    const user = await this.person(row, identity.claims, ip);
+    const sid = await this.deps.sessions.open(user, ip);
+    const now = this.now();
+    // Kept for RP-initiated logout (OIDC); SAML sign-out ends the local session only.
+    if (identity.idToken) {
+      await this.deps.sso.saveSession(
+        hashToken(sid),
+        accountId,
+        identity.idToken,
+        now + SSO_SESSION_KEEP_MS,
+        now,
+      );
+    }
+    await this.deps.audit.record({
+      userId: user.uuid,
+      accountId,
+      action: 'SSO_LOGIN',
+      objectType: 'session',
+      detail: {
+        provider: row.display_name,
+        type: row.type,
+        issuer: row.issuer,
+        subject: text(identity.claims['sub']),
+      },
+      ip,
+    });
+    return { sid, returnTo: flow.return_to };
+  }
+
+  /**
+   * What the provider said of the person: for OIDC the code exchanged and the ID token checked now;
+   * for SAML what the ACS kept of the assertion it checked (none: the browser came back before it).
+   */
+  private async identityOf(
+    row: SsoConfigRow,
+    flow: SsoFlowRow,
+    state: string,
+    query: string,
+  ): Promise<{ claims: Record<string, unknown>; idToken: string | null }> {
+    const accountId = row.account_id;
+    if (flow.request_id !== null) {
+      if (row.type !== 'saml') throw new Refused('disabled', 'provider changed', accountId);
+      if (!flow.asserted) throw new Refused('state', 'no assertion for this sign-in', accountId);
+      return { claims: JSON.parse(flow.asserted) as Record<string, unknown>, idToken: null };
+    }
+    if (row.type !== 'oidc') throw new Refused('disabled', 'provider changed', accountId);
     try {
-      identity = await this.deps.clients.complete(row, new URL(`${this.redirectUri}?${query}`), {
-        state: params.state,
+      return await this.deps.clients.complete(row, new URL(`${this.redirectUri}?${query}`), {
+        state,
         nonce: flow.nonce,
         codeVerifier: flow.code_verifier,
       });
     } catch (error) {
       throw new Refused('token', failureOf(error), accountId);
     }
-    const user = await this.person(row, identity.claims, ip);
-    const sid = await this.deps.sessions.open(user, ip);
-    const now = this.now();
-    await this.deps.sso.saveSession(
-      hashToken(sid),
-      accountId,
-      identity.idToken,
-      now + SSO_SESSION_KEEP_MS,
-      now,
-    );
-    await this.deps.audit.record({
-      userId: user.uuid,
-      accountId,
-      action: 'SSO_LOGIN',
-      objectType: 'session',
-      detail: { provider: row.display_name, issuer: row.issuer, subject: text(identity.claims['sub']) },
-      ip,
-    });
-    return { sid, returnTo: flow.return_to };
   }
 
   /** The person the claims name in the account: found, refreshed, or made just in time. */
@@ -382,7 +493,7 @@ export class SsoSignInService {
     const kept = await this.deps.sso.takeSession(sidHash);
     if (!kept) return null;
     const row = await this.deps.sso.find(kept.account_id);
-    if (!row) return null;
+    if (row?.type !== 'oidc') return null;
     try {
       return await this.deps.clients.endSessionUrl(row, kept.id_token, `${this.deps.publicUrl}/`);
     } catch {

@@ -2,11 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   accountSsoGetRequest,
   accountSsoSetRequest,
+  samlAcsRequest,
+  samlMetadataRequest,
   ssoCallbackRequest,
   ssoLookupRequest,
   ssoStartRequest,
 } from '@imaging-inbox/contract';
 import type { AppContext } from '../../context.js';
+import { DomainError } from '../../domain/errors.js';
 import { apiRoute, authedRoute } from '../../http/api.js';
 
 /** The cookie tying a provider's answer to the browser that started the sign-in. */
@@ -44,11 +47,13 @@ export function ssoRoutes(ctx: AppContext, app: FastifyInstance): void {
   authedRoute(ctx, app, 'account/sso/get', accountSsoGetRequest, async ({ caller, input }) => ({
     sso: await ssoConfig.get(caller, input.account_id),
     redirect_uri: ssoConfig.redirectUri,
+    saml: await ssoConfig.serviceProvider(input.account_id),
   }));
 
   authedRoute(ctx, app, 'account/sso/set', accountSsoSetRequest, async ({ caller, input }) => ({
     sso: await ssoConfig.set(caller, input),
     redirect_uri: ssoConfig.redirectUri,
+    saml: await ssoConfig.serviceProvider(input.account_id),
   }));
 
   apiRoute(app, 'session/sso/lookup', ssoLookupRequest, ({ input }) =>
@@ -75,5 +80,23 @@ export function ssoRoutes(ctx: AppContext, app: FastifyInstance): void {
       .header('cache-control', 'no-store')
       .header('referrer-policy', 'no-referrer')
       .redirect(next.location, 303);
+  });
+
+  // A SAML identity provider posts its response here (HTTP-POST binding, a cross-site POST that
+  // carries no SameSite=Lax cookie): checked, then on to the callback as a top-level GET, which
+  // carries the browser's flow cookie (decision 0070).
+  apiRoute(app, 'session/sso/saml/acs', samlAcsRequest, async ({ input, request, reply }) => {
+    const next = await ssoSignIn.acs(input, request.method, request.ip);
+    return reply
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .redirect(next.location, 303);
+  });
+
+  // The service provider's metadata for the identity provider's admin (public, as metadata is).
+  apiRoute(app, 'session/sso/saml/metadata', samlMetadataRequest, async ({ input, reply }) => {
+    const xml = await ssoConfig.metadata(input.account_id);
+    if (!xml) throw new DomainError('NOT_FOUND', 'sso');
+    return reply.type('application/samlmetadata+xml; charset=utf-8').send(xml);
   });
 }

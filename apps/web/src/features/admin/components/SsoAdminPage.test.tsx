@@ -30,6 +30,13 @@ const stored: AccountSso = {
   require_sso: 0,
   break_glass_email: null,
   redirect_uri: REDIRECT,
+  entry_point: null,
+  idp_certs: [],
+};
+const SAML_SP = {
+  entity_id: 'https://inbox.example/api/v3/session/sso/saml/metadata?account_id=acc',
+  acs_url: 'https://inbox.example/api/v3/session/sso/saml/acs',
+  metadata_url: 'https://inbox.example/api/v3/session/sso/saml/metadata?account_id=acc',
 };
 
 function renderPage() {
@@ -51,7 +58,7 @@ describe('SsoAdminPage', () => {
     vi.stubGlobal(
       'fetch',
       apiStub({
-        'account/sso/get': () => [200, { status: 'OK', sso: stored, redirect_uri: REDIRECT }],
+        'account/sso/get': () => [200, { status: 'OK', sso: stored, redirect_uri: REDIRECT, saml: SAML_SP }],
         'role/list': () => [
           200,
           { status: 'OK', roles: [{ uuid: 'r1', name: 'Clerk', permissions: [], holders: 1 }] },
@@ -60,7 +67,7 @@ describe('SsoAdminPage', () => {
           sets.push(body);
           if (refuse) return refuse;
           const sso = { ...stored, display_name: body.get('display_name') ?? '' };
-          return [200, { status: 'OK', sso, redirect_uri: REDIRECT }];
+          return [200, { status: 'OK', sso, redirect_uri: REDIRECT, saml: SAML_SP }];
         },
       }),
     );
