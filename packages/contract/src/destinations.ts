@@ -173,11 +173,11 @@ export interface StudyPushAttempt {
   image_count: number;
   images_sent: number;
   images_failed: number;
-  created: number;
-  updated: number;
-}
   /**
    * The de-identification profile the attempt applied (its name when the push was queued) and how
    * many instances it left out because they may show burned-in text (decision 0071); absent: none.
    */
   deidentified?: { profile: string; refused_burned_in: number } | undefined;
+  created: number;
+  updated: number;
+}

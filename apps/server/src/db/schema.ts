@@ -469,28 +469,28 @@ export interface StudyPushTable {
   image_count: number;
   created: number;
   updated: number;
+  /** The de-identification profile the attempt applies (decision 0071), its name as it was; null: none. */
+  anonymization_id: string | null;
+  anonymization_name: string | null;
 }
 
 export interface StudyPushInstanceTable {
   push_id: string;
   sop_instance_uid: string;
   blob_key: string;
-  /** The de-identification profile the attempt applies (decision 0071), its name as it was; null: none. */
-  anonymization_id: string | null;
-  anonymization_name: string | null;
   sop_class_uid: string;
   transfer_syntax: string;
   state: string;
   reason: string | null;
   tries: Generated<number>;
+  /** The SOP Instance UID the PACS received when the push de-identified it; null: as stored. */
+  sent_uid: string | null;
 }
 
 /** A PACS-like destination (see the destinations migration). */
 export interface DestinationTable {
   uuid: string;
   account_id: string;
-  /** The SOP Instance UID the PACS received when the push de-identified it; null: as stored. */
-  sent_uid: string | null;
   /** 1: associations run over TLS (decision 0065); the PEM texts below, null when not set. */
   tls: Generated<number>;
   tls_ca: string | null;
@@ -517,14 +517,14 @@ export interface DestinationTable {
   storage_commitment: Generated<number>;
   /** Seconds to wait for the commitment report; null: STORAGE_COMMITMENT_TIMEOUT_S. */
   storage_commitment_timeout: number | null;
+  /** The de-identification profile of the account every push to it applies (decision 0071); null: none. */
+  anonymization_id: string | null;
 }
 
 /** A storage commitment a push asked of its PACS (see the storage-commitment migration). */
 export interface StorageCommitmentTable {
   transaction_uid: string;
   push_id: string;
-  /** The de-identification profile of the account every push to it applies (decision 0071); null: none. */
-  anonymization_id: string | null;
   destination_id: string;
   /** waiting, committed, failed, expired. */
   state: string;

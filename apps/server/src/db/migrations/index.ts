@@ -149,5 +149,5 @@ export const migrations: Record<string, Migration> = {
   '20261202T1210-storage-commitment': storageCommitment,
   '20261202T1200-anonymization-profiles': anonymizationProfiles,
   '20261202T1240-anonymization-groups': anonymizationGroups,
-};
   '20261202T1500-push-deidentification': pushDeidentification,
+};
