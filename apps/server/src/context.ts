@@ -43,6 +43,7 @@ export function createContext(
     downloads: studies.services.downloads,
     linkLimits: options.linkLimits,
     deidentified: privacy.services.deidentifiedCopies,
+    profiles: privacy.services.deidentifier,
   });
   const gatekeeper = createGatekeeperModule(kernel, {
     groupConfigs: admin.services.groupConfigs,

@@ -31,6 +31,8 @@ export const linkAddRequest = z
     mobile_phone: optionalText(),
     /** The share message of what the link uploads. */
     share_description: optionalText(),
+    /** A de-identification profile of the group's account applied to every upload (decision 0071). */
+    anonymization_id: optionalText(),
   })
   .transform((p, ctx) => {
     if (!(LINK_ACTIONS as readonly string[]).includes(p.action)) {
@@ -53,6 +55,7 @@ export const linkAddRequest = z
       notify: p.notify === 1,
       mobilePhone,
       shareDescription: p.share_description,
+      anonymizationId: p.anonymization_id,
     };
   });
 

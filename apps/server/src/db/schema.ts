@@ -630,6 +630,8 @@ export interface LinkTable {
   mobile_phone: string | null;
   /** The share message of every study uploaded through the link. */
   share_description: string | null;
+  /** The de-identification profile applied to what is uploaded through it (decision 0071); null: none. */
+  anonymization_id: string | null;
 }
 
 /** A short-lived upload grant handed out by link/public/unlock; stored hashed. */

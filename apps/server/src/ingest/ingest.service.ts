@@ -82,6 +82,34 @@ export class IngestService {
   }
 
   /**
+   * A received file that is stored only as `rewrite` makes it (a request link's de-identification,
+   * decision 0071): the received bytes are read, their temp file discarded, never committed, and
+   * the rewritten file goes through ingestBytes. `rewrite` refuses by throwing a DomainError, and
+   * then nothing is stored.
+   */
+  async ingestRewritten(
+    temp: TempFile,
+    target: IndexTarget,
+    source: IngestSource,
+    rewrite: (bytes: Uint8Array) => Promise<Uint8Array>,
+  ): Promise<IngestResult> {
+    let rewritten: Uint8Array;
+    try {
+      if (temp.size === 0) throw new DicomParseError('FILE_CONTENT_EMPTY', 'empty body');
+      rewritten = await rewrite(temp.bytes ?? (await fsp.readFile(temp.path)));
+    } catch (error) {
+      throw asDomainError(error);
+    } finally {
+      await this.deps.blobs.discard(temp);
+    }
+    return this.ingestBytes(
+      Buffer.from(rewritten.buffer, rewritten.byteOffset, rewritten.byteLength),
+      target,
+      source,
+    );
+  }
+
+  /**
    * A whole Part-10 file held in memory (a received C-STORE dataset behind its header). An instance
    * already indexed under its study is answered as a duplicate before any byte is written; otherwise
    * the file goes straight under its content key (BlobStore.storeBytes), then the index.

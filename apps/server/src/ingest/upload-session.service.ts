@@ -284,7 +284,13 @@ export class UploadSessionService {
    * single-request upload. A file that does not parse is refused and removed with its session;
    * a completed session answers the same result again until it expires.
    */
-  async complete(owner: UploadOwner, id: string, ip: string): Promise<ImageUploadAnswer> {
+  async complete(
+    owner: UploadOwner,
+    id: string,
+    ip: string,
+    /** What the file is stored as instead (a de-identifying request link; IngestService.ingestRewritten). */
+    rewrite?: (bytes: Uint8Array) => Promise<Uint8Array>,
+  ): Promise<ImageUploadAnswer> {
     return this.locked(hashToken(id), async () => {
       const row = await this.load(owner, id);
       if (row.answer !== null) return JSON.parse(row.answer) as ImageUploadAnswer;
@@ -298,13 +304,14 @@ export class UploadSessionService {
       const temp = await chunks.assemble(row.id_hash, row.size);
       let result: IngestResult;
       try {
-        result = await this.deps.ingest.ingestTemp(
-          temp,
+        const target =
           row.source === LINK_SOURCE_KIND
             ? linkIndexTarget({ accountId: row.account_id, namespaceId: row.namespace_id })
-            : { accountId: row.account_id, namespaceId: row.namespace_id },
-          { kind: row.source, userId: row.user_id, ip },
-        );
+            : { accountId: row.account_id, namespaceId: row.namespace_id };
+        const source = { kind: row.source, userId: row.user_id, ip };
+        result = rewrite
+          ? await this.deps.ingest.ingestRewritten(temp, target, source, rewrite)
+          : await this.deps.ingest.ingestTemp(temp, target, source);
       } catch (error) {
         // The pipeline removed or moved the file, whatever failed: nothing is left to resume.
         await chunks.remove(row.id_hash);

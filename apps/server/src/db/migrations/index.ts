@@ -62,6 +62,7 @@ import { hl7Senders } from './20261202T0150-hl7-senders.js';
 import { anonymizationProfiles } from './20261202T1200-anonymization-profiles.js';
 import { anonymizationGroups } from './20261202T1240-anonymization-groups.js';
 import { pushDeidentification } from './20261202T1500-push-deidentification.js';
+import { linkDeidentification } from './20261202T1600-link-deidentification.js';
 import { jobLeaseHolder } from './20261202T0210-job-lease-holder.js';
 import { callingAeTitles } from './20261202T0230-calling-ae-titles.js';
 import { destinationSharedTarget } from './20261202T0231-destination-shared-target.js';
@@ -150,4 +151,5 @@ export const migrations: Record<string, Migration> = {
   '20261202T1200-anonymization-profiles': anonymizationProfiles,
   '20261202T1240-anonymization-groups': anonymizationGroups,
   '20261202T1500-push-deidentification': pushDeidentification,
+  '20261202T1600-link-deidentification': linkDeidentification,
 };

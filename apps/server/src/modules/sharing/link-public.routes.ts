@@ -42,7 +42,8 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
         description: link.message,
         needs_password: link.password_hash !== null,
         expires: link.expires,
-        accepts_documents: await ctx.services.wrap.isEnabled(link.account_id, link.namespace_id),
+        accepts_documents:
+          !link.anonymization_id && (await ctx.services.wrap.isEnabled(link.account_id, link.namespace_id)),
       };
     },
   );
@@ -61,11 +62,13 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
     // Check the grant before reading the body: no bytes are written for a dead link.
     const link = await ctx.services.linkAccess.authorizeUpload(grant);
     const temp = await receiveBody(ctx, request, maxUploadBytes);
-    const result = await ctx.services.ingest.ingestTemp(
-      temp,
-      linkIndexTarget({ accountId: link.account_id, namespaceId: link.namespace_id }),
-      { kind: LINK_SOURCE_KIND, userId: null, ip: request.ip },
-    );
+    const target = linkIndexTarget({ accountId: link.account_id, namespaceId: link.namespace_id });
+    const source = { kind: LINK_SOURCE_KIND, userId: null, ip: request.ip };
+    // A de-identifying link stores only the de-identified copy (decision 0071).
+    const rewrite = ctx.services.linkRewrite(link);
+    const result = rewrite
+      ? await ctx.services.ingest.ingestRewritten(temp, target, source, rewrite)
+      : await ctx.services.ingest.ingestTemp(temp, target, source);
     const answer = uploadAnswer(result);
     await giveShareDescription(ctx, link, answer.study_uuid);
     return reply.code(202).send(answer);
@@ -78,7 +81,8 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
   app.post('/api/v3/link/public/wrap', async (request, reply) => {
     const grant = grantOf(request, collectParams(request));
     const link = await ctx.services.linkAccess.authorizeUpload(grant);
-    if (!(await ctx.services.wrap.isEnabled(link.account_id, link.namespace_id)))
+    // Documents wrapped with the form's patient details cannot be de-identified: not on such a link.
+    if (link.anonymization_id || !(await ctx.services.wrap.isEnabled(link.account_id, link.namespace_id)))
       throw notPermitted(WRAPPING_SETTING);
     const answer = await receiveAndWrap(ctx, request, maxFileBytes, {
       group: { accountId: link.account_id, namespaceId: link.namespace_id },
@@ -103,6 +107,7 @@ export function linkPublicRoutes(ctx: AppContext, app: FastifyInstance, maxUploa
         source: { kind: LINK_SOURCE_KIND, userId: null },
       }),
       afterStored: (studyUuid) => giveShareDescription(ctx, link, studyUuid),
+      rewrite: ctx.services.linkRewrite(link),
     };
   });
 }

@@ -9,6 +9,7 @@ import type { AuditService } from '../../audit/audit.service.js';
 import { hashPassword } from '../../security/passwords.js';
 import { hashToken, newSecretToken, newUuid } from '../../security/tokens.js';
 import { mailTexts } from '../../mail/messages/index.js';
+import type { LinkProfiles } from './link-deidentification.js';
 
 export interface NewLink {
   namespaceId: string;
@@ -20,6 +21,8 @@ export interface NewLink {
   notify: boolean;
   mobilePhone: string | undefined;
   shareDescription: string | undefined;
+  /** A de-identification profile of the group's account applied to every upload (decision 0071). */
+  anonymizationId?: string | undefined;
 }
 
 export interface LinkServiceDeps {
@@ -27,6 +30,8 @@ export interface LinkServiceDeps {
   mailer: Mailer;
   audit: AuditService;
   publicUrl: string;
+  /** The accounts' de-identification profiles (privacy's Deidentifier), for `anonymization_id`. */
+  profiles?: LinkProfiles | undefined;
   now?: () => number;
 }
 
@@ -40,6 +45,13 @@ export class LinkService {
   async create(caller: Caller, input: NewLink): Promise<{ uuid: string; url: string }> {
     const group = requireLinkGroup(caller, input.namespaceId);
     refuseOversized(input);
+    // Only a profile of the group's own account: another account's reads as a made-up id.
+    let profile: { uuid: string; name: string } | undefined;
+    if (input.anonymizationId) {
+      if (!this.deps.profiles) throw invalidField('anonymization_id', 'de-identification is not available');
+      profile = (await this.deps.profiles.bind(group.accountId, input.anonymizationId, 'anonymization_id'))
+        .profile;
+    }
     const token = newSecretToken();
     const uuid = newUuid();
     const now = this.now();
@@ -79,6 +91,7 @@ export class LinkService {
         revoked: null,
         mobile_phone: input.mobilePhone ?? null,
         share_description: input.shareDescription ?? null,
+        anonymization_id: profile?.uuid ?? null,
       },
       (trx) => this.deps.mailer.queue(mail, trx),
     );
@@ -94,6 +107,7 @@ export class LinkService {
         email: input.email,
         max_hits: input.maxHits,
         ...(input.mobilePhone ? { mobile_phone: input.mobilePhone } : {}),
+        ...(profile ? { deidentified: { profile: profile.uuid, name: profile.name } } : {}),
       },
       ip: caller.ip,
     });

@@ -15,6 +15,7 @@ import { SendsRepository } from './sends.repository.js';
 import { ShareNotifier } from './share-notifier.js';
 import { ShareService } from './share.service.js';
 import type { DeidentifyingGroups } from './share.service.js';
+import { linkRewrite, type LinkProfiles } from './link-deidentification.js';
 import { SharesRepository } from './shares.repository.js';
 import { studySendRoutes } from './study-send.routes.js';
 import { studyShareRoutes } from './study-share.routes.js';
@@ -25,6 +26,8 @@ export interface SharingNeeds {
   linkLimits?: LinkRateLimits | undefined;
   /** De-identifying groups (privacy's DeidentifiedCopies, decision 0067). */
   deidentified?: DeidentifyingGroups | undefined;
+  /** The accounts' de-identification profiles request links apply (privacy's Deidentifier, decision 0071). */
+  profiles?: LinkProfiles | undefined;
 }
 
 /** Sharing (README.md): shares, sends and their public pages, request links and their public upload. */
@@ -65,7 +68,16 @@ export function createSharingModule(kernel: Kernel, needs: SharingNeeds) {
         onShared: (copyUuid) => events.shared(copyUuid),
         ...(needs.deidentified ? { deidentified: needs.deidentified } : {}),
       }),
-      links: new LinkService({ links: repos.links, mailer, audit, publicUrl: config.publicUrl }),
+      links: new LinkService({
+        links: repos.links,
+        mailer,
+        audit,
+        publicUrl: config.publicUrl,
+        profiles: needs.profiles,
+      }),
+      /** What a de-identifying link's uploads are stored as (decision 0071). */
+      linkRewrite: (link: { account_id: string; anonymization_id: string | null }) =>
+        linkRewrite(needs.profiles, link),
       linkAccess: new LinkAccessService({
         links: repos.links,
         failures,

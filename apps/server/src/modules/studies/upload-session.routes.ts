@@ -24,6 +24,8 @@ export type UploadCaller = (
   targetOf: (namespaceId: string | undefined) => UploadTarget;
   /** Run on the study a completed session stored into (a request link gives it its share description). */
   afterStored?: (studyUuid: string) => Promise<void>;
+  /** What a completed file is stored as instead (a de-identifying request link, decision 0071). */
+  rewrite?: ((bytes: Uint8Array) => Promise<Uint8Array>) | undefined;
 }>;
 
 /**
@@ -78,7 +80,7 @@ export function registerUploadSessionRoutes(
     caller,
     uploadSessionCompleteRequest,
     async ({ guard, input, request, reply }) => {
-      const answer = await sessions.complete(guard.owner, input.id, request.ip);
+      const answer = await sessions.complete(guard.owner, input.id, request.ip, guard.rewrite);
       await guard.afterStored?.(answer.study_uuid);
       reply.code(202);
       const { status: _status, ...rest } = answer;

@@ -4,16 +4,19 @@ import { Box, Button, Checkbox, FormControlLabel, Stack, TextField } from '@mui/
 import { useTranslation } from '../../../lib/i18n';
 import { REQUEST_STUDY_DEFAULTS, requestStudySchema, type RequestStudyValues } from '../lib/request-schema';
 import { DurationHints } from './DurationHints';
+import { ProfileSelect } from '../../privacy';
 
 interface Props {
   /** Group missing or not permitted: every field and the button stay disabled. */
   disabled: boolean;
   loading: boolean;
   onSubmit: (values: RequestStudyValues) => void;
+  /** The account whose de-identification profiles the link may apply; absent: no such choice. */
+  accountId?: string | undefined;
 }
 
 /** The link request form of SPEC.md sections 3 and 5; it validates on every change. */
-export function RequestStudyForm({ disabled, loading, onSubmit }: Props) {
+export function RequestStudyForm({ disabled, loading, onSubmit, accountId }: Props) {
   const { t } = useTranslation();
   const {
     register,
@@ -110,6 +113,28 @@ export function RequestStudyForm({ disabled, loading, onSubmit }: Props) {
           helperText={t('Goes with the exams uploaded through the link')}
           {...register('shareDescription')}
         />
+        {accountId && (
+          <Controller
+            name="anonymizationId"
+            control={control}
+            render={({ field }) => (
+              <ProfileSelect
+                accountId={accountId}
+                value={field.value}
+                onChange={field.onChange}
+                label="De-identify uploads with"
+                disabled={disabled}
+                helperText={
+                  field.value
+                    ? t(
+                        'Only the de-identified copy is stored; files that may show burned-in text are refused unless the profile keeps them, and documents are not taken.',
+                      )
+                    : undefined
+                }
+              />
+            )}
+          />
+        )}
         <Button type="submit" variant="contained" disabled={disabled || !isValid} loading={loading}>
           {t('Request Study')}
         </Button>

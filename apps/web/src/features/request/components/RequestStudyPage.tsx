@@ -5,6 +5,7 @@ import { MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
 import { PagePanel } from '../../../components/PagePanel';
 import { useGroupPermission } from '../../../session/use-group-permission';
+import { useInbox } from '../../../session/inbox-context';
 import { PENDING_REQUESTS } from '../../../session/groups';
 import { useAddLink } from '../api/links';
 import { linkAddParams, type RequestStudyValues } from '../lib/request-schema';
@@ -18,6 +19,7 @@ export function RequestStudyPage() {
   const { groupId } = useParams();
   const access = useGroupPermission(groupId, 'link_edit');
   const add = useAddLink();
+  const { account } = useInbox();
 
   const submit = (values: RequestStudyValues) => {
     if (access.kind !== 'ok') return;
@@ -39,7 +41,12 @@ export function RequestStudyPage() {
           {t('Ask someone outside to upload exams to {{group}}.', { group: access.group.name })}
         </Typography>
       )}
-      <RequestStudyForm disabled={access.kind !== 'ok'} loading={add.isPending} onSubmit={submit} />
+      <RequestStudyForm
+        disabled={access.kind !== 'ok'}
+        loading={add.isPending}
+        onSubmit={submit}
+        accountId={account.uuid}
+      />
     </PagePanel>
   );
 }

@@ -28,6 +28,8 @@ export const requestStudySchema = z.object({
       z.refine((raw) => !raw.trim() || PHONE_PATTERN.test(phoneDigits(raw)), PROFILE_MESSAGES.phoneInvalid),
     ),
   shareDescription: z.string(),
+  /** A de-identification profile of the account applied to every upload ('' : none; decision 0071). */
+  anonymizationId: z.string(),
 });
 
 function phoneDigits(raw: string): string {
@@ -45,6 +47,7 @@ export const REQUEST_STUDY_DEFAULTS: RequestStudyValues = {
   studyDescription: '',
   mobilePhone: '',
   shareDescription: '',
+  anonymizationId: '',
 };
 
 /** The link/add parameters of a valid form. */
@@ -60,5 +63,6 @@ export function linkAddParams(namespaceId: string, values: RequestStudyValues) {
     message: values.studyDescription.trim() || undefined,
     mobile_phone: phoneDigits(values.mobilePhone) || undefined,
     share_description: values.shareDescription.trim() || undefined,
+    anonymization_id: values.anonymizationId || undefined,
   };
 }
