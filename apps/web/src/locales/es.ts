@@ -1394,9 +1394,6 @@ const es: Messages = {
   'The PACS receives de-identified copies; files that may show burned-in text are not sent unless the profile keeps them.':
     'El PACS recibe copias desidentificadas; los archivos que pueden mostrar texto incrustado no se envían, salvo que el perfil los conserve.',
   'De-identified with {{profile}}': 'Desidentificado con {{profile}}',
-  'De-identify uploads with': 'Desidentificar lo recibido con',
-  'Only the de-identified copy is stored; files that may show burned-in text are refused unless the profile keeps them, and documents are not taken.':
-    'Solo se guarda la copia desidentificada; los archivos que pueden mostrar texto incrustado se rechazan, salvo que el perfil los conserve, y no se aceptan documentos.',
   'Images not sent because they may show burned-in patient text: {{count}}':
     'Imágenes no enviadas porque pueden mostrar texto del paciente incrustado: {{count}}',
   '{{count}} images that may show burned-in patient text were left out._one':
@@ -1446,6 +1443,39 @@ const es: Messages = {
   'The settings were not saved: check the fields marked.':
     'La configuración no se guardó: revise los campos señalados.',
   Saved: 'Guardado',
+  Protocol: 'Protocolo',
+  'OpenID Connect': 'OpenID Connect',
+  'SAML 2.0': 'SAML 2.0',
+  'Members sign in with the hospital’s SAML 2.0 identity provider. Register these there:':
+    'Los miembros inician sesión con el proveedor de identidad SAML 2.0 del hospital. Registre allí estos valores:',
+  'Identifier (entity ID)': 'Identificador (entity ID)',
+  'Reply URL (Assertion Consumer Service, HTTP-POST)':
+    'URL de respuesta (Assertion Consumer Service, HTTP-POST)',
+  'Metadata URL (answers once SAML is saved)': 'URL de metadatos (responde una vez guardado SAML)',
+  'Identity provider': 'Proveedor de identidad',
+  'Identity provider metadata (XML)': 'Metadatos del proveedor de identidad (XML)',
+  'Paste the federation metadata, or fill in the sign-on URL and certificate below':
+    'Pegue los metadatos de federación, o complete la URL de inicio de sesión y el certificado abajo',
+  'Sign-on URL': 'URL de inicio de sesión (SSO)',
+  'Starting with https://': 'Que empiece por https://',
+  'Signing certificate (PEM)': 'Certificado de firma (PEM)',
+  'Leave empty to keep the certificates in use': 'Déjelo vacío para conservar los certificados en uso',
+  '-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----':
+    '-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----',
+  'Certificate in use: {{subject}}': 'Certificado en uso: {{subject}}',
+  'Valid until {{date}}': 'Válido hasta el {{date}}',
+  'SHA-256 fingerprint: {{value}}': 'Huella SHA-256: {{value}}',
+  'Identity provider entity ID': 'Entity ID del proveedor de identidad',
+  'Read from the metadata; each assertion’s issuer must match it':
+    'Leído de los metadatos; el emisor de cada aserción debe coincidir',
+  'This service’s entity ID': 'Entity ID de este servicio',
+  'Leave as it is unless the identity provider already knows another':
+    'Déjelo así salvo que el proveedor de identidad ya conozca otro',
+  Attributes: 'Atributos',
+  'Attribute with the e-mail': 'Atributo del correo electrónico',
+  'Attribute with the first name': 'Atributo del nombre',
+  'Attribute with the last name': 'Atributo del apellido',
+  'Attribute with roles or groups (optional)': 'Atributo de roles o grupos (opcional)',
 };
 
 export default es;

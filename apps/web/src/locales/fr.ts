@@ -1401,9 +1401,6 @@ const fr: Messages = {
   'The PACS receives de-identified copies; files that may show burned-in text are not sent unless the profile keeps them.':
     'Le PACS reçoit des copies dé-identifiées ; les fichiers pouvant montrer du texte incrusté ne sont pas envoyés, sauf si le profil les garde.',
   'De-identified with {{profile}}': 'Dé-identifié avec {{profile}}',
-  'De-identify uploads with': 'Dé-identifier les envois reçus avec',
-  'Only the de-identified copy is stored; files that may show burned-in text are refused unless the profile keeps them, and documents are not taken.':
-    'Seule la copie dé-identifiée est conservée ; les fichiers pouvant montrer du texte incrusté sont refusés, sauf si le profil les garde, et les documents ne sont pas acceptés.',
   'Images not sent because they may show burned-in patient text: {{count}}':
     'Images non envoyées car elles peuvent montrer du texte patient incrusté : {{count}}',
   '{{count}} images that may show burned-in patient text were left out._one':
@@ -1454,6 +1451,39 @@ const fr: Messages = {
   'The settings were not saved: check the fields marked.':
     'Les paramètres n’ont pas été enregistrés : vérifiez les champs signalés.',
   Saved: 'Enregistré',
+  Protocol: 'Protocole',
+  'OpenID Connect': 'OpenID Connect',
+  'SAML 2.0': 'SAML 2.0',
+  'Members sign in with the hospital’s SAML 2.0 identity provider. Register these there:':
+    'Les membres se connectent avec le fournisseur d’identité SAML 2.0 de l’hôpital. Enregistrez-y ces valeurs :',
+  'Identifier (entity ID)': 'Identifiant (entity ID)',
+  'Reply URL (Assertion Consumer Service, HTTP-POST)':
+    'URL de réponse (Assertion Consumer Service, HTTP-POST)',
+  'Metadata URL (answers once SAML is saved)': 'URL des métadonnées (répond une fois SAML enregistré)',
+  'Identity provider': 'Fournisseur d’identité',
+  'Identity provider metadata (XML)': 'Métadonnées du fournisseur d’identité (XML)',
+  'Paste the federation metadata, or fill in the sign-on URL and certificate below':
+    'Collez les métadonnées de fédération, ou remplissez l’URL de connexion et le certificat ci-dessous',
+  'Sign-on URL': 'URL de connexion (SSO)',
+  'Starting with https://': 'Commençant par https://',
+  'Signing certificate (PEM)': 'Certificat de signature (PEM)',
+  'Leave empty to keep the certificates in use': 'Laissez vide pour garder les certificats en service',
+  '-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----':
+    '-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----',
+  'Certificate in use: {{subject}}': 'Certificat en service : {{subject}}',
+  'Valid until {{date}}': 'Valide jusqu’au {{date}}',
+  'SHA-256 fingerprint: {{value}}': 'Empreinte SHA-256 : {{value}}',
+  'Identity provider entity ID': 'Entity ID du fournisseur d’identité',
+  'Read from the metadata; each assertion’s issuer must match it':
+    'Lu dans les métadonnées ; l’émetteur de chaque assertion doit y correspondre',
+  'This service’s entity ID': 'Entity ID de ce service',
+  'Leave as it is unless the identity provider already knows another':
+    'Laissez-le tel quel, sauf si le fournisseur d’identité en connaît déjà un autre',
+  Attributes: 'Attributs',
+  'Attribute with the e-mail': 'Attribut du courriel',
+  'Attribute with the first name': 'Attribut du prénom',
+  'Attribute with the last name': 'Attribut du nom',
+  'Attribute with roles or groups (optional)': 'Attribut des rôles ou groupes (facultatif)',
 };
 
 export default fr;
