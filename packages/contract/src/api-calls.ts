@@ -68,6 +68,7 @@ import type {
   Destination,
   DestinationRetrieve,
   DestinationSearch,
+  DestinationWorklistSearch,
   EchoResult,
   StudyPushAttempt,
   StudyPushListAnswer,
@@ -131,6 +132,7 @@ import type {
   SendLinkStudyAnswer,
   SendLinkVerifyAnswer,
   SendListAnswer,
+  ShareCodeAnswer,
 } from './sends.js';
 import {
   connectionListRequest,
@@ -185,7 +187,12 @@ import {
   uploadSessionCreateRequest,
   uploadSessionStatusRequest,
 } from './upload-requests.js';
-import type { RecoveryCodesAnswer, TotpEnrolmentAnswer, TotpStatusAnswer } from './two-factor.js';
+import type {
+  RecoveryCodesAnswer,
+  TotpEnrolmentAnswer,
+  TotpResetAnswer,
+  TotpStatusAnswer,
+} from './two-factor.js';
 import { accountTwoFactorSetRequest, totpConfirmRequest, totpDisableRequest } from './two-factor.js';
 import type { AccountSsoAnswer, SsoLookupAnswer } from './sso.js';
 import {
@@ -310,6 +317,7 @@ export const API_CALLS = {
   'account/user/add': call<Ok<AccountUser>>()(accountUserAddRequest),
   'account/user/set': call<Ok<AccountUser>>()(accountUserSetRequest),
   'account/user/delete': call<Ok>()(accountUserRequest),
+  'account/user/totp/reset': call<TotpResetAnswer>()(accountUserRequest),
   'user/enable': call<Ok>()(userEnableRequest),
   'account/group/list': call<AdminGroupListAnswer>()(accountGroupListRequest),
   'group/list': call<GroupListAnswer>()(groupListRequest),
@@ -336,7 +344,7 @@ export const API_CALLS = {
   'label/set': call<Ok>()(labelSetRequest),
   'label/delete': call<Ok>()(labelDeleteRequest),
   'namespace/settings': call<NamespaceSettingsAnswer>()(namespaceSettingsRequest),
-  'namespace/share_code': call<ShareCodeSettingsAnswer>()(shareCodeRequest),
+  'namespace/share_code': call<ShareCodeAnswer | ShareCodeSettingsAnswer>()(shareCodeRequest),
   'namespace/engine/fqdn': call()(engineFqdnRequest),
   'audit/log': call<Ok<{ events: AuditLogEntry[]; page: AnswerPage }>>()(auditLogRequest),
   'audit/object': call<AuditObjectAnswer>()(auditObjectRequest),
@@ -368,7 +376,7 @@ export const API_CALLS = {
   'destination/echo': call<Ok<EchoResult>>()(uuidRequest),
   'destination/search': call<Ok<{ uuid: string }>>()(destinationSearchRequest),
   'destination/search/mwl': call<Ok<{ uuid: string }>>()(destinationSearchMwlRequest),
-  'destination/search/get': call<Ok<DestinationSearch>>()(uuidRequest),
+  'destination/search/get': call<Ok<DestinationSearch | DestinationWorklistSearch>>()(uuidRequest),
   'destination/retrieve': call<Ok<DestinationRetrieve> | Ok<{ retrieves: DestinationRetrieve[] }>>()(
     destinationRetrieveRequest,
   ),
@@ -377,15 +385,15 @@ export const API_CALLS = {
 
   // Routing rules and webhooks.
   'route/list': call<Ok<{ routes: RoutingRule[]; page: AnswerPage }>>()(routeListRequest),
-  'route/get': call<Ok<RoutingRule>>()(uuidRequest),
-  'route/add': call<Ok<RoutingRule>>()(routeAddRequest),
-  'route/set': call<Ok<RoutingRule>>()(routeSetRequest),
+  'route/get': call<Ok<{ route: RoutingRule }>>()(uuidRequest),
+  'route/add': call<Ok<{ route: RoutingRule }>>()(routeAddRequest),
+  'route/set': call<Ok<{ route: RoutingRule }>>()(routeSetRequest),
   'route/delete': call<Ok>()(uuidRequest),
   'study/manual/route': call()(studyManualRouteRequest),
   'webhook/list': call<Ok<{ webhooks: Webhook[]; page: AnswerPage }>>()(webhookListRequest),
-  'webhook/get': call<Ok<Webhook>>()(uuidRequest),
-  'webhook/add': call<Ok<Webhook>>()(webhookAddRequest),
-  'webhook/set': call<Ok<Webhook>>()(webhookSetRequest),
+  'webhook/get': call<Ok<{ webhook: Webhook }>>()(uuidRequest),
+  'webhook/add': call<Ok<{ webhook: Webhook }>>()(webhookAddRequest),
+  'webhook/set': call<Ok<{ webhook: Webhook }>>()(webhookSetRequest),
   'webhook/delete': call<Ok>()(uuidRequest),
   'webhook/event': call()(noParams),
   'webhook/delivery/list':

@@ -45,6 +45,16 @@ export interface TotpEnrolmentAnswer extends TotpEnrolment {
   status: 'OK';
 }
 
+/**
+ * account/user/totp/reset: an account admin removed a member's two-factor secret and recovery codes
+ * (a lost phone); `removed` 0 when the member had none. They enrol again at their next sign-in when
+ * an account of theirs requires codes.
+ */
+export interface TotpResetAnswer {
+  status: 'OK';
+  removed: 0 | 1;
+}
+
 /** user/totp/confirm, and session/login when it enabled a code: the recovery codes, shown once. */
 export interface RecoveryCodesAnswer {
   status: 'OK';

@@ -412,6 +412,13 @@ const ROUTES: Record<string, RouteCase> = {
     request: (_w, x) => post('account/user/delete', { uuid: o(x).accountId, user_id: MADE_UP }),
     accepts: ['NOT_FOUND:user'],
   },
+  // A member's lost phone: the account's user editors (test/api/two-factor-reset.test.ts: which of them may reset whom).
+  [api('account/user/totp/reset')]: {
+    rule: { kind: 'accountUsers', anyOf: ['account_user_edit'] },
+    objects: ACCOUNT_OBJECTS,
+    request: (_w, x) => post('account/user/totp/reset', { uuid: o(x).accountId, user_id: MADE_UP }),
+    accepts: ['NOT_FOUND:user'],
+  },
   // Names a user, not an account: one the caller may not manage is not found.
   [api('user/enable')]: {
     rule: { kind: 'accountUsers', anyOf: ['account_user_edit'], lacking: 'NOT_FOUND' },

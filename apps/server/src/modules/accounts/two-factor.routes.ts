@@ -1,5 +1,6 @@
 import {
   accountTwoFactorSetRequest,
+  accountUserRequest,
   noParams,
   totpConfirmRequest,
   totpDisableRequest,
@@ -9,8 +10,9 @@ import type { AppContext } from '../../context.js';
 import { authedRoute } from '../../http/api.js';
 
 /**
- * Two-factor sign-in codes: the caller's own (Account settings → Security: user/totp/*) and an
- * account's requirement of them (account/two_factor/set, its admins only).
+ * Two-factor sign-in codes: the caller's own (Account settings → Security: user/totp/*), an
+ * account's requirement of them (account/two_factor/set, its admins only), and an admin's reset of
+ * a member's (account/user/totp/reset, a lost phone).
  */
 export function twoFactorRoutes(ctx: AppContext, app: FastifyInstance): void {
   const twoFactor = ctx.services.twoFactor;
@@ -25,6 +27,12 @@ export function twoFactorRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'user/totp/disable', totpDisableRequest, async ({ caller, input }) => {
     await twoFactor.disable(caller.user, input.otp, caller.ip);
+  });
+
+  // A member's lost phone: admin's rule says whom the caller may reset, then the codes go.
+  authedRoute(ctx, app, 'account/user/totp/reset', accountUserRequest, async ({ caller, input }) => {
+    const member = await ctx.services.accountUsers.twoFactorResettable(caller, input.uuid, input.user_id);
+    return twoFactor.resetByAdmin(caller, member);
   });
 
   authedRoute(ctx, app, 'account/two_factor/set', accountTwoFactorSetRequest, async ({ caller, input }) => {

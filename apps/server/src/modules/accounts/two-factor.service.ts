@@ -7,6 +7,7 @@ import {
 import { DomainError, invalidField } from '../../domain/errors.js';
 import { requireAccountSettingsEdit, type Caller } from '../../policies/index.js';
 import type { AuditService } from '../../audit/audit.service.js';
+import type { ResettableMember } from '../admin/index.js';
 import type { AuthFailuresRepository } from '../../repositories/auth-failures.repository.js';
 import type { MembershipsRepository } from '../../repositories/memberships.repository.js';
 import type { SettingsRepository } from '../../repositories/settings.repository.js';
@@ -171,6 +172,32 @@ export class TwoFactorService {
       detail: { during },
       ip,
     });
+  }
+
+  /**
+   * A lost phone: an admin removes a member's secret and recovery codes, so the member signs in with
+   * the password alone, or enrols again at the next sign-in when an account of theirs requires codes.
+   * Who may reset whom is admin's rule (`AccountUserService.twoFactorResettable`), asked before this.
+   * Audited in the account as the caller's act on the member, with what was removed.
+   */
+  async resetByAdmin(caller: Caller, member: ResettableMember): Promise<{ removed: 0 | 1 }> {
+    const before = await this.deps.codes.find(member.uuid);
+    if (!before) return { removed: 0 };
+    const recoveryCodesLeft = await this.deps.codes.recoveryCodesLeft(member.uuid);
+    await this.deps.codes.remove(member.uuid);
+    await this.deps.audit.recordAdministration(
+      caller,
+      member.accountId,
+      'TWO_FACTOR_RESET',
+      'user',
+      member.uuid,
+      {
+        email: member.email,
+        was_enabled: before.enabled ? 1 : 0,
+        recovery_codes_left: recoveryCodesLeft,
+      },
+    );
+    return { removed: 1 };
   }
 
   /** An account's admin requires (or stops requiring) codes of its members. */

@@ -52,6 +52,13 @@ function refuseLastAdmin(outcome: Guarded): void {
   if (outcome === 'last_admin') throw lastAdmin();
 }
 
+/** A member an admin of `accountId` may reset the two-factor codes of (`twoFactorResettable`). */
+export interface ResettableMember {
+  uuid: string;
+  email: string;
+  accountId: string;
+}
+
 /** "Ann Lee" → first name Ann, last name Lee (a single word is a first name). */
 function splitName(full: string): { name: string; first_name: string; last_name: string } {
   const name = full.trim().replace(/\s+/g, ' ');
@@ -158,6 +165,26 @@ export class AccountUserService {
     requireMayTouchAdmin(caller, accountId, before.role === 'admin');
     refuseLastAdmin(await this.deps.users.remove(accountId, userId));
     await this.record(caller, accountId, 'DELETE', userId, { email: before.email, role: before.role });
+  }
+
+  /**
+   * The member whose two-factor codes an admin may reset (a lost phone; the accounts module removes
+   * them): the account's user editors may, for a person whose home is this account only (the codes
+   * guard every account the person joined, so another account that invited them may not weaken
+   * them), an admin's only by an account admin, and never the caller's own (they turn theirs off
+   * with a code, in Account settings).
+   */
+  async twoFactorResettable(caller: Caller, accountId: string, userId: string): Promise<ResettableMember> {
+    requireAccountUsers(caller, accountId, 'edit');
+    const member = await this.member(accountId, userId);
+    requireMayTouchAdmin(caller, accountId, member.role === 'admin');
+    if (userId === caller.user.uuid) throw new DomainError('NOT_PERMITTED', 'own_two_factor');
+    if (member.home_account_id !== accountId) {
+      throw new DomainError('NOT_PERMITTED', 'home_account', {
+        why: "this person's sign-in is kept by the account they belong to, not by this one",
+      });
+    }
+    return { uuid: member.uuid, email: member.email, accountId };
   }
 
   /**

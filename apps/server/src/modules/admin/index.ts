@@ -2,6 +2,7 @@
 export { AccountSettingsService } from './account-settings.service.js';
 export { accountUserRoutes } from './account-user.routes.js';
 export { AccountUserService } from './account-user.service.js';
+export type { ResettableMember } from './account-user.service.js';
 export { AccountUsersRepository } from './account-users.repository.js';
 export { accountRoutes } from './account.routes.js';
 export { AuditLogService } from './audit-log.service.js';

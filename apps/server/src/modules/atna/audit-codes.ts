@@ -80,6 +80,7 @@ const BY_ACTION: Record<string, EventCodes> = {
   PASSWORD_RESET_REQUEST: userSecurity,
   TWO_FACTOR_ENROL: userSecurity,
   TWO_FACTOR_DISABLE: userSecurity,
+  TWO_FACTOR_RESET: userSecurity,
   PROFILE_EDIT: userSecurity,
   MEMBER_SET: { event: EVENT.securityAlert, type: EVENT_TYPE.securityRolesChanged, eventAction: 'U' },
   MEMBER_DELETE: { event: EVENT.securityAlert, type: EVENT_TYPE.securityRolesChanged, eventAction: 'D' },
