@@ -98,6 +98,7 @@ export const COMPUTED_KEYS: readonly string[] = [
   'DICOM retrieve by a node (C-GET)',
   'Two-factor sign-in turned on',
   'Two-factor sign-in turned off',
+  'Two-factor sign-in reset by an admin',
   'Wrong two-factor code',
   'Recovery code used',
   'Single sign-on settings changed',
@@ -446,6 +447,11 @@ export const COMPUTED_KEYS: readonly string[] = [
   'You cannot change a role you hold.',
   'You cannot change your own membership.',
   'You cannot change your own role.',
+  // features/admin/components/ResetTwoFactor.tsx refusalText: a reset of a member's codes refused
+  'You turn off your own two-factor sign-in in Account settings.',
+  "Only an admin can reset an admin's two-factor sign-in.",
+  'Only the account this person belongs to can reset their two-factor sign-in.',
+  'Two-factor sign-in was not reset.',
   // features/admin/components/EditUserDialog.tsx refusalText: decision 0052's refusals
   'Only the account this person belongs to can change their name.',
   'You cannot give a role with permissions you do not hold.',
@@ -507,6 +513,7 @@ export const COMPUTED_CALLS: readonly string[] = [
   'features/admin/components/CustomFieldsPanel.tsx: refusalText(failed)',
   'features/admin/components/EditUserDialog.tsx: USER_ADMIN_MESSAGES.saved',
   "features/admin/components/EditUserDialog.tsx: refused ?? 'The user was not saved'",
+  'features/admin/components/ResetTwoFactor.tsx: refusalText(reset.error)',
   'features/admin/components/GroupDialog.tsx: GROUP_TYPE_LABELS[g]',
   'features/admin/components/GroupDialog.tsx: problem',
   'features/admin/components/GroupDialog.tsx: taken',

@@ -1229,6 +1229,23 @@ const es: Messages = {
   'DICOM retrieve by a node (C-GET)': 'Recuperación DICOM por un nodo (C-GET)',
   'Two-factor sign-in turned on': 'Inicio de sesión en dos pasos activado',
   'Two-factor sign-in turned off': 'Inicio de sesión en dos pasos desactivado',
+  'Two-factor sign-in reset by an admin': 'Inicio de sesión en dos pasos restablecido por un administrador',
+  'You turn off your own two-factor sign-in in Account settings.':
+    'Su propio inicio de sesión en dos pasos se desactiva en Configuración de la cuenta.',
+  "Only an admin can reset an admin's two-factor sign-in.":
+    'Solo un administrador puede restablecer el inicio de sesión en dos pasos de un administrador.',
+  'Only the account this person belongs to can reset their two-factor sign-in.':
+    'Solo la cuenta a la que pertenece esta persona puede restablecer su inicio de sesión en dos pasos.',
+  'Two-factor sign-in was not reset.': 'El inicio de sesión en dos pasos no se restableció.',
+  'Two-factor sign-in of {{name}} was reset.': 'Se restableció el inicio de sesión en dos pasos de {{name}}.',
+  '{{name}} had no two-factor sign-in to reset.':
+    '{{name}} no tenía inicio de sesión en dos pasos que restablecer.',
+  'If this person lost their phone and recovery codes, reset their codes: they sign in with their password alone, or set up codes again if the account requires them.':
+    'Si esta persona perdió su teléfono y sus códigos de recuperación, restablezca sus códigos: iniciará sesión solo con su contraseña, o configurará los códigos de nuevo si la cuenta los exige.',
+  'Reset two-factor sign-in': 'Restablecer el inicio de sesión en dos pasos',
+  'Reset two-factor sign-in of {{name}}?': '¿Restablecer el inicio de sesión en dos pasos de {{name}}?',
+  'Their authenticator app and recovery codes stop working. Do this only once you are sure it is them asking.':
+    'Su aplicación de autenticación y sus códigos de recuperación dejan de funcionar. Hágalo solo cuando esté seguro de que es esa persona quien lo pide.',
   'Wrong two-factor code': 'Código de dos pasos incorrecto',
   'Recovery code used': 'Código de recuperación utilizado',
   'Single sign-on settings changed': 'Configuración de inicio de sesión único modificada',

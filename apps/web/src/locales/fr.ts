@@ -1235,6 +1235,24 @@ const fr: Messages = {
   'DICOM retrieve by a node (C-GET)': 'Récupération DICOM par un nœud (C-GET)',
   'Two-factor sign-in turned on': 'Connexion à deux facteurs activée',
   'Two-factor sign-in turned off': 'Connexion à deux facteurs désactivée',
+  'Two-factor sign-in reset by an admin': 'Connexion à deux facteurs réinitialisée par un administrateur',
+  'You turn off your own two-factor sign-in in Account settings.':
+    'Vous désactivez votre propre connexion à deux facteurs dans Paramètres du compte.',
+  "Only an admin can reset an admin's two-factor sign-in.":
+    "Seul un administrateur peut réinitialiser la connexion à deux facteurs d'un administrateur.",
+  'Only the account this person belongs to can reset their two-factor sign-in.':
+    'Seul le compte auquel appartient cette personne peut réinitialiser sa connexion à deux facteurs.',
+  'Two-factor sign-in was not reset.': "La connexion à deux facteurs n'a pas été réinitialisée.",
+  'Two-factor sign-in of {{name}} was reset.':
+    'La connexion à deux facteurs de {{name}} a été réinitialisée.',
+  '{{name}} had no two-factor sign-in to reset.':
+    "{{name}} n'avait pas de connexion à deux facteurs à réinitialiser.",
+  'If this person lost their phone and recovery codes, reset their codes: they sign in with their password alone, or set up codes again if the account requires them.':
+    'Si cette personne a perdu son téléphone et ses codes de secours, réinitialisez ses codes : elle se connecte avec son seul mot de passe, ou configure de nouveau les codes si le compte les exige.',
+  'Reset two-factor sign-in': 'Réinitialiser la connexion à deux facteurs',
+  'Reset two-factor sign-in of {{name}}?': 'Réinitialiser la connexion à deux facteurs de {{name}} ?',
+  'Their authenticator app and recovery codes stop working. Do this only once you are sure it is them asking.':
+    "Son application d'authentification et ses codes de secours cessent de fonctionner. Ne le faites qu'après vous être assuré que c'est bien cette personne qui le demande.",
   'Wrong two-factor code': 'Code à deux facteurs erroné',
   'Recovery code used': 'Code de secours utilisé',
   'Single sign-on settings changed': "Paramètres d'authentification unique modifiés",

@@ -62,3 +62,9 @@ export const useEnableUsers = () =>
       await api.call('user/enable', { uuid, ...(v.enable ? {} : { disable: 1 }) });
     }
   });
+
+/** account/user/totp/reset: a member's two-factor codes removed after a lost phone (`removed` 0: they had none). */
+export const useResetTwoFactor = () =>
+  useUsersMutation((v: { accountId: string; userId: string }) =>
+    api.call('account/user/totp/reset', { uuid: v.accountId, user_id: v.userId }),
+  );

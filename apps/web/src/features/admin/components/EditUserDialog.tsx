@@ -16,6 +16,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { errorBody } from '../../../lib/api-error';
 import { useSetAccountUser } from '../api/account-users';
 import { roleChoiceOf, roleParams } from '../lib/user-role';
+import { ResetTwoFactor } from './ResetTwoFactor';
 import { RolePicker } from './RolePicker';
 
 interface Props {
@@ -98,6 +99,8 @@ export function EditUserDialog({ accountId, user, roles, allowAdmin, onClose }: 
           />
           <RolePicker value={role} onChange={setRole} roles={roles} allowAdmin={allowAdmin} />
           {save.isError && <Alert severity="error">{t(refused ?? 'The user was not saved')}</Alert>}
+          {/* Their codes are their home account's to reset; a pending invitation has none yet. */}
+          {renamable && user.invited !== 1 && <ResetTwoFactor accountId={accountId} user={user} />}
         </Stack>
       </DialogContent>
       <DialogActions>

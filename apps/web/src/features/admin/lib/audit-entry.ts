@@ -55,6 +55,7 @@ export const ACTION_LABELS: Record<string, string> = {
   DICOM_GET: 'DICOM retrieve by a node (C-GET)',
   TWO_FACTOR_ENROL: 'Two-factor sign-in turned on',
   TWO_FACTOR_DISABLE: 'Two-factor sign-in turned off',
+  TWO_FACTOR_RESET: 'Two-factor sign-in reset by an admin',
   TWO_FACTOR_CODE_FAILED: 'Wrong two-factor code',
   TWO_FACTOR_RECOVERY_CODE_USED: 'Recovery code used',
   ACCOUNT_SSO_SET: 'Single sign-on settings changed',
