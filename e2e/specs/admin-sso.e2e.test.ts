@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { apiLogin, apiPost, signIn } from '../support/actions';
@@ -20,6 +21,9 @@ const TEXTS = {
     save: 'Save',
     saved: 'Saved',
     secretSet: 'A secret is set: leave empty to keep it',
+    metadata: 'Identity provider metadata (XML)',
+    acs: 'Reply URL (Assertion Consumer Service, HTTP-POST)',
+    certificate: 'Certificate in use: CN=idp.hospital.example',
   },
   fr: {
     title: 'Authentification unique',
@@ -33,10 +37,32 @@ const TEXTS = {
     save: 'Enregistrer',
     saved: 'Enregistré',
     secretSet: 'Un secret est enregistré : laissez vide pour le garder',
+    metadata: 'Métadonnées du fournisseur d’identité (XML)',
+    acs: 'URL de réponse (Assertion Consumer Service, HTTP-POST)',
+    certificate: 'Certificat en service : CN=idp.hospital.example',
   },
 } as const;
 
-/** Administration → Single sign-on: the account's OpenID Connect provider, in English and French. */
+/** A SAML identity provider's metadata as Entra ID or ADFS publish it, with a certificate made for it. */
+function idpMetadata(): string {
+  const pem = execFileSync('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    '/dev/null',
+    '-subj',
+    '/CN=idp.hospital.example',
+    '-days',
+    '2',
+  ]).toString();
+  const cert = pem.replace(/-----[A-Z ]+-----|\s/g, '');
+  return `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="https://idp.hospital.example/saml"><md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"><md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${cert}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor><md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="https://idp.hospital.example/saml/sso"/></md:IDPSSODescriptor></md:EntityDescriptor>`;
+}
+
+/** Administration → Single sign-on: the account's OpenID Connect provider, then SAML, in English and French. */
 describe('administration: the single sign-on page', () => {
   let b: BrowserSession;
   beforeEach(async () => {
@@ -57,6 +83,8 @@ describe('administration: the single sign-on page', () => {
       await b.page.goto('/organization/sso.html');
       await b.page.getByRole('heading', { name: texts.title }).waitFor();
       const { page } = b;
+      // The run before left SAML chosen.
+      await page.getByRole('button', { name: 'OpenID Connect' }).click();
       await page.getByLabel(texts.name).fill('Hospital ID');
       await page.getByLabel(texts.issuer).fill('https://id.hospital.example');
       await page.getByLabel(texts.clientId).fill('imaging-inbox');
@@ -82,6 +110,25 @@ describe('administration: the single sign-on page', () => {
       await page.getByLabel(texts.enabled).uncheck();
       await page.getByRole('button', { name: texts.save }).click();
       await page.getByText(texts.saved, { exact: true }).waitFor();
+
+      // SAML (kept off): the values to register are shown, the pasted metadata read by the server.
+      await page.getByRole('button', { name: 'SAML 2.0' }).click();
+      await page.getByText(texts.acs).waitFor();
+      await page.getByText(/\/api\/v3\/session\/sso\/saml\/acs$/).waitFor();
+      await page.getByLabel(texts.metadata).fill(idpMetadata());
+      await page.getByRole('button', { name: texts.save }).click();
+      await page.getByText(texts.saved, { exact: true }).waitFor();
+      await page.getByText(texts.certificate).waitFor();
+      await page.getByRole('heading', { name: texts.title }).scrollIntoViewIfNeeded();
+      await screenshot(page, `admin-sso-saml-${language}`);
+      await page.getByText(texts.certificate).scrollIntoViewIfNeeded();
+      await screenshot(page, `admin-sso-saml-certificate-${language}`);
+      // The OIDC client ID did not become the SAML entity ID: the default (the metadata URL) is shown.
+      await page
+        .getByText(/\/api\/v3\/session\/sso\/saml\/metadata\?account_id=/)
+        .first()
+        .waitFor();
+      expect(await page.getByText('imaging-inbox', { exact: true }).count()).toBe(0);
       const errors = b.errors.filter((e) => !/script-src blocked eval/.test(e));
       expect(errors, errors.join('\n')).toEqual([]);
     });

@@ -84,9 +84,20 @@ function formOf(sso: AccountSso | null): SsoForm {
   };
 }
 
-/** Another protocol chosen: attribute names still at the old protocol's defaults take the new one's. */
-function switchType(form: SsoForm, type: SsoType): SsoForm {
-  const next = { ...form, type };
+/**
+ * Another protocol chosen: the provider's identifiers mean other things there (an OIDC client ID is
+ * no SAML entity ID), so they go back to what is stored for that protocol, or blank (the server's
+ * defaults); attribute names still at the old protocol's defaults take the new one's.
+ */
+function switchType(form: SsoForm, type: SsoType, stored: AccountSso | null): SsoForm {
+  const kept = stored?.type === type ? formOf(stored) : undefined;
+  const next = {
+    ...form,
+    type,
+    issuer: kept?.issuer ?? '',
+    client_id: kept?.client_id ?? '',
+    entry_point: kept?.entry_point ?? '',
+  };
   for (const key of ['claim_email', 'claim_first', 'claim_last'] as const) {
     if (form[key] === CLAIM_DEFAULTS[form.type][key] || !form[key]) next[key] = CLAIM_DEFAULTS[type][key];
   }
@@ -259,7 +270,7 @@ export function SsoAdminPage() {
           onChange={(_e, type: SsoType | null) => {
             if (type) {
               setSaved(false);
-              setForm(switchType(form, type));
+              setForm(switchType(form, type, answer.data.sso));
             }
           }}
         >
@@ -303,7 +314,7 @@ export function SsoAdminPage() {
                   {t('Certificate in use: {{subject}}', { subject: c.subject })}
                 </Typography>
                 <Typography variant="body2">
-                  {t('Valid until {{date}}', { date: new Date(c.not_after).toLocaleDateString() })}
+                  {t('Valid until {{date}}', { date: c.not_after.slice(0, 10) })}
                 </Typography>
                 <Typography variant="body2" sx={{ wordBreak: 'break-all' }}>
                   {t('SHA-256 fingerprint: {{value}}', { value: c.sha256 })}
