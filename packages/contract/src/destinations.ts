@@ -154,6 +154,17 @@ export interface DestinationWorklistSearch {
   items: DestinationWorklistItem[];
 }
 
+/**
+ * The study search of a destination/search/get answer. A screen polls the kind of search it
+ * started; a worklist search's uuid there is a programming error, not a state to show.
+ */
+export function studySearchOf<T extends DestinationSearch | DestinationWorklistSearch>(
+  search: T,
+): Exclude<T, DestinationWorklistSearch> {
+  if (search.kind === 'mwl') throw new Error(`search ${search.uuid} is a worklist search`);
+  return search as Exclude<T, DestinationWorklistSearch>;
+}
+
 /** The most items one worklist search keeps; past it the C-FIND is cancelled and the search says so. */
 export const WORKLIST_SEARCH_CAP = 200;
 

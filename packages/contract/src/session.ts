@@ -21,10 +21,14 @@ export interface SessionUser {
   status: 'OK';
   uuid: string;
   name: string;
+  first: string;
+  last: string;
   email: string;
-  namespace_id: string;
-  account_id: string;
+  /** The user's first account and its namespace; null for a user in no account (a sysadmin). */
+  namespace_id: string | null;
+  account_id: string | null;
   ui_json: string | null;
+  time_zone: string | null;
   session_expire: string;
   sysadmin: 0 | 1;
   support: 0 | 1;

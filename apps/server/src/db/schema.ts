@@ -1,4 +1,10 @@
-import type { DestinationSearchResult, DestinationWorklistItem } from '@imaging-inbox/contract';
+import type {
+  DestinationSearchResult,
+  DestinationWorklistItem,
+  GroupType,
+  SendStatus,
+  SentItem,
+} from '@imaging-inbox/contract';
 import type { Generated } from 'kysely';
 
 /**
@@ -43,7 +49,7 @@ export interface GroupTable {
   account_id: string;
   namespace_id: string;
   name: string;
-  type: string;
+  type: GroupType;
   created: number;
 }
 
@@ -733,13 +739,13 @@ export interface StudySendTable {
   study_uuid: string;
   account_id: string;
   /** account (a connection), share_code or email */
-  method: string;
+  method: SentItem['method'];
   target_namespace_id: string | null;
   connection_id: string | null;
   email: string | null;
   message: string | null;
   /** scheduled, sent, cancelled or failed */
-  status: string;
+  status: SendStatus;
   run_at: number;
   job_id: number | null;
   copy_uuid: string | null;

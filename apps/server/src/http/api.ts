@@ -1,4 +1,12 @@
-import type { ApiPath, ApiRequestSchema, ListFilter } from '@imaging-inbox/contract';
+import type {
+  ApiAnswer,
+  ApiFileAnswer,
+  ApiPath,
+  ApiRedirectAnswer,
+  ApiRequestSchema,
+  ApiUntypedAnswer,
+  ListFilter,
+} from '@imaging-inbox/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -29,7 +37,22 @@ export interface TypedAuthedCall<I> extends TypedCall<I> {
 export interface GuardedCall<G, I> extends TypedCall<I> {
   guard: G;
 }
-type Answer = Promise<object | void> | object | void;
+/** The fields of an answer besides `status`, kept apart on each member of a union answer. */
+type AnswerFields<A> = A extends unknown ? Omit<A, 'status'> : never;
+/**
+ * What a handler of `P` returns: the fields of the contract's answer for `P` (the route adds
+ * `status: "OK"`), nothing when the answer has no field of its own, or anything for a call that
+ * answers through `reply` (a redirect, a file) or whose answer the contract leaves untyped.
+ */
+type HandlerAnswer<P extends ApiPath> =
+  ApiAnswer<P> extends ApiRedirectAnswer | ApiFileAnswer
+    ? object | void
+    : ApiUntypedAnswer extends ApiAnswer<P>
+      ? object | void
+      : object extends AnswerFields<ApiAnswer<P>>
+        ? AnswerFields<ApiAnswer<P>> | void
+        : AnswerFields<ApiAnswer<P>>;
+type Answer<P extends ApiPath> = Promise<HandlerAnswer<P>> | HandlerAnswer<P>;
 
 /** The sid from the Authorization header, the body or the query, in that order. */
 export function sidOf(request: FastifyRequest, params: Params): string | undefined {
@@ -70,7 +93,7 @@ export function apiRoute<P extends ApiPath, S extends MappedSchema<P>>(
   app: FastifyInstance,
   path: P,
   schema: S,
-  handler: (call: TypedCall<z.output<S>>) => Answer,
+  handler: (call: TypedCall<z.output<S>>) => Answer<P>,
 ): void {
   guardedRoute(app, path, () => Promise.resolve(undefined), schema, handler);
 }
@@ -84,7 +107,7 @@ export function guardedRoute<G, P extends ApiPath, S extends MappedSchema<P>>(
   path: P,
   guard: (request: FastifyRequest, params: Params) => Promise<G>,
   schema: S,
-  handler: (call: GuardedCall<G, z.output<S>>) => Answer,
+  handler: (call: GuardedCall<G, z.output<S>>) => Answer<P>,
 ): void {
   app.route({
     method: ['GET', 'POST'],
@@ -107,7 +130,7 @@ export function authedRoute<P extends ApiPath, S extends MappedSchema<P>>(
   app: FastifyInstance,
   path: P,
   schema: S,
-  handler: (call: TypedAuthedCall<z.output<S>>) => Answer,
+  handler: (call: TypedAuthedCall<z.output<S>>) => Answer<P>,
 ): void {
   guardedRoute(
     app,

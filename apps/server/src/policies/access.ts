@@ -1,4 +1,4 @@
-import type { Permission, PermissionFlags } from '@imaging-inbox/contract';
+import type { GroupType, Permission, PermissionFlags } from '@imaging-inbox/contract';
 import { ALL_PERMISSIONS, isPermission } from '@imaging-inbox/contract';
 import type { UserRow } from '../repositories/users.repository.js';
 
@@ -7,7 +7,7 @@ export interface GroupAccess {
   accountId: string;
   namespaceId: string;
   name: string;
-  type: string;
+  type: GroupType;
   permissions: ReadonlySet<Permission>;
   /** The role the membership holds (its permissions are the role's); null without one. */
   roleId?: string | null;

@@ -1,4 +1,4 @@
-import type { Permission } from '@imaging-inbox/contract';
+import type { GroupType, Permission } from '@imaging-inbox/contract';
 import { notFound, notPermitted } from '../domain/errors.js';
 import type { Caller, GroupAccess } from './access.js';
 import { mayAdminister } from './administration.js';
@@ -40,7 +40,7 @@ export function requireGroupByUuid(caller: Caller, groupId: string): GroupAccess
 export function requireReadableGroup(
   caller: Caller,
   groupId: string,
-  row: { uuid: string; account_id: string; namespace_id: string; name: string; type: string } | undefined,
+  row: { uuid: string; account_id: string; namespace_id: string; name: string; type: GroupType } | undefined,
 ): GroupAccess {
   const own = [...caller.groups.values()].find((g) => g.groupId === groupId);
   if (own) return own;

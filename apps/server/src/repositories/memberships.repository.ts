@@ -1,3 +1,4 @@
+import type { GroupType } from '@imaging-inbox/contract';
 import type { Kysely, RawBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -17,7 +18,7 @@ export interface GroupMembership {
   account_id: string;
   namespace_id: string;
   name: string;
-  type: string;
+  type: GroupType;
   permissions: string[];
   role_id: string | null;
   role_permissions: string[] | null;
@@ -29,7 +30,13 @@ export interface AccessRows {
   groups: GroupMembership[];
   personal: { id: string; account_id: string; name: string }[];
   /** Every group of each account the user administers. */
-  administered: { group_id: string; account_id: string; namespace_id: string; name: string; type: string }[];
+  administered: {
+    group_id: string;
+    account_id: string;
+    namespace_id: string;
+    name: string;
+    type: GroupType;
+  }[];
 }
 
 interface AccessUnionRow {
@@ -42,7 +49,7 @@ interface AccessUnionRow {
   group_id: string | null;
   namespace_id: string | null;
   name: string | null;
-  type: string | null;
+  type: GroupType | null;
 }
 
 const parseList = (json: string): string[] => {

@@ -42,8 +42,8 @@ export function sessionRoutes(ctx: AppContext, app: FastifyInstance): void {
       ui_json: caller.user.ui_json,
       time_zone: caller.user.time_zone,
       session_expire: new Date(session?.expires ?? Date.now()).toISOString(),
-      sysadmin: caller.user.sysadmin,
-      support: caller.user.support,
+      sysadmin: caller.user.sysadmin ? 1 : 0,
+      support: caller.user.support ? 1 : 0,
       admin: primary?.admin ? 1 : 0,
     };
   });

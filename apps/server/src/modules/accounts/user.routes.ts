@@ -10,6 +10,7 @@ import {
   userSetRequest,
 } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
+import type { NamespaceSummary } from '@imaging-inbox/contract';
 import type { AppContext } from '../../context.js';
 import { apiRoute, authedRoute } from '../../http/api.js';
 import { DomainError, invalidField } from '../../domain/errors.js';
@@ -48,7 +49,7 @@ export function userRoutes(ctx: AppContext, app: FastifyInstance): void {
 
   authedRoute(ctx, app, 'user/namespace/list', namespaceListRequest, async ({ caller, input, filters }) => {
     const accountId = input.account_id;
-    const namespaces = [];
+    const namespaces: NamespaceSummary[] = [];
     for (const account of caller.accounts.values()) {
       if (accountId && account.accountId !== accountId) continue;
       const row = await ctx.repos.accounts.findAccount(account.accountId);

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { SEARCH_POLL_MS, type DestinationSearch } from '@imaging-inbox/contract';
+import { SEARCH_POLL_MS, studySearchOf, type DestinationSearch } from '@imaging-inbox/contract';
 import { api, type Params } from '../../../lib/api-client';
 
 /** Starts a destination search (destination/search); answers its uuid at once. */
@@ -16,7 +16,8 @@ const isRunning = (search: DestinationSearch | undefined) =>
 export const useSearch = (uuid: string | null) =>
   useQuery({
     queryKey: ['destination-search', uuid],
-    queryFn: ({ signal }) => api.get('destination/search/get', { uuid: uuid! }, { signal }),
+    queryFn: async ({ signal }) =>
+      studySearchOf(await api.get('destination/search/get', { uuid: uuid! }, { signal })),
     enabled: uuid !== null,
     refetchInterval: (query) => (isRunning(query.state.data) ? SEARCH_POLL_MS : false),
   });

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { SEARCH_POLL_MS } from '@imaging-inbox/contract';
+import { SEARCH_POLL_MS, studySearchOf } from '@imaging-inbox/contract';
 import { api } from '../../../lib/api-client';
 
 /**
@@ -16,7 +16,8 @@ export const useStartPatientSearch = (copyUuid: string) =>
 export const usePatientSearch = (uuid: string | null) =>
   useQuery({
     queryKey: ['destination-search', uuid],
-    queryFn: ({ signal }) => api.get('destination/search/get', { uuid: uuid! }, { signal }),
+    queryFn: async ({ signal }) =>
+      studySearchOf(await api.get('destination/search/get', { uuid: uuid! }, { signal })),
     enabled: uuid !== null,
     refetchInterval: (query) =>
       !query.state.data || query.state.data.state === 'running' ? SEARCH_POLL_MS : false,

@@ -9,5 +9,7 @@ export function useWrappingEnabled(namespaceId: string | null): boolean | null {
     enabled: namespaceId !== null,
   });
   if (namespaceId === null || settings.isError) return namespaceId === null ? null : false;
-  return settings.data ? settings.data.settings.enable_dicom_wrapping === '1' : null;
+  // Asked by namespace_id, the answer carries the settings (a share_code lookup answers none).
+  if (!settings.data) return null;
+  return 'settings' in settings.data && settings.data.settings.enable_dicom_wrapping === '1';
 }
