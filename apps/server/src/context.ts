@@ -68,6 +68,7 @@ export function createContext(
     sends: sharing.services.sends,
     destinations: pacs.repos.destinations,
     sendsRepository: sharing.repos.sends,
+    profiles: privacy.services.deidentifier,
   });
   // Every audit event also to the security team's syslog collector, when one is configured (decision 0068).
   const atna = createAtnaModule(kernel, config.atna);

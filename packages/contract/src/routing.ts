@@ -44,7 +44,8 @@ export interface RouteCondition {
 }
 
 export type RouteAction =
-  | { type: 'share_group'; group_id: string }
+  /** `anonymization_id`: share de-identified by this profile of the account (decision 0071). */
+  | { type: 'share_group'; group_id: string; anonymization_id?: string | undefined }
   | { type: 'push'; destination_id: string }
   | { type: 'webhook'; webhook_id: string }
   | { type: 'share_code'; share_code: string }
@@ -182,7 +183,9 @@ export const routeConditionSchema = routeConditionShape.superRefine((c, ctx) => 
 });
 
 export const routeActionSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('share_group'), group_id: text(64) }).strict(),
+  z
+    .object({ type: z.literal('share_group'), group_id: text(64), anonymization_id: text(64).optional() })
+    .strict(),
   z.object({ type: z.literal('push'), destination_id: text(64) }).strict(),
   z.object({ type: z.literal('webhook'), webhook_id: text(64) }).strict(),
   z.object({ type: z.literal('share_code'), share_code: text(64) }).strict(),

@@ -1414,6 +1414,7 @@ const es: Messages = {
   'De-identify uploads with': 'Desidentificar lo recibido con',
   'Only the de-identified copy is stored; files that may show burned-in text are refused unless the profile keeps them, and documents are not taken.':
     'Solo se guarda la copia desidentificada; los archivos que pueden mostrar texto incrustado se rechazan, salvo que el perfil los conserve, y no se aceptan documentos.',
+  'Share de-identified with': 'Compartir desidentificado con',
   'Images not sent because they may show burned-in patient text: {{count}}':
     'Imágenes no enviadas porque pueden mostrar texto del paciente incrustado: {{count}}',
   '{{count}} images that may show burned-in patient text were left out._one':

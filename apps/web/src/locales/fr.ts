@@ -1422,6 +1422,7 @@ const fr: Messages = {
   'De-identify uploads with': 'Dé-identifier les envois reçus avec',
   'Only the de-identified copy is stored; files that may show burned-in text are refused unless the profile keeps them, and documents are not taken.':
     'Seule la copie dé-identifiée est conservée ; les fichiers pouvant montrer du texte incrusté sont refusés, sauf si le profil les garde, et les documents ne sont pas acceptés.',
+  'Share de-identified with': 'Partager dé-identifié avec',
   'Images not sent because they may show burned-in patient text: {{count}}':
     'Images non envoyées car elles peuvent montrer du texte patient incrusté : {{count}}',
   '{{count}} images that may show burned-in patient text were left out._one':

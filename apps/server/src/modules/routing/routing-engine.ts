@@ -247,7 +247,13 @@ export class RoutingEngine {
   ): Promise<Record<string, unknown>> {
     switch (action.type) {
       case 'share_group': {
-        const copy = await actions.shares.shareByRule(study, action.group_id, by, detail);
+        const copy = await actions.shares.shareByRule(
+          study,
+          action.group_id,
+          by,
+          detail,
+          action.anonymization_id,
+        );
         return { group_id: action.group_id, copy_uuid: copy, already: copy === null };
       }
       case 'push': {

@@ -50,6 +50,11 @@ interface Deps {
   webhooks: WebhooksRepository;
   sends: SendsRepository;
   audit: AuditService;
+  /**
+   * The account's de-identification profiles a share action may name (privacy's Deidentifier,
+   * decision 0071; declared here because privacy uses routing's pattern helper).
+   */
+  profiles?: { bind(accountId: string, profileId: string, field?: string): Promise<unknown> } | undefined;
   now?: () => number;
 }
 
@@ -202,6 +207,11 @@ export class RoutingRuleService {
         const group = await this.deps.accounts.findGroup(action.group_id);
         if (!group || group.account_id !== accountId)
           throw invalidField(field, 'no such group in this account');
+        // Only a profile of the rule's own account: another account's reads as a made-up id.
+        if (action.anonymization_id) {
+          if (!this.deps.profiles) throw invalidField(field, 'de-identification is not available');
+          await this.deps.profiles.bind(accountId, action.anonymization_id, field);
+        }
         return;
       }
       case 'push': {

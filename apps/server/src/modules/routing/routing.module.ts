@@ -17,6 +17,7 @@ import { WebhooksRepository } from './webhooks.repository.js';
 export interface RoutingNeeds extends Omit<RoutingActions, 'webhooks'> {
   destinations: RuleDeps['destinations'];
   sendsRepository: RuleDeps['sends'];
+  profiles?: RuleDeps['profiles'];
 }
 
 type RuleDeps = ConstructorParameters<typeof RoutingRuleService>[0];
@@ -70,6 +71,7 @@ export function createRoutingModule(kernel: Kernel, needs: RoutingNeeds) {
         webhooks: repos.webhooks,
         sends: needs.sendsRepository,
         audit,
+        profiles: needs.profiles,
       }),
     },
     jobs: [routeEvaluateJob(routing), routeActionJob(routing), webhookDeliveryJob(webhooks)],

@@ -194,12 +194,18 @@ export class ShareService {
     groupId: string,
     by: { uuid: string; name: string },
     detail: Record<string, unknown>,
+    /** The rule's own profile (decision 0071): the copy is de-identified by it unless the group has one. */
+    ruleProfile?: string,
   ): Promise<string | null> {
     const group = await this.deps.shares.group(row.account_id, groupId);
     if (!group) throw notFound('group');
     const target: ShareTarget = { type: 'group', id: group.uuid };
-    // A de-identifying group takes a rule's share de-identified too: nothing reaches it identified.
-    const profile = await this.deps.deidentified?.profileOfGroup(row.account_id, group.uuid);
+    // A de-identifying group takes a rule's share de-identified too, by its own profile (a rule
+    // cannot weaken it); else the rule's profile, if it names one: nothing reaches it identified.
+    const profile =
+      (await this.deps.deidentified?.profileOfGroup(row.account_id, group.uuid)) ??
+      (ruleProfile ? { uuid: ruleProfile } : undefined);
+    if (profile && !this.deps.deidentified) throw notFound('anonymization');
     const copyUid = profile ? await this.deps.deidentified!.copyStudyUid(row, profile.uuid) : row.study_uid;
     if (
       group.namespace_id === row.namespace_id ||

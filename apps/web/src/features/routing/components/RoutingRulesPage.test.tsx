@@ -70,6 +70,7 @@ describe('RoutingRulesPage', () => {
         'route/set': record('route/set'),
         'route/delete': record('route/delete'),
         'webhook/list': () => [200, { status: 'OK', webhooks: [] }],
+        'anonymization/list': () => [200, { status: 'OK', profiles: [] }],
         'dicom/node/list': () => [
           200,
           { status: 'OK', nodes: [{ uuid: 'n1', name: 'Gateway', ae_title: 'GW' }] },

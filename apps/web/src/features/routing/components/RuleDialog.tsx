@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import {
   Alert,
+  Box,
   Button,
   Checkbox,
   Dialog,
@@ -27,6 +28,7 @@ import type { RouteAction, RouteCondition, RouteEvent, RoutingRule } from '@imag
 import { useTranslation } from '../../../lib/i18n';
 import { errorBody } from '../../../lib/api-error';
 import { useAddRoute, useSetRoute } from '../api/routing';
+import { ProfileSelect } from '../../privacy';
 import {
   ACTION_LABELS,
   EVENT_LABELS,
@@ -55,6 +57,8 @@ interface Props {
 interface ActionRow {
   type: RouteAction['type'];
   target: string;
+  /** A share to a group: the de-identification profile it applies ('' : none; decision 0071). */
+  profile?: string;
 }
 
 /** Add or edit one routing rule: target, triggers, conditions (all/any) and actions. */
@@ -76,9 +80,11 @@ export function RuleDialog({
   const [match, setMatch] = useState<'all' | 'any'>(editing?.match ?? 'all');
   const [conditions, setConditions] = useState<RouteCondition[]>(editing?.conditions ?? []);
   const [actions, setActions] = useState<ActionRow[]>(
-    editing?.actions.map((a) => ({ type: a.type, target: actionTarget(a) })) ?? [
-      { type: 'share_group', target: '' },
-    ],
+    editing?.actions.map((a) => ({
+      type: a.type,
+      target: actionTarget(a),
+      profile: a.type === 'share_group' ? (a.anonymization_id ?? '') : '',
+    })) ?? [{ type: 'share_group', target: '' }],
   );
   const [disabled, setDisabled] = useState(editing?.disabled === 1);
   const [touched, setTouched] = useState(false);
@@ -120,7 +126,7 @@ export function RuleDialog({
       when: when.join(','),
       match,
       conditions: JSON.stringify(conditions),
-      actions: JSON.stringify(actions.map((a) => actionOf(a.type, a.target.trim()))),
+      actions: JSON.stringify(actions.map((a) => actionOf(a.type, a.target.trim(), a.profile))),
       disabled: disabled ? 1 : 0,
     };
     mutation.mutate(editing ? { uuid: editing.uuid, ...params } : { account_id: accountId, ...params }, {
@@ -287,54 +293,66 @@ export function RuleDialog({
             {actions.map((a, i) => {
               const choices = choicesFor(a.type);
               return (
-                <Stack key={i} direction="row" spacing={1} sx={{ mt: 1, alignItems: 'center' }}>
-                  <TextField
-                    select
-                    size="small"
-                    label={t('Action')}
-                    value={a.type}
-                    onChange={(e) =>
-                      updateAction(i, { type: e.target.value as RouteAction['type'], target: '' })
-                    }
-                    sx={{ minWidth: 210 }}
-                  >
-                    {ROUTE_ACTION_TYPES.map((type) => (
-                      <MenuItem key={type} value={type}>
-                        {t(ACTION_LABELS[type])}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                  {choices ? (
+                <Box key={i}>
+                  <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: 'center' }}>
                     <TextField
                       select
                       size="small"
-                      label={t('Target')}
-                      value={a.target}
-                      onChange={(e) => updateAction(i, { target: e.target.value })}
-                      sx={{ flex: 1 }}
+                      label={t('Action')}
+                      value={a.type}
+                      onChange={(e) =>
+                        updateAction(i, { type: e.target.value as RouteAction['type'], target: '' })
+                      }
+                      sx={{ minWidth: 210 }}
                     >
-                      {choices.map((c) => (
-                        <MenuItem key={c.uuid} value={c.uuid}>
-                          {c.name}
+                      {ROUTE_ACTION_TYPES.map((type) => (
+                        <MenuItem key={type} value={type}>
+                          {t(ACTION_LABELS[type])}
                         </MenuItem>
                       ))}
                     </TextField>
-                  ) : (
-                    <TextField
-                      size="small"
-                      label={t('Share code')}
-                      value={a.target}
-                      onChange={(e) => updateAction(i, { target: e.target.value })}
-                      sx={{ flex: 1 }}
-                    />
+                    {choices ? (
+                      <TextField
+                        select
+                        size="small"
+                        label={t('Target')}
+                        value={a.target}
+                        onChange={(e) => updateAction(i, { target: e.target.value })}
+                        sx={{ flex: 1 }}
+                      >
+                        {choices.map((c) => (
+                          <MenuItem key={c.uuid} value={c.uuid}>
+                            {c.name}
+                          </MenuItem>
+                        ))}
+                      </TextField>
+                    ) : (
+                      <TextField
+                        size="small"
+                        label={t('Share code')}
+                        value={a.target}
+                        onChange={(e) => updateAction(i, { target: e.target.value })}
+                        sx={{ flex: 1 }}
+                      />
+                    )}
+                    <IconButton
+                      aria-label={t('Remove action {{n}}', { n: i + 1 })}
+                      onClick={() => setActions(actions.filter((_, j) => j !== i))}
+                    >
+                      <Delete fontSize="small" />
+                    </IconButton>
+                  </Stack>
+                  {a.type === 'share_group' && (
+                    <Box sx={{ mt: 1, ml: 2, mr: 6 }}>
+                      <ProfileSelect
+                        accountId={accountId}
+                        value={a.profile ?? ''}
+                        onChange={(uuid) => updateAction(i, { profile: uuid })}
+                        label="Share de-identified with"
+                      />
+                    </Box>
                   )}
-                  <IconButton
-                    aria-label={t('Remove action {{n}}', { n: i + 1 })}
-                    onClick={() => setActions(actions.filter((_, j) => j !== i))}
-                  >
-                    <Delete fontSize="small" />
-                  </IconButton>
-                </Stack>
+                </Box>
               );
             })}
           </div>

@@ -47,11 +47,11 @@ export function actionTarget(action: RouteAction): string {
   }
 }
 
-/** An action of `type` naming `target`. */
-export function actionOf(type: RouteAction['type'], target: string): RouteAction {
+/** An action of `type` naming `target` (a share to a group de-identified by `profile`, if given). */
+export function actionOf(type: RouteAction['type'], target: string, profile?: string): RouteAction {
   switch (type) {
     case 'share_group':
-      return { type, group_id: target };
+      return profile ? { type, group_id: target, anonymization_id: profile } : { type, group_id: target };
     case 'push':
       return { type, destination_id: target };
     case 'webhook':
