@@ -1,10 +1,45 @@
+import { createRequire } from 'node:module';
 import { inflateRawSync } from 'node:zlib';
-import * as validator from '@authenio/samlify-node-xmllint';
-import * as samlify from 'samlify';
 import type { TestPki } from './tls-certs.js';
 
+/**
+ * samlify, loaded untyped and given the members used here: its declarations import
+ * @xmldom/xmldom's, which pull the browser's DOM library into the whole server program (its `fetch`
+ * would then refuse the Node bodies the other tests post).
+ */
+interface SamlEntity {
+  entityMeta: {
+    getEntityID(): string;
+    getAssertionConsumerService(binding: 'post'): unknown;
+  };
+}
+interface SamlIdentityProvider {
+  getMetadata(): string;
+  parseLoginRequest(
+    sp: SamlEntity,
+    binding: 'redirect',
+    request: { query: Record<string, string> },
+  ): Promise<{
+    extract: { issuer: unknown; request?: { id: unknown; assertionConsumerServiceUrl?: unknown } };
+  }>;
+  createLoginResponse(
+    sp: SamlEntity,
+    request: { extract: { request: { id: string } } },
+    binding: 'post',
+    user: { email: string },
+    template: () => { id: string; context: string },
+  ): Promise<{ context: string }>;
+}
+interface Samlify {
+  setSchemaValidator(validator: unknown): void;
+  IdentityProvider(options: object): SamlIdentityProvider;
+  ServiceProvider(options: object): SamlEntity;
+  SamlLib: { defaultLoginResponseTemplate: { context: string } };
+}
+const load = createRequire(import.meta.url);
+const samlify = load('samlify') as Samlify;
 // samlify reads the AuthnRequest through a schema validator: xmllint compiled to JavaScript, no Java.
-samlify.setSchemaValidator(validator);
+samlify.setSchemaValidator(load('@authenio/samlify-node-xmllint'));
 
 const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 const PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
@@ -59,8 +94,8 @@ function attributeStatement(user: SamlUser): string {
 export class SamlTestIdp {
   readonly entityId = 'https://idp.test.example/saml';
   readonly ssoUrl = 'https://idp.test.example/saml/sso';
-  private readonly idp: ReturnType<typeof samlify.IdentityProvider>;
-  private readonly stranger: ReturnType<typeof samlify.IdentityProvider>;
+  private readonly idp: SamlIdentityProvider;
+  private readonly stranger: SamlIdentityProvider;
 
   constructor(pki: TestPki) {
     const options = (name: string) => ({

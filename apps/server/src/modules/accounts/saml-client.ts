@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { SAML, ValidateInResponseTo, type Profile } from '@node-saml/node-saml';
-import * as xpath from 'xpath';
 import { parseXmlStrict, toPem } from './saml-metadata.js';
 import type { SsoConfigRow } from './sso.repository.js';
+import type { XmlAttr } from './saml-xml.js';
+import { xpath } from './saml-xml.js';
 
 /** The most an identity provider's clock may differ from ours when an assertion's times are checked. */
 export const SAML_CLOCK_SKEW_MS = 60_000;
@@ -123,7 +124,7 @@ export class SamlClients {
   async validate(row: SsoConfigRow, samlResponse: string, flow: SamlFlowCheck): Promise<SamlIdentity> {
     const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
     const doc = parseXmlStrict(xml); // no DTD, well-formed, before the library reads it
-    const destination = xpath.select1("/*[local-name()='Response']/@Destination", doc) as Attr | undefined;
+    const destination = xpath.select1("/*[local-name()='Response']/@Destination", doc) as XmlAttr | undefined;
     if (destination && destination.value !== this.acsUrl) {
       throw new Error(`response Destination ${destination.value.slice(0, 200)} is not this ACS`);
     }

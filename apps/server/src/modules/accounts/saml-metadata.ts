@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
-import { DOMParser } from '@xmldom/xmldom';
 import type { SamlCertificate } from '@imaging-inbox/contract';
-import * as xpath from 'xpath';
+import type { XmlDocument, XmlElement } from './saml-xml.js';
+import { DOMParser, xpath } from './saml-xml.js';
 
 const MD = 'urn:oasis:names:tc:SAML:2.0:metadata';
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
@@ -30,7 +30,7 @@ export class SamlSettingsError extends Error {
  * An XML document parsed with no DTD: SAML messages and metadata never carry one, and refusing it
  * before parsing leaves no entity expansion (billion laughs) or external entity to worry about.
  */
-export function parseXmlStrict(xml: string): Document {
+export function parseXmlStrict(xml: string): XmlDocument {
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new Error('a DTD is not allowed');
   const errors: string[] = [];
   const doc = new DOMParser({
@@ -81,18 +81,19 @@ export const toPem = (body: string) =>
  * EntityDescriptor, or the first one of an EntitiesDescriptor holding an IDPSSODescriptor).
  */
 export function parseIdpMetadata(xml: string): IdpMetadata {
-  let doc: Document;
+  let doc: XmlDocument;
   try {
     doc = parseXmlStrict(xml);
   } catch (error) {
     throw new SamlSettingsError('idp_metadata', (error as Error).message);
   }
-  const entity = select('(//md:EntityDescriptor[md:IDPSSODescriptor])[1]', doc, true) as Element | undefined;
-  const idp = entity ? (select('md:IDPSSODescriptor', entity, true) as Element | undefined) : undefined;
+  const entity = select('(//md:EntityDescriptor[md:IDPSSODescriptor])[1]', doc, true) as
+    XmlElement | undefined;
+  const idp = entity ? (select('md:IDPSSODescriptor', entity, true) as XmlElement | undefined) : undefined;
   if (!entity || !idp)
     throw new SamlSettingsError('idp_metadata', 'holds no identity provider (IDPSSODescriptor)');
   const entityId = entity.getAttribute('entityID') ?? '';
-  const sso = select(`md:SingleSignOnService[@Binding='${REDIRECT}']`, idp, true) as Element | undefined;
+  const sso = select(`md:SingleSignOnService[@Binding='${REDIRECT}']`, idp, true) as XmlElement | undefined;
   const entryPoint = sso?.getAttribute('Location') ?? '';
   if (!entityId) throw new SamlSettingsError('idp_metadata', 'names no entityID');
   if (!entryPoint)
@@ -100,7 +101,7 @@ export function parseIdpMetadata(xml: string): IdpMetadata {
   const certNodes = select(
     "md:KeyDescriptor[not(@use) or @use='signing']/ds:KeyInfo/ds:X509Data/ds:X509Certificate",
     idp,
-  ) as Element[];
+  ) as XmlElement[];
   const certs = [
     ...new Set(
       certNodes
