@@ -9,7 +9,6 @@ import {
   pageOf,
   uuidRequest,
 } from '@imaging-inbox/contract';
-import type { GroupType } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../../http/api.js';
@@ -33,11 +32,7 @@ function presentGroup(group: GroupAccess) {
 function groupsOf(caller: Caller, accountId?: string) {
   return [...caller.groups.values()]
     .filter((g) => !accountId || g.accountId === accountId)
-    .sort(
-      (a, b) =>
-        GROUP_TYPE_ORDER[a.type as GroupType] - GROUP_TYPE_ORDER[b.type as GroupType] ||
-        a.name.localeCompare(b.name),
-    );
+    .sort((a, b) => GROUP_TYPE_ORDER[a.type] - GROUP_TYPE_ORDER[b.type] || a.name.localeCompare(b.name));
 }
 
 export function accountRoutes(ctx: AppContext, app: FastifyInstance): void {

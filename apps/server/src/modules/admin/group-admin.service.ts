@@ -153,7 +153,7 @@ export function presentAdminGroup(
     account_id: row.account_id,
     namespace_id: row.namespace_id,
     name: row.name,
-    type: row.type as GroupType,
+    type: row.type,
     members: row.members,
     studies: row.studies,
   };
