@@ -1415,7 +1415,9 @@ const es: Messages = {
   'Only the de-identified copy is stored; files that may show burned-in text are refused unless the profile keeps them, and documents are not taken.':
     'Solo se guarda la copia desidentificada; los archivos que pueden mostrar texto incrustado se rechazan, salvo que el perfil los conserve, y no se aceptan documentos.',
   'Share de-identified with': 'Compartir desidentificado con',
-  'Images not sent because they may show burned-in patient text: {{count}}':
+  'Images not sent because they may show burned-in patient text: {{count}}_one':
+    'Imágenes no enviadas porque pueden mostrar texto del paciente incrustado: {{count}}',
+  'Images not sent because they may show burned-in patient text: {{count}}_other':
     'Imágenes no enviadas porque pueden mostrar texto del paciente incrustado: {{count}}',
   '{{count}} images that may show burned-in patient text were left out._one':
     'Se excluyó {{count}} imagen que puede mostrar texto del paciente incrustado.',

@@ -1423,7 +1423,9 @@ const fr: Messages = {
   'Only the de-identified copy is stored; files that may show burned-in text are refused unless the profile keeps them, and documents are not taken.':
     'Seule la copie dé-identifiée est conservée ; les fichiers pouvant montrer du texte incrusté sont refusés, sauf si le profil les garde, et les documents ne sont pas acceptés.',
   'Share de-identified with': 'Partager dé-identifié avec',
-  'Images not sent because they may show burned-in patient text: {{count}}':
+  'Images not sent because they may show burned-in patient text: {{count}}_one':
+    'Images non envoyées car elles peuvent montrer du texte patient incrusté : {{count}}',
+  'Images not sent because they may show burned-in patient text: {{count}}_other':
     'Images non envoyées car elles peuvent montrer du texte patient incrusté : {{count}}',
   '{{count}} images that may show burned-in patient text were left out._one':
     '{{count}} image pouvant montrer du texte patient incrusté a été écartée.',

@@ -127,7 +127,7 @@ export function DestinationDialog({ accountId, editing, onClose }: Props) {
               accountId={accountId}
               value={form.anonymization_id}
               onChange={(uuid) => setForm({ ...form, anonymization_id: uuid })}
-              label="De-identify pushes with"
+              label={t('De-identify pushes with')}
               error={serverProblem?.field === 'anonymization_id'}
               helperText={
                 serverProblem?.field === 'anonymization_id'

@@ -8,6 +8,7 @@ interface Props {
   /** The chosen profile's uuid; '' for none. */
   value: string;
   onChange: (uuid: string) => void;
+  /** The field's label, translated by the caller. */
   label: string;
   /** Under the field: the server's refusal (shown as an error) or a hint. */
   helperText?: string | undefined;
@@ -28,7 +29,7 @@ export function ProfileSelect({ accountId, value, onChange, label, helperText, e
   return (
     <TextField
       select
-      label={t(label)}
+      label={label}
       value={value}
       onChange={(e) => onChange(e.target.value)}
       disabled={disabled || !profiles.isSuccess}

@@ -122,7 +122,7 @@ export function RequestStudyForm({ disabled, loading, onSubmit, accountId }: Pro
                 accountId={accountId}
                 value={field.value}
                 onChange={field.onChange}
-                label="De-identify uploads with"
+                label={t('De-identify uploads with')}
                 disabled={disabled}
                 helperText={
                   field.value

@@ -348,7 +348,7 @@ export function RuleDialog({
                         accountId={accountId}
                         value={a.profile ?? ''}
                         onChange={(uuid) => updateAction(i, { profile: uuid })}
-                        label="Share de-identified with"
+                        label={t('Share de-identified with')}
                       />
                     </Box>
                   )}
