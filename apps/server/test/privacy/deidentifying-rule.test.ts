@@ -139,14 +139,17 @@ describe.each(DIALECTS)('a routing rule sharing de-identified on %s', (dialect) 
       .execute();
     const stored = (await server.ctx.services.blobs.read(files[0]!.blob_key)).toString('latin1');
     for (const value of ['Nakamura', 'Kenji', 'MRN-8841', uid]) expect(stored).not.toContain(value);
-    const shared = await server.ctx.db.kysely
-      .selectFrom('audit_events')
-      .select('detail')
-      .where('action', '=', 'CREATE')
-      .where('object_type', '=', 'share')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-    expect(JSON.parse(shared.detail!)).toMatchObject({
+    // The share is audited once its copy is complete, which may be after the copy's study row shows.
+    const shareEvents = () =>
+      server.ctx.db.kysely
+        .selectFrom('audit_events')
+        .select('detail')
+        .where('action', '=', 'CREATE')
+        .where('object_type', '=', 'share')
+        .orderBy('id', 'desc')
+        .execute();
+    const [shared] = await until(shareEvents, (events) => events.length > 0);
+    expect(JSON.parse(shared!.detail!)).toMatchObject({
       target_id: groups['Cardiology']!.uuid,
       deidentified: { profile, instances: 1 },
     });
