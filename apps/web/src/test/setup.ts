@@ -3,8 +3,9 @@ import { cleanup, configure } from '@testing-library/react';
 // jsdom has no IndexedDB; the browsers we support do (the upload resume records live there).
 import 'fake-indexeddb/auto';
 
-// Lazy pages are compiled on first import; on a busy machine that can take more than the default 1 s.
-configure({ asyncUtilTimeout: 5000 });
+// Lazy pages are compiled on first import; on a busy machine that took more than 5 s (a route
+// test waiting for its redirect failed once beside the server suite). A passing wait ends early.
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();
