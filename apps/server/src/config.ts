@@ -113,7 +113,7 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   DEMO_PASSWORD: z.string().min(1).optional(),
   SEED_DEMO: z.enum(['0', '1']).default('1'),
-  DEMO_SSO: z.enum(['0', '1']).default('0'),
+  DEMO_SSO: z.enum(['0', '1', 'saml']).default('0'),
   SEED_STUDIES: z.coerce.number().int().min(0).max(100_000).default(40),
   SEED_NOMINATIONS: z.enum(['0', '1']).default('1'),
   SESSION_IDLE_MINUTES: z.coerce
@@ -284,8 +284,8 @@ export interface Config {
   publicUrl: string;
   demoPassword: string | undefined;
   seedDemo: boolean;
-  /** DEMO_SSO=1: a local identity provider for the demo account (docs/sso.md). */
-  demoSso: boolean;
+  /** DEMO_SSO=1 (OpenID Connect) or saml: a local identity provider for the demo account (docs/sso.md). */
+  demoSso: 'oidc' | 'saml' | undefined;
   seedStudies: number;
   /** The demo's PACS Intake filled through the gatekeeper workflow (else placed there directly). */
   seedNominations: boolean;
@@ -381,7 +381,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),
     demoPassword: e.DEMO_PASSWORD,
     seedDemo: e.SEED_DEMO === '1',
-    demoSso: e.DEMO_SSO === '1',
+    demoSso: e.DEMO_SSO === '1' ? 'oidc' : e.DEMO_SSO === 'saml' ? 'saml' : undefined,
     seedStudies: e.SEED_STUDIES,
     seedNominations: e.SEED_NOMINATIONS === '1',
     sessionIdleSeconds: e.SESSION_IDLE_MINUTES * 60,

@@ -17,6 +17,7 @@ import { MllpListener } from './hl7/mllp-listener.js';
 import { buildHttpApp } from './http/app.js';
 import { seedDemo } from './seed/seed-demo.js';
 import { startDemoSso } from './seed/demo-sso.js';
+import { startDemoSamlSso } from './seed/demo-sso-saml.js';
 import { startPurgeTimer } from './modules/studies/index.js';
 import { startUploadSweepTimer } from './ingest/upload-sweep-timer.js';
 import { startDestinationEchoTimer } from './modules/pacs/index.js';
@@ -108,8 +109,13 @@ export async function startServer(
   });
   const url = await http.listen({ port: config.port, host: config.host });
   log(`Imaging Inbox (process ${config.processId}) listening on ${url}`);
-  // DEMO_SSO=1: a local identity provider the demo account signs in through (docs/sso.md).
-  const demoIdp = config.demoSso ? await startDemoSso(ctx, config.publicUrl) : undefined;
+  // DEMO_SSO=1 or saml: a local identity provider the demo account signs in through (docs/sso.md).
+  const demoIdp =
+    config.demoSso === 'saml'
+      ? await startDemoSamlSso(ctx, config.publicUrl)
+      : config.demoSso === 'oidc'
+        ? await startDemoSso(ctx, config.publicUrl)
+        : undefined;
   if (demoIdp)
     log(
       `Demo identity provider on ${demoIdp.issuer} (sign in there with a demo user's e-mail and ` +

@@ -50,13 +50,13 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 }
 
 /** Same-length digests compared in constant time, so the check says nothing of how much matched. */
-function samePassword(typed: string, expected: string): boolean {
+export function samePassword(typed: string, expected: string): boolean {
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(typed), digest(expected));
 }
 
 /** The POSTed form, at most 4 KiB (a login and a password). */
-async function formOf(req: IncomingMessage): Promise<URLSearchParams> {
+export async function formOf(req: IncomingMessage): Promise<URLSearchParams> {
   let body = '';
   for await (const chunk of req) {
     body += String(chunk);
@@ -65,7 +65,7 @@ async function formOf(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(body);
 }
 
-function send(res: ServerResponse, status: number, html: string): void {
+export function send(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',

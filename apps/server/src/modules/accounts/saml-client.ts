@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SAML, ValidateInResponseTo, type Profile } from '@node-saml/node-saml';
+import { SAML, SamlStatusError, ValidateInResponseTo, type Profile } from '@node-saml/node-saml';
 import { parseXmlStrict, toPem } from './saml-metadata.js';
 import type { SsoConfigRow } from './sso.repository.js';
 import type { XmlAttr } from './saml-xml.js';
@@ -21,6 +21,13 @@ export interface SamlIdentity {
   /** When the assertion can no longer be accepted (its ID is remembered until then). */
   expires: number;
 }
+
+/**
+ * The identity provider answered this sign-in without signing the person in (a status other than
+ * Success, as Cancel or a refusal there sends): a refusal of the provider, not a faulty answer.
+ * The library reads the status only after the response's InResponseTo matched this sign-in.
+ */
+export const isIdpStatusRefusal = (error: unknown): boolean => error instanceof SamlStatusError;
 
 /** The sign-in an answer must belong to. */
 export interface SamlFlowCheck {

@@ -13,7 +13,7 @@ import type { UserRow, UsersRepository } from '../../repositories/users.reposito
 import { hashToken, newSecretToken, newUuid } from '../../security/tokens.js';
 import { DEFAULT_RATE_LIMITS } from './login-throttle.js';
 import type { OidcClients } from './oidc-client.js';
-import { SamlClients } from './saml-client.js';
+import { SamlClients, isIdpStatusRefusal } from './saml-client.js';
 import type { SessionService } from './session.service.js';
 import type { SsoDirectoryRepository } from './sso-directory.repository.js';
 import type { SsoConfigRow, SsoFlowLimits, SsoFlowRow, SsoRepository } from './sso.repository.js';
@@ -247,7 +247,11 @@ export class SsoSignInService {
           started: flow.expires - SSO_FLOW_TTL_MS,
         });
       } catch (error) {
-        throw new Refused('token', failureOf(error), accountId);
+        throw new Refused(
+          isIdpStatusRefusal(error) ? 'provider_error' : 'token',
+          failureOf(error),
+          accountId,
+        );
       }
       const now = this.now();
       if (!(await this.deps.sso.rememberAssertion(accountId, identity.assertionId, identity.expires, now))) {
