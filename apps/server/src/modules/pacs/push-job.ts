@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { PUSH_ASSOCIATIONS, PUSH_JOB, STORAGE_COMMITMENT_EXPIRY_JOB } from '../../jobs/job-kinds.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { newUid } from '../../dicom/index.js';
@@ -17,10 +16,9 @@ import { peerOf } from './destination-job.js';
 import type { CallingAeOf } from './destination-job.js';
 import type { PacsClient } from './pacs-client.js';
 import type { StorageCommitmentRow } from './storage-commitments.repository.js';
-import { deidentifiedSources } from './push-deidentified.js';
+import { deidentifiedSources, plainSources } from './push-sources.js';
 import { BURNED_IN_REFUSAL } from './push-profiles.js';
 import type { BoundPushProfile, PushProfiles } from './push-profiles.js';
-import type { StoreOutcome } from '../../dimse/client/index.js';
 
 interface Deps {
   pushes: StudyPushesRepository;
@@ -104,20 +102,9 @@ export function studyPushJob(deps: Deps): JobHandler<{ push: string; destination
         lanes
           .filter((lane) => lane.length)
           .map(async (lane) => {
-            const plain = {
-              sources: lane.map((instance) => ({
-                sopClassUid: instance.sop_class_uid,
-                sopInstanceUid: instance.sop_instance_uid,
-                transferSyntax: instance.transfer_syntax,
-                open: () => Readable.from(deps.blobs.readStream(instance.blob_key)),
-              })),
-              outcomeOf: (outcome: StoreOutcome) => ({
-                source: outcome.sopInstanceUid,
-                reason: outcome.reason,
-                sentUid: undefined,
-              }),
-            };
-            const { sources, outcomeOf } = profile ? deidentifiedSources(lane, profile, deps.blobs) : plain;
+            const { sources, outcomeOf } = profile
+              ? deidentifiedSources(lane, profile, deps.blobs)
+              : plainSources(lane, deps.blobs);
             try {
               await deps.pacs.storeInstances(
                 peer,

@@ -11,6 +11,28 @@ export interface SentOutcome {
   sentUid: string | undefined;
 }
 
+/** What one lane of a push offers the PACS, and how each outcome reads in terms of the stored instance. */
+export interface PushSources {
+  sources: StoreSource[];
+  outcomeOf: (outcome: StoreOutcome) => SentOutcome;
+}
+
+/** The sources of a push as stored: each file streamed as it is, under its own UID. */
+export function plainSources(
+  lane: readonly PushInstanceRow[],
+  blobs: Pick<BlobStore, 'readStream'>,
+): PushSources {
+  return {
+    sources: lane.map((instance) => ({
+      sopClassUid: instance.sop_class_uid,
+      sopInstanceUid: instance.sop_instance_uid,
+      transferSyntax: instance.transfer_syntax,
+      open: () => Readable.from(blobs.readStream(instance.blob_key)),
+    })),
+    outcomeOf: (outcome) => ({ source: outcome.sopInstanceUid, reason: outcome.reason, sentUid: undefined }),
+  };
+}
+
 /**
  * The sources of a de-identified push (decision 0071): each stored file becomes its copy by the
  * one engine (privacy's profile, bound to the account's secret) only when the association reads it,
@@ -22,7 +44,7 @@ export function deidentifiedSources(
   lane: readonly PushInstanceRow[],
   profile: BoundPushProfile,
   blobs: Pick<BlobStore, 'read'>,
-): { sources: StoreSource[]; outcomeOf: (outcome: StoreOutcome) => SentOutcome } {
+): PushSources {
   /** Sent UID → stored UID, and why a file was not sent (our own refusals). */
   const sourceOf = new Map<string, string>();
   const refusals = new Map<string, string>();
