@@ -15,6 +15,49 @@ export interface AuditEntry {
 }
 
 /**
+ * Who an event names: a signed-in caller, or, for work done later or by the server itself (a job, a
+ * routing rule, a DICOM peer, the HL7 inbox), the user it is done for (none when no one asked) and
+ * the address the request came from (none for the server's own work).
+ */
+export type Actor = Pick<Caller, 'user' | 'ip'> | { userId: string | null; ip?: string | null };
+
+/** The object an event is about; a search, a sign-in or a check names only the kind it looked at. */
+export interface AuditObject {
+  type: string;
+  id?: string | null;
+}
+
+/** What an event says beyond who did what to which object: the detail, and a failure (else success). */
+export interface AuditMore {
+  detail?: Record<string, unknown> | null;
+  outcome?: 'SUCCESS' | 'FAILURE';
+}
+
+/**
+ * The one shape of every audit event: who (and from where), which account (none for a person's own
+ * sign-in and credentials), what, on which object, and how it went. The helpers below name the
+ * shapes that recur, so a call site states only what differs.
+ */
+export function auditEvent(
+  actor: Actor,
+  accountId: string | null,
+  action: string,
+  object: AuditObject,
+  more: AuditMore = {},
+): AuditEntry {
+  return {
+    userId: 'user' in actor ? actor.user.uuid : actor.userId,
+    accountId,
+    action,
+    objectType: object.type,
+    objectId: object.id ?? null,
+    outcome: more.outcome,
+    detail: more.detail,
+    ip: actor.ip ?? null,
+  };
+}
+
+/**
  * What a signed-in caller did to one object of an account: the event names them (and the address
  * they called from), the account, the object and what happened. Every caller's event has this shape.
  */
@@ -22,18 +65,10 @@ export function callerEvent(
   caller: Pick<Caller, 'user' | 'ip'>,
   accountId: string,
   action: string,
-  object: { type: string; id: string },
+  object: AuditObject,
   detail?: Record<string, unknown> | null,
 ): AuditEntry {
-  return {
-    userId: caller.user.uuid,
-    accountId,
-    action,
-    objectType: object.type,
-    objectId: object.id,
-    detail,
-    ip: caller.ip,
-  };
+  return auditEvent(caller, accountId, action, object, { detail });
 }
 
 /**
@@ -48,26 +83,46 @@ export function visitorEvent(
   outcome: 'SUCCESS' | 'FAILURE',
   detail: Record<string, unknown>,
 ): AuditEntry {
-  return {
-    userId: null,
-    accountId,
-    action,
-    objectType: object.type,
-    objectId: object.id,
-    outcome,
-    detail,
-    ip,
-  };
+  return auditEvent({ userId: null, ip }, accountId, action, object, { outcome, detail });
 }
 
-/** What a signed-in caller did to one study: the event names them, the study and its account. */
+/**
+ * What was done to one study: by a signed-in caller, or by a job, rule or peer for a user (or none);
+ * the event names the study and its account.
+ */
 export function studyEvent(
-  caller: Pick<Caller, 'user' | 'ip'>,
+  actor: Actor,
   study: { uuid: string; account_id: string },
   action: string,
   detail?: Record<string, unknown>,
+  outcome?: 'SUCCESS' | 'FAILURE',
 ): AuditEntry {
-  return callerEvent(caller, study.account_id, action, { type: 'study', id: study.uuid }, detail);
+  return auditEvent(actor, study.account_id, action, { type: 'study', id: study.uuid }, { detail, outcome });
+}
+
+/**
+ * What a person did to their own sign-in (a password, two-factor codes, their profile): the event
+ * names them as both who and what, and no account, since a person's credentials belong to none.
+ */
+export function ownUserEvent(
+  user: { uuid: string },
+  action: string,
+  ip: string | null,
+  more?: AuditMore,
+): AuditEntry {
+  return auditEvent({ userId: user.uuid, ip }, null, action, { type: 'user', id: user.uuid }, more);
+}
+
+/**
+ * A sign-in, a refused one or a sign-out: who (none when the login named no one), from where, and
+ * the account only when the sign-in went through one (single sign-on, an account's rule).
+ */
+export function sessionEvent(
+  actor: { userId: string | null; ip: string },
+  action: string,
+  more: AuditMore & { accountId?: string | null } = {},
+): AuditEntry {
+  return auditEvent(actor, more.accountId ?? null, action, { type: 'session' }, more);
 }
 
 /** Repeats of one read (same user, object, route and address) within this window are one event. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Params } from '../http/params.js';
 import { collectParams } from '../http/params.js';
+import { auditEvent } from '../audit/audit.service.js';
 import { buildStudyQuery } from '../domain/study-query.js';
 import { searchableStudyUid, viewableNamespaces } from '../policies/index.js';
 import { dicomwebBase, dicomwebCaller } from './access.js';
@@ -44,13 +45,17 @@ export function qidoRoutes(ctx: AppContext, app: FastifyInstance): void {
     );
     q.offset = paging.offset;
     const { rows } = await ctx.repos.studies.search(q, viewableNamespaces(caller));
-    await ctx.services.audit.record({
-      userId: caller.user.uuid,
-      action: 'STUDY_SEARCH',
-      objectType: 'study',
-      detail: { via: 'qido-rs', query: withoutSid(query), returned: rows.length },
-      ip: request.ip,
-    });
+    await ctx.services.audit.record(
+      auditEvent(
+        { userId: caller.user.uuid, ip: request.ip },
+        null,
+        'STUDY_SEARCH',
+        { type: 'study' },
+        {
+          detail: { via: 'qido-rs', query: withoutSid(query), returned: rows.length },
+        },
+      ),
+    );
     const base = dicomwebBase(request);
     return send(
       reply,

@@ -4,7 +4,7 @@ import { DicomParseError, isValidUid, parseArrivingHeader, readDicomHeader } fro
 import type { ParsedInstance } from '../dicom/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { IndexResult, IndexTarget, IngestRepository } from '../repositories/ingest.repository.js';
-import type { AuditService } from '../audit/audit.service.js';
+import { studyEvent, type AuditService } from '../audit/audit.service.js';
 import type { BlobCollector } from '../storage/blob-collector.js';
 import { blobKey } from '../storage/blob-store.js';
 import type { BlobStore } from '../storage/blob-store.js';
@@ -239,21 +239,20 @@ export class IngestService {
 
   private auditEvent(result: IndexResult, parsed: ParsedInstance, target: IndexTarget, source: IngestSource) {
     if (result.duplicate || source.auditedStudies?.has(result.studyUuid)) return undefined;
-    return this.deps.audit.row({
-      userId: source.userId,
-      accountId: target.accountId,
-      action: result.studyCreated ? 'CREATE' : 'IMAGE_ADD',
-      objectType: 'study',
-      objectId: result.studyUuid,
-      detail: {
-        ...source.detail,
-        source: source.kind,
-        ...(source.session ?? {}),
-        // With a session, the first instance of the study it brought; later ones share this event.
-        sop_instance_uid: parsed.sopInstanceUid,
-      },
-      ip: source.ip ?? null,
-    });
+    return this.deps.audit.row(
+      studyEvent(
+        source,
+        { uuid: result.studyUuid, account_id: target.accountId },
+        result.studyCreated ? 'CREATE' : 'IMAGE_ADD',
+        {
+          ...source.detail,
+          source: source.kind,
+          ...(source.session ?? {}),
+          // With a session, the first instance of the study it brought; later ones share this event.
+          sop_instance_uid: parsed.sopInstanceUid,
+        },
+      ),
+    );
   }
 }
 

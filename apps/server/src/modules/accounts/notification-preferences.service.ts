@@ -12,7 +12,7 @@ import type { MembershipsRepository } from '../../repositories/memberships.repos
 import type { UserEventFlags, UserEventsRepository } from '../../repositories/user-events.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
 import type { AccessService } from '../../policies/index.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { callerEvent, type AuditService } from '../../audit/audit.service.js';
 
 export interface NotificationPreferencesDeps {
   userEvents: UserEventsRepository;
@@ -95,15 +95,19 @@ export class NotificationPreferencesService {
     const before = await this.deps.userEvents.flags(target.user.uuid, ns.id);
     const after = { ...before, ...changes };
     await this.deps.userEvents.save(target.user.uuid, ns.id, after, this.now());
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: ns.account_id,
-      action: 'EDIT',
-      objectType: 'user_event',
-      objectId: target.user.uuid,
-      detail: { namespace_id: ns.id, before, after },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      callerEvent(
+        caller,
+        ns.account_id,
+        'EDIT',
+        { type: 'user_event', id: target.user.uuid },
+        {
+          namespace_id: ns.id,
+          before,
+          after,
+        },
+      ),
+    );
     return present(ns, after, canModify(target, ns));
   }
 

@@ -5,7 +5,7 @@ import type { AuthFailuresRepository } from '../../repositories/auth-failures.re
 import type { PasswordResetsRepository } from './password-resets.repository.js';
 import type { SessionsRepository } from '../../repositories/sessions.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { ownUserEvent, type AuditService } from '../../audit/audit.service.js';
 import { hashPassword, verifyPassword } from '../../security/passwords.js';
 import { hashToken, newSecretToken } from '../../security/tokens.js';
 import { mailTexts } from '../../mail/messages/index.js';
@@ -62,15 +62,12 @@ export class PasswordResetService {
     const user = await this.deps.users.findByEmail(email);
     if (!user || user.status !== 'ACTIVE') return;
     if (byEmail >= this.limits.perEmail || byAddress >= this.limits.perAddress) {
-      await this.deps.audit.record({
-        userId: user.uuid,
-        action: 'PASSWORD_RESET_REQUEST',
-        objectType: 'user',
-        objectId: user.uuid,
-        outcome: 'FAILURE',
-        detail: { reason: 'rate_limited' },
-        ip,
-      });
+      await this.deps.audit.record(
+        ownUserEvent(user, 'PASSWORD_RESET_REQUEST', ip, {
+          outcome: 'FAILURE',
+          detail: { reason: 'rate_limited' },
+        }),
+      );
       return;
     }
     const token = newSecretToken();
@@ -93,13 +90,7 @@ export class PasswordResetService {
         ),
     );
     this.deps.mailer.kick();
-    await this.deps.audit.record({
-      userId: user.uuid,
-      action: 'PASSWORD_RESET_REQUEST',
-      objectType: 'user',
-      objectId: user.uuid,
-      ip,
-    });
+    await this.deps.audit.record(ownUserEvent(user, 'PASSWORD_RESET_REQUEST', ip));
   }
 
   async reset(token: string, password: string, ip: string): Promise<void> {
@@ -117,13 +108,7 @@ export class PasswordResetService {
     }
     await this.storePassword(user.uuid, password, hashes);
     await this.deps.sessions.deleteAllOfUser(user.uuid);
-    await this.deps.audit.record({
-      userId: user.uuid,
-      action: 'PASSWORD_RESET',
-      objectType: 'user',
-      objectId: user.uuid,
-      ip,
-    });
+    await this.deps.audit.record(ownUserEvent(user, 'PASSWORD_RESET', ip));
   }
 
   /**

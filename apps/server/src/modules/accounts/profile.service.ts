@@ -21,7 +21,7 @@ import type { SessionsRepository } from '../../repositories/sessions.repository.
 import type { SettingsRepository } from '../../repositories/settings.repository.js';
 import type { SharesRepository } from '../sharing/index.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { ownUserEvent, type AuditService } from '../../audit/audit.service.js';
 import type { PasswordResetService } from './password-reset.service.js';
 import { verifyPassword } from '../../security/passwords.js';
 import { LoginThrottle, type RateLimits } from './login-throttle.js';
@@ -113,14 +113,9 @@ export class ProfileService {
       (key) => values[key] !== before[key],
     );
     if (language !== before.language) changed.push('language');
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      action: 'PROFILE_EDIT',
-      objectType: 'user',
-      objectId: caller.user.uuid,
-      detail: { fields: changed },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      ownUserEvent(caller.user, 'PROFILE_EDIT', caller.ip, { detail: { fields: changed } }),
+    );
     // Everything stored is known here, so the answer needs no second read; profileProblems has
     // already refused any date format outside DATE_FORMATS.
     return { ...before, ...values, date_format: values.date_format as DateFormat, language };
@@ -149,25 +144,12 @@ export class ProfileService {
       verifyPassword(oldPassword, user.password_hash),
     );
     if (!right) {
-      await this.deps.audit.record({
-        userId: user.uuid,
-        action: 'PASSWORD_CHANGE',
-        objectType: 'user',
-        objectId: user.uuid,
-        outcome: 'FAILURE',
-        ip: caller.ip,
-      });
+      await this.deps.audit.record(ownUserEvent(user, 'PASSWORD_CHANGE', caller.ip, { outcome: 'FAILURE' }));
       throw new DomainError('INVALID_PASSWORD');
     }
     await this.deps.passwords.changePassword(user.uuid, password);
     await this.deps.sessions.deleteOthersOfUser(user.uuid, caller.sidHash);
-    await this.deps.audit.record({
-      userId: user.uuid,
-      action: 'PASSWORD_CHANGE',
-      objectType: 'user',
-      objectId: user.uuid,
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(ownUserEvent(user, 'PASSWORD_CHANGE', caller.ip));
   }
 }
 

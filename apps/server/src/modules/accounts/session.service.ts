@@ -2,7 +2,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { AuthFailuresRepository } from '../../repositories/auth-failures.repository.js';
 import type { SessionRow, SessionsRepository } from '../../repositories/sessions.repository.js';
 import type { UserRow, UsersRepository } from '../../repositories/users.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { sessionEvent, type AuditService } from '../../audit/audit.service.js';
 import type { RateLimits } from './login-throttle.js';
 import { LoginThrottle } from './login-throttle.js';
 import type { CodeKind, TwoFactorService } from './two-factor.service.js';
@@ -64,6 +64,15 @@ export class SessionService {
     otp?: string,
   ): Promise<{ sid: string; user: UserRow; recoveryCodes?: string[] }> {
     const email = login.trim().toLowerCase();
+    // Every refused sign-in is one event naming the login typed (and why, when it was not the password).
+    const refused = (userId: string | null, why: { reason?: string } = {}, accountId?: string) =>
+      this.deps.audit.record(
+        sessionEvent({ userId, ip }, 'LOGIN', {
+          accountId,
+          outcome: 'FAILURE',
+          detail: { login: email, ...why },
+        }),
+      );
     const now = this.now();
     let user: UserRow | undefined;
     let ok: boolean;
@@ -105,27 +114,12 @@ export class SessionService {
       });
     } catch (error) {
       if (!(error instanceof DomainError) || error.errorType !== 'RATE_LIMITED') throw error;
-      await this.deps.audit.record({
-        userId: null,
-        action: 'LOGIN',
-        objectType: 'session',
-        outcome: 'FAILURE',
-        detail: { login: email, reason: 'rate_limited' },
-        ip,
-      });
+      await refused(null, { reason: 'rate_limited' });
       throw error;
     }
     const ssoDue = sso as { account_id: string; provider: string } | null;
     if (user && ssoDue) {
-      await this.deps.audit.record({
-        userId: user.uuid,
-        accountId: ssoDue.account_id,
-        action: 'LOGIN',
-        objectType: 'session',
-        outcome: 'FAILURE',
-        detail: { login: email, reason: 'sso_required' },
-        ip,
-      });
+      await refused(user.uuid, { reason: 'sso_required' }, ssoDue.account_id);
       throw new DomainError('SSO_REQUIRED', null, ssoDue);
     }
     const codeDue = due as CodeDue;
@@ -138,24 +132,15 @@ export class SessionService {
       throw new DomainError('BAD_OTP');
     }
     if (!ok || !user) {
-      await this.deps.audit.record({
-        userId: user?.uuid ?? null,
-        action: 'LOGIN',
-        objectType: 'session',
-        outcome: 'FAILURE',
-        detail: { login: email },
-        ip,
-      });
+      await refused(user?.uuid ?? null);
       throw new DomainError('BAD_PASSWORD');
     }
     const sid = await this.open(user, ip);
-    await this.deps.audit.record({
-      userId: user.uuid,
-      action: 'LOGIN',
-      objectType: 'session',
-      ...(codeKind ? { detail: { two_factor: codeKind } } : {}),
-      ip,
-    });
+    await this.deps.audit.record(
+      sessionEvent({ userId: user.uuid, ip }, 'LOGIN', {
+        detail: codeKind ? { two_factor: codeKind } : null,
+      }),
+    );
     return { sid, user, ...(recoveryCodes ? { recoveryCodes } : {}) };
   }
 
@@ -211,6 +196,6 @@ export class SessionService {
 
   async logout(sidHash: string, userId: string, ip: string): Promise<void> {
     await this.deps.sessions.delete(sidHash);
-    await this.deps.audit.record({ userId, action: 'LOGOUT', objectType: 'session', ip });
+    await this.deps.audit.record(sessionEvent({ userId, ip }, 'LOGOUT'));
   }
 }

@@ -7,7 +7,7 @@ import {
 } from '@imaging-inbox/contract';
 import * as oidc from 'openid-client';
 import { DomainError } from '../../domain/errors.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { auditEvent, sessionEvent, type AuditService } from '../../audit/audit.service.js';
 import type { MembershipsRepository } from '../../repositories/memberships.repository.js';
 import type { UserRow, UsersRepository } from '../../repositories/users.repository.js';
 import { hashToken, newSecretToken, newUuid } from '../../security/tokens.js';
@@ -201,15 +201,13 @@ export class SsoSignInService {
     } catch (error) {
       // The provider unreachable (or its discovery document wrong): the sign-in page says so.
       await this.deps.sso.deleteFlow(stateHash);
-      await this.deps.audit.record({
-        userId: null,
-        accountId: row.account_id,
-        action: 'SSO_LOGIN_REFUSED',
-        objectType: 'session',
-        outcome: 'FAILURE',
-        detail: { reason: 'unavailable', why: String(error).slice(0, 300) },
-        ip,
-      });
+      await this.deps.audit.record(
+        sessionEvent({ userId: null, ip }, 'SSO_LOGIN_REFUSED', {
+          accountId: row.account_id,
+          outcome: 'FAILURE',
+          detail: { reason: 'unavailable', why: String(error).slice(0, 300) },
+        }),
+      );
       return { location: '/?sso_error=unavailable' };
     }
     return { location, browserToken };
@@ -269,15 +267,13 @@ export class SsoSignInService {
   private async refuse(error: unknown, ip: string): Promise<SsoRedirect> {
     const refused =
       error instanceof Refused ? error : new Refused('unavailable', String(error).slice(0, 200));
-    await this.deps.audit.record({
-      userId: refused.userId,
-      accountId: refused.accountId,
-      action: 'SSO_LOGIN_REFUSED',
-      objectType: 'session',
-      outcome: 'FAILURE',
-      detail: { reason: refused.reason, why: refused.detail.slice(0, 300) },
-      ip,
-    });
+    await this.deps.audit.record(
+      sessionEvent({ userId: refused.userId, ip }, 'SSO_LOGIN_REFUSED', {
+        accountId: refused.accountId,
+        outcome: 'FAILURE',
+        detail: { reason: refused.reason, why: refused.detail.slice(0, 300) },
+      }),
+    );
     return { location: `/?${new URLSearchParams({ sso_error: refused.reason }).toString()}` };
   }
 
@@ -332,19 +328,17 @@ export class SsoSignInService {
         now,
       );
     }
-    await this.deps.audit.record({
-      userId: user.uuid,
-      accountId,
-      action: 'SSO_LOGIN',
-      objectType: 'session',
-      detail: {
-        provider: row.display_name,
-        type: row.type,
-        issuer: row.issuer,
-        subject: text(identity.claims['sub']),
-      },
-      ip,
-    });
+    await this.deps.audit.record(
+      sessionEvent({ userId: user.uuid, ip }, 'SSO_LOGIN', {
+        accountId,
+        detail: {
+          provider: row.display_name,
+          type: row.type,
+          issuer: row.issuer,
+          subject: text(identity.claims['sub']),
+        },
+      }),
+    );
     return { sid, returnTo: flow.return_to };
   }
 
@@ -429,15 +423,17 @@ export class SsoSignInService {
       row.account_id,
       row.default_role_id,
     );
-    await this.deps.audit.record({
-      userId: uuid,
-      accountId: row.account_id,
-      action: 'SSO_JIT_CREATE',
-      objectType: 'user',
-      objectId: uuid,
-      detail: { email, provider: row.display_name, role_id: row.default_role_id },
-      ip,
-    });
+    await this.deps.audit.record(
+      auditEvent(
+        { userId: uuid, ip },
+        row.account_id,
+        'SSO_JIT_CREATE',
+        { type: 'user', id: uuid },
+        {
+          detail: { email, provider: row.display_name, role_id: row.default_role_id },
+        },
+      ),
+    );
     return (await this.deps.users.findByUuid(uuid))!;
   }
 
@@ -478,15 +474,17 @@ export class SsoSignInService {
       }));
     }
     if (!Object.keys(changes).length) return;
-    await this.deps.audit.record({
-      userId: user.uuid,
-      accountId: row.account_id,
-      action: 'SSO_ROLE_CHANGE',
-      objectType: 'user',
-      objectId: user.uuid,
-      detail: { ...changes, claim: row.claim_roles, values: [...values].slice(0, 20) },
-      ip,
-    });
+    await this.deps.audit.record(
+      auditEvent(
+        { userId: user.uuid, ip },
+        row.account_id,
+        'SSO_ROLE_CHANGE',
+        { type: 'user', id: user.uuid },
+        {
+          detail: { ...changes, claim: row.claim_roles, values: [...values].slice(0, 20) },
+        },
+      ),
+    );
   }
 
   /**

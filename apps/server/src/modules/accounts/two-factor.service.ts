@@ -6,7 +6,7 @@ import {
 } from '@imaging-inbox/contract';
 import { DomainError, invalidField } from '../../domain/errors.js';
 import { requireAccountSettingsEdit, type Caller } from '../../policies/index.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { ownUserEvent, type AuditService } from '../../audit/audit.service.js';
 import type { ResettableMember } from '../admin/index.js';
 import type { AuthFailuresRepository } from '../../repositories/auth-failures.repository.js';
 import type { MembershipsRepository } from '../../repositories/memberships.repository.js';
@@ -91,13 +91,7 @@ export class TwoFactorService {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const enabled = await this.deps.codes.enable(user.uuid, step, now, codes.map(recoveryHash));
     if (!enabled) return null;
-    await this.deps.audit.record({
-      userId: user.uuid,
-      action: 'TWO_FACTOR_ENROL',
-      objectType: 'user',
-      objectId: user.uuid,
-      ip,
-    });
+    await this.deps.audit.record(ownUserEvent(user, 'TWO_FACTOR_ENROL', ip));
     return codes;
   }
 
@@ -128,14 +122,11 @@ export class TwoFactorService {
     if (step !== null) return (await this.deps.codes.useStep(user.uuid, step)) ? 'totp' : null;
     if (typed.length !== 10) return null;
     if (!(await this.deps.codes.useRecoveryCode(user.uuid, recoveryHash(typed), now))) return null;
-    await this.deps.audit.record({
-      userId: user.uuid,
-      action: 'TWO_FACTOR_RECOVERY_CODE_USED',
-      objectType: 'user',
-      objectId: user.uuid,
-      detail: { left: await this.deps.codes.recoveryCodesLeft(user.uuid) },
-      ip,
-    });
+    await this.deps.audit.record(
+      ownUserEvent(user, 'TWO_FACTOR_RECOVERY_CODE_USED', ip, {
+        detail: { left: await this.deps.codes.recoveryCodesLeft(user.uuid) },
+      }),
+    );
     return 'recovery';
   }
 
@@ -152,26 +143,14 @@ export class TwoFactorService {
       throw invalidField('otp', 'wrong or expired code');
     }
     await this.deps.codes.remove(user.uuid);
-    await this.deps.audit.record({
-      userId: user.uuid,
-      action: 'TWO_FACTOR_DISABLE',
-      objectType: 'user',
-      objectId: user.uuid,
-      ip,
-    });
+    await this.deps.audit.record(ownUserEvent(user, 'TWO_FACTOR_DISABLE', ip));
   }
 
   /** A wrong, used or expired code, audited with where it was typed. */
   async failedCode(user: UserRow, ip: string, during: 'login' | 'enrol' | 'disable'): Promise<void> {
-    await this.deps.audit.record({
-      userId: user.uuid,
-      action: 'TWO_FACTOR_CODE_FAILED',
-      objectType: 'user',
-      objectId: user.uuid,
-      outcome: 'FAILURE',
-      detail: { during },
-      ip,
-    });
+    await this.deps.audit.record(
+      ownUserEvent(user, 'TWO_FACTOR_CODE_FAILED', ip, { outcome: 'FAILURE', detail: { during } }),
+    );
   }
 
   /**

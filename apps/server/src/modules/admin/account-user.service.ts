@@ -22,7 +22,7 @@ import type { AccountsRepository } from '../../repositories/accounts.repository.
 import type { UsersRepository } from '../../repositories/users.repository.js';
 import type { RolesRepository } from './roles.repository.js';
 import { isUniqueViolation } from '../../repositories/unique-violation.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { auditEvent, type AuditService } from '../../audit/audit.service.js';
 import { hashToken, newSecretToken, newUuid } from '../../security/tokens.js';
 import { mailTexts } from '../../mail/messages/index.js';
 
@@ -305,14 +305,17 @@ export class AccountUserService {
       // the home account rather than which of its people did it.
       for (const m of memberships) {
         if (m.invited === 1 || managed.includes(m.account_id)) continue;
-        await this.deps.audit.record({
-          userId: null,
-          accountId: m.account_id,
-          action,
-          objectType: 'USER',
-          objectId: userId,
-          detail: { by: 'home_account' },
-        });
+        await this.deps.audit.record(
+          auditEvent(
+            { userId: null },
+            m.account_id,
+            action,
+            { type: 'USER', id: userId },
+            {
+              detail: { by: 'home_account' },
+            },
+          ),
+        );
       }
       return;
     }
@@ -342,13 +345,9 @@ export class AccountUserService {
    */
   async decline(caller: Caller, accountId: string): Promise<void> {
     if (!(await this.deps.users.decline(accountId, caller.user.uuid))) throw notFound('invitation');
-    await this.deps.audit.record({
-      userId: null,
-      accountId,
-      action: 'DECLINE',
-      objectType: 'USER',
-      objectId: caller.user.uuid,
-    });
+    await this.deps.audit.record(
+      auditEvent({ userId: null }, accountId, 'DECLINE', { type: 'USER', id: caller.user.uuid }),
+    );
   }
 
   private checkName(raw: string): ReturnType<typeof splitName> {

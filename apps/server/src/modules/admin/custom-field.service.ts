@@ -102,15 +102,14 @@ export class CustomFieldService {
   }
 
   private async record(caller: Caller, accountId: string, action: string, uuid: string, detail: unknown) {
-    await this.deps.audit?.record({
-      userId: caller.user.uuid,
+    await this.deps.audit?.recordAdministration(
+      caller,
       accountId,
       action,
-      objectType: 'CUSTOMFIELD',
-      objectId: uuid,
-      detail: detail as Record<string, unknown>,
-      ip: caller.ip,
-    });
+      'CUSTOMFIELD',
+      uuid,
+      detail as Record<string, unknown>,
+    );
   }
 
   /** customfield/list: members of the account only; another account answers NOT_FOUND. */

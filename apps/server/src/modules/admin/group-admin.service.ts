@@ -126,15 +126,14 @@ export class GroupAdminService {
   }
 
   private record(caller: Caller, accountId: string, action: string, groupId: string, detail: unknown) {
-    return this.deps.audit.record({
-      userId: caller.user.uuid,
+    return this.deps.audit.recordAdministration(
+      caller,
       accountId,
       action,
-      objectType: 'GROUP',
-      objectId: groupId,
-      detail: detail as Record<string, unknown>,
-      ip: caller.ip,
-    });
+      'GROUP',
+      groupId,
+      detail as Record<string, unknown>,
+    );
   }
 }
 

@@ -100,15 +100,18 @@ export class GroupConfigService {
       throw invalidField('config', 'a library group has no gatekeeper workflow');
     }
     await this.deps.configs.set(group.uuid, group.account_id, JSON.stringify(stored), this.now());
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: group.account_id,
-      action: 'UPDATE',
-      objectType: 'group_config',
-      objectId: group.uuid,
-      detail: { group_name: group.name, type: group.type, config: stored },
-      ip: caller.ip,
-    });
+    await this.deps.audit.recordAdministration(
+      caller,
+      group.account_id,
+      'UPDATE',
+      'group_config',
+      group.uuid,
+      {
+        group_name: group.name,
+        type: group.type,
+        config: stored,
+      },
+    );
     return group.type === 'GATEKEEPER'
       ? { type: 'GATEKEEPER', gatekeeper_config: stored as GatekeeperConfig }
       : { type: 'CLOUD', cloud_config: stored as CloudGroupConfig, promote_targets: [] };

@@ -110,15 +110,14 @@ export class RoleService {
   }
 
   private record(caller: Caller, accountId: string, action: string, roleId: string, detail: unknown) {
-    return this.deps.audit.record({
-      userId: caller.user.uuid,
+    return this.deps.audit.recordAdministration(
+      caller,
       accountId,
       action,
-      objectType: 'ROLE',
-      objectId: roleId,
-      detail: detail as Record<string, unknown>,
-      ip: caller.ip,
-    });
+      'ROLE',
+      roleId,
+      detail as Record<string, unknown>,
+    );
   }
 }
 

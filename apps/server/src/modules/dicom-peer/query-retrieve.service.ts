@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { AuditService } from '../../audit/audit.service.js';
+import { auditEvent, studyEvent, type AuditService } from '../../audit/audit.service.js';
 import type { DicomAttributes, QueryKeys, StoreSource } from '../../dimse/client/types.js';
 import { QueryRefused } from '../../dimse/query-retrieve.js';
 import type {
@@ -73,23 +73,26 @@ export class QueryRetrieveService implements QueryRetrieveHandler {
         yield keys;
       }
     } finally {
-      await this.deps.audit.record({
-        userId: null,
-        accountId: caller.accountId,
-        action: 'DICOM_FIND',
-        objectType: 'dicom_node',
-        objectId: caller.nodeId,
-        ip: caller.ip,
-        detail: {
-          calling_ae: caller.aeTitle,
-          association: caller.association,
-          model: request.model,
-          level: request.level,
-          keys: askedValues(request.identifier),
-          matches,
-          studies,
-        },
-      });
+      // A peer's query names no user: the node (and the address it called from) is who asked.
+      await this.deps.audit.record(
+        auditEvent(
+          { userId: null, ip: caller.ip },
+          caller.accountId,
+          'DICOM_FIND',
+          { type: 'dicom_node', id: caller.nodeId },
+          {
+            detail: {
+              calling_ae: caller.aeTitle,
+              association: caller.association,
+              model: request.model,
+              level: request.level,
+              keys: askedValues(request.identifier),
+              matches,
+              studies,
+            },
+          },
+        ),
+      );
     }
   }
 
@@ -247,21 +250,20 @@ export class QueryRetrieveService implements QueryRetrieveHandler {
       }
     }
     for (const [studyUid, studyUuid] of studies) {
-      await this.deps.audit.record({
-        userId: null,
-        accountId: caller.accountId,
-        action: service === 'move' ? 'DICOM_MOVE' : 'DICOM_GET',
-        objectType: 'study',
-        objectId: studyUuid,
-        ip: caller.ip,
-        detail: {
-          node: caller.nodeId,
-          calling_ae: caller.aeTitle,
-          association: caller.association,
-          study_uid: studyUid,
-          level,
-        },
-      });
+      await this.deps.audit.record(
+        studyEvent(
+          { userId: null, ip: caller.ip },
+          { uuid: studyUuid, account_id: caller.accountId },
+          service === 'move' ? 'DICOM_MOVE' : 'DICOM_GET',
+          {
+            node: caller.nodeId,
+            calling_ae: caller.aeTitle,
+            association: caller.association,
+            study_uid: studyUid,
+            level,
+          },
+        ),
+      );
     }
     return sources;
   }

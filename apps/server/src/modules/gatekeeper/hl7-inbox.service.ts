@@ -6,7 +6,7 @@ import type { AccountsRepository } from '../../repositories/accounts.repository.
 import type { Hl7SendersRepository } from '../pacs/index.js';
 import type { Hl7ResultsRepository } from './hl7-results.repository.js';
 import type { OrdersRepository } from './orders.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { auditEvent, type AuditService } from '../../audit/audit.service.js';
 import type { OrderFields, OrderService } from './order.service.js';
 import { orderFieldsOf } from './order.service.js';
 import { newUuid } from '../../security/tokens.js';
@@ -236,15 +236,17 @@ export class Hl7InboxService {
     };
     await this.deps.results.upsert(
       row,
-      this.deps.audit.row({
-        userId: null,
-        accountId,
-        action: 'HL7_RESULT',
-        objectType: 'accession',
-        objectId: accession,
-        detail: { control_id: controlId, status, result_id: row.result_id },
-        ip: null,
-      }),
+      this.deps.audit.row(
+        auditEvent(
+          { userId: null },
+          accountId,
+          'HL7_RESULT',
+          { type: 'accession', id: accession },
+          {
+            detail: { control_id: controlId, status, result_id: row.result_id },
+          },
+        ),
+      ),
     );
     return `${status.toLowerCase()} result for ${accession} stored`;
   }

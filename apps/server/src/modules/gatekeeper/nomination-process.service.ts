@@ -24,7 +24,7 @@ import type { OrdersRepository } from './orders.repository.js';
 import type { StudiesRepository, StudyRow } from '../../repositories/studies.repository.js';
 import { searchKey } from '../../repositories/study-search.sql.js';
 import type { StudyPushesRepository } from '../pacs/index.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { studyEvent, type AuditService } from '../../audit/audit.service.js';
 import type { GroupConfigService } from '../admin/index.js';
 import { presentNomination } from './nomination.service.js';
 import type { StudyFileEditor } from '../studies/index.js';
@@ -276,15 +276,17 @@ export class NominationProcessService {
       updated: now,
     };
     const event = (objectId: string, action: string, detail: Record<string, unknown>) =>
-      this.deps.audit.row({
-        userId: intent.user,
-        accountId: copy.account_id,
-        action,
-        objectType: 'study',
-        objectId,
-        detail: { nomination: nomination.uuid, ...detail },
-        ip: intent.ip,
-      });
+      this.deps.audit.row(
+        studyEvent(
+          { userId: intent.user, ip: intent.ip },
+          { uuid: objectId, account_id: copy.account_id },
+          action,
+          {
+            nomination: nomination.uuid,
+            ...detail,
+          },
+        ),
+      );
     const sent = {
       destination_id: intent.destination_id,
       destination_name: intent.destination_name,

@@ -15,7 +15,7 @@ import type { NominationListed, NominationsRepository } from './nominations.repo
 import type { SharesRepository } from '../sharing/index.js';
 import type { StudiesRepository } from '../../repositories/studies.repository.js';
 import type { BlobCollector } from '../../storage/blob-collector.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { studyEvent, type AuditService } from '../../audit/audit.service.js';
 import type { GroupConfigService } from '../admin/index.js';
 import type { NominationNotifier } from './nomination-notifier.js';
 
@@ -109,20 +109,14 @@ export class NominationService {
       priority: answers['priority'] ?? 'Routine',
     };
     // Recorded with its audit event in the share's transaction: no share without its nomination.
-    const audit = this.deps.audit.row({
-      userId: caller.user.uuid,
-      accountId: study.account_id,
-      action: 'NOMINATE',
-      objectType: 'study',
-      objectId: study.uuid,
-      detail: {
+    const audit = this.deps.audit.row(
+      studyEvent(caller, study, 'NOMINATE', {
         nomination: row.uuid,
         gatekeeper_id: gatekeeper.uuid,
         gatekeeper_name: gatekeeper.name,
         answers,
-      },
-      ip: caller.ip,
-    });
+      }),
+    );
     const mails = await this.deps.notifier?.prepare({
       gatekeeper,
       source,
@@ -154,19 +148,13 @@ export class NominationService {
     const share = await this.deps.shares.find(study.uuid, { type: 'group', id: live.gatekeeper_id });
     if (share) await this.deps.collector.removeUnreferenced(await this.deps.shares.remove(share));
     await this.deps.nominations.cancelled(live.uuid, this.now());
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: study.account_id,
-      action: 'NOMINATE_CANCEL',
-      objectType: 'study',
-      objectId: study.uuid,
-      detail: {
+    await this.deps.audit.record(
+      studyEvent(caller, study, 'NOMINATE_CANCEL', {
         nomination: live.uuid,
         gatekeeper_id: live.gatekeeper_id,
         gatekeeper_name: live.gatekeeper_name,
-      },
-      ip: caller.ip,
-    });
+      }),
+    );
   }
 
   /**
@@ -187,15 +175,9 @@ export class NominationService {
       message,
     };
     const audit = (objectId: string) =>
-      this.deps.audit.row({
-        userId: caller.user.uuid,
-        accountId: copy.account_id,
-        action: 'REJECT',
-        objectType: 'study',
-        objectId,
-        detail,
-        ip: caller.ip,
-      });
+      this.deps.audit.row(
+        studyEvent(caller, { uuid: objectId, account_id: copy.account_id }, 'REJECT', detail),
+      );
     await this.deps.nominations.reject(nomination, copy.uuid, reason, message, this.now(), [
       audit(copy.uuid),
       audit(nomination.study_uuid),

@@ -16,7 +16,7 @@ import type { Caller } from '../../policies/index.js';
 import { requireOrderAccount, requireOrderSearchGroup } from './orders.js';
 import type { DestinationsRepository } from '../pacs/index.js';
 import type { OrderRow, OrdersRepository } from './orders.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { auditEvent, callerEvent, type AuditService } from '../../audit/audit.service.js';
 import type { GroupConfigService } from '../admin/index.js';
 import { newUuid } from '../../security/tokens.js';
 
@@ -83,15 +83,17 @@ export class OrderService {
     };
     const inserted = await this.deps.orders.insert(
       row,
-      this.deps.audit.row({
-        userId: by.userId,
-        accountId,
-        action: 'ORDER_ADD',
-        objectType: 'order',
-        objectId: row.uuid,
-        detail: { accession_number: row.accession_number, source, ...by.detail },
-        ip: by.ip,
-      }),
+      this.deps.audit.row(
+        auditEvent(
+          by,
+          accountId,
+          'ORDER_ADD',
+          { type: 'order', id: row.uuid },
+          {
+            detail: { accession_number: row.accession_number, source, ...by.detail },
+          },
+        ),
+      ),
     );
     return inserted ? present(row) : null;
   }
@@ -113,15 +115,15 @@ export class OrderService {
     await this.deps.orders.update(
       row.uuid,
       changes,
-      this.deps.audit.row({
-        userId: null,
-        accountId: row.account_id,
-        action: status === 'CANCELLED' ? 'ORDER_CANCEL' : 'ORDER_UPDATE',
-        objectType: 'order',
-        objectId: row.uuid,
-        detail: { ...detail, changed },
-        ip: null,
-      }),
+      this.deps.audit.row(
+        auditEvent(
+          { userId: null },
+          row.account_id,
+          status === 'CANCELLED' ? 'ORDER_CANCEL' : 'ORDER_UPDATE',
+          { type: 'order', id: row.uuid },
+          { detail: { ...detail, changed } },
+        ),
+      ),
     );
     return present(next);
   }
@@ -161,15 +163,19 @@ export class OrderService {
     );
     const known = new Set(own.map((o) => o.accession_number));
     const orders = [...own, ...found.filter((o) => !o.accession_number || !known.has(o.accession_number))];
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: group.accountId,
-      action: 'ORDER_SEARCH',
-      objectType: 'group',
-      objectId: group.groupId,
-      detail: { ...query, found: orders.length, worklist: worklist.state },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      callerEvent(
+        caller,
+        group.accountId,
+        'ORDER_SEARCH',
+        { type: 'group', id: group.groupId },
+        {
+          ...query,
+          found: orders.length,
+          worklist: worklist.state,
+        },
+      ),
+    );
     return { orders, worklist };
   }
 

@@ -1,7 +1,7 @@
 import type { PacsPeer } from './pacs-client.js';
 import { peerTls } from './destination-tls.js';
 import type { DestinationRow, DestinationsRepository } from './destinations.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { auditEvent, type AuditService } from '../../audit/audit.service.js';
 
 /** What a search and a retrieve row share: who asked, for which account, of which destination. */
 export interface DestinationWork {
@@ -68,13 +68,16 @@ export function auditWorkEnd(
   outcome: 'SUCCESS' | 'FAILURE',
   detail: Record<string, unknown>,
 ): Promise<void> {
-  return audit.record({
-    userId: work.user_id,
-    accountId: work.account_id,
-    action,
-    objectType: 'destination',
-    objectId: work.destination_id,
-    outcome,
-    detail,
-  });
+  return audit.record(
+    auditEvent(
+      { userId: work.user_id },
+      work.account_id,
+      action,
+      { type: 'destination', id: work.destination_id },
+      {
+        outcome,
+        detail,
+      },
+    ),
+  );
 }

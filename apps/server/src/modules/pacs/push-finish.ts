@@ -1,4 +1,4 @@
-import type { AuditService } from '../../audit/audit.service.js';
+import { studyEvent, type AuditService } from '../../audit/audit.service.js';
 import type { StudyPushesRepository, StudyPushRow } from './study-pushes.repository.js';
 
 export interface PushFinishDeps {
@@ -21,15 +21,15 @@ export function pushFinisher(deps: PushFinishDeps) {
     const counts = await deps.pushes.counts(push.uuid);
     const status = failed || counts.stored === 0 ? 'F' : counts.failed + counts.pending > 0 ? 'P' : 'S';
     await deps.pushes.setStatus(push, status, status === 'S' ? null : reason, now());
-    await deps.audit.record({
-      userId: push.user_id,
-      accountId: push.account_id,
-      action: 'PUSH_END',
-      objectType: 'study',
-      objectId: push.study_uuid,
-      outcome: status === 'S' ? 'SUCCESS' : 'FAILURE',
-      detail: { push: push.uuid, destination_id: push.destination_id, status, reason, ...counts },
-    });
+    await deps.audit.record(
+      studyEvent(
+        { userId: push.user_id },
+        { uuid: push.study_uuid, account_id: push.account_id },
+        'PUSH_END',
+        { push: push.uuid, destination_id: push.destination_id, status, reason, ...counts },
+        status === 'S' ? 'SUCCESS' : 'FAILURE',
+      ),
+    );
     await deps.onFinished?.(push, status);
   };
 }

@@ -2,7 +2,7 @@ import { DESTINATION_RETRIEVE_JOB } from '../../jobs/job-kinds.js';
 import type { JobHandler } from '../../jobs/job-runner.js';
 import type { DestinationSearchesRepository } from './destination-searches.repository.js';
 import type { DestinationsRepository } from './destinations.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { studyEvent, type AuditService } from '../../audit/audit.service.js';
 import { auditWorkEnd, reasonOf, startDestinationWork, statusText } from './destination-job.js';
 import type { CallingAeOf } from './destination-job.js';
 import type { MoveProgress } from '../../dimse/client/index.js';
@@ -59,15 +59,15 @@ export function destinationRetrieveJob(deps: Deps): JobHandler<{ retrieve: strin
         // The study's own history says how the retrieve that filled it ended.
         if (ended.studyUuid) {
           const destinationName = 'gone' in started ? null : started.destination.name;
-          await deps.audit.record({
-            userId: retrieve.user_id,
-            accountId: retrieve.account_id,
-            action: 'RETRIEVE_END',
-            objectType: 'study',
-            objectId: ended.studyUuid,
-            outcome,
-            detail: { ...about, destination_name: destinationName, reason, ...detail },
-          });
+          await deps.audit.record(
+            studyEvent(
+              { userId: retrieve.user_id },
+              { uuid: ended.studyUuid, account_id: retrieve.account_id },
+              'RETRIEVE_END',
+              { ...about, destination_name: destinationName, reason, ...detail },
+              outcome,
+            ),
+          );
         }
       };
       if ('gone' in started) return finish('failed', 'the destination was deleted', {});

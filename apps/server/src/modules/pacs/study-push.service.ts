@@ -6,7 +6,7 @@ import type { Caller } from '../../policies/index.js';
 import { requireStudy } from '../../policies/index.js';
 import type { StudiesRepository, StudyRow } from '../../repositories/studies.repository.js';
 import type { StudyPushesRepository, StudyPushListed } from './study-pushes.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { studyEvent, type AuditService } from '../../audit/audit.service.js';
 import type { DestinationService } from './destination.service.js';
 import type { DestinationRow } from './destinations.repository.js';
 import { newUuid } from '../../security/tokens.js';
@@ -118,13 +118,8 @@ export class StudyPushService {
       { dedupeKey: `push:${push.uuid}` },
     );
     this.deps.jobs.kick();
-    await this.deps.audit.record({
-      userId: by.userId,
-      accountId: study.account_id,
-      action: 'PUSH',
-      objectType: 'study',
-      objectId: study.uuid,
-      detail: {
+    await this.deps.audit.record(
+      studyEvent(by, study, 'PUSH', {
         push: push.uuid,
         destination_id: destination.uuid,
         destination_name: destination.name,
@@ -133,9 +128,8 @@ export class StudyPushService {
         retry_of: latest && latest.status !== 'S' ? latest.uuid : null,
         ...(profile ? { deidentified: { profile: profile.uuid, name: profile.name } } : {}),
         ...by.detail,
-      },
-      ip: by.ip,
-    });
+      }),
+    );
     return presentPush({ ...push, images_sent: 0, images_failed: 0, images_refused_burned_in: 0 });
   }
 

@@ -11,7 +11,7 @@ import type { DicomNodesRepository } from '../../repositories/dicom-nodes.reposi
 import type { RoutingRuleRow, RoutingRulesRepository } from './routing-rules.repository.js';
 import type { StudiesRepository, StudyRow } from '../../repositories/studies.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { studyEvent, type AuditService } from '../../audit/audit.service.js';
 import { matches } from './routing-conditions.js';
 import { UserPatternError } from './user-pattern.js';
 import { presentRule } from './routing-rule.service.js';
@@ -296,21 +296,21 @@ export class RoutingEngine {
     detail: Record<string, unknown>,
   ): Promise<void> {
     const action = presentRule(rule).actions[p.action];
-    await this.deps.audit.record({
-      userId: p.by ?? null,
-      accountId: study.account_id,
-      action: 'ROUTE',
-      objectType: 'study',
-      objectId: study.uuid,
-      outcome,
-      detail: {
-        route_id: rule.uuid,
-        route_name: rule.name,
-        trigger: p.trigger,
-        action: action?.type ?? null,
-        ...detail,
-      },
-    });
+    await this.deps.audit.record(
+      studyEvent(
+        { userId: p.by ?? null },
+        study,
+        'ROUTE',
+        {
+          route_id: rule.uuid,
+          route_name: rule.name,
+          trigger: p.trigger,
+          action: action?.type ?? null,
+          ...detail,
+        },
+        outcome,
+      ),
+    );
   }
 }
 

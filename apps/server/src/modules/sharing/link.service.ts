@@ -5,7 +5,7 @@ import type { Mail, Mailer } from '../../mail/mailer.js';
 import type { Caller } from '../../policies/index.js';
 import { linkNamespaces, requireLinkGroup, requireManagedLink } from './links.js';
 import type { LinksRepository } from './links.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { callerEvent, type AuditService } from '../../audit/audit.service.js';
 import { hashPassword } from '../../security/passwords.js';
 import { hashToken, newSecretToken, newUuid } from '../../security/tokens.js';
 import { mailTexts } from '../../mail/messages/index.js';
@@ -96,21 +96,21 @@ export class LinkService {
       (trx) => this.deps.mailer.queue(mail, trx),
     );
     this.deps.mailer.kick();
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: group.accountId,
-      action: 'LINK_CREATE',
-      objectType: 'link',
-      objectId: uuid,
-      detail: {
-        namespace_id: group.namespaceId,
-        email: input.email,
-        max_hits: input.maxHits,
-        ...(input.mobilePhone ? { mobile_phone: input.mobilePhone } : {}),
-        ...(profile ? { deidentified: { profile: profile.uuid, name: profile.name } } : {}),
-      },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      callerEvent(
+        caller,
+        group.accountId,
+        'LINK_CREATE',
+        { type: 'link', id: uuid },
+        {
+          namespace_id: group.namespaceId,
+          email: input.email,
+          max_hits: input.maxHits,
+          ...(input.mobilePhone ? { mobile_phone: input.mobilePhone } : {}),
+          ...(profile ? { deidentified: { profile: profile.uuid, name: profile.name } } : {}),
+        },
+      ),
+    );
     return { uuid, url };
   }
 
@@ -142,14 +142,9 @@ export class LinkService {
   async revoke(caller: Caller, uuid: string): Promise<void> {
     const link = requireManagedLink(caller, await this.deps.links.findByUuid(uuid));
     if (link.revoked === null) await this.deps.links.revoke(uuid, this.now());
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: link.account_id,
-      action: 'LINK_REVOKE',
-      objectType: 'link',
-      objectId: uuid,
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      callerEvent(caller, link.account_id, 'LINK_REVOKE', { type: 'link', id: uuid }),
+    );
   }
 }
 

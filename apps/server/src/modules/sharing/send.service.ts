@@ -10,7 +10,7 @@ import { requireAccountMember, requireStudy } from '../../policies/index.js';
 import type { SendRow, SendsRepository } from './sends.repository.js';
 import type { StudiesRepository, StudyRow } from '../../repositories/studies.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { auditEvent, callerEvent, studyEvent, type AuditService } from '../../audit/audit.service.js';
 import { hashToken, newSecretToken, newUuid } from '../../security/tokens.js';
 import { mailDate, mailTexts } from '../../mail/messages/index.js';
 
@@ -178,25 +178,27 @@ export class SendService {
       { runAt: send.run_at, dedupeKey: `send:${send.uuid}` },
     );
     await this.deps.sends.setJob(send.uuid, jobId);
-    await this.deps.audit.record({
-      userId: options.userId,
-      accountId: row.account_id,
-      action: 'CREATE',
-      objectType: 'send',
-      objectId: row.uuid,
-      detail: {
-        send: send.uuid,
-        method: send.method,
-        target_namespace_id: targetNamespace,
-        connection_id: connectionId,
-        email,
-        message,
-        delayed,
-        run_at: send.run_at,
-        ...options.detail,
-      },
-      ip: options.ip,
-    });
+    await this.deps.audit.record(
+      auditEvent(
+        options,
+        row.account_id,
+        'CREATE',
+        { type: 'send', id: row.uuid },
+        {
+          detail: {
+            send: send.uuid,
+            method: send.method,
+            target_namespace_id: targetNamespace,
+            connection_id: connectionId,
+            email,
+            message,
+            delayed,
+            run_at: send.run_at,
+            ...options.detail,
+          },
+        },
+      ),
+    );
     if (!delayed) this.deps.jobs.kick();
     return { send_id: send.uuid, send_status: 'scheduled', run_at: send.run_at };
   }
@@ -217,15 +219,18 @@ export class SendService {
       throw new DomainError('ALREADY_SENT', send.status);
     }
     if (send.job_id !== null) await this.deps.jobs.cancel(Number(send.job_id));
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: send.account_id,
-      action: 'DELETE',
-      objectType: 'send',
-      objectId: send.study_uuid,
-      detail: { send: send.uuid, method: send.method },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      callerEvent(
+        caller,
+        send.account_id,
+        'DELETE',
+        { type: 'send', id: send.study_uuid },
+        {
+          send: send.uuid,
+          method: send.method,
+        },
+      ),
+    );
     return { send_status: 'cancelled' };
   }
 
@@ -309,19 +314,14 @@ export class SendService {
     outcome: 'SUCCESS' | 'FAILURE',
     detail: Record<string, unknown>,
   ) {
-    await this.deps.audit.record({
-      userId: send.created_by,
-      accountId: send.account_id,
-      action: 'STUDY_SEND',
-      objectType: 'study',
-      objectId: send.study_uuid,
-      outcome,
-      detail: {
-        send: send.uuid,
-        method: send.method,
-        target_namespace_id: send.target_namespace_id,
-        ...detail,
-      },
-    });
+    await this.deps.audit.record(
+      studyEvent(
+        { userId: send.created_by },
+        { uuid: send.study_uuid, account_id: send.account_id },
+        'STUDY_SEND',
+        { send: send.uuid, method: send.method, target_namespace_id: send.target_namespace_id, ...detail },
+        outcome,
+      ),
+    );
   }
 }

@@ -7,7 +7,7 @@ import { requireStudy } from '../../policies/index.js';
 import type { ShareTarget, SharesRepository } from './shares.repository.js';
 import type { StudyRow } from '../../repositories/studies.repository.js';
 import type { BlobCollector } from '../../storage/blob-collector.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { auditEvent, type Actor, type AuditService } from '../../audit/audit.service.js';
 import type { ShareMails, SharedEvent } from './share-notifier.js';
 
 export interface ShareDeps {
@@ -121,15 +121,9 @@ export class ShareService {
       }
       await this.create(row, target, copyInto, message, caller.user);
     }
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'CREATE',
-      objectType: 'share',
-      objectId: row.uuid,
-      detail: { target_type: target.type, target_id: target.id, message, again: existing !== undefined },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      shareEvent(caller, row, 'CREATE', target, { message, again: existing !== undefined }),
+    );
   }
 
   /**
@@ -166,21 +160,13 @@ export class ShareService {
         reports_left_out: copy.reportsLeftOut,
       };
     }
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'CREATE',
-      objectType: 'share',
-      objectId: row.uuid,
-      detail: {
-        target_type: target.type,
-        target_id: target.id,
+    await this.deps.audit.record(
+      shareEvent(caller, row, 'CREATE', target, {
         message,
         again: existing !== undefined,
         deidentified: { profile: profileId, ...answer },
-      },
-      ip: caller.ip,
-    });
+      }),
+    );
     return answer ? { deidentified: answer } : {};
   }
 
@@ -221,14 +207,9 @@ export class ShareService {
       : undefined;
     if (made) detail = { ...detail, deidentified: { profile: profile!.uuid, instances: made.instances } };
     const copy = await this.create(row, target, group.namespace_id, null, by, made?.copyUuid);
-    await this.deps.audit.record({
-      userId: by.uuid,
-      accountId: row.account_id,
-      action: 'CREATE',
-      objectType: 'share',
-      objectId: row.uuid,
-      detail: { target_type: 'group', target_id: group.uuid, message: null, again: false, ...detail },
-    });
+    await this.deps.audit.record(
+      shareEvent({ userId: by.uuid }, row, 'CREATE', target, { message: null, again: false, ...detail }),
+    );
     return copy;
   }
 
@@ -292,14 +273,25 @@ export class ShareService {
     const keys = await this.deps.shares.remove(share);
     // The original normally still references every blob; this matters once it has been purged.
     await this.deps.collector.removeUnreferenced(keys);
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'DELETE',
-      objectType: 'share',
-      objectId: row.uuid,
-      detail: { target_type: target.type, target_id: target.id },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(shareEvent(caller, row, 'DELETE', target));
   }
+}
+
+/** A share of a study made or stopped: its events name the study and, first in the detail, the target. */
+function shareEvent(
+  actor: Actor,
+  row: StudyRow,
+  action: 'CREATE' | 'DELETE',
+  target: ShareTarget,
+  detail: Record<string, unknown> = {},
+) {
+  return auditEvent(
+    actor,
+    row.account_id,
+    action,
+    { type: 'share', id: row.uuid },
+    {
+      detail: { target_type: target.type, target_id: target.id, ...detail },
+    },
+  );
 }

@@ -17,7 +17,7 @@ import type { StudiesRepository, StudyRow } from '../../repositories/studies.rep
 import type { BlobCollector } from '../../storage/blob-collector.js';
 import type { BlobStore, TempFile } from '../../storage/blob-store.js';
 import { attachmentType, cleanFilename } from './attachment-types.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { callerEvent, type AuditService } from '../../audit/audit.service.js';
 
 export interface AttachmentServiceDeps {
   attachments: AttachmentsRepository;
@@ -80,15 +80,15 @@ export class AttachmentService {
         await this.deps.collector.removeUnreferenced([blobKey]);
         throw error;
       }
-      await this.deps.audit.record({
-        userId: caller.user.uuid,
-        accountId: row.account_id,
-        action: 'CREATE',
-        objectType: 'attachment',
-        objectId: row.uuid,
-        detail: { id: stored.id, version: stored.version, filename, mime, size: temp.size },
-        ip: caller.ip,
-      });
+      await this.deps.audit.record(
+        attachmentEvent(caller, row, 'CREATE', {
+          id: stored.id,
+          version: stored.version,
+          filename,
+          mime,
+          size: temp.size,
+        }),
+      );
       return present({ ...stored, user_name: caller.user.name }, row.namespace_id);
     } finally {
       await this.deps.blobs.discard(temp); // a no-op once committed (the temp was renamed)
@@ -115,15 +115,9 @@ export class AttachmentService {
     const matching = filterRows(presented, filters);
     const attachments = filters.length ? matching.slice((page - 1) * rows, page * rows) : presented;
     const total = filters.length ? matching.length : read.total;
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'ATTACHMENT_LIST',
-      objectType: 'attachment',
-      objectId: row.uuid,
-      detail: { page, returned: attachments.length },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      attachmentEvent(caller, row, 'ATTACHMENT_LIST', { page, returned: attachments.length }),
+    );
     return { attachments, page: { number: page, rows, more: page * rows < total ? 1 : 0, total } };
   }
 
@@ -142,15 +136,14 @@ export class AttachmentService {
     const attachment = await this.deps.attachments.find(row.uuid, id, version);
     if (!attachment) throw notFound('attachment');
     const inline = disposition === 'inline' && isInline(attachment.filename);
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'ATTACHMENT_VIEW',
-      objectType: 'attachment',
-      objectId: row.uuid,
-      detail: { id, version, filename: attachment.filename, disposition: inline ? 'inline' : 'attachment' },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      attachmentEvent(caller, row, 'ATTACHMENT_VIEW', {
+        id,
+        version,
+        filename: attachment.filename,
+        disposition: inline ? 'inline' : 'attachment',
+      }),
+    );
     return { attachment, content: this.deps.blobs.readStream(attachment.blob_key), inline };
   }
 
@@ -160,15 +153,9 @@ export class AttachmentService {
     const keys = await this.deps.attachments.remove(row.uuid, id, version);
     if (!keys.length) throw notFound('attachment');
     await this.deps.collector.removeUnreferenced(new Set(keys));
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId: row.account_id,
-      action: 'DELETE',
-      objectType: 'attachment',
-      objectId: row.uuid,
-      detail: { id, version: version ?? 'all', versions: keys.length },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      attachmentEvent(caller, row, 'DELETE', { id, version: version ?? 'all', versions: keys.length }),
+    );
   }
 }
 
@@ -203,4 +190,14 @@ async function head(path: string): Promise<Buffer> {
   } finally {
     await handle.close();
   }
+}
+
+/** What a caller did with a study's attachments: every such event is about the study's attachment set. */
+function attachmentEvent(
+  caller: Caller,
+  study: StudyRow,
+  action: 'CREATE' | 'ATTACHMENT_LIST' | 'ATTACHMENT_VIEW' | 'DELETE',
+  detail: Record<string, unknown>,
+) {
+  return callerEvent(caller, study.account_id, action, { type: 'attachment', id: study.uuid }, detail);
 }

@@ -9,7 +9,7 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import { isoLength } from '../../storage/iso-stream.js';
 import type { ZipEntry } from '../../storage/zip-stream.js';
 import { zipLength } from '../../storage/zip-stream.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { studyEvent, type AuditService } from '../../audit/audit.service.js';
 import { deidentifiedArchive, type DeidentifyingProfile } from './deidentified-download.js';
 
 export type DownloadBundle = 'dicom' | 'iso';
@@ -80,22 +80,16 @@ export class DownloadService {
     const bound = await this.deps.deidentifier.bind([...accounts][0]!, anonymizationId, 'anonymization_id');
     const archive = await deidentifiedArchive(this.deps, targets, bound);
     for (const { row, seriesUids } of targets) {
-      await this.deps.audit.record({
-        userId: caller.user.uuid,
-        accountId: row.account_id,
-        action: 'STUDY_DOWNLOAD',
-        objectType: 'study',
-        objectId: row.uuid,
-        detail: {
+      await this.deps.audit.record(
+        studyEvent(caller, row, 'STUDY_DOWNLOAD', {
           bundle,
           series: seriesUids ?? 'all',
           deidentified: { profile: bound.profile.uuid, name: bound.profile.name },
           instances: archive.instances,
           bytes: archive.bytes,
           refused: { burned_in: archive.refusedBurnedIn, unreadable: archive.refusedUnreadable },
-        },
-        ip: caller.ip,
-      });
+        }),
+      );
     }
     return {
       bundle,
@@ -195,21 +189,15 @@ export class DownloadService {
     const dicomdir = buildDicomdir(dirStudies);
     entries.unshift({ name: 'DICOMDIR', size: dicomdir.byteLength, open: () => once(dicomdir) });
     for (const a of audits) {
-      await this.deps.audit.record({
-        userId: actor.userId,
-        accountId: a.row.account_id,
-        action: 'STUDY_DOWNLOAD',
-        objectType: 'study',
-        objectId: a.row.uuid,
-        detail: {
+      await this.deps.audit.record(
+        studyEvent(actor, a.row, 'STUDY_DOWNLOAD', {
           bundle,
           series: a.series,
           instances: a.instances,
           bytes: a.bytes,
           ...(actor.via ? { via: actor.via } : {}),
-        },
-        ip: actor.ip,
-      });
+        }),
+      );
     }
     return {
       bundle,

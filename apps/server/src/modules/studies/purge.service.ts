@@ -1,7 +1,7 @@
 import type { PurgeRepository } from './purge.repository.js';
 import type { SettingsRepository } from '../../repositories/settings.repository.js';
 import type { BlobCollector } from '../../storage/blob-collector.js';
-import type { AuditService } from '../../audit/audit.service.js';
+import { studyEvent, type AuditService } from '../../audit/audit.service.js';
 
 /** Account setting: days a deleted study stays in Deleted items before permanent removal. */
 export const RETENTION_SETTING = 'deleted_retention_days';
@@ -51,14 +51,9 @@ export class PurgeService {
         const files = await this.deps.collector.removeUnreferenced(keys);
         result.studies += 1;
         result.files += files;
-        await this.deps.audit.record({
-          userId: null,
-          accountId,
-          action: 'PURGE',
-          objectType: 'study',
-          objectId: uuid,
-          detail: { files_removed: files },
-        });
+        await this.deps.audit.record(
+          studyEvent({ userId: null }, { uuid, account_id: accountId }, 'PURGE', { files_removed: files }),
+        );
       }
     }
     // Files left unreferenced inside their grace period (by this or an earlier run, a stopped

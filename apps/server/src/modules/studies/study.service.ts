@@ -14,8 +14,7 @@ import { LOCK_TTL_MS, requireAccountMember, viewableNamespaces } from '../../pol
 import type { StudiesRepository, StudyRow } from '../../repositories/studies.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
 import type { StudyExtrasRegistry } from '../../kernel/study-extras.js';
-import type { AuditService } from '../../audit/audit.service.js';
-import { studyEvent } from '../../audit/audit.service.js';
+import { auditEvent, studyEvent, type AuditService } from '../../audit/audit.service.js';
 import type { CustomFieldChange, CustomFieldService } from '../admin/index.js';
 import type { StudyFileEditor } from './study-file-editor.js';
 import { lockHoldersOf, presentStudy } from './study.presenter.js';
@@ -91,16 +90,17 @@ export class StudyService {
     ]);
     // A search is a read: an inbox re-asking the same search (polling, paging back and forth) is
     // audited once a minute, as repeated reads are (decision 0008), not with a synced commit each.
-    await this.deps.audit.recordRead({
-      userId: caller.user.uuid,
-      action: 'STUDY_SEARCH',
-      objectType: 'study',
-      detail: {
-        filters: request.filters,
-        returned: rows.length,
-      },
-      ip: caller.ip,
-    });
+    await this.deps.audit.recordRead(
+      auditEvent(
+        caller,
+        null,
+        'STUDY_SEARCH',
+        { type: 'study' },
+        {
+          detail: { filters: request.filters, returned: rows.length },
+        },
+      ),
+    );
     return {
       studies: rows.map((row) =>
         presentStudy(
@@ -152,14 +152,15 @@ export class StudyService {
     requireAccountMember(caller, accountId);
     // Only where the caller can look: a study in another group of the account is not theirs to know of.
     const exists = await this.deps.studies.existsIn(studyUid, viewableNamespaces(caller, accountId));
-    await this.deps.audit.record({
-      userId: caller.user.uuid,
-      accountId,
-      action: 'STUDY_EXISTS',
-      objectType: 'study',
-      detail: { study_uid: studyUid, exists },
-      ip: caller.ip,
-    });
+    await this.deps.audit.record(
+      auditEvent(
+        caller,
+        accountId,
+        'STUDY_EXISTS',
+        { type: 'study' },
+        { detail: { study_uid: studyUid, exists } },
+      ),
+    );
     return exists;
   }
 
