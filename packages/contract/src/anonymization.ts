@@ -38,6 +38,17 @@ export type AnonymizationRule =
   | { tag: string; action: 'replace'; value: string }
   | { tag: string; action: 'rewrite'; pattern: string; replacement: string };
 
+/**
+ * What still applies a profile: anonymization/delete answers IN_USE `anonymization` with
+ * `error_data: { uses }` (at most 10 of each type) and deletes nothing.
+ */
+export interface AnonymizationProfileUse {
+  type: 'group' | 'destination' | 'link' | 'routing_rule' | 'push';
+  uuid: string;
+  /** The group's, destination's or rule's name; a request link's group; a queued push's destination. */
+  name: string;
+}
+
 export interface AnonymizationProfile {
   uuid: string;
   account_id: string;

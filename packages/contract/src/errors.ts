@@ -81,7 +81,11 @@ export const ERROR_TYPES = [
    * digits) or null when it gave no DICOM answer (the reason why goes to the server log only).
    */
   'DESTINATION_CHECK_FAILED',
-  /** Deleting what others still use: a role members hold, a group a DICOM sender or connection delivers to (sub-type: which). */
+  /**
+   * Deleting what others still use: a role members hold, a group a DICOM sender or connection
+   * delivers to, a de-identification profile something applies (sub-type: which; for `anonymization`
+   * the data is `{ uses: AnonymizationProfileUse[] }`).
+   */
   'IN_USE',
   /** group/delete of a group that still holds studies (deleted ones awaiting purge included). */
   'NOT_EMPTY',

@@ -1386,6 +1386,14 @@ const es: Messages = {
   Refused: 'Rechazado',
   'Basic profile only': 'Solo perfil básico',
   'Delete the profile {{name}}?': '¿Eliminar el perfil {{name}}?',
+  '{{name}} was not deleted: it is still used by {{uses}}. Change them first.':
+    '{{name}} no se eliminó porque todavía se usa en: {{uses}}. Cámbielos primero.',
+  'Failed to delete the profile {{name}}': 'No se pudo eliminar el perfil {{name}}',
+  'the group {{name}}': 'el grupo {{name}}',
+  'the destination {{name}}': 'el destino {{name}}',
+  'a request link into {{name}}': 'un enlace de solicitud hacia {{name}}',
+  'the routing rule {{name}}': 'la regla de enrutamiento {{name}}',
+  'a push to {{name}} still under way': 'un envío a {{name}} todavía en curso',
   'Basic profile (PS3.15 Annex E), with these options': 'Perfil básico (PS3.15 anexo E), con estas opciones',
   'What may pass': 'Lo que puede pasar',
   'Images that may have text burned in (ultrasound, screen captures)':

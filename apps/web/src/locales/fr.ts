@@ -1394,6 +1394,14 @@ const fr: Messages = {
   Refused: 'Refusé',
   'Basic profile only': 'Profil de base seul',
   'Delete the profile {{name}}?': 'Supprimer le profil {{name}} ?',
+  '{{name}} was not deleted: it is still used by {{uses}}. Change them first.':
+    "{{name}} n'a pas été supprimé, car il est encore utilisé par : {{uses}}. Modifiez-les d'abord.",
+  'Failed to delete the profile {{name}}': 'Échec de la suppression du profil {{name}}',
+  'the group {{name}}': 'le groupe {{name}}',
+  'the destination {{name}}': 'la destination {{name}}',
+  'a request link into {{name}}': 'un lien de demande vers {{name}}',
+  'the routing rule {{name}}': 'la règle de routage {{name}}',
+  'a push to {{name}} still under way': 'un envoi vers {{name}} encore en cours',
   'Basic profile (PS3.15 Annex E), with these options': 'Profil de base (PS3.15 annexe E), avec ces options',
   'What may pass': 'Ce qui peut passer',
   'Images that may have text burned in (ultrasound, screen captures)':

@@ -11,7 +11,7 @@ import {
 } from '@imaging-inbox/contract';
 import { auditAdmin, type AdminAudit } from '../../audit/admin-audit.js';
 import type { AuditService } from '../../audit/audit.service.js';
-import { invalidField } from '../../domain/errors.js';
+import { DomainError, invalidField } from '../../domain/errors.js';
 import { givenFields } from '../../domain/given-fields.js';
 import type { Caller } from '../../policies/index.js';
 import { requireAdministeredIn, requireAdministration } from '../../policies/index.js';
@@ -42,7 +42,9 @@ interface Deps {
  * An account's de-identification profiles (anonymization/*, decision 0067): seen with
  * anonymization_view or _edit, changed with anonymization_edit (an account admin holds both); a
  * member lacking them is refused, anyone outside the account finds nothing. Every rewrite rule's
- * pattern must compile on RE2 (decision 0053) before it is saved.
+ * pattern must compile on RE2 (decision 0053) before it is saved. A profile something still applies
+ * (a group, a destination, a live request link, a routing rule, a queued push) is not deleted:
+ * IN_USE `anonymization` names what uses it (decision 0073).
  */
 export class AnonymizationService {
   private readonly admin: AdminAudit<AnonymizationProfileRow>;
@@ -135,7 +137,13 @@ export class AnonymizationService {
       'edit',
       'anonymization',
     );
-    await this.admin.remove(caller, row, () => this.deps.profiles.remove(uuid));
+    const now = (this.deps.now ?? Date.now)();
+    await this.admin.remove(caller, row, async () => {
+      const uses = await this.deps.profiles.removeUnused(row, now);
+      // Deleting a profile in use would silently stop de-identifying (a group) or fail what is
+      // queued: the admin is told what names it, to change those first.
+      if (uses.length) throw new DomainError('IN_USE', 'anonymization', { uses });
+    });
   }
 }
 

@@ -3,6 +3,7 @@ import { Alert, Button, IconButton } from '@mui/material';
 import Edit from '@mui/icons-material/Edit';
 import type { AnonymizationProfile } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
+import { deleteRefusal } from '../lib/delete-refusal';
 import { AdminTable } from '../../../components/AdminTable';
 import { Loading } from '../../../components/Loading';
 import { PagePanel } from '../../../components/PagePanel';
@@ -22,6 +23,8 @@ export function DeidentificationAdminPage() {
   const profiles = useAnonymizationProfiles(account.uuid);
   const remove = useDeleteProfile();
   const [dialog, setDialog] = useState<{ editing: AnonymizationProfile | undefined } | null>(null);
+  // Why the last delete was refused, in words (what still uses the profile): it stays until closed.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const mayEdit = permissions.anonymization_edit === 1;
 
   if (profiles.isError && !profiles.data) {
@@ -47,6 +50,11 @@ export function DeidentificationAdminPage() {
           'Names, IDs, dates and UIDs are replaced by pseudonyms that stay the same for a patient in this account. The original exams are never changed.',
         )}
       </Alert>
+      {refusal && (
+        <Alert severity="error" sx={{ mb: 2 }} onClose={() => setRefusal(null)}>
+          {refusal}
+        </Alert>
+      )}
       {profiles.isPending && <Loading />}
       {profiles.data && (
         <AdminTable
@@ -84,7 +92,12 @@ export function DeidentificationAdminPage() {
               ? {
                   label: (p) => t('Delete {{name}}', { name: p.name }),
                   confirm: (p) => t('Delete the profile {{name}}?', { name: p.name }),
-                  onDelete: (p) => remove.mutate(p.uuid),
+                  onDelete: (p) => {
+                    setRefusal(null);
+                    remove.mutate(p.uuid, {
+                      onError: (error) => setRefusal(deleteRefusal(t, p.name, error)),
+                    });
+                  },
                 }
               : undefined
           }
