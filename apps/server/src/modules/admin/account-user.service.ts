@@ -90,10 +90,16 @@ export class AccountUserService {
     filters: readonly ListFilter[] = [],
   ): Promise<AccountUserPage> {
     requireAccountUsers(caller, accountId, 'view');
-    if (filters.length) {
-      // Ambra's filters compare the answer's fields: the account's users (at most
-      // FILTERED_USERS_READ of them) are read whole, filtered, then paged.
-      const all = await this.deps.users.list(accountId, { ...query, rows: FILTERED_USERS_READ, number: 1 });
+    const inQuery = await this.deps.users.list(accountId, query, filters);
+    if (!inQuery) {
+      // A filter SQL cannot answer exactly (listFilterSql): the account's users (at most
+      // FILTERED_USERS_READ of them) are read whole, filtered as Ambra's filters compare the
+      // answer's fields, then paged.
+      const all = (await this.deps.users.list(accountId, {
+        ...query,
+        rows: FILTERED_USERS_READ,
+        number: 1,
+      }))!;
       const matching = filterRows(
         all.rows.map((row) => present(row, accountId)),
         filters,
@@ -101,15 +107,14 @@ export class AccountUserService {
       const { items, page } = pageOf(matching, query.number, query.rows);
       return { users: items, page: { ...page, total: matching.length } };
     }
-    const { rows, total } = await this.deps.users.list(accountId, query);
+    const { rows, total } = inQuery;
+    const more = query.number * query.rows < total ? 1 : 0;
     return {
       users: rows.map((row) => present(row, accountId)),
-      page: {
-        number: query.number,
-        rows: query.rows,
-        total,
-        more: query.number * query.rows < total ? 1 : 0,
-      },
+      // A filtered answer has always named its page's fields in this order.
+      page: filters.length
+        ? { number: query.number, rows: query.rows, more, total }
+        : { number: query.number, rows: query.rows, total, more },
     };
   }
 

@@ -1,9 +1,12 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, RawBuilder, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { AccountUser } from '@imaging-inbox/contract';
 import type { Database, PasswordResetTable, UserTable } from '../../db/schema.js';
 import type { AlsoInTransaction } from '../../repositories/with-transaction.js';
 import { likePattern } from '../../repositories/study-search.sql.js';
+import type { ListFilter } from '@imaging-inbox/contract';
+import type { DialectName } from '../../db/dialect.js';
+import { listFilterSql, type FilterField } from '../../repositories/list-filter.sql.js';
 
 /** The contract's user as stored: the role and status as written, the account role by id and name. */
 export type AccountUserRow = Pick<
@@ -48,6 +51,40 @@ const SHOWN_NAME = sql`(case when account_members.invited = 1 then account_membe
 /** Password hash of an invited user who has not chosen a password yet: matches no password. */
 export const NO_PASSWORD_YET = '!invited';
 
+/**
+ * The fields of an account user's answer (`present` in account-user.service.ts) as SQL, for the
+ * list filters. While the invitation is pending the names are the inviter's note (or the address)
+ * split at its first space, as `splitName` splits it: the note is stored already trimmed with its
+ * spaces single (`splitName(...).name`), and an address holds no space.
+ */
+function accountUserFields(dialect: DialectName): Record<string, FilterField> {
+  const pending = sql`account_members.invited = 1`;
+  const note = sql`coalesce(account_members.invited_name, users.email)`;
+  const space = dialect === 'postgres' ? sql`strpos(${note}, ' ')` : sql`instr(${note}, ' ')`;
+  const text = (value: RawBuilder<unknown>): FilterField => ({ kind: 'text', value });
+  const integer = (value: RawBuilder<unknown>): FilterField => ({ kind: 'integer', value });
+  return {
+    uuid: text(sql`users.uuid`),
+    name: text(sql`(case when ${pending} then ${note} else users.name end)`),
+    first_name: text(
+      sql`(case when ${pending} then (case when ${space} = 0 then ${note} else substr(${note}, 1, ${space} - 1) end) else users.first_name end)`,
+    ),
+    last_name: text(
+      sql`(case when ${pending} then (case when ${space} = 0 then '' else substr(${note}, ${space} + 1) end) else users.last_name end)`,
+    ),
+    email: text(sql`users.email`),
+    role: text(sql`(case when account_members.role = 'admin' then 'admin' else 'user' end)`),
+    enabled: integer(
+      sql`(case when (${pending} or users.status = ${ACTIVE}) and account_members.suspended <> 1 then 1 else 0 end)`,
+    ),
+    invited: integer(
+      sql`(case when ${pending} or users.password_hash = ${NO_PASSWORD_YET} then 1 else 0 end)`,
+    ),
+    suspended: integer(sql`(case when not (${pending}) and account_members.suspended = 1 then 1 else 0 end)`),
+    last_login: integer(sql`(case when ${pending} then null else users.last_login end)`),
+  };
+}
+
 /** A membership that gives access: accepted and not suspended (decision 0052). */
 export interface MembershipState {
   account_id: string;
@@ -62,7 +99,10 @@ export interface MembershipState {
  * enabled admin remains, so two admins demoting each other at once cannot both succeed.
  */
 export class AccountUsersRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
 
   private members(db: Kysely<Database>, accountId: string) {
     return db
@@ -72,8 +112,19 @@ export class AccountUsersRepository {
       .where('account_members.account_id', '=', accountId);
   }
 
-  async list(accountId: string, q: AccountUserQuery): Promise<{ rows: AccountUserRow[]; total: number }> {
-    let base = this.members(this.db, accountId);
+  /**
+   * A page of the account's users, sorted, and counted. Given list filters (Ambra's, on the answer's
+   * fields), only the users they pass, as `filterRows` would on the answers; `undefined` when SQL
+   * cannot promise that answer (`listFilterSql`), for the caller to filter in memory.
+   */
+  async list(
+    accountId: string,
+    q: AccountUserQuery,
+    filters: readonly ListFilter[] = [],
+  ): Promise<{ rows: AccountUserRow[]; total: number } | undefined> {
+    const where = listFilterSql(this.dialect, accountUserFields(this.dialect), filters);
+    if (!where) return undefined;
+    let base = this.members(this.db, accountId).where(where);
     if (q.filter) {
       const pattern = `%${likePattern(q.filter.toLowerCase())}%`;
       base = base.where((eb) =>

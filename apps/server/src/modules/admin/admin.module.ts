@@ -48,7 +48,7 @@ export function createAdminModule(kernel: Kernel, needs: AdminNeeds) {
     roles: new RolesRepository(k),
     labels: new LabelOverridesRepository(k),
   };
-  const accountUsers = new AccountUsersRepository(k);
+  const accountUsers = new AccountUsersRepository(k, kernel.db.dialect);
   return {
     repos,
     services: {

@@ -102,19 +102,18 @@ export class AttachmentService {
     rows: number,
     filters: readonly ListFilter[] = [],
   ): Promise<AttachmentListAnswer> {
-    // Filtered (Ambra's filters compare the answer's fields), a study's attachments are read whole
-    // (at most FILTERED_ATTACHMENTS_READ), filtered, then paged.
-    const read = filters.length
-      ? await this.deps.attachments.page(row.uuid, 0, FILTERED_ATTACHMENTS_READ)
-      : await this.deps.attachments.page(row.uuid, (page - 1) * rows, rows);
+    // Filtered and paged in the query; a filter SQL cannot answer exactly (listFilterSql) reads the
+    // study's attachments whole (at most FILTERED_ATTACHMENTS_READ), filters them, then pages.
+    const inQuery = await this.deps.attachments.page(row.uuid, (page - 1) * rows, rows, filters);
+    const read = inQuery ?? (await this.deps.attachments.page(row.uuid, 0, FILTERED_ATTACHMENTS_READ))!;
     const presented: Attachment[] = read.ids.map((id) => {
       const all = read.versions.filter((v) => v.id === id).map((v) => present(v, row.namespace_id));
       const newest = all[0]!;
       return { ...newest, inline: isInline(newest.filename), versions: all };
     });
-    const matching = filterRows(presented, filters);
-    const attachments = filters.length ? matching.slice((page - 1) * rows, page * rows) : presented;
-    const total = filters.length ? matching.length : read.total;
+    const matching = inQuery ? presented : filterRows(presented, filters);
+    const attachments = inQuery ? presented : matching.slice((page - 1) * rows, page * rows);
+    const total = inQuery ? inQuery.total : matching.length;
     await this.deps.audit.record(
       attachmentEvent(caller, row, 'ATTACHMENT_LIST', { page, returned: attachments.length }),
     );

@@ -51,7 +51,7 @@ export function createStudiesModule(kernel: Kernel, needs: StudiesNeeds) {
   const files = new StudyFilesRepository(k);
   const ingest = kernel.services.ingest;
   const attachments = new AttachmentService({
-    attachments: new AttachmentsRepository(k),
+    attachments: new AttachmentsRepository(k, kernel.db.dialect),
     studies,
     blobs,
     collector,
