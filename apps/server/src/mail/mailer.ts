@@ -10,6 +10,7 @@ import type { MailLanguages } from './mail-language.js';
 /** What a mail is about; kept on its outbox row for the record. */
 export type MailKind =
   | 'password_reset'
+  | 'two_factor_reset'
   | 'user_invite'
   | 'request_link'
   | 'request_link_used'

@@ -37,6 +37,10 @@ export const en = {
   'passwordReset.body':
     'Someone asked to reset the password of {email}.\n\nOpen this link within one hour to choose a new password:\n{link}\n\nIf it was not you, ignore this message.',
 
+  'twoFactorReset.subject': 'Your two-factor sign-in was reset',
+  'twoFactorReset.body':
+    '{admin}, an administrator of {account}, reset the two-factor sign-in of {email}: the codes of your authenticator app and your recovery codes no longer work.\n\nYou now sign in with your password alone, or set up codes again at your next sign-in when your account requires them:\n{link}\n\nIf you did not ask for this, tell your administrator at once: your password is now the only thing protecting your account.',
+
   'invite.subject': 'You are invited to {account} on Imaging Inbox',
   'invite.added':
     '{inviter} invited you to join {account} on Imaging Inbox.\n\nSign in as {email} and accept the invitation in the account menu (nothing is shared with {account} until you do):\n{link}',

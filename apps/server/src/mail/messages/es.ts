@@ -36,6 +36,10 @@ export const es: MailMessages = {
   'passwordReset.body':
     'Alguien ha solicitado restablecer la contraseña de {email}.\n\nAbra este enlace en el plazo de una hora para elegir una contraseña nueva:\n{link}\n\nSi no ha sido usted, ignore este mensaje.',
 
+  'twoFactorReset.subject': 'Se ha restablecido su inicio de sesión en dos pasos',
+  'twoFactorReset.body':
+    '{admin}, administrador de {account}, ha restablecido el inicio de sesión en dos pasos de {email}: los códigos de su aplicación de autenticación y sus códigos de recuperación ya no funcionan.\n\nAhora inicia sesión solo con su contraseña, o vuelve a configurar los códigos en su próximo inicio de sesión si su cuenta los exige:\n{link}\n\nSi no lo ha pedido, avise de inmediato a su administrador: su contraseña es ahora lo único que protege su cuenta.',
+
   'invite.subject': 'Le han invitado a {account} en Imaging Inbox',
   'invite.added':
     '{inviter} le invita a unirse a {account} en Imaging Inbox.\n\nInicie sesión como {email} y acepte la invitación en el menú de cuentas (nada se comparte con {account} hasta entonces):\n{link}',

@@ -37,6 +37,10 @@ export const fr: MailMessages = {
   'passwordReset.body':
     "Une demande de réinitialisation du mot de passe de {email} a été faite.\n\nOuvrez ce lien dans l'heure pour choisir un nouveau mot de passe :\n{link}\n\nSi vous n'êtes pas à l'origine de cette demande, ignorez ce message.",
 
+  'twoFactorReset.subject': 'Votre connexion en deux étapes a été réinitialisée',
+  'twoFactorReset.body':
+    "{admin}, administrateur de {account}, a réinitialisé la connexion en deux étapes de {email} : les codes de votre application d'authentification et vos codes de secours ne fonctionnent plus.\n\nVous vous connectez désormais avec votre seul mot de passe, ou configurez de nouveau les codes à votre prochaine connexion si votre compte les exige :\n{link}\n\nSi vous n'avez rien demandé, prévenez aussitôt votre administrateur : votre mot de passe est désormais la seule protection de votre compte.",
+
   'invite.subject': 'Vous êtes invité(e) à rejoindre {account} sur Imaging Inbox',
   'invite.added':
     '{inviter} vous invite à rejoindre {account} sur Imaging Inbox.\n\nConnectez-vous avec {email} et acceptez l’invitation dans le menu des comptes (rien n’est partagé avec {account} avant) :\n{link}',

@@ -49,6 +49,9 @@ export function createAccountsModule(kernel: Kernel, needs: AccountsNeeds) {
     memberships,
     failures,
     audit,
+    mailer,
+    accounts,
+    publicUrl: config.publicUrl,
     rateLimits: needs.rateLimits,
   });
   const sso = new SsoRepository(kernel.db.kysely, kernel.db.dialect);

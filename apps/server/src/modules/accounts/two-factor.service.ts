@@ -8,6 +8,9 @@ import { DomainError, invalidField } from '../../domain/errors.js';
 import { requireAccountSettingsEdit, type Caller } from '../../policies/index.js';
 import { ownUserEvent, type AuditService } from '../../audit/audit.service.js';
 import type { ResettableMember } from '../admin/index.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { mailTexts } from '../../mail/messages/index.js';
+import type { AccountsRepository } from '../../repositories/accounts.repository.js';
 import type { AuthFailuresRepository } from '../../repositories/auth-failures.repository.js';
 import type { MembershipsRepository } from '../../repositories/memberships.repository.js';
 import type { SettingsRepository } from '../../repositories/settings.repository.js';
@@ -23,6 +26,10 @@ export interface TwoFactorDeps {
   memberships: MembershipsRepository;
   failures: AuthFailuresRepository;
   audit: AuditService;
+  /** The member is told by mail when an admin resets their codes. */
+  mailer: Mailer;
+  accounts: Pick<AccountsRepository, 'findAccount'>;
+  publicUrl: string;
   rateLimits?: RateLimits;
   now?: () => number;
 }
@@ -157,7 +164,10 @@ export class TwoFactorService {
    * A lost phone: an admin removes a member's secret and recovery codes, so the member signs in with
    * the password alone, or enrols again at the next sign-in when an account of theirs requires codes.
    * Who may reset whom is admin's rule (`AccountUserService.twoFactorResettable`), asked before this.
-   * Audited in the account as the caller's act on the member, with what was removed.
+   * Audited in the account as the caller's act on the member, with what was removed. A member whose
+   * codes were on is told by mail, in their language, who reset them: a reset they did not ask for
+   * (a caller posing as them to the help desk) leaves the password as the only factor, and the mail
+   * is how they learn it in time.
    */
   async resetByAdmin(caller: Caller, member: ResettableMember): Promise<{ removed: 0 | 1 }> {
     const before = await this.deps.codes.find(member.uuid);
@@ -176,7 +186,25 @@ export class TwoFactorService {
         recovery_codes_left: recoveryCodesLeft,
       },
     );
+    if (before.enabled) await this.mailReset(caller, member);
     return { removed: 1 };
+  }
+
+  private async mailReset(caller: Caller, member: ResettableMember): Promise<void> {
+    const account = await this.deps.accounts.findAccount(member.accountId);
+    const t = mailTexts(await this.deps.mailer.languages.ofUserId(member.uuid, member.accountId));
+    const admin = caller.user.name.trim() || caller.user.email;
+    await this.deps.mailer.queue({
+      kind: 'two_factor_reset',
+      to: member.email,
+      subject: t('twoFactorReset.subject'),
+      text: t('twoFactorReset.body', {
+        admin: `${admin} (${caller.user.email})`,
+        account: account?.name ?? '',
+        email: member.email,
+        link: `${this.deps.publicUrl}/`,
+      }),
+    });
   }
 
   /** An account's admin requires (or stops requiring) codes of its members. */
