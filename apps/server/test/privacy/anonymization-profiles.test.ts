@@ -179,7 +179,12 @@ describe.each(DIALECTS)('de-identification profiles on %s', (dialect) => {
     expect((await call('anonymization/get', { uuid: added.body.uuid }, admin)).body.groups).toEqual([
       cardiology,
     ]);
-    await call('anonymization/delete', { uuid: added.body.uuid }, admin);
+    // It de-identifies Cardiology: not deleted until it no longer does (decision 0073).
+    expect((await call('anonymization/delete', { uuid: added.body.uuid }, admin)).body.error_type).toBe(
+      'IN_USE',
+    );
+    await call('anonymization/set', { uuid: added.body.uuid, groups: '' }, admin);
+    expect((await call('anonymization/delete', { uuid: added.body.uuid }, admin)).status).toBe(200);
   });
 
   it('keeps each account to its own: another admin finds nothing, a member without the permission is refused', async () => {

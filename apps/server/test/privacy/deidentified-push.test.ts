@@ -1,17 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import dcmjs from 'dcmjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDestination } from '../support/demo-world.js';
 import type { OrthancPacs } from '../support/orthanc-pacs.js';
 import { startOrthancPacs } from '../support/orthanc-pacs.js';
-import type { TestServer } from '../support/test-server.js';
-import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { identifyingValues, usePrivacyWorld } from '../support/privacy-world.js';
+import { DIALECTS } from '../support/test-server.js';
 import { until } from '../support/until.js';
-
-const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
 
 interface Attempt {
   uuid: string;
@@ -23,40 +17,6 @@ interface Attempt {
   deidentified?: { profile: string; refused_burned_in: number };
 }
 
-/** A pydicom sample made part of one study of one patient (dcmtk's dcmodify on a copy). */
-function sample(dir: string, name: string, study: { uid: string; patient: string; id: string }): Buffer {
-  const file = path.join(dir, `${study.uid}-${name}`);
-  fs.copyFileSync(path.join(PYDICOM, name), file);
-  execFileSync('dcmodify', [
-    '-nb',
-    '-m',
-    `(0020,000d)=${study.uid}`,
-    '-m',
-    `(0010,0010)=${study.patient}`,
-    '-m',
-    `(0010,0020)=${study.id}`,
-    file,
-  ]);
-  return fs.readFileSync(file);
-}
-
-/** The identifying values of a file (4+ characters): patient name and its parts, IDs, accession, UIDs. */
-function identifyingValues(bytes: Uint8Array): string[] {
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const dict = dcmjs.data.DicomMessage.readFile(buffer as ArrayBuffer).dict;
-  const values: string[] = [];
-  for (const tag of ['00100010', '00100020', '0020000D', '0020000E', '00080018', '00080050']) {
-    for (const v of dict[tag]?.Value ?? []) {
-      const text =
-        typeof v === 'object' && v !== null
-          ? String((v as { Alphabetic?: string }).Alphabetic ?? '')
-          : String(v);
-      for (const part of [text, ...text.split('^')]) if (part.trim().length >= 4) values.push(part.trim());
-    }
-  }
-  return values;
-}
-
 /**
  * A push to a destination that applies a de-identification profile (issue 33, decision 0071): the
  * PACS (Orthanc in its own network namespace) receives de-identified copies made by the one engine,
@@ -64,24 +24,14 @@ function identifyingValues(bytes: Uint8Array): string[] {
  * the attempt, and no account may name another account's profile.
  */
 describe.each(DIALECTS)('de-identified push to a PACS on %s', (dialect) => {
-  let server: TestServer;
+  const w = usePrivacyWorld(dialect, { PUSH_RETRY_MS: '200' });
   let peer: OrthancPacs;
-  let admin: string;
-  let partnerAdmin: string;
-  let clinician: string;
-  let account: string;
-  let partnerAccount: string;
-  let workDir: string;
-  let emergency: string;
   let basic: { uuid: string; name: string };
   let keeping: { uuid: string; name: string };
-  let partnerProfile: string;
   let deidentifying: string;
 
-  const call = (name: string, params: Record<string, string | number>, sid: string) =>
-    server.api.call(name, params, sid);
   const pushes = async (study: string) =>
-    (await call('study/push/list', { uuid: study }, admin)).body.pushes as Attempt[];
+    (await w.call('study/push/list', { uuid: study }, w.admin)).body.pushes as Attempt[];
   const ended = (study: string) =>
     until(
       () => pushes(study),
@@ -97,47 +47,23 @@ describe.each(DIALECTS)('de-identified push to a PACS on %s', (dialect) => {
       await peer.orthanc.rest('DELETE', `/studies/${id}`);
   };
   const studyOf = (studyUid: string) =>
-    server.ctx.db.kysely
+    w.server.ctx.db.kysely
       .selectFrom('studies')
       .select(['uuid', 'study_uid'])
       .where('study_uid', '=', studyUid)
       .executeTakeFirstOrThrow();
   const upload = async (files: Buffer[]) => {
-    for (const bytes of files) expect((await server.api.upload(admin, emergency, bytes)).status).toBe(202);
+    for (const bytes of files)
+      expect((await w.server.api.upload(w.admin, w.groups['Emergency']!.namespace_id, bytes)).status).toBe(
+        202,
+      );
   };
-  const pushCount = async () =>
-    Number(
-      (
-        await server.ctx.db.kysely
-          .selectFrom('study_pushes')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { PUSH_RETRY_MS: '200' });
     peer = await startOrthancPacs('inbox-deid-push-');
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'deid-push-files-'));
-    admin = await server.api.login('admin@demo.local');
-    partnerAdmin = await server.api.login('partner@demo.local');
-    clinician = await server.api.login('clinician@demo.local');
-    const accounts = await server.ctx.db.kysely.selectFrom('accounts').select(['uuid', 'vanity']).execute();
-    account = accounts.find((a) => a.vanity === 'demo')!.uuid;
-    partnerAccount = accounts.find((a) => a.vanity === 'partner')!.uuid;
-    emergency = await server.api.namespaceOf(admin, 'Emergency');
-    basic = (await call('anonymization/add', { account_id: account, name: 'Research PACS' }, admin)).body;
-    keeping = (
-      await call(
-        'anonymization/add',
-        { account_id: account, name: 'Keeps burned-in', keep_burned_in: 1, options: 'cleanDescriptors' },
-        admin,
-      )
-    ).body;
-    partnerProfile = (
-      await call('anonymization/add', { account_id: partnerAccount, name: 'Partner profile' }, partnerAdmin)
-    ).body.uuid;
-    deidentifying = await addDestination(server.api, admin, account, {
+    basic = await w.addProfile('Research PACS');
+    keeping = await w.addProfile('Keeps burned-in', { keep_burned_in: 1, options: 'cleanDescriptors' });
+    deidentifying = await addDestination(w.server.api, w.admin, w.account, {
       name: 'Research Orthanc',
       aetitle: 'ORTHANC',
       port: peer.toOrthanc.port,
@@ -148,14 +74,12 @@ describe.each(DIALECTS)('de-identified push to a PACS on %s', (dialect) => {
 
   afterAll(async () => {
     await peer?.stop();
-    await server?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it('keeps the profile on the destination, answered and audited', async () => {
-    const got = await call('destination/get', { uuid: deidentifying }, admin);
+    const got = await w.call('destination/get', { uuid: deidentifying }, w.admin);
     expect(got.body.anonymization_id).toBe(basic.uuid);
-    const added = await server.ctx.db.kysely
+    const added = await w.server.ctx.db.kysely
       .selectFrom('audit_events')
       .select('detail')
       .where('object_id', '=', deidentifying)
@@ -167,9 +91,9 @@ describe.each(DIALECTS)('de-identified push to a PACS on %s', (dialect) => {
   it('sends de-identified copies: no original name, ID or UID reaches the PACS; a secondary capture is refused and said so', async () => {
     const patient = { uid: '1.2.826.0.1.3680043.10.1071.1', patient: 'Garcia^Maria', id: 'MRN-7781' };
     const files = [
-      sample(workDir, 'CT_small.dcm', patient),
-      sample(workDir, 'MR_small.dcm', patient),
-      sample(workDir, 'SC_rgb_small_odd.dcm', patient),
+      w.sample('CT_small.dcm', patient),
+      w.sample('MR_small.dcm', patient),
+      w.sample('SC_rgb_small_odd.dcm', patient),
     ];
     const originals = [...new Set(files.flatMap(identifyingValues))];
     expect(originals).toEqual(expect.arrayContaining(['Garcia', 'Maria', 'MRN-7781', patient.uid]));
@@ -177,15 +101,15 @@ describe.each(DIALECTS)('de-identified push to a PACS on %s', (dialect) => {
     const study = await studyOf(patient.uid);
 
     // A push cannot weaken the destination's own profile with another.
-    const weaker = await call(
+    const weaker = await w.call(
       'study/push',
       { uuid: study.uuid, destination_id: deidentifying, anonymization_id: keeping.uuid },
-      admin,
+      w.admin,
     );
     expect(weaker.status).toBe(412);
     expect(weaker.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'anonymization_id' });
 
-    const started = await call('study/push', { uuid: study.uuid, destination_id: deidentifying }, admin);
+    const started = await w.call('study/push', { uuid: study.uuid, destination_id: deidentifying }, w.admin);
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     expect(started.body.push.deidentified).toEqual({ profile: 'Research PACS', refused_burned_in: 0 });
     const attempt = await ended(study.uuid);
@@ -212,7 +136,7 @@ describe.each(DIALECTS)('de-identified push to a PACS on %s', (dialect) => {
     // The same study UID for both copies: the study stays one study at the PACS.
     expect(await peer.orthanc.rest<string[]>('GET', '/studies')).toHaveLength(1);
 
-    const events = await server.ctx.db.kysely
+    const events = await w.server.ctx.db.kysely
       .selectFrom('audit_events')
       .select(['action', 'detail'])
       .where('object_id', '=', study.uuid)
@@ -224,13 +148,13 @@ describe.each(DIALECTS)('de-identified push to a PACS on %s', (dialect) => {
       deidentified: { profile: basic.uuid, name: 'Research PACS' },
     });
     // The stored files were not touched.
-    const stored = await server.ctx.db.kysely
+    const stored = await w.server.ctx.db.kysely
       .selectFrom('instances')
       .select('blob_key')
       .where('study_uuid', '=', study.uuid)
       .execute();
     const storedValues = (
-      await Promise.all(stored.map((r) => server.ctx.services.blobs.read(r.blob_key)))
+      await Promise.all(stored.map((r) => w.server.ctx.services.blobs.read(r.blob_key)))
     ).flatMap(identifyingValues);
     expect(storedValues).toEqual(expect.arrayContaining(['Garcia', 'MRN-7781']));
   }, 90_000);
@@ -238,9 +162,9 @@ describe.each(DIALECTS)('de-identified push to a PACS on %s', (dialect) => {
   it('refuses a study whose every file may show burned-in text: F, nothing sent, the reason on the attempt', async () => {
     await clearOrthanc();
     const patient = { uid: '1.2.826.0.1.3680043.10.1071.2', patient: 'Lestrade^Greg', id: 'MRN-4402' };
-    await upload([sample(workDir, 'SC_rgb_small_odd.dcm', patient)]);
+    await upload([w.sample('SC_rgb_small_odd.dcm', patient)]);
     const study = await studyOf(patient.uid);
-    await call('study/push', { uuid: study.uuid, destination_id: deidentifying }, admin);
+    await w.call('study/push', { uuid: study.uuid, destination_id: deidentifying }, w.admin);
     const attempt = await ended(study.uuid);
     expect(attempt).toMatchObject({
       status: 'F',
@@ -253,11 +177,11 @@ describe.each(DIALECTS)('de-identified push to a PACS on %s', (dialect) => {
 
     // A push naming a profile that keeps such files sends it, de-identified, to a destination
     // without a profile of its own.
-    await call('destination/set', { uuid: deidentifying, anonymization_id: '' }, admin);
-    await call(
+    await w.call('destination/set', { uuid: deidentifying, anonymization_id: '' }, w.admin);
+    await w.call(
       'study/push',
       { uuid: study.uuid, destination_id: deidentifying, anonymization_id: keeping.uuid },
-      admin,
+      w.admin,
     );
     const kept = await until(
       () => pushes(study.uuid),
@@ -270,16 +194,19 @@ describe.each(DIALECTS)('de-identified push to a PACS on %s', (dialect) => {
     const [copy] = await orthancFiles();
     const text = copy!.toString('latin1');
     for (const value of ['Lestrade', 'MRN-4402', patient.uid]) expect(text).not.toContain(value);
-    await call('destination/set', { uuid: deidentifying, anonymization_id: basic.uuid }, admin);
+    await w.call('destination/set', { uuid: deidentifying, anonymization_id: basic.uuid }, w.admin);
   }, 90_000);
 
   it("refuses another account's profile on a destination and on a push, changing nothing", async () => {
-    const destinationsBefore = await server.ctx.db.kysely.selectFrom('destinations').select('uuid').execute();
+    const destinationsBefore = await w.server.ctx.db.kysely
+      .selectFrom('destinations')
+      .select('uuid')
+      .execute();
     // The partner account's admin cannot name the demo account's profile on their own destination…
-    const partnerDestination = await call(
+    const partnerDestination = await w.call(
       'destination/add',
       {
-        account_id: partnerAccount,
+        account_id: w.partnerAccount,
         name: 'Partner PACS',
         aetitle: 'PARTNERPACS',
         address: '127.0.0.1',
@@ -287,7 +214,7 @@ describe.each(DIALECTS)('de-identified push to a PACS on %s', (dialect) => {
         can_push: 1,
         anonymization_id: basic.uuid,
       },
-      partnerAdmin,
+      w.partnerAdmin,
     );
     expect(partnerDestination.status).toBe(412);
     expect(partnerDestination.body).toMatchObject({
@@ -295,56 +222,73 @@ describe.each(DIALECTS)('de-identified push to a PACS on %s', (dialect) => {
       error_subtype: 'anonymization_id',
     });
     // …nor the demo admin the partner's, on a destination or a push.
-    const set = await call(
+    const set = await w.call(
       'destination/set',
-      { uuid: deidentifying, anonymization_id: partnerProfile },
-      admin,
+      { uuid: deidentifying, anonymization_id: w.partnerProfile },
+      w.admin,
     );
     expect(set.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'anonymization_id' });
-    const made = await call('destination/set', { uuid: deidentifying, anonymization_id: 'made-up' }, admin);
+    const made = await w.call(
+      'destination/set',
+      { uuid: deidentifying, anonymization_id: 'made-up' },
+      w.admin,
+    );
     expect(made.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'anonymization_id' });
-    expect((await call('destination/get', { uuid: deidentifying }, admin)).body.anonymization_id).toBe(
+    expect((await w.call('destination/get', { uuid: deidentifying }, w.admin)).body.anonymization_id).toBe(
       basic.uuid,
     );
-    expect((await server.ctx.db.kysely.selectFrom('destinations').select('uuid').execute()).length).toBe(
+    expect((await w.server.ctx.db.kysely.selectFrom('destinations').select('uuid').execute()).length).toBe(
       destinationsBefore.length,
     );
 
     const study = await studyOf('1.2.826.0.1.3680043.10.1071.1');
-    const before = await pushCount();
-    await call('destination/set', { uuid: deidentifying, anonymization_id: '' }, admin);
-    const pushed = await call(
+    const before = await w.count('study_pushes');
+    await w.call('destination/set', { uuid: deidentifying, anonymization_id: '' }, w.admin);
+    const pushed = await w.call(
       'study/push',
-      { uuid: study.uuid, destination_id: deidentifying, anonymization_id: partnerProfile },
-      admin,
+      { uuid: study.uuid, destination_id: deidentifying, anonymization_id: w.partnerProfile },
+      w.admin,
     );
     expect(pushed.status).toBe(412);
     expect(pushed.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'anonymization_id' });
-    expect(await pushCount()).toBe(before);
-    await call('destination/set', { uuid: deidentifying, anonymization_id: basic.uuid }, admin);
+    expect(await w.count('study_pushes')).toBe(before);
+    await w.call('destination/set', { uuid: deidentifying, anonymization_id: basic.uuid }, w.admin);
     // A clinician cannot change a destination at all.
-    const byClinician = await call(
+    const byClinician = await w.call(
       'destination/set',
       { uuid: deidentifying, anonymization_id: '' },
-      clinician,
+      w.clinician,
     );
     expect(byClinician.status).not.toBe(200);
-    expect((await call('destination/get', { uuid: deidentifying }, admin)).body.anonymization_id).toBe(
+    expect((await w.call('destination/get', { uuid: deidentifying }, w.admin)).body.anonymization_id).toBe(
       basic.uuid,
     );
   });
 
   it('fails the attempt rather than send identified files when the profile is gone', async () => {
     await clearOrthanc();
-    const doomed = (await call('anonymization/add', { account_id: account, name: 'Doomed' }, admin)).body;
-    await call('destination/set', { uuid: deidentifying, anonymization_id: doomed.uuid }, admin);
-    await call('anonymization/delete', { uuid: doomed.uuid }, admin);
+    const doomed = await w.addProfile('Doomed');
+    await w.call('destination/set', { uuid: deidentifying, anonymization_id: doomed.uuid }, w.admin);
+    // Deleting it is refused while the destination names it (decision 0073), so it can be gone only
+    // by a way round the api (a database restored from before it was added, a row removed by hand).
+    expect((await w.call('anonymization/delete', { uuid: doomed.uuid }, w.admin)).body).toMatchObject({
+      error_type: 'IN_USE',
+      error_subtype: 'anonymization',
+    });
+    await w.server.ctx.db.kysely
+      .deleteFrom('anonymization_profiles')
+      .where('uuid', '=', doomed.uuid)
+      .execute();
     const study = await studyOf('1.2.826.0.1.3680043.10.1071.1');
-    await call('study/push', { uuid: study.uuid, destination_id: deidentifying }, admin).then((r) =>
-      expect(r.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'anonymization_id' }),
-    );
+    await w
+      .call('study/push', { uuid: study.uuid, destination_id: deidentifying }, w.admin)
+      .then((r) =>
+        expect(r.body).toMatchObject({ error_type: 'INVALID_FIELD', error_subtype: 'anonymization_id' }),
+      );
     // Cleared, the destination sends the stored files as they are again.
-    await call('destination/set', { uuid: deidentifying, anonymization_id: '' }, admin);
-    expect((await call('destination/get', { uuid: deidentifying }, admin)).body.anonymization_id).toBeNull();
+    await w.call('destination/set', { uuid: deidentifying, anonymization_id: '' }, w.admin);
+    expect(
+      (await w.call('destination/get', { uuid: deidentifying }, w.admin)).body.anonymization_id,
+    ).toBeNull();
   });
 });
