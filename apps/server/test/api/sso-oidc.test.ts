@@ -1,25 +1,17 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalIdentityProvider } from '../../src/seed/demo-identity-provider.js';
 import { startLocalIdentityProvider } from '../../src/seed/demo-identity-provider.js';
 import { firstAccountOf } from '../support/demo-world.js';
 import { CookieJar, signInAtProvider, tamperNextIdToken } from '../support/oidc-browser.js';
+import { ssoBase, startSsoWorld, type SsoWorld } from '../support/sso-world.js';
 import type { TestServer } from '../support/test-server.js';
-import { DEMO_PASSWORD, DIALECTS, startTestServer } from '../support/test-server.js';
-
-/** A port free right now (the server's public URL names it, so it is chosen before the start). */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+import { DEMO_PASSWORD, DIALECTS } from '../support/test-server.js';
 
 /** What the provider's page checks (its users' password there, not ours). */
 const IDP_PASSWORD = 'Provider-pass-2026';
 
 describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider) on %s', (dialect) => {
+  let world: SsoWorld;
   let server: TestServer;
   let idp: LocalIdentityProvider;
   let base: string;
@@ -31,8 +23,7 @@ describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider)
   let emergency: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
+    base = await ssoBase();
     idp = await startLocalIdentityProvider({
       clients: [
         {
@@ -75,21 +66,9 @@ describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider)
         },
       ],
     });
-    server = await startTestServer(dialect, {
-      PORT: String(port),
-      PUBLIC_URL: base,
-      TRUST_PROXY: '127.0.0.1',
-    });
-    admin = await server.api.login('admin@demo.local');
-    demoAccount = await firstAccountOf(server.api, admin);
+    world = await startSsoWorld(dialect, base);
+    ({ server, admin, demoAccount, radiologist, referring, emergency } = world);
     partnerAccount = await firstAccountOf(server.api, await server.api.login('partner@demo.local'));
-    const roles = (await server.api.call('role/list', { account_id: demoAccount }, admin)).body.roles as {
-      uuid: string;
-      name: string;
-    }[];
-    radiologist = roles.find((r) => r.name === 'Radiologist')!.uuid;
-    referring = roles.find((r) => r.name === 'Referring physician')!.uuid;
-    emergency = (await server.api.groups(admin)).find((g) => g.name === 'Emergency')!.uuid;
   });
   afterAll(async () => {
     await server?.stop();
@@ -97,28 +76,19 @@ describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider)
   });
 
   const configure = (extra: Record<string, string> = {}) =>
-    server.api.call(
-      'account/sso/set',
+    world.configure(
       {
-        account_id: demoAccount,
         type: 'oidc',
         display_name: 'Demo IdP',
         issuer: idp.issuer,
         client_id: 'imaging-inbox',
         client_secret: 'inbox-client-secret-for-tests',
         scopes: 'openid email profile groups',
-        ...extra,
       },
-      admin,
+      extra,
     );
 
-  const audit = (action: string) =>
-    server.ctx.db.kysely
-      .selectFrom('audit_events')
-      .select(['user_id', 'account_id', 'outcome', 'detail'])
-      .where('action', '=', action)
-      .orderBy('id')
-      .execute();
+  const audit = (action: string) => world.audit(action);
 
   /** start → the provider's page → the callback, as a browser; answers every hop. */
   async function signIn(login: string, start: Record<string, string> = {}) {
@@ -296,17 +266,9 @@ describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider)
       user_id: user.uuid,
       account_id: demoAccount,
     });
-    const member = await server.ctx.db.kysely
-      .selectFrom('account_members')
-      .selectAll()
-      .where('user_id', '=', user.uuid)
-      .executeTakeFirstOrThrow();
+    const member = await world.membership(user.uuid);
     expect(member.role_id).toBe(radiologist);
-    const inGroup = await server.ctx.db.kysely
-      .selectFrom('group_members')
-      .selectAll()
-      .where('user_id', '=', user.uuid)
-      .execute();
+    const inGroup = await world.groupsOf(user.uuid);
     expect(inGroup).toMatchObject([{ group_id: emergency, role_id: radiologist }]);
     // The mapped group shows in their inbox.
     expect((await server.api.groups(sid!)).map((g) => g.name)).toContain('Emergency');
@@ -315,19 +277,9 @@ describe.each(DIALECTS)('single sign-on with OpenID Connect (real oidc-provider)
     // The directory moves them: the next sign-in follows the claim, the group goes.
     idp.users.get('newcomer')!.groups = ['referring'];
     await signIn('newcomer');
-    const after = await server.ctx.db.kysely
-      .selectFrom('account_members')
-      .selectAll()
-      .where('user_id', '=', user.uuid)
-      .executeTakeFirstOrThrow();
+    const after = await world.membership(user.uuid);
     expect(after.role_id).toBe(referring);
-    expect(
-      await server.ctx.db.kysely
-        .selectFrom('group_members')
-        .selectAll()
-        .where('user_id', '=', user.uuid)
-        .execute(),
-    ).toEqual([]);
+    expect(await world.groupsOf(user.uuid)).toEqual([]);
     const change = JSON.parse((await audit('SSO_ROLE_CHANGE')).at(-1)!.detail!);
     expect(change.account_role).toEqual({ from: radiologist, to: referring });
     expect(change.groups).toEqual([{ group_id: emergency, from: radiologist, to: null }]);

@@ -1,22 +1,12 @@
 import { X509Certificate } from 'node:crypto';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstAccountOf } from '../support/demo-world.js';
 import { CookieJar } from '../support/oidc-browser.js';
 import { SamlTestIdp, decode, encode, type SamlAnswer, type SamlUser } from '../support/saml-idp.js';
 import type { TestPki } from '../support/tls-certs.js';
 import { makeTestPki } from '../support/tls-certs.js';
+import { ssoBase, startSsoWorld, type SsoWorld } from '../support/sso-world.js';
 import type { TestServer } from '../support/test-server.js';
-import { DEMO_PASSWORD, DIALECTS, startTestServer } from '../support/test-server.js';
-
-/** A port free right now (the server's public URL names it, so it is chosen before the start). */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+import { DEMO_PASSWORD, DIALECTS } from '../support/test-server.js';
 
 const CLINICIAN: SamlUser = {
   nameId: 'clinician-1',
@@ -26,6 +16,7 @@ const CLINICIAN: SamlUser = {
 };
 
 describe.each(DIALECTS)('single sign-on with SAML 2.0 (real samlify identity provider) on %s', (dialect) => {
+  let world: SsoWorld;
   let server: TestServer;
   let pki: TestPki;
   let idp: SamlTestIdp;
@@ -38,24 +29,11 @@ describe.each(DIALECTS)('single sign-on with SAML 2.0 (real samlify identity pro
   let spMetadata: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
+    base = await ssoBase();
     pki = await makeTestPki();
     idp = new SamlTestIdp(pki);
-    server = await startTestServer(dialect, {
-      PORT: String(port),
-      PUBLIC_URL: base,
-      TRUST_PROXY: '127.0.0.1',
-    });
-    admin = await server.api.login('admin@demo.local');
-    demoAccount = await firstAccountOf(server.api, admin);
-    const roles = (await server.api.call('role/list', { account_id: demoAccount }, admin)).body.roles as {
-      uuid: string;
-      name: string;
-    }[];
-    radiologist = roles.find((r) => r.name === 'Radiologist')!.uuid;
-    referring = roles.find((r) => r.name === 'Referring physician')!.uuid;
-    emergency = (await server.api.groups(admin)).find((g) => g.name === 'Emergency')!.uuid;
+    world = await startSsoWorld(dialect, base);
+    ({ server, admin, demoAccount, radiologist, referring, emergency } = world);
   });
   afterAll(async () => {
     await server?.stop();
@@ -63,35 +41,11 @@ describe.each(DIALECTS)('single sign-on with SAML 2.0 (real samlify identity pro
   });
 
   const configure = (extra: Record<string, string> = {}) =>
-    server.api.call(
-      'account/sso/set',
-      {
-        account_id: demoAccount,
-        type: 'saml',
-        display_name: 'Hospital SAML',
-        idp_metadata: idp.metadata,
-        ...extra,
-      },
-      admin,
-    );
+    world.configure({ type: 'saml', display_name: 'Hospital SAML', idp_metadata: idp.metadata }, extra);
 
-  const audit = (action: string) =>
-    server.ctx.db.kysely
-      .selectFrom('audit_events')
-      .select(['user_id', 'account_id', 'outcome', 'detail'])
-      .where('action', '=', action)
-      .orderBy('id')
-      .execute();
+  const audit = (action: string) => world.audit(action);
 
-  const count = async (table: 'users' | 'sessions') =>
-    Number(
-      (
-        await server.ctx.db.kysely
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const count = (table: 'users' | 'sessions') => world.count(table);
 
   /** session/sso/start in a browser: the AuthnRequest as the identity provider reads it. */
   async function begin(jar = new CookieJar(), query: Record<string, string> = {}) {
@@ -280,17 +234,9 @@ describe.each(DIALECTS)('single sign-on with SAML 2.0 (real samlify identity pro
       user_id: user.uuid,
       account_id: demoAccount,
     });
-    const member = await server.ctx.db.kysely
-      .selectFrom('account_members')
-      .selectAll()
-      .where('user_id', '=', user.uuid)
-      .executeTakeFirstOrThrow();
+    const member = await world.membership(user.uuid);
     expect(member.role_id).toBe(radiologist);
-    const inGroup = await server.ctx.db.kysely
-      .selectFrom('group_members')
-      .selectAll()
-      .where('user_id', '=', user.uuid)
-      .execute();
+    const inGroup = await world.groupsOf(user.uuid);
     expect(inGroup).toMatchObject([{ group_id: emergency, role_id: radiologist }]);
     // The directory moves them: the next sign-in follows the attribute, the group goes.
     await signIn({ ...newcomer, groups: ['referring'] });
