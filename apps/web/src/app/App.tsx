@@ -1,13 +1,16 @@
 import { Suspense, useEffect, useMemo, useState } from 'react';
-import { Loading } from '../components/Loading';
+import { Waiting } from '../components/plain/kit';
 import { SignInNavigationProvider, SignInPage } from '../features/auth';
 import { setUnauthorizedHandler } from '../lib/api-client';
+import { useTranslation } from '../lib/i18n';
 import { lazyPage } from '../lib/lazy-page';
 import { getSid } from '../lib/storage';
 import { preloadInbox } from './lazy-pages';
-import { Providers } from './Providers';
 
-/** The router with every route: react-router and the route table load after sign-in's first paint. */
+/**
+ * The router with every route, inside MUI's theme: react-router, MUI and emotion load after
+ * sign-in's first paint (decisions 0069 and 0075).
+ */
 const RoutedApp = lazyPage(
   () => import('./RoutedApp'),
   (m) => m.RoutedApp,
@@ -17,8 +20,10 @@ const RoutedApp = lazyPage(
 const opensOnSignIn = () => window.location.pathname === '/' && getSid() === null;
 
 export function App() {
-  // The sign-in page paints without the router (react-router is a fifth of its code); every other
-  // address, and sign-in's own exits, go through the router, loaded on demand (decision 0069).
+  const { t } = useTranslation();
+  // The sign-in page paints without the router and without MUI (together most of its code); every
+  // other address, and sign-in's own exits, go through the router, loaded on demand (decision 0069).
+  // Until it has loaded, the wait is drawn with the plain controls the sign-in page uses.
   const [routed, setRouted] = useState(() => {
     const signIn = opensOnSignIn();
     // Until the router takes over, a 401 (a session user check that failed) leaves us where we are.
@@ -49,17 +54,13 @@ export function App() {
       for (const type of events) window.removeEventListener(type, start, true);
     };
   }, []);
-  return (
-    <Providers>
-      {routed ? (
-        <Suspense fallback={<Loading />}>
-          <RoutedApp />
-        </Suspense>
-      ) : (
-        <SignInNavigationProvider value={signInNavigation}>
-          <SignInPage />
-        </SignInNavigationProvider>
-      )}
-    </Providers>
+  return routed ? (
+    <Suspense fallback={<Waiting label={t('Loading')} />}>
+      <RoutedApp />
+    </Suspense>
+  ) : (
+    <SignInNavigationProvider value={signInNavigation}>
+      <SignInPage />
+    </SignInNavigationProvider>
   );
 }

@@ -1,9 +1,13 @@
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { setUnauthorizedHandler } from '../lib/api-client';
+import { Providers } from './Providers';
 import { createRouter } from './router';
 
-/** Every page through the router; created from the address the window shows when it mounts. */
+/**
+ * Every page through the router, inside MUI's theme; created from the address the window shows when
+ * it mounts. The first visit of sign-in paints before this chunk, without MUI (decision 0075).
+ */
 export function RoutedApp() {
   const [router] = useState(() => {
     const created = createRouter();
@@ -11,5 +15,9 @@ export function RoutedApp() {
     setUnauthorizedHandler(() => void created.navigate('/', { replace: true }));
     return created;
   });
-  return <RouterProvider router={router} />;
+  return (
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>
+  );
 }

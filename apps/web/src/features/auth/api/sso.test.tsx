@@ -1,7 +1,8 @@
 import { SSO_DEFAULT_RETURN } from '@imaging-inbox/contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getSid } from '../../../lib/storage';
-import { finishSsoSignIn, markSsoStarted } from './sso';
+import { markSsoStarted } from './sso';
+import { finishSsoSignIn } from './sso-landing';
 
 const NOW = 1_800_000_000_000;
 

@@ -1,58 +1,67 @@
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
+import { useState, type FormEvent } from 'react';
 import { MESSAGES } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
-import { FormTextField } from '../../../components/FormTextField';
-import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
+import { Column, Field, LinkButton, Notice, PrimaryButton } from '../../../components/plain/kit';
 import { errorCode } from '../../../lib/api-error';
 import { usePasswordLost } from '../api/password-lost';
-import { passwordLostSchema, type PasswordLostValues } from '../schemas';
+import { UnexpectedNotice } from './UnexpectedNotice';
+import { passwordLostSchema } from '../schemas';
+
+/** The message of the e-mail rule the address breaks, or undefined when it is a valid address. */
+function emailError(email: string): string | undefined {
+  const parsed = passwordLostSchema.safeParse({ email });
+  return parsed.success ? undefined : parsed.error.issues[0]?.message;
+}
 
 /**
  * Password recovery. The confirmation is neutral on purpose: it never tells whether the address has
- * a login, and a 412 from the server is shown the same way.
+ * a login, and a 412 from the server is shown the same way. Drawn with the sign-in page's plain
+ * controls (components/plain); the error shows after the first attempt and then follows the typing.
  */
 export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
   const { t } = useTranslation();
   const lost = usePasswordLost();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<PasswordLostValues>({
-    resolver: zodResolver(passwordLostSchema),
-    defaultValues: { email: '' },
-  });
+  const [email, setEmail] = useState('');
+  const [attempted, setAttempted] = useState(false);
+  const error = attempted ? emailError(email) : undefined;
 
   const sent = lost.isSuccess || (lost.isError && errorCode(lost.error) === 'NOT_FOUND');
-  const onSubmit = handleSubmit((values) => lost.mutate(values));
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setAttempted(true);
+    const parsed = passwordLostSchema.safeParse({ email });
+    if (!parsed.success) {
+      // Where the message is, as a screen reader user needs it.
+      const input = event.currentTarget.elements.namedItem('email');
+      if (input instanceof HTMLInputElement) input.focus();
+      return;
+    }
+    lost.mutate(parsed.data);
+  };
 
   return (
-    <Box component="form" noValidate onSubmit={onSubmit} aria-label={t('Password recovery')}>
-      <Stack spacing={2}>
-        <Typography variant="h6" component="h2">
-          {t('Password recovery')}
-        </Typography>
-        {sent && <Alert severity="success">{t(MESSAGES.passwordLostSent)}</Alert>}
-        {lost.isError && !sent && <UnexpectedErrorAlert />}
-        <FormTextField
+    <form noValidate onSubmit={onSubmit} aria-label={t('Password recovery')}>
+      <Column>
+        <h2 className="si-h6">{t('Password recovery')}</h2>
+        {sent && <Notice severity="success">{t(MESSAGES.passwordLostSent)}</Notice>}
+        {lost.isError && !sent && <UnexpectedNotice />}
+        <Field
+          name="email"
           label={t('Email')}
           type="email"
           autoComplete="email"
           autoFocus
           required
-          error={!!errors.email}
-          helperText={errors.email ? t(errors.email.message ?? '') : undefined}
-          {...register('email')}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={error !== undefined}
+          helperText={error !== undefined ? t(error) : undefined}
         />
-        <Button type="submit" variant="contained" loading={lost.isPending}>
+        <PrimaryButton type="submit" large={false} loading={lost.isPending}>
           {t('Send')}
-        </Button>
-        <Link component="button" type="button" onClick={onBack} sx={{ alignSelf: 'flex-start' }}>
-          {t('Back to sign in')}
-        </Link>
-      </Stack>
-    </Box>
+        </PrimaryButton>
+        <LinkButton onClick={onBack}>{t('Back to sign in')}</LinkButton>
+      </Column>
+    </form>
   );
 }

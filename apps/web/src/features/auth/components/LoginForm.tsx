@@ -1,41 +1,42 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
 import { MESSAGES, type TotpEnrolment } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
-import { FormTextField } from '../../../components/FormTextField';
-import { UnexpectedErrorAlert } from '../../../components/UnexpectedErrorAlert';
-import { RecoveryCodesList } from '../../../components/RecoveryCodesList';
-import { TotpEnrolmentCard } from '../../../components/TotpEnrolmentCard';
+import {
+  AlertActionLink,
+  Column,
+  Field,
+  LinkButton,
+  Notice,
+  PrimaryButton,
+  Text,
+} from '../../../components/plain/kit';
 import { errorBody, errorCode } from '../../../lib/api-error';
 import { useLogin } from '../api/login';
 import { useSignInNavigation } from '../sign-in-navigation';
 import { loginErrors, type LoginValues } from '../login-rules';
 import { markSsoStarted, ssoStartUrl } from '../api/sso';
+import { UnexpectedNotice } from './UnexpectedNotice';
+import { SignInRecoveryCodes, SignInTotpEnrolment } from './TwoFactorParts';
 
 /** SSO_REQUIRED: the account signs in through its provider; the button goes there. */
 function SsoRequired({ data }: { data: unknown }) {
   const { t } = useTranslation();
   const { account_id: accountId, provider } = (data ?? {}) as { account_id?: string; provider?: string };
   return (
-    <Alert
+    <Notice
       severity="info"
       action={
         accountId ? (
-          <Button
-            color="inherit"
-            size="small"
-            href={ssoStartUrl({ accountId })}
-            onClick={() => markSsoStarted()}
-          >
+          <AlertActionLink href={ssoStartUrl({ accountId })} onClick={() => markSsoStarted()}>
             {t('Sign in with {{provider}}', { provider: provider ?? '' })}
-          </Button>
+          </AlertActionLink>
         ) : undefined
       }
     >
       {t('Your organisation signs in with single sign-on ({{provider}}), not with a password here.', {
         provider: provider ?? '',
       })}
-    </Alert>
+    </Notice>
   );
 }
 
@@ -97,43 +98,39 @@ export function LoginForm({
 
   if (recoveryCodes) {
     return (
-      <Stack spacing={2}>
-        <Alert severity="success">{t('Two-factor sign-in is on.')}</Alert>
-        <RecoveryCodesList codes={recoveryCodes} />
-        <Button variant="contained" onClick={() => leave('/group/list')}>
+      <Column>
+        <Notice severity="success">{t('Two-factor sign-in is on.')}</Notice>
+        <SignInRecoveryCodes codes={recoveryCodes} />
+        <PrimaryButton large={false} onClick={() => leave('/group/list')}>
           {t('Continue')}
-        </Button>
-      </Stack>
+        </PrimaryButton>
+      </Column>
     );
   }
   if (codeStep) {
     return (
-      <Box component="form" noValidate onSubmit={onSubmit} aria-label={t('Two-factor sign-in')}>
-        <Stack spacing={2}>
+      <form noValidate onSubmit={onSubmit} aria-label={t('Two-factor sign-in')}>
+        <Column>
           {failure === 'BAD_OTP' && (
-            <Alert severity="error">{t('Wrong or expired code. Try the newest one.')}</Alert>
+            <Notice severity="error">{t('Wrong or expired code. Try the newest one.')}</Notice>
           )}
           {failure === 'RATE_LIMITED' && (
-            <Alert severity="error">
+            <Notice severity="error">
               {t('Too many sign-in attempts. Please wait a few minutes and try again.')}
-            </Alert>
+            </Notice>
           )}
           {failure !== null && !due && failure !== 'BAD_OTP' && failure !== 'RATE_LIMITED' && (
-            <UnexpectedErrorAlert />
+            <UnexpectedNotice />
           )}
           {codeStep.enrolment ? (
             <>
-              <Typography>
-                {t('Your organisation requires a code from your phone at each sign-in.')}
-              </Typography>
-              <TotpEnrolmentCard enrolment={codeStep.enrolment} />
+              <Text>{t('Your organisation requires a code from your phone at each sign-in.')}</Text>
+              <SignInTotpEnrolment enrolment={codeStep.enrolment} />
             </>
           ) : (
-            <Typography>
-              {t('Enter the 6-digit code from your authenticator app, or a recovery code.')}
-            </Typography>
+            <Text>{t('Enter the 6-digit code from your authenticator app, or a recovery code.')}</Text>
           )}
-          <FormTextField
+          <Field
             name="otp"
             label={t('Code')}
             autoComplete="one-time-code"
@@ -144,56 +141,51 @@ export function LoginForm({
             maxLength={32}
             spellCheck={false}
           />
-          <Button type="submit" variant="contained" size="large" loading={loginMutation.isPending}>
+          <PrimaryButton type="submit" loading={loginMutation.isPending}>
             {t('Verify')}
-          </Button>
-          <Link
-            component="button"
-            type="button"
+          </PrimaryButton>
+          <LinkButton
             onClick={() => {
               setCodeStep(null);
               setLeftError(loginMutation.error);
               setOtp('');
               setValues((v) => ({ ...v, password: '' }));
             }}
-            sx={{ alignSelf: 'flex-start' }}
           >
             {t('Back')}
-          </Link>
-        </Stack>
-      </Box>
+          </LinkButton>
+        </Column>
+      </form>
     );
   }
 
   return (
-    <Box component="form" noValidate onSubmit={onSubmit} aria-label={t('Sign in')}>
-      <Stack spacing={2}>
-        {failure === 'BAD_PASSWORD' && <Alert severity="error">{t(MESSAGES.badCredentials)}</Alert>}
+    <form noValidate onSubmit={onSubmit} aria-label={t('Sign in')}>
+      <Column>
+        {failure === 'BAD_PASSWORD' && <Notice severity="error">{t(MESSAGES.badCredentials)}</Notice>}
         {failure === 'RATE_LIMITED' && (
-          <Alert severity="error">
+          <Notice severity="error">
             {t('Too many sign-in attempts. Please wait a few minutes and try again.')}
-          </Alert>
+          </Notice>
         )}
         {failure === 'SSO_REQUIRED' && <SsoRequired data={errorBody(loginMutation.error)?.error_data} />}
         {failure !== null &&
           failure !== 'BAD_PASSWORD' &&
           failure !== 'RATE_LIMITED' &&
-          failure !== 'SSO_REQUIRED' && <UnexpectedErrorAlert />}
-        <FormTextField label={t('Username')} autoComplete="username" autoFocus required {...field('login')} />
-        <FormTextField
+          failure !== 'SSO_REQUIRED' && <UnexpectedNotice />}
+        <Field label={t('Username')} autoComplete="username" autoFocus required {...field('login')} />
+        <Field
           label={t('Password')}
           type="password"
           autoComplete="current-password"
           required
           {...field('password')}
         />
-        <Button type="submit" variant="contained" size="large" loading={loginMutation.isPending}>
+        <PrimaryButton type="submit" loading={loginMutation.isPending}>
           {t('Sign in')}
-        </Button>
-        <Link component="button" type="button" onClick={onForgotPassword} sx={{ alignSelf: 'flex-start' }}>
-          {t('Forgot password?')}
-        </Link>
-      </Stack>
-    </Box>
+        </PrimaryButton>
+        <LinkButton onClick={onForgotPassword}>{t('Forgot password?')}</LinkButton>
+      </Column>
+    </form>
   );
 }

@@ -1,8 +1,6 @@
 import { Suspense, useEffect, useState } from 'react';
-import { Alert, Stack } from '@mui/material';
 import { useTranslation } from '../../../lib/i18n';
-import { CenteredCard } from '../../../components/CenteredCard';
-import { Loading } from '../../../components/Loading';
+import { Column, Notice, SignInCard, Waiting } from '../../../components/plain/kit';
 import { lazyPage } from '../../../lib/lazy-page';
 import { getSid } from '../../../lib/storage';
 import { useSignInNavigation } from '../sign-in-navigation';
@@ -25,8 +23,9 @@ function Leave({ to }: { to: string }) {
 
 /**
  * The root page: restores a stored session (an authenticated user goes to the inbox), otherwise
- * shows sign-in or password recovery. It loads no query library and no router: sign-in is two
- * plain requests, and its navigation comes from a SignInNavigationProvider.
+ * shows sign-in or password recovery. It loads no query library, no router and no MUI: sign-in is
+ * two plain requests, its navigation comes from a SignInNavigationProvider, and its controls are
+ * plain elements drawn as MUI draws them (components/plain, decision 0075).
  */
 export function SignInPage() {
   const { t } = useTranslation();
@@ -50,9 +49,9 @@ export function SignInPage() {
   if (getSid() !== null) return <Leave to="/group/list" />;
 
   return (
-    <CenteredCard title={t('Imaging Inbox')}>
-      <Stack spacing={2}>
-        {notice && <Alert severity="success">{t(notice)}</Alert>}
+    <SignInCard title={t('Imaging Inbox')}>
+      <Column>
+        {notice && <Notice severity="success">{t(notice)}</Notice>}
         {ssoError && <SsoErrorAlert reason={ssoError} />}
         {view === 'login' && emailFirst ? (
           <SsoEmailStep
@@ -64,11 +63,11 @@ export function SignInPage() {
         ) : view === 'login' ? (
           <LoginForm initialLogin={typedEmail} onForgotPassword={() => setView('forgot')} />
         ) : (
-          <Suspense fallback={<Loading />}>
+          <Suspense fallback={<Waiting label={t('Loading')} />}>
             <ForgotPasswordForm onBack={() => setView('login')} />
           </Suspense>
         )}
-      </Stack>
-    </CenteredCard>
+      </Column>
+    </SignInCard>
   );
 }

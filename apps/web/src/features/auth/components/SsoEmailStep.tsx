@@ -1,8 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Box, Button, Stack, Typography } from '@mui/material';
-import { emailSchema } from '@imaging-inbox/contract';
 import { useTranslation } from '../../../lib/i18n';
-import { FormTextField } from '../../../components/FormTextField';
+import { Column, Field, Notice, PrimaryButton, Text } from '../../../components/plain/kit';
 import { markSsoStarted, ssoLookup, ssoStartUrl } from '../api/sso';
 
 /**
@@ -18,31 +16,33 @@ export function SsoEmailStep({ onPassword }: { onPassword: (email: string) => vo
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const parsed = emailSchema.safeParse(email);
-    if (!parsed.success) {
+    // The contract's e-mail rule (zod) loads on the first submit, not with the page.
+    const { validEmail } = await import('../email-rule');
+    const address = validEmail(email);
+    if (address === null) {
       setInvalid(true);
       return;
     }
     setPending(true);
     try {
-      const { provider } = await ssoLookup(parsed.data);
+      const { provider } = await ssoLookup(address);
       if (provider) {
         markSsoStarted();
-        window.location.assign(ssoStartUrl({ email: parsed.data }));
+        window.location.assign(ssoStartUrl({ email: address }));
         return;
       }
     } catch {
       // The look-up failed: the password still signs in.
     }
     setPending(false);
-    onPassword(parsed.data);
+    onPassword(address);
   };
 
   return (
-    <Box component="form" noValidate onSubmit={(e) => void onSubmit(e)} aria-label={t('Sign in')}>
-      <Stack spacing={2}>
-        <Typography>{t('Enter your work e-mail address to sign in.')}</Typography>
-        <FormTextField
+    <form noValidate onSubmit={(e) => void onSubmit(e)} aria-label={t('Sign in')}>
+      <Column>
+        <Text>{t('Enter your work e-mail address to sign in.')}</Text>
+        <Field
           name="email"
           label={t('Email')}
           type="email"
@@ -57,11 +57,11 @@ export function SsoEmailStep({ onPassword }: { onPassword: (email: string) => vo
           error={invalid}
           helperText={invalid ? t('Please enter a valid email') : undefined}
         />
-        <Button type="submit" variant="contained" size="large" loading={pending}>
+        <PrimaryButton type="submit" loading={pending}>
           {t('Continue')}
-        </Button>
-      </Stack>
-    </Box>
+        </PrimaryButton>
+      </Column>
+    </form>
   );
 }
 
@@ -95,5 +95,5 @@ export function ssoRefusalText(reason: string, t: Translate): string {
 /** Why a sign-in through a provider came back refused (`?sso_error=`), as the sign-in page says it. */
 export function SsoErrorAlert({ reason }: { reason: string }) {
   const { t } = useTranslation();
-  return <Alert severity="error">{ssoRefusalText(reason, t)}</Alert>;
+  return <Notice severity="error">{ssoRefusalText(reason, t)}</Notice>;
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Loading } from '../../../components/Loading';
-import { finishSsoSignIn } from '../api/sso';
+import { finishSsoSignIn } from '../api/sso-landing';
 
 /**
  * `/sso`, where a sign-in through a provider lands: keeps the session and goes on to the inbox (or
