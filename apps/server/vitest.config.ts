@@ -11,5 +11,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Most files wait on peers (Orthanc, dcmtk, PostgreSQL, SMTP, timers) far more than they compute:
+    // one worker kept two cores a third busy and took 35 min; three take 13 min and pass the same.
+    maxWorkers: 3,
   },
 });

@@ -40,6 +40,8 @@ export default defineConfig({
     },
   },
   test: {
+    // jsdom renders compute more than they wait: one worker per core (the default leaves one idle).
+    maxWorkers: 2,
     // Pure logic runs in Node; components get jsdom.
     projects: [
       {
