@@ -12,11 +12,17 @@ const TEXTS = {
     title: 'De-identification',
     add: 'Add profile',
     option: 'Clean descriptions (keep them without identifying text)',
+    delete: 'Delete Teaching Files',
+    refused:
+      'Teaching Files was not deleted: it is still used by the group Teaching Files. Stop using it there first.',
   },
   fr: {
     title: 'Dé-identification',
     add: 'Ajouter un profil',
     option: 'Nettoyer les descriptions (les garder sans texte identifiant)',
+    delete: 'Supprimer Teaching Files',
+    refused:
+      "Teaching Files n'a pas été supprimé, car il est encore utilisé par : le groupe Teaching Files. Cessez d'abord de l'y utiliser.",
   },
 } as const;
 
@@ -50,7 +56,20 @@ describe('administration: the de-identification page', () => {
       await dialog.getByLabel(texts.option).check();
       await screenshot(b.page, `admin-deidentification-dialog-${language}`);
       await b.page.keyboard.press('Escape');
-      expect(b.errors, b.errors.join('\n')).toEqual([]);
+      await dialog.waitFor({ state: 'hidden' });
+
+      // Teaching Files de-identifies with this profile: deleting it is refused, the page says what
+      // uses it, and the profile stays.
+      b.page.once('dialog', (question) => void question.accept());
+      await table.getByRole('button', { name: texts.delete }).click();
+      await b.page.getByRole('alert').filter({ hasText: texts.refused }).waitFor();
+      expect(await table.getByText('Teaching Files', { exact: true }).count()).toBe(1);
+      await screenshot(b.page, `admin-deidentification-in-use-${language}`);
+      // The refused delete answered 412: the browser logs that load itself, which is no page error.
+      expect(
+        b.errors.filter((e) => !/status of 412/.test(e)),
+        b.errors.join('\n'),
+      ).toEqual([]);
     });
   }
 });

@@ -1386,8 +1386,8 @@ const es: Messages = {
   Refused: 'Rechazado',
   'Basic profile only': 'Solo perfil básico',
   'Delete the profile {{name}}?': '¿Eliminar el perfil {{name}}?',
-  '{{name}} was not deleted: it is still used by {{uses}}. Change them first.':
-    '{{name}} no se eliminó porque todavía se usa en: {{uses}}. Cámbielos primero.',
+  '{{name}} was not deleted: it is still used by {{uses}}. Stop using it there first.':
+    '{{name}} no se eliminó porque todavía se usa en: {{uses}}. Deje de usarlo allí primero.',
   'Failed to delete the profile {{name}}': 'No se pudo eliminar el perfil {{name}}',
   'the group {{name}}': 'el grupo {{name}}',
   'the destination {{name}}': 'el destino {{name}}',

@@ -1394,8 +1394,8 @@ const fr: Messages = {
   Refused: 'Refusé',
   'Basic profile only': 'Profil de base seul',
   'Delete the profile {{name}}?': 'Supprimer le profil {{name}} ?',
-  '{{name}} was not deleted: it is still used by {{uses}}. Change them first.':
-    "{{name}} n'a pas été supprimé, car il est encore utilisé par : {{uses}}. Modifiez-les d'abord.",
+  '{{name}} was not deleted: it is still used by {{uses}}. Stop using it there first.':
+    "{{name}} n'a pas été supprimé, car il est encore utilisé par : {{uses}}. Cessez d'abord de l'y utiliser.",
   'Failed to delete the profile {{name}}': 'Échec de la suppression du profil {{name}}',
   'the group {{name}}': 'le groupe {{name}}',
   'the destination {{name}}': 'la destination {{name}}',

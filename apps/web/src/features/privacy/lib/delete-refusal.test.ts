@@ -25,7 +25,7 @@ describe('deleteRefusal', () => {
     expect(deleteRefusal(t, 'Research', inUse)).toBe(
       'Research was not deleted: it is still used by the group Teaching Files; the destination ' +
         'Research PACS; a request link into Emergency; the routing rule CT to research; a push to ' +
-        'Research PACS still under way. Change them first.',
+        'Research PACS still under way. Stop using it there first.',
     );
   });
 
@@ -34,7 +34,7 @@ describe('deleteRefusal', () => {
     expect(deleteRefusal(t, 'Research', inUse)).toBe(
       "Research n'a pas été supprimé, car il est encore utilisé par : le groupe Teaching Files; la " +
         'destination Research PACS; un lien de demande vers Emergency; la règle de routage CT to ' +
-        "research; un envoi vers Research PACS encore en cours. Modifiez-les d'abord.",
+        "research; un envoi vers Research PACS encore en cours. Cessez d'abord de l'y utiliser.",
     );
   });
 

@@ -26,7 +26,7 @@ export function deleteRefusal(t: Translator['t'], profile: string, error: unknow
   const body = errorBody(error);
   const uses = (body?.error_data as { uses?: AnonymizationProfileUse[] } | undefined)?.uses;
   if (body?.error_type === 'IN_USE' && body.error_subtype === 'anonymization' && uses?.length)
-    return t('{{name}} was not deleted: it is still used by {{uses}}. Change them first.', {
+    return t('{{name}} was not deleted: it is still used by {{uses}}. Stop using it there first.', {
       name: profile,
       uses: uses.map((use) => useText(t, use)).join('; '),
     });
