@@ -378,7 +378,22 @@ export class StoreScpConnection implements PduHandler {
     if (context.abstractSyntax !== VERIFICATION && !isStorageSopClass(context.abstractSyntax)) {
       return { id: context.id, result: CONTEXT_RESULT.abstractSyntaxNotSupported, transferSyntax: fallback };
     }
-    const syntax = context.transferSyntaxes.find((ts) => ACCEPTED_TRANSFER_SYNTAXES.has(ts));
+    return this.acceptIn(
+      context,
+      context.transferSyntaxes.find((ts) => ACCEPTED_TRANSFER_SYNTAXES.has(ts)),
+      fallback,
+    );
+  }
+
+  /**
+   * A context we serve: accepted in `syntax` (remembered for the commands it carries), or refused
+   * when the proposer offered no transfer syntax we read.
+   */
+  private acceptIn(
+    context: { id: number; abstractSyntax: string },
+    syntax: string | undefined,
+    fallback: string,
+  ): ContextAnswer {
     if (!syntax) {
       return {
         id: context.id,
@@ -402,16 +417,11 @@ export class StoreScpConnection implements PduHandler {
     if (!this.caller || !(find ? this.rights.find : this.rights.retrieve)) {
       return { id: context.id, result: CONTEXT_RESULT.userRejection, transferSyntax: fallback };
     }
-    const syntax = context.transferSyntaxes.find((ts) => ts === EXPLICIT_LE || ts === IMPLICIT_LE);
-    if (!syntax) {
-      return {
-        id: context.id,
-        result: CONTEXT_RESULT.transferSyntaxesNotSupported,
-        transferSyntax: fallback,
-      };
-    }
-    this.contexts.set(context.id, { abstractSyntax: context.abstractSyntax, transferSyntax: syntax });
-    return { id: context.id, result: CONTEXT_RESULT.acceptance, transferSyntax: syntax };
+    return this.acceptIn(
+      context,
+      context.transferSyntaxes.find((ts) => ts === EXPLICIT_LE || ts === IMPLICIT_LE),
+      fallback,
+    );
   }
 
   private reject(result: number, source: number, reason: number): void {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { TempFile } from './blob-store.js';
 import type { S3BlobStore } from './s3-blob-store.js';
-import { ChunkLengthError } from './upload-chunk-store.js';
+import { ChunkLengthError, chunkCounter } from './upload-chunk-store.js';
 import type { UploadChunks } from './upload-chunk-store.js';
 
 const OFFSET_DIGITS = 16;
@@ -42,20 +42,13 @@ export class ObjectUploadChunkStore implements UploadChunks {
 
   /** Stages exactly `length` bytes of `source` in this process's temp area, then uploads them whole. */
   async stage(idHash: string, token: string, length: number, source: Readable): Promise<void> {
-    let written = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        written += chunk.length;
-        if (written > length) return done(new ChunkLengthError());
-        done(null, chunk);
-      },
-    });
+    const { counter, written } = chunkCounter(length);
     source.on('error', (error) => counter.destroy(error));
     let temp: TempFile;
     try {
       temp = await this.store.writeTemp(source.pipe(counter));
     } catch (error) {
-      if (written > length) throw new ChunkLengthError();
+      if (written() > length) throw new ChunkLengthError();
       throw error;
     }
     try {

@@ -11,6 +11,22 @@ import type { TempFile } from './blob-store.js';
 export class ChunkLengthError extends Error {}
 
 /**
+ * A pass-through for a chunk said to be `length` bytes: it fails with ChunkLengthError as soon as
+ * more arrive, and `written()` tells how many went through (fewer is the caller's to refuse).
+ */
+export function chunkCounter(length: number): { counter: Transform; written: () => number } {
+  let written = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      written += chunk.length;
+      if (written > length) return done(new ChunkLengthError());
+      done(null, chunk);
+    },
+  });
+  return { counter, written: () => written };
+}
+
+/**
  * Where resumable uploads keep their bytes between requests. The file one (below) is for the
  * embedded single process; with several processes the chunks live on the shared object store
  * (ObjectUploadChunkStore), so an append or a complete may land on any process.
@@ -66,16 +82,9 @@ export class UploadChunkStore implements UploadChunks {
    * request cannot interleave its bytes with those of the append that took over from it.
    */
   async stage(idHash: string, token: string, length: number, source: Readable): Promise<void> {
-    let written = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        written += chunk.length;
-        if (written > length) return done(new ChunkLengthError());
-        done(null, chunk);
-      },
-    });
+    const { counter, written } = chunkCounter(length);
     await pipeline(source, counter, fs.createWriteStream(this.stagedPathOf(idHash, token)));
-    if (written !== length) throw new ChunkLengthError();
+    if (written() !== length) throw new ChunkLengthError();
   }
 
   /**

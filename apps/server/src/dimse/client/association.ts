@@ -36,6 +36,7 @@ import type { PreparedStore, StoreDeps } from './store.js';
 import type {
   AcceptedContext,
   AssociationOptions,
+  CommitOptions,
   DicomAttributes,
   FindOptions,
   FindOutcome,
@@ -411,15 +412,7 @@ class Association implements ScuAssociation {
 
   // --- storage commitment (N-ACTION, N-EVENT-REPORT) --------------------------------------------
 
-  commit(
-    transactionUid: string,
-    items: readonly CommitmentItem[],
-    options: {
-      reportWaitMs: number;
-      onReport: (report: CommitmentReport) => Promise<ReportAnswer>;
-      signal?: AbortSignal | undefined;
-    },
-  ): Promise<boolean> {
+  commit(transactionUid: string, items: readonly CommitmentItem[], options: CommitOptions): Promise<boolean> {
     return this.exclusive(async () => {
       const context = this.contextFor(STORAGE_COMMITMENT_CLASS, 'N-ACTION');
       const dataset = commitmentRequestDataset(transactionUid, items, context.transferSyntax);

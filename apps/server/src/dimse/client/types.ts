@@ -205,6 +205,14 @@ export interface StoreOutcome {
 }
 
 /** An established association. One operation runs at a time; calls made meanwhile wait their turn. */
+/** How a storage commitment request hears its report on the association that asked. */
+export interface CommitOptions {
+  reportWaitMs: number;
+  onReport: (report: CommitmentReport) => Promise<ReportAnswer>;
+  /** Ends the wait for a report (not the N-ACTION): it was recorded some other way. */
+  signal?: AbortSignal | undefined;
+}
+
 export interface ScuAssociation {
   readonly peer: Peer;
   readonly callingAe: string;
@@ -240,16 +248,7 @@ export interface ScuAssociation {
    * association the peer opens to our listener. Throws DimseError when the N-ACTION is refused,
    * AssociationError when no context for it was accepted or the association ends before its answer.
    */
-  commit(
-    transactionUid: string,
-    items: readonly CommitmentItem[],
-    options: {
-      reportWaitMs: number;
-      onReport: (report: CommitmentReport) => Promise<ReportAnswer>;
-      /** Ends the wait for a report (not the N-ACTION): it was recorded some other way. */
-      signal?: AbortSignal | undefined;
-    },
-  ): Promise<boolean>;
+  commit(transactionUid: string, items: readonly CommitmentItem[], options: CommitOptions): Promise<boolean>;
   /** A-RELEASE after the current operation; aborts instead past `releaseMs`. */
   release(): Promise<void>;
   /** A-ABORT now; operations in progress fail with AssociationError. */

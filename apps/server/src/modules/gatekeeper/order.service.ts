@@ -163,18 +163,9 @@ export class OrderService {
     );
     const known = new Set(own.map((o) => o.accession_number));
     const orders = [...own, ...found.filter((o) => !o.accession_number || !known.has(o.accession_number))];
+    const searched = { ...query, found: orders.length, worklist: worklist.state };
     await this.deps.audit.record(
-      callerEvent(
-        caller,
-        group.accountId,
-        'ORDER_SEARCH',
-        { type: 'group', id: group.groupId },
-        {
-          ...query,
-          found: orders.length,
-          worklist: worklist.state,
-        },
-      ),
+      callerEvent(caller, group.accountId, 'ORDER_SEARCH', { type: 'group', id: group.groupId }, searched),
     );
     return { orders, worklist };
   }

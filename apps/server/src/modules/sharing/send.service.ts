@@ -10,7 +10,7 @@ import { requireAccountMember, requireStudy } from '../../policies/index.js';
 import type { SendRow, SendsRepository } from './sends.repository.js';
 import type { StudiesRepository, StudyRow } from '../../repositories/studies.repository.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
-import { auditEvent, callerEvent, studyEvent, type AuditService } from '../../audit/audit.service.js';
+import { auditEvent, studyEvent, type Actor, type AuditService } from '../../audit/audit.service.js';
 import { hashToken, newSecretToken, newUuid } from '../../security/tokens.js';
 import { mailDate, mailTexts } from '../../mail/messages/index.js';
 
@@ -179,25 +179,15 @@ export class SendService {
     );
     await this.deps.sends.setJob(send.uuid, jobId);
     await this.deps.audit.record(
-      auditEvent(
-        options,
-        row.account_id,
-        'CREATE',
-        { type: 'send', id: row.uuid },
-        {
-          detail: {
-            send: send.uuid,
-            method: send.method,
-            target_namespace_id: targetNamespace,
-            connection_id: connectionId,
-            email,
-            message,
-            delayed,
-            run_at: send.run_at,
-            ...options.detail,
-          },
-        },
-      ),
+      sendEvent(options, send, 'CREATE', {
+        target_namespace_id: targetNamespace,
+        connection_id: connectionId,
+        email,
+        message,
+        delayed,
+        run_at: send.run_at,
+        ...options.detail,
+      }),
     );
     if (!delayed) this.deps.jobs.kick();
     return { send_id: send.uuid, send_status: 'scheduled', run_at: send.run_at };
@@ -219,18 +209,7 @@ export class SendService {
       throw new DomainError('ALREADY_SENT', send.status);
     }
     if (send.job_id !== null) await this.deps.jobs.cancel(Number(send.job_id));
-    await this.deps.audit.record(
-      callerEvent(
-        caller,
-        send.account_id,
-        'DELETE',
-        { type: 'send', id: send.study_uuid },
-        {
-          send: send.uuid,
-          method: send.method,
-        },
-      ),
-    );
+    await this.deps.audit.record(sendEvent(caller, send, 'DELETE'));
     return { send_status: 'cancelled' };
   }
 
@@ -324,4 +303,15 @@ export class SendService {
       ),
     );
   }
+}
+
+/** A send made or cancelled: about the study sent, its detail first naming the send and its method. */
+function sendEvent(
+  actor: Actor,
+  send: SendRow,
+  action: 'CREATE' | 'DELETE',
+  more: Record<string, unknown> = {},
+) {
+  const detail = { send: send.uuid, method: send.method, ...more };
+  return auditEvent(actor, send.account_id, action, { type: 'send', id: send.study_uuid }, { detail });
 }

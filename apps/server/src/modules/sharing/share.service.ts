@@ -283,15 +283,8 @@ function shareEvent(
   row: StudyRow,
   action: 'CREATE' | 'DELETE',
   target: ShareTarget,
-  detail: Record<string, unknown> = {},
+  more: Record<string, unknown> = {},
 ) {
-  return auditEvent(
-    actor,
-    row.account_id,
-    action,
-    { type: 'share', id: row.uuid },
-    {
-      detail: { target_type: target.type, target_id: target.id, ...detail },
-    },
-  );
+  const detail = { target_type: target.type, target_id: target.id, ...more };
+  return auditEvent(actor, row.account_id, action, { type: 'share', id: row.uuid }, { detail });
 }
