@@ -22,7 +22,8 @@ export function SignInTotpEnrolment({ enrolment }: { enrolment: TotpEnrolment })
             'Scan this code with an authenticator app (Microsoft Authenticator, Google Authenticator, FreeOTP…).',
           )}
         </p>
-        <p className="si-body2 si-secondary">{t('Or type this key in the app:')}</p>
+        {/* Not grey: Account settings' card asks MUI for text.secondary here, which MUI 9 does not apply. */}
+        <p className="si-body2">{t('Or type this key in the app:')}</p>
         <code className="si-secret" data-testid="totp-secret">
           {secret}
         </code>
