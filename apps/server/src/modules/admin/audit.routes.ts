@@ -9,6 +9,8 @@ import type { AuditObjectAnswer } from '@imaging-inbox/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authedRoute } from '../../http/api.js';
+import type { AuditLogFilter } from '../../audit/audit.repository.js';
+import type { Caller } from '../../policies/index.js';
 import { auditFilterOf } from './audit-filter.js';
 
 /**
@@ -16,6 +18,13 @@ import { auditFilterOf } from './audit-filter.js';
  * account's audit log (audit/log) for its privacy officers, as pages or a CSV file.
  */
 export function auditRoutes(ctx: AppContext, app: FastifyInstance): void {
+  /** The asked page of the asked account's log, under `filter`. */
+  const logPage = (
+    caller: Caller,
+    input: { account_id: string; 'page.number': number; 'page.rows': number },
+    filter: AuditLogFilter,
+  ) => ctx.services.auditLog.page(caller, input.account_id, filter, input['page.number'], input['page.rows']);
+
   authedRoute(ctx, app, 'audit/log', auditLogRequest, async ({ caller, input, reply, filters }) => {
     const filter = auditFilterOf(filters);
     if (input.format === 'csv') {
@@ -26,52 +35,32 @@ export function auditRoutes(ctx: AppContext, app: FastifyInstance): void {
         .header('cache-control', 'no-store')
         .send(csv);
     }
-    return ctx.services.auditLog.page(
-      caller,
-      input.account_id,
-      filter,
-      input['page.number'],
-      input['page.rows'],
-    );
+    return logPage(caller, input, filter);
   });
 
   // Ambra's names for the same log (its SDK's Audit.account, Audit.user, Audit.failedlogins): oldest
   // first unless `reverse=1`, as Ambra orders them.
   authedRoute(ctx, app, 'audit/account', auditAccountRequest, ({ caller, input, filters }) =>
-    ctx.services.auditLog.page(
-      caller,
-      input.account_id,
-      { ...auditFilterOf(filters), oldestFirst: input.reverse !== 1 },
-      input['page.number'],
-      input['page.rows'],
-    ),
+    logPage(caller, input, { ...auditFilterOf(filters), oldestFirst: input.reverse !== 1 }),
   );
 
   authedRoute(ctx, app, 'audit/user', auditUserRequest, ({ caller, input, filters }) =>
-    ctx.services.auditLog.page(
-      caller,
-      input.account_id,
-      { ...auditFilterOf(filters), userId: input.user_id, oldestFirst: input.reverse !== 1 },
-      input['page.number'],
-      input['page.rows'],
-    ),
+    logPage(caller, input, {
+      ...auditFilterOf(filters),
+      userId: input.user_id,
+      oldestFirst: input.reverse !== 1,
+    }),
   );
 
   authedRoute(ctx, app, 'audit/failedlogins', auditFailedLoginsRequest, ({ caller, input, filters }) => {
     const filter = auditFilterOf(filters);
-    return ctx.services.auditLog.page(
-      caller,
-      input.account_id,
-      {
-        ...filter,
-        actions: ['LOGIN'],
-        outcome: 'FAILURE',
-        from: Math.max(filter.from ?? 0, input.from_time ?? 0),
-        oldestFirst: input.reverse !== 1,
-      },
-      input['page.number'],
-      input['page.rows'],
-    );
+    return logPage(caller, input, {
+      ...filter,
+      actions: ['LOGIN'],
+      outcome: 'FAILURE',
+      from: Math.max(filter.from ?? 0, input.from_time ?? 0),
+      oldestFirst: input.reverse !== 1,
+    });
   });
 
   authedRoute(
