@@ -23,6 +23,97 @@ export interface AuditLogEntry {
 }
 
 /**
+ * Every action the server records in the audit log. The server's audit events take one of these, so
+ * a new action is added here first, and the Audit Log page must then name it in words (its labels
+ * are keyed by this list).
+ */
+export const AUDIT_ACTIONS = [
+  'LOGIN',
+  'LOGOUT',
+  'PASSWORD_CHANGE',
+  'PASSWORD_RESET',
+  'PASSWORD_RESET_REQUEST',
+  'PROFILE_EDIT',
+  'STUDY_VIEW',
+  'STUDY_SEARCH',
+  'STUDY_UPLOAD',
+  'STUDY_DOWNLOAD',
+  'STUDY_SEND',
+  'ROUTE',
+  'PUSH',
+  'NOMINATE',
+  'REJECT',
+  'ATTACHMENT_VIEW',
+  'LINK_CREATE',
+  'LINK_REVOKE',
+  'ORDER_ADD',
+  'REPORT_ADD',
+  'PURGE',
+  'ADD',
+  'EDIT',
+  'DELETE',
+  'INVITE',
+  'CREATE',
+  'UPDATE',
+  'IMAGE_ADD',
+  'THUMBNAIL_VIEW',
+  'VIEWER_TOKEN',
+  'ATTACHMENT_LIST',
+  'STUDY_EXISTS',
+  'RETRIEVE',
+  'RETRIEVE_END',
+  'PUSH_END',
+  'ORDER_SEARCH',
+  'ORDER_UPDATE',
+  'ORDER_CANCEL',
+  'NOMINATE_CANCEL',
+  'DESTINATION_SEARCH',
+  'DESTINATION_SEARCH_END',
+  'LINK_USE',
+  'SEND_LINK_CODE',
+  'SEND_LINK_VERIFY',
+  'HL7_RESULT',
+  'DECLINE',
+  'DICOM_FIND',
+  'DICOM_MOVE',
+  'DICOM_GET',
+  'TWO_FACTOR_ENROL',
+  'TWO_FACTOR_DISABLE',
+  'TWO_FACTOR_RESET',
+  'TWO_FACTOR_CODE_FAILED',
+  'TWO_FACTOR_RECOVERY_CODE_USED',
+  'ACCOUNT_SSO_SET',
+  'SSO_LOGIN',
+  'SSO_LOGIN_REFUSED',
+  'SSO_JIT_CREATE',
+  'SSO_ROLE_CHANGE',
+  'ACCOUNT_SET',
+  'ENABLE',
+  'DISABLE',
+  'RESUME',
+  'SUSPEND',
+  'ACCEPT',
+  'MEMBER_SET',
+  'MEMBER_DELETE',
+  'LABEL_SET',
+  'LABEL_DELETE',
+  'NAMESPACE_SETTINGS',
+  'ORDER_COMPARE',
+  'COERCE',
+  'PROCESS',
+  'ECHO',
+  'STUDY_ADD',
+  'STUDY_SYNC',
+  'STUDY_TIMING',
+  'LOCK',
+  'UNLOCK',
+  'LOCK_BREAK',
+] as const;
+
+/** One action the server records. */
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
  * Actions the audit log's filter offers by name; any other action the server records can still be
  * typed in.
  */
@@ -52,4 +143,4 @@ export const AUDIT_FILTER_ACTIONS = [
   'EDIT',
   'DELETE',
   'INVITE',
-] as const;
+] as const satisfies readonly AuditAction[];

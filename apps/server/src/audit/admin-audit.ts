@@ -1,3 +1,4 @@
+import type { AuditAction } from '@imaging-inbox/contract';
 import type { Caller } from '../policies/index.js';
 import type { AuditService } from './audit.service.js';
 
@@ -23,7 +24,7 @@ export class AdminAudit<Row extends Administered> {
   ) {}
 
   /** One event on the object: the steps below, or another action (an echo, a test call). */
-  record(caller: Who, row: Administered, action: string, detail: Record<string, unknown> | null) {
+  record(caller: Who, row: Administered, action: AuditAction, detail: Record<string, unknown> | null) {
     return this.audit.recordAdministration(caller, row.account_id, action, this.objectType, row.uuid, detail);
   }
 

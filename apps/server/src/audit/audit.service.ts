@@ -1,3 +1,4 @@
+import type { AuditAction } from '@imaging-inbox/contract';
 import type { Insertable } from 'kysely';
 import type { AuditEventTable } from '../db/schema.js';
 import type { Caller } from '../policies/index.js';
@@ -6,7 +7,7 @@ import type { AuditRepository } from './audit.repository.js';
 export interface AuditEntry {
   userId: string | null;
   accountId?: string | null;
-  action: string;
+  action: AuditAction;
   objectType: string;
   objectId?: string | null;
   outcome?: 'SUCCESS' | 'FAILURE';
@@ -41,7 +42,7 @@ export interface AuditMore {
 export function auditEvent(
   actor: Actor,
   accountId: string | null,
-  action: string,
+  action: AuditAction,
   object: AuditObject,
   more: AuditMore = {},
 ): AuditEntry {
@@ -64,7 +65,7 @@ export function auditEvent(
 export function callerEvent(
   caller: Pick<Caller, 'user' | 'ip'>,
   accountId: string,
-  action: string,
+  action: AuditAction,
   object: AuditObject,
   detail?: Record<string, unknown> | null,
 ): AuditEntry {
@@ -77,7 +78,7 @@ export function callerEvent(
  */
 export function visitorEvent(
   accountId: string,
-  action: string,
+  action: AuditAction,
   object: { type: string; id: string },
   ip: string,
   outcome: 'SUCCESS' | 'FAILURE',
@@ -93,7 +94,7 @@ export function visitorEvent(
 export function studyEvent(
   actor: Actor,
   study: { uuid: string; account_id: string },
-  action: string,
+  action: AuditAction,
   detail?: Record<string, unknown>,
   outcome?: 'SUCCESS' | 'FAILURE',
 ): AuditEntry {
@@ -106,7 +107,7 @@ export function studyEvent(
  */
 export function ownUserEvent(
   user: { uuid: string },
-  action: string,
+  action: AuditAction,
   ip: string | null,
   more?: AuditMore,
 ): AuditEntry {
@@ -119,7 +120,7 @@ export function ownUserEvent(
  */
 export function sessionEvent(
   actor: { userId: string | null; ip: string },
-  action: string,
+  action: AuditAction,
   more: AuditMore & { accountId?: string | null } = {},
 ): AuditEntry {
   return auditEvent(actor, more.accountId ?? null, action, { type: 'session' }, more);
@@ -195,7 +196,7 @@ export class AuditService {
   async recordAdministration(
     caller: Pick<Caller, 'user' | 'ip'>,
     accountId: string,
-    action: string,
+    action: AuditAction,
     objectType: string,
     objectId: string,
     detail: Record<string, unknown> | null,

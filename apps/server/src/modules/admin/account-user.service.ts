@@ -1,3 +1,4 @@
+import type { AuditAction } from '@imaging-inbox/contract';
 import { filterRows, INVITE_TTL_MS, pageOf, USER_NAME_MAX_LENGTH } from '@imaging-inbox/contract';
 import type {
   AccountInvitation,
@@ -373,7 +374,7 @@ export class AccountUserService {
   private record(
     caller: Caller,
     accountId: string,
-    action: string,
+    action: AuditAction,
     userId: string,
     detail: Record<string, unknown> | null,
   ) {

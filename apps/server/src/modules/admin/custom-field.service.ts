@@ -1,3 +1,4 @@
+import type { AuditAction } from '@imaging-inbox/contract';
 import type {
   CustomField,
   CustomFieldObject,
@@ -101,7 +102,13 @@ export class CustomFieldService {
     return row;
   }
 
-  private async record(caller: Caller, accountId: string, action: string, uuid: string, detail: unknown) {
+  private async record(
+    caller: Caller,
+    accountId: string,
+    action: AuditAction,
+    uuid: string,
+    detail: unknown,
+  ) {
     await this.deps.audit?.recordAdministration(
       caller,
       accountId,

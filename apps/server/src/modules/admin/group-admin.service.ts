@@ -1,3 +1,4 @@
+import type { AuditAction } from '@imaging-inbox/contract';
 import type { AdminGroup, GroupMember, GroupType, Permission } from '@imaging-inbox/contract';
 import { isPermission } from '@imaging-inbox/contract';
 import { DomainError, invalidField, notFound } from '../../domain/errors.js';
@@ -125,7 +126,7 @@ export class GroupAdminService {
     return group;
   }
 
-  private record(caller: Caller, accountId: string, action: string, groupId: string, detail: unknown) {
+  private record(caller: Caller, accountId: string, action: AuditAction, groupId: string, detail: unknown) {
     return this.deps.audit.recordAdministration(
       caller,
       accountId,

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@imaging-inbox/contract';
 import type { Permission, Role, RoleAddRequest, RoleSetRequest } from '@imaging-inbox/contract';
 import { isPermission } from '@imaging-inbox/contract';
 import { DomainError, invalidField, notFound } from '../../domain/errors.js';
@@ -109,7 +110,7 @@ export class RoleService {
     return row;
   }
 
-  private record(caller: Caller, accountId: string, action: string, roleId: string, detail: unknown) {
+  private record(caller: Caller, accountId: string, action: AuditAction, roleId: string, detail: unknown) {
     return this.deps.audit.recordAdministration(
       caller,
       accountId,

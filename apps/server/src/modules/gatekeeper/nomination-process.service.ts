@@ -1,3 +1,4 @@
+import type { AuditAction } from '@imaging-inbox/contract';
 import type {
   DestinationCheckFailedData,
   StudyApproveRequest,
@@ -275,7 +276,7 @@ export class NominationProcessService {
       created: now,
       updated: now,
     };
-    const event = (objectId: string, action: string, detail: Record<string, unknown>) =>
+    const event = (objectId: string, action: AuditAction, detail: Record<string, unknown>) =>
       this.deps.audit.row(
         studyEvent(
           { userId: intent.user, ip: intent.ip },

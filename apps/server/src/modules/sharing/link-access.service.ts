@@ -1,3 +1,4 @@
+import type { AuditAction } from '@imaging-inbox/contract';
 import { DomainError } from '../../domain/errors.js';
 import type { Mail, Mailer } from '../../mail/mailer.js';
 import type { LinkRow, LinksRepository, LinkWithNames } from './links.repository.js';
@@ -83,7 +84,7 @@ export class LinkAccessService {
 
   private audit(
     link: LinkRow,
-    action: string,
+    action: AuditAction,
     ip: string,
     outcome: 'SUCCESS' | 'FAILURE',
     detail: Record<string, unknown>,

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@imaging-inbox/contract';
 import { randomInt } from 'node:crypto';
 import type { SendLinkStudyAnswer } from '@imaging-inbox/contract';
 import { SEND_CODE_LENGTH, SEND_CODE_TTL_MS } from '@imaging-inbox/contract';
@@ -165,7 +166,7 @@ export class SendAccessService {
 
   private async audit(
     send: SendRow,
-    action: string,
+    action: AuditAction,
     ip: string,
     outcome: 'SUCCESS' | 'FAILURE',
     detail: Record<string, unknown>,

@@ -1,9 +1,9 @@
-import type { AuditLogEntry } from '@imaging-inbox/contract';
+import type { AuditAction, AuditLogEntry } from '@imaging-inbox/contract';
 import { t } from '../../../lib/i18n';
 import { formatMegabytes, formatModalities, formatPatientName } from '../../../lib/format';
 
 /** Names people read for the recorded action codes; an unknown code reads as its words. */
-export const ACTION_LABELS: Record<string, string> = {
+export const ACTION_LABELS: Record<AuditAction, string> = {
   LOGIN: 'Sign-in',
   LOGOUT: 'Sign-out',
   PASSWORD_CHANGE: 'Password change',
@@ -63,11 +63,32 @@ export const ACTION_LABELS: Record<string, string> = {
   SSO_LOGIN_REFUSED: 'Single sign-on refused',
   SSO_JIT_CREATE: 'User created at first single sign-on',
   SSO_ROLE_CHANGE: 'Roles changed by the identity provider',
+  ACCOUNT_SET: 'Account settings changed',
+  ENABLE: 'User enabled',
+  DISABLE: 'User disabled',
+  RESUME: 'User access resumed',
+  SUSPEND: 'User access suspended',
+  ACCEPT: 'Invitation accepted',
+  MEMBER_SET: 'Group member added or changed',
+  MEMBER_DELETE: 'Group member removed',
+  LABEL_SET: 'Label saved',
+  LABEL_DELETE: 'Label deleted',
+  NAMESPACE_SETTINGS: 'Group settings changed',
+  ORDER_COMPARE: 'Study compared with its order',
+  COERCE: 'Study corrected from its order',
+  PROCESS: 'Nomination processed',
+  ECHO: 'Connection test (C-ECHO)',
+  STUDY_ADD: 'Study record created for an upload',
+  STUDY_SYNC: 'Upload completed',
+  STUDY_TIMING: 'Viewer timing recorded',
+  LOCK: 'Study locked',
+  UNLOCK: 'Study unlocked',
+  LOCK_BREAK: 'Study lock broken',
 };
 
 /** The English label of an action code (to be passed through `t`). */
 export function actionLabel(action: string): string {
-  const known = ACTION_LABELS[action];
+  const known = (ACTION_LABELS as Record<string, string | undefined>)[action];
   if (known) return known;
   const words = action.toLowerCase().replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
