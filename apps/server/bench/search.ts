@@ -9,8 +9,10 @@
  * The server runs as it is deployed, the built `dist/main.js` in its own process (`npm run build`
  * first), so the timings are what a client sees and the benchmark's own client (HTTP, decompressing
  * and parsing each answer) does not share the server's event loop. The table adds the server's CPU
- * time per request. `--in-process` starts the server inside the benchmark instead (how earlier
- * figures in docs/performance.md were taken; the client's work then adds to every request).
+ * time per request (user + system of its process from /proc over the timed runs, divided by their
+ * count; on PostgreSQL the database's own processes are not in it) and the machine's 1-minute load
+ * as each query's runs end. `--in-process` starts the server inside the benchmark instead (how
+ * earlier figures in docs/performance.md were taken; the client's work then adds to every request).
  *
  * With --concurrency N, N clients share the timed runs (each one request at a time): the table
  * adds the requests per second the server answered.
@@ -261,6 +263,7 @@ async function run(args: Args, databaseUrl: string | undefined) {
       p95: number;
       perSecond: number;
       cpuPerRequest: number;
+      load: number;
     }[] = [];
     const listUrl = `${server.url}/api/v3/study/list`;
     const bodyOf = (q: (typeof queries)[number]) => ({
@@ -305,6 +308,9 @@ async function run(args: Args, databaseUrl: string | undefined) {
         p95: percentile(times, 0.95),
         perSecond,
         cpuPerRequest,
+        // The machine's 1-minute load as the query's runs end: on two shared cores a CPU figure
+        // taken at load 12 is not one taken idle (cache and frequency), so each is printed with it.
+        load: os.loadavg()[0]!,
       });
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }
@@ -312,11 +318,11 @@ async function run(args: Args, databaseUrl: string | undefined) {
     const width = Math.max(...results.map((r) => r.name.length), 5);
     console.log('');
     console.log(
-      `${'query'.padEnd(width)}  ${'matches'.padStart(8)}  ${'rows'.padStart(4)}  ${'median'.padStart(8)}  ${'p95'.padStart(8)}  ${'req/s'.padStart(7)}  ${'server CPU/req'.padStart(14)}`,
+      `${'query'.padEnd(width)}  ${'matches'.padStart(8)}  ${'rows'.padStart(4)}  ${'median'.padStart(8)}  ${'p95'.padStart(8)}  ${'req/s'.padStart(7)}  ${'server CPU/req'.padStart(14)}  ${'load'.padStart(5)}`,
     );
     for (const r of results) {
       console.log(
-        `${r.name.padEnd(width)}  ${String(r.count).padStart(8)}  ${String(r.rows).padStart(4)}  ${r.median.toFixed(1).padStart(5)} ms  ${r.p95.toFixed(1).padStart(5)} ms  ${r.perSecond.toFixed(0).padStart(7)}  ${`${r.cpuPerRequest.toFixed(2)} ms`.padStart(14)}`,
+        `${r.name.padEnd(width)}  ${String(r.count).padStart(8)}  ${String(r.rows).padStart(4)}  ${r.median.toFixed(1).padStart(5)} ms  ${r.p95.toFixed(1).padStart(5)} ms  ${r.perSecond.toFixed(0).padStart(7)}  ${`${r.cpuPerRequest.toFixed(2)} ms`.padStart(14)}  ${r.load.toFixed(1).padStart(5)}`,
       );
     }
     console.log('');
@@ -327,6 +333,12 @@ async function run(args: Args, databaseUrl: string | undefined) {
       args.reuse
         ? 'fill_s=reused'
         : `fill_s=${(fillMs / 1000).toFixed(1)} (${Math.round(args.studies / (fillMs / 1000))} studies/s)`,
+    );
+    console.log(
+      `load_1m_5m_15m=${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} cores=${os.cpus().length}`,
     );
     console.log(`db_size_mb=${(sizeBytes / 1024 / 1024).toFixed(1)}`);
     console.log(`peak_rss_mb=${(peakRss / 1024 / 1024).toFixed(0)}`);
