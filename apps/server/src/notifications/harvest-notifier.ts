@@ -1,4 +1,3 @@
-import type { IngestSource } from '../ingest/ingest.service.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import type { AccountsRepository } from '../repositories/accounts.repository.js';
 import type { DicomNodesRepository } from '../repositories/dicom-nodes.repository.js';
@@ -11,12 +10,16 @@ import type { StudiesRepository } from '../repositories/studies.repository.js';
 import type { UserEventsRepository } from '../repositories/user-events.repository.js';
 import { harvestMail } from './mail-texts.js';
 
-/** What the ingest pipeline reports after storing a new instance. */
+/**
+ * What the ingest pipeline reports after storing a new instance. Listeners are told the source's
+ * kind (upload, stow, cstore, link, retrieve, wrap) and nothing else of the ingest service's
+ * IngestSource, so this file does not know the service that imports it.
+ */
 export interface StoredInstance {
   studyUuid: string;
   studyCreated: boolean;
   target: IndexTarget;
-  source: IngestSource;
+  source: { kind: string };
 }
 
 export interface HarvestNotifierDeps {

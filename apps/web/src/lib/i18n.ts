@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES, isLanguage, type Language } from '@imaging-inbox/contract';
+import type { Messages } from './messages';
 
 /**
  * The product's texts. Keys are the English texts themselves (SPEC.md wording, verbatim), so English
@@ -10,7 +11,7 @@ import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES, isLanguage, type Language } from '
  * A few lines instead of i18next: the app uses only `t(text, values)` with `{{name}}` values and a
  * `count` that picks the plural form, and the sign-in page should not carry a full i18n library.
  */
-export type Messages = Readonly<Record<string, string>>;
+export type { Messages };
 
 /** The languages of the contract (English built in, the others lazily loaded tables). */
 export const LANGUAGES = SUPPORTED_LANGUAGES;

@@ -1,4 +1,4 @@
-import type { Messages } from '../lib/i18n';
+import type { Messages } from '../lib/messages';
 
 /**
  * Spanish texts, keyed by the English text (src/lib/i18n.ts). Plural keys carry `_one` and `_other`

@@ -28,7 +28,7 @@ import type { StudyPushesRepository } from '../pacs/index.js';
 import { studyEvent, type AuditService } from '../../audit/audit.service.js';
 import type { GroupConfigService } from '../admin/index.js';
 import { presentNomination } from './nomination.service.js';
-import type { StudyFileEditor } from '../studies/index.js';
+import type { NominationFileEditor } from './nomination-ports.js';
 import { newUuid } from '../../security/tokens.js';
 
 interface Deps {
@@ -40,7 +40,7 @@ interface Deps {
   pushes: StudyPushesRepository;
   destinations: DestinationsRepository;
   configs: GroupConfigService;
-  fileEditor: StudyFileEditor;
+  fileEditor: NominationFileEditor;
   pacs: Pick<PacsClient, 'findStudies'>;
   /** The AE title each destination is called as. */
   callingAes: CallingAeOf;

@@ -12,7 +12,7 @@ import { requireGatekeeperDecision, requireNominationOwner, requireNominator } f
 import { requireStudy } from '../../policies/index.js';
 import type { GroupConfigsRepository } from '../admin/index.js';
 import type { NominationListed, NominationsRepository } from './nominations.repository.js';
-import type { SharesRepository } from '../sharing/index.js';
+import type { NominationShares } from './nomination-ports.js';
 import type { StudiesRepository } from '../../repositories/studies.repository.js';
 import type { BlobCollector } from '../../storage/blob-collector.js';
 import { studyEvent, type AuditService } from '../../audit/audit.service.js';
@@ -22,7 +22,7 @@ import type { NominationNotifier } from './nomination-notifier.js';
 interface Deps {
   nominations: NominationsRepository;
   studies: StudiesRepository;
-  shares: SharesRepository;
+  shares: NominationShares;
   groups: GroupConfigsRepository;
   configs: GroupConfigService;
   collector: BlobCollector;

@@ -1,8 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SendAnswer } from '@imaging-inbox/contract';
 import { api, type BundleCall } from '../../../lib/api-client';
 import type { BundleAnswer } from '../lib/exam-actions';
-import type { SendRecipient } from '../lib/send';
+import type { SendBundleAnswer, SendRecipient } from '../lib/send';
 import { refreshStudies } from './study-cache';
 
 /** Connections of the account holding the study (the other accounts it can send to). */
@@ -25,8 +24,6 @@ export interface SendVars {
   message?: string;
   delayed: boolean;
 }
-
-export type SendBundleAnswer = BundleAnswer & Partial<Pick<SendAnswer, 'send_id' | 'run_at'>>;
 
 /** study/share of every selected study to every recipient (one send each), through one bundle. */
 export async function sendStudies({ uuids, recipients, message, delayed }: SendVars) {

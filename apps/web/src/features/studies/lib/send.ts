@@ -1,6 +1,9 @@
-import { MESSAGES, emailSchema, type Study } from '@imaging-inbox/contract';
+import { MESSAGES, emailSchema, type SendAnswer, type Study } from '@imaging-inbox/contract';
 import { allGrant } from './exam-tabs';
-import type { SendBundleAnswer } from '../api/study-send';
+import type { BundleAnswer } from './exam-actions';
+
+/** One answer of the study/share bundle: the bundle's outcome, with the send's id and time when delayed. */
+export type SendBundleAnswer = BundleAnswer & Partial<Pick<SendAnswer, 'send_id' | 'run_at'>>;
 
 /** One recipient of a send, as study/share takes it. */
 export type SendRecipient = { account_id: string } | { email: string } | { share_code: string };

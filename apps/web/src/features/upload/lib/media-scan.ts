@@ -3,6 +3,7 @@ import { blobSource, streamSource, type ByteSource } from './byte-source';
 import { readDicomHeader } from './dicom-header';
 import { MAX_DICOMDIR_BYTES, planByDicomdir } from './dicomdir';
 import { isDocument } from './document-files';
+import type { MediaProblem, MediaProblemReason, MediaSource } from './media-source';
 import type { ScanResult } from './studies';
 import {
   checkReadable,
@@ -16,34 +17,12 @@ import {
   type ZipEntry,
 } from './zip-reader';
 
+export type { MediaProblem, MediaProblemReason, MediaSource };
+
 /** A picked or dropped file and its path in the selection (`CD/DICOM/IMG1`, or just its name). */
 export interface PickedFile {
   file: File;
   path: string;
-}
-
-/**
- * Where a DICOM file found by the scan lives: a picked file, or an entry of a picked ZIP. An entry
- * of a ZIP inside a ZIP names its `archive`: a slice of the outer one (stored) or the inner ZIP
- * inflated into a Blob (deflated); without it the archive is the picked file itself.
- */
-export type MediaSource =
-  | { kind: 'file'; pick: number; path: string }
-  | { kind: 'zip-entry'; pick: number; path: string; entry: ZipEntry; dataStart: number; archive?: Blob };
-
-export type MediaProblemReason =
-  | 'encrypted'
-  | 'unsupported-method'
-  | 'damaged-zip'
-  | 'split-zip'
-  | 'missing'
-  | 'zip-too-deep'
-  | 'zip-too-large';
-
-/** A file the scan could not take, said per file to the user. */
-export interface MediaProblem {
-  path: string;
-  reason: MediaProblemReason;
 }
 
 const PROGRESS_EVERY = 25;

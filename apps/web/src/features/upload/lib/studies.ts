@@ -1,5 +1,5 @@
 import type { DicomHeader } from './dicom-header';
-import type { MediaProblem, MediaSource } from './media-scan';
+import type { MediaProblem, MediaSource } from './media-source';
 
 /** A file the worker read: its place in the scan's sources and its header. */
 export interface ParsedFile {
