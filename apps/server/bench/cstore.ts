@@ -22,7 +22,10 @@
  * at the end gives each ratio.
  *
  * --rounds R (3 by default) repeats it all R times, each round with its own copies of the sets, and
- * ends with the medians: on a shared machine one round says little.
+ * ends with the medians: on a shared machine one round says little. With --orthanc each round
+ * prints the server CPU per instance ours / Orthanc's, and the medians give, per set, the median of
+ * each round's throughput and CPU ratio with the range of load averages the sends ran at (issue 34:
+ * on this shared 2-core machine the CPU per instance is the figure that holds still).
  *
  * --stages prints, for each send over one association, how long an instance spent between the
  * marks of metrics/store-stages.ts (median and 90th percentile, µs), "answered → command" being
@@ -208,14 +211,20 @@ async function sendOver(parts: string[], port: number) {
 
 const modes = args.associations.split(',').map((n) => Math.max(1, Number(n)));
 const rounds = Math.max(1, Number(args.rounds));
-/** Per set and mode, each round's rates: ours and, side by side, Orthanc's. */
-const results = new Map<string, { ours: number[]; orthanc: number[] }>();
-function record(name: string, ours: number, orthanc?: number): void {
-  const entry = results.get(name) ?? { ours: [], orthanc: [] };
-  entry.ours.push(ours);
-  if (orthanc !== undefined) entry.orthanc.push(orthanc);
-  results.set(name, entry);
+/** One send of one set: instances/s and CPU ms per instance, ours and Orthanc's; the load average. */
+interface RoundFigures {
+  rate: number;
+  cpuMs: number;
+  load: number;
+  orthanc?: { rate: number; cpuMs: number; load: number };
 }
+/** Per set and mode, each round's figures. */
+const results = new Map<string, RoundFigures[]>();
+function record(name: string, figures: RoundFigures): void {
+  results.set(name, [...(results.get(name) ?? []), figures]);
+}
+/** The one-minute load average, the machine's load beside each figure (issue 34). */
+const load = () => os.loadavg()[0]!;
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
@@ -325,6 +334,8 @@ try {
         const full = collections.stop();
         const mainThread = main0 === undefined ? undefined : mainThreadCpuMs()! - main0;
         const stored = (await instanceCount()) - before;
+        const ourLoad = load();
+        const ourCpu = (cpu.user + cpu.system) / 1000 / Math.max(stored, 1);
         const window = await server.ctx.db.kysely
           .selectFrom('instances')
           .select((eb) => [eb.fn.min('created').as('first'), eb.fn.max('created').as('last')])
@@ -340,7 +351,7 @@ try {
         if (ingest > 0)
           console.log(`  server ingest window ${ingest.toFixed(2)} s (first→last stored): ${rate(ingest)}`);
         console.log(
-          `  server process CPU ${((cpu.user + cpu.system) / 1000 / Math.max(stored, 1)).toFixed(2)} ms/instance (user ${(cpu.user / 1000 / Math.max(stored, 1)).toFixed(2)}, system ${(cpu.system / 1000 / Math.max(stored, 1)).toFixed(2)}); load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`,
+          `  server process CPU ${ourCpu.toFixed(2)} ms/instance (user ${(cpu.user / 1000 / Math.max(stored, 1)).toFixed(2)}, system ${(cpu.system / 1000 / Math.max(stored, 1)).toFixed(2)}); load average ${ourLoad.toFixed(1)} on ${os.cpus().length} CPUs`,
         );
         if (mainThread !== undefined) {
           console.log(
@@ -357,29 +368,64 @@ try {
           const theirCpu0 = orthanc.cpuMs();
           const seconds = await orthanc.send(parts);
           const theirCpu = (orthanc.cpuMs() - theirCpu0) / set.count;
+          const theirLoad = load();
           console.log(
-            `  Orthanc, the same files right after (settled in ${theirsSettled.toFixed(1)} s): storescu wall time ${seconds.toFixed(2)} s: ${(set.count / seconds).toFixed(0)} instances/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s; ours ${(seconds / wall).toFixed(2)}× that; Orthanc's CPU ${theirCpu.toFixed(2)} ms/instance`,
+            `  Orthanc, the same files right after (settled in ${theirsSettled.toFixed(1)} s): storescu wall time ${seconds.toFixed(2)} s: ${(set.count / seconds).toFixed(0)} instances/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s; ours ${(seconds / wall).toFixed(2)}× that; Orthanc's CPU ${theirCpu.toFixed(2)} ms/instance, load average ${theirLoad.toFixed(1)}`,
           );
-          record(`${set.name}, ${associations} association(s)`, stored / wall, set.count / seconds);
+          console.log(
+            `  CPU per instance ours / Orthanc: ${ourCpu.toFixed(2)} / ${theirCpu.toFixed(2)} = ${(ourCpu / theirCpu).toFixed(2)}`,
+          );
+          record(`${set.name}, ${associations} association(s)`, {
+            rate: stored / wall,
+            cpuMs: ourCpu,
+            load: ourLoad,
+            orthanc: { rate: set.count / seconds, cpuMs: theirCpu, load: theirLoad },
+          });
         } else {
-          record(`${set.name}, ${associations} association(s)`, stored / wall);
+          record(`${set.name}, ${associations} association(s)`, {
+            rate: stored / wall,
+            cpuMs: ourCpu,
+            load: ourLoad,
+          });
         }
       }
     }
   }
-  console.log(`\nmedians over ${rounds} round(s) (instances/s, storescu wall time; ratios of each round)`);
-  for (const [name, { ours, orthanc: theirs }] of results) {
-    const ratios = theirs.map((rate, i) => ours[i]! / rate);
-    console.log(
-      theirs.length
-        ? `  ${name}: ours ${median(ours).toFixed(0)}/s, Orthanc ${median(theirs).toFixed(0)}/s, ratio ${median(ratios).toFixed(2)}× (${ratios.map((r) => r.toFixed(2)).join(', ')})`
-        : `  ${name}: ours ${median(ours).toFixed(0)}/s (${ours.map((r) => r.toFixed(0)).join(', ')})`,
-    );
-  }
+  printMedians();
 } finally {
   await orthanc?.stop();
   await server.stop();
   if (!args.keep) fs.rmSync(root, { recursive: true, force: true });
+}
+
+/**
+ * The medians over the rounds, per set: instances/s and CPU ms per instance, ours and Orthanc's,
+ * and the median of each round's ratio (issue 34's targets: CPU ours / Orthanc at most 0.5,
+ * throughput ours / Orthanc at least 1), with the range of load averages the rounds ran at.
+ */
+function printMedians(): void {
+  console.log(
+    `\nmedians over ${rounds} round(s) (instances/s by storescu wall time, server CPU ms per instance; ratios are medians of each round's)`,
+  );
+  const range = (values: number[]) => `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
+  for (const [name, figures] of results) {
+    const ours = `ours ${median(figures.map((f) => f.rate)).toFixed(0)}/s, CPU ${median(figures.map((f) => f.cpuMs)).toFixed(2)} ms`;
+    const theirs = figures.flatMap((f) => (f.orthanc ? [{ ours: f, orthanc: f.orthanc }] : []));
+    if (!theirs.length) {
+      console.log(
+        `  ${name}: ${ours} (${figures.map((f) => f.rate.toFixed(0)).join(', ')}/s); load ${range(figures.map((f) => f.load))}`,
+      );
+      continue;
+    }
+    const rates = theirs.map((f) => f.ours.rate / f.orthanc.rate);
+    const cpus = theirs.map((f) => f.ours.cpuMs / f.orthanc.cpuMs);
+    const loads = theirs.flatMap((f) => [f.ours.load, f.orthanc.load]);
+    console.log(
+      `  ${name}: ${ours}; Orthanc ${median(theirs.map((f) => f.orthanc.rate)).toFixed(0)}/s, CPU ${median(theirs.map((f) => f.orthanc.cpuMs)).toFixed(2)} ms; ` +
+        `throughput ours/Orthanc ${median(rates).toFixed(2)}× (${rates.map((r) => r.toFixed(2)).join(', ')}), ` +
+        `CPU ours/Orthanc ${median(cpus).toFixed(2)} (${cpus.map((r) => r.toFixed(2)).join(', ')}); load average ${range(loads)}`,
+    );
+  }
 }
 
 /**
