@@ -100,9 +100,11 @@ async function insertBatch(
   const studies: (Insertable<StudyTable> & { uuid: string })[] = [];
   const modalities: { study_uuid: string; modality: string }[] = [];
   const tags: { study_uuid: string; tag: string }[] = [];
+  const audit: Insertable<Database['audit_events']>[] = [];
   for (let index = from; index < to; index++) {
     const row = studyRow(target, index, opts);
     studies.push(row);
+    audit.push(createdEvent(row));
     for (const modality of row.modality.split('\\')) modalities.push({ study_uuid: row.uuid, modality });
     if (index % 10 === 0) tags.push({ study_uuid: row.uuid, tag: TAGS[(index / 10) % TAGS.length]! });
   }
@@ -114,12 +116,33 @@ async function insertBatch(
       .execute();
   }
   if (tags.length) await k.insertInto('study_tags').values(tags).execute();
+  await k.insertInto('audit_events').values(audit).execute();
 }
 
 /**
- * Inserts `count` index rows (studies, study_modalities, a few study_tags) straight into the
- * database, `BATCH` rows per statement and `BATCHES_PER_TX` statements per transaction, so at
- * most one batch of rows is in memory at a time. No DICOM files: a search benchmark needs none.
+ * The audit event a received study leaves (ingest's CREATE, by a peer: no user), so the archive has
+ * the audit history its size brings: a search that read the account's or the no-user events in
+ * place of the page's own took 190 ms a page on such a history and 1 ms on an empty audit log.
+ */
+function createdEvent(row: Insertable<StudyTable> & { uuid: string }): Insertable<Database['audit_events']> {
+  return {
+    at: row.created,
+    user_id: null,
+    account_id: row.account_id,
+    action: 'CREATE',
+    object_type: 'study',
+    object_id: row.uuid,
+    outcome: 'SUCCESS',
+    detail: JSON.stringify({ source: 'dimse', calling_ae: row.source_ae_title }),
+    ip: '127.0.0.1',
+  };
+}
+
+/**
+ * Inserts `count` index rows (studies, study_modalities, a few study_tags, each study's CREATE
+ * audit event) straight into the database, `BATCH` rows per statement and `BATCHES_PER_TX`
+ * statements per transaction, so at most one batch of rows is in memory at a time. No DICOM files:
+ * a search benchmark needs none.
  */
 export async function fillStudies(db: Db, target: FillTarget, opts: FillOptions): Promise<void> {
   const perTx = BATCH * BATCHES_PER_TX;

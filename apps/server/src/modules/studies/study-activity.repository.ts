@@ -1,4 +1,5 @@
 import type { Compilable, Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { TemplateCache } from '../../db/template-cache.js';
 
@@ -10,10 +11,23 @@ export interface ActivityEvent {
   outcome: string;
   detail: string | null;
   at: number;
+  id: number;
 }
 
 /** The HL7 order events: an order's add, update and cancel written with no user (the HL7 inbox's). */
 const HL7_ORDER_ACTIONS = ['ORDER_ADD', 'ORDER_UPDATE', 'ORDER_CANCEL'];
+
+/**
+ * The account, or the absent user, compared through coalesce so that no index serves it: every
+ * study/list reads its page's HL7 messages, and SQLite (which keeps no statistics here) took an
+ * equality on the account or on `user_id is null` as the most selective term, walking the account's
+ * whole audit history (or every event no user made: one CREATE per received study) newest first for
+ * a page that has no HL7 message at all: 190 ms a page once 300,000 such events were stored
+ * (docs/performance-log.md). Read by the page's own keys instead (audit_object, orders_accession),
+ * the cost stays with the page. Account ids and user ids are never empty, so '' matches only a null.
+ */
+const accountOf = sql<string>`coalesce(audit_events.account_id, '')`;
+const noUser = sql<boolean>`coalesce(audit_events.user_id, '') = ''`;
 
 /** Lists up to this long get a compiled statement of their own; longer ones are built each time. */
 const MAX_CACHED_LENGTH = 100;
@@ -32,32 +46,46 @@ function listArgs(lists: Record<string, readonly string[]>, cap: number): ListAr
 const slots = (slot: Slot, prefix: string, length: number) =>
   Array.from({ length }, (_, i) => slot(`${prefix}${i}`) as string);
 
+/** The lists a page's activity is read for; an empty list leaves its kind of event out. */
+export interface ActivityKeys {
+  /** Studies whose ROUTE events the caller may see. */
+  routed: readonly string[];
+  /** The page's accounts and accession numbers, for HL7 results. */
+  accounts: readonly string[];
+  accessions: readonly string[];
+  /** The accounts whose HL7 order messages the caller may see. */
+  orderAccounts: readonly string[];
+}
+
 /**
- * What touched a page of studies, read from the audit log (newest first, `cap` events at most): the
- * routing rules that ran on them, and the HL7 messages of their accession numbers in their accounts.
+ * What touched a page of studies, read from the audit log (newest first, `cap` events of each kind
+ * at most): the routing rules that ran on them (`key` the study's uuid, action ROUTE), and the HL7
+ * results (HL7_RESULT) and order messages (ORDER_*) of their accession numbers in their accounts
+ * (`key` the accession number).
  */
 export class StudyActivityRepository {
-  // Every study/list reads all three for its page: each is compiled once per length of its lists,
-  // as a page's tags are (db/in-list-template.ts), since building and compiling them cost more
-  // JavaScript than SQLite spends running them.
-  private readonly routeTemplates = new TemplateCache<ListArgs, ActivityEvent>(MAX_CACHED_LENGTH);
-  private readonly resultTemplates = new TemplateCache<ListArgs, ActivityEvent>(MAX_CACHED_LENGTH);
-  private readonly orderTemplates = new TemplateCache<ListArgs, ActivityEvent>(MAX_CACHED_LENGTH);
+  // Every study/list reads this for its page: the three kinds come in one statement (one round trip
+  // on PostgreSQL, one statement's fixed cost on SQLite instead of three), compiled once per length
+  // of its lists, as a page's tags are (db/in-list-template.ts), since building and compiling it
+  // costs more JavaScript than the database spends running it.
+  private readonly templates = new TemplateCache<ListArgs, ActivityEvent>(MAX_CACHED_LENGTH);
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Runs `build` compiled once for these list lengths, or built anew when a list is long. */
-  private async run(
-    templates: TemplateCache<ListArgs, ActivityEvent>,
-    lists: Record<string, readonly string[]>,
-    cap: number,
-    build: (lists: Record<string, readonly string[]>, cap: number) => Compilable<ActivityEvent>,
-  ): Promise<ActivityEvent[]> {
+  async pageEvents(keys: ActivityKeys, cap: number): Promise<ActivityEvent[]> {
+    const hl7 = keys.accessions.length > 0 && keys.accounts.length > 0;
+    const lists: Record<string, readonly string[]> = {
+      r: keys.routed,
+      a: hl7 ? keys.accounts : [],
+      x: hl7 ? keys.accessions : [],
+      o: hl7 ? keys.orderAccounts : [],
+    };
     const lengths = Object.values(lists).map((values) => values.length);
+    if (lengths.every((length) => length === 0)) return [];
     if (lengths.some((length) => length > MAX_CACHED_LENGTH))
-      return (await this.db.executeQuery(build(lists, cap).compile())).rows;
-    const template = templates.get(lengths.join('/'), (slot) =>
-      build(
+      return (await this.db.executeQuery(this.eventsQuery(lists, cap).compile())).rows;
+    const template = this.templates.get(lengths.join('/'), (slot) =>
+      this.eventsQuery(
         Object.fromEntries(
           Object.entries(lists).map(([prefix, values]) => [prefix, slots(slot, prefix, values.length)]),
         ),
@@ -67,18 +95,28 @@ export class StudyActivityRepository {
     return (await template.execute(this.db, listArgs(lists, cap))).rows;
   }
 
-  /** ROUTE events of these studies; `key` is the study's uuid. */
-  routeEvents(studyUuids: string[], cap: number): Promise<ActivityEvent[]> {
-    if (!studyUuids.length) return Promise.resolve([]);
-    return this.run(this.routeTemplates, { s: studyUuids }, cap, (lists, limit) =>
-      this.routeQuery(lists.s!, limit),
-    );
+  /** The kinds whose lists are not empty, each capped, as one UNION ALL newest first. */
+  private eventsQuery(lists: Record<string, readonly string[]>, cap: number): Compilable<ActivityEvent> {
+    const arms = [
+      lists['r']!.length ? this.routeQuery(lists['r']!, cap) : undefined,
+      lists['x']!.length ? this.resultQuery(lists['a']!, lists['x']!, cap) : undefined,
+      lists['x']!.length && lists['o']!.length ? this.orderQuery(lists['o']!, lists['x']!, cap) : undefined,
+    ]
+      .filter((arm) => arm !== undefined)
+      // Each arm keeps its own order and limit inside a derived table.
+      .map((arm, i) => this.db.selectFrom(arm.as(`arm${i}`)).selectAll());
+    // All kinds newest first, as each arm was: a UNION ALL alone promises no order.
+    return arms
+      .slice(1)
+      .reduce((all, arm) => all.unionAll(arm), arms[0]!)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc');
   }
 
-  private routeQuery(studyUuids: readonly string[], cap: number): Compilable<ActivityEvent> {
+  private routeQuery(studyUuids: readonly string[], cap: number) {
     return this.db
       .selectFrom('audit_events')
-      .select(['object_id as key', 'account_id', 'action', 'outcome', 'detail', 'at'])
+      .select(['object_id as key', 'account_id', 'action', 'outcome', 'detail', 'at', 'id'])
       .where('object_id', 'in', studyUuids)
       .where('object_type', '=', 'study')
       .where('action', '=', 'ROUTE')
@@ -87,44 +125,20 @@ export class StudyActivityRepository {
       .limit(cap);
   }
 
-  /** HL7 results of these accession numbers in these accounts; `key` is the accession number. */
-  resultEvents(accountIds: string[], accessions: string[], cap: number): Promise<ActivityEvent[]> {
-    if (!accessions.length || !accountIds.length) return Promise.resolve([]);
-    return this.run(this.resultTemplates, { a: accountIds, x: accessions }, cap, (lists, limit) =>
-      this.resultQuery(lists.a!, lists.x!, limit),
-    );
-  }
-
-  private resultQuery(
-    accountIds: readonly string[],
-    accessions: readonly string[],
-    cap: number,
-  ): Compilable<ActivityEvent> {
+  private resultQuery(accountIds: readonly string[], accessions: readonly string[], cap: number) {
     return this.db
       .selectFrom('audit_events')
-      .select(['object_id as key', 'account_id', 'action', 'outcome', 'detail', 'at'])
+      .select(['object_id as key', 'account_id', 'action', 'outcome', 'detail', 'at', 'id'])
       .where('object_id', 'in', accessions)
       .where('object_type', '=', 'accession')
       .where('action', '=', 'HL7_RESULT')
-      .where('account_id', 'in', accountIds)
+      .where(accountOf, 'in', accountIds)
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')
       .limit(cap);
   }
 
-  /** HL7 order messages of the orders with these accession numbers in these accounts; `key` is the accession number. */
-  orderEvents(accountIds: string[], accessions: string[], cap: number): Promise<ActivityEvent[]> {
-    if (!accessions.length || !accountIds.length) return Promise.resolve([]);
-    return this.run(this.orderTemplates, { a: accountIds, x: accessions }, cap, (lists, limit) =>
-      this.orderQuery(lists.a!, lists.x!, limit),
-    );
-  }
-
-  private orderQuery(
-    accountIds: readonly string[],
-    accessions: readonly string[],
-    cap: number,
-  ): Compilable<ActivityEvent> {
+  private orderQuery(accountIds: readonly string[], accessions: readonly string[], cap: number) {
     return this.db
       .selectFrom('orders')
       .innerJoin('audit_events', 'audit_events.object_id', 'orders.uuid')
@@ -135,12 +149,13 @@ export class StudyActivityRepository {
         'audit_events.outcome',
         'audit_events.detail',
         'audit_events.at',
+        'audit_events.id',
       ])
       .where('orders.account_id', 'in', accountIds)
       .where('orders.accession_number', 'in', accessions)
       .where('audit_events.object_type', '=', 'order')
       .where('audit_events.action', 'in', HL7_ORDER_ACTIONS)
-      .where('audit_events.user_id', 'is', null)
+      .where(noUser)
       .orderBy('audit_events.at', 'desc')
       .orderBy('audit_events.id', 'desc')
       .limit(cap);

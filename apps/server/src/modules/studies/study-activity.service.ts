@@ -20,8 +20,8 @@ interface StudyKey {
 }
 
 /**
- * A study's `routes` and `hl7` (SPEC.md section 3, Study), for a page of studies in four indexed
- * reads, each bounded. Only what the caller may see: rule runs with route_view or route_edit in the
+ * A study's `routes` and `hl7` (SPEC.md section 3, Study), for a page of studies in one statement
+ * of three indexed reads, each bounded. Only what the caller may see: rule runs with route_view or route_edit in the
  * study's account, HL7 orders with order_view there; HL7 results with the study itself.
  */
 export class StudyActivityService {
@@ -36,21 +36,20 @@ export class StudyActivityService {
     const accounts = [...new Set(accessioned.map((s) => s.account_id))];
     const accessions = [...new Set(accessioned.map((s) => s.accession_number))];
     const orderAccounts = accounts.filter((a) => mayOnOrders(caller, a, 'order_view'));
-    const [routes, results, orders] = await Promise.all([
-      this.repo.routeEvents(
-        routed.map((s) => s.uuid),
-        cap,
-      ),
-      this.repo.resultEvents(accounts, accessions, cap),
-      this.repo.orderEvents(orderAccounts, accessions, cap),
-    ]);
-
-    for (const event of routes) {
+    // One read for the page, newest first across all kinds.
+    const events = await this.repo.pageEvents(
+      { routed: routed.map((s) => s.uuid), accounts, accessions, orderAccounts },
+      cap,
+    );
+    const messages: ActivityEvent[] = [];
+    for (const event of events) {
+      if (event.action !== 'ROUTE') {
+        messages.push(event);
+        continue;
+      }
       const list = out.get(event.key)!.routes;
       if (list.length < STUDY_ACTIVITY_CAP) list.push(routeRun(event));
     }
-    // Newest first across both kinds: merge the two newest-first lists.
-    const messages = [...results, ...orders].sort((a, b) => Number(b.at) - Number(a.at));
     for (const study of accessioned) {
       const list = out.get(study.uuid)!.hl7;
       for (const event of messages) {
