@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { UPLOAD_RESUME_HEAD_BYTES } from '@imaging-inbox/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,10 +7,11 @@ import { uploadAnswer } from '../../src/ingest/upload-answer.js';
 import { UploadSessionService, type UploadOwner } from '../../src/ingest/upload-session.service.js';
 import { UploadSessionsRepository } from '../../src/repositories/upload-sessions.repository.js';
 import { hashToken } from '../../src/security/tokens.js';
-import { UploadChunkStore } from '../../src/storage/upload-chunk-store.js';
+import type { UploadChunks } from '../../src/storage/upload-chunk-store.js';
 import type { Answer, TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
-import { filesUnder, ingestState } from '../support/ingest-state.js';
+import { ingestState } from '../support/ingest-state.js';
+import { uploadChunksOf, type UploadChunksSeen } from '../support/upload-chunks.js';
 
 const MB = 1024 * 1024;
 const NOW = new Date('2026-06-01T00:00:00Z');
@@ -91,6 +90,8 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
   let sid: string;
   let emergency: string;
   let me: SessionClient;
+  /** The session bytes, on the file store or the object store the server runs. */
+  let chunks: UploadChunksSeen;
 
   beforeAll(async () => {
     server = await startTestServer(dialect, {
@@ -100,11 +101,28 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
     sid = await server.api.login('clinician@demo.local');
     emergency = await server.api.namespaceOf(sid, 'Emergency');
     me = new SessionClient(server.url, 'upload/session', { sid });
+    chunks = uploadChunksOf(server);
   });
   afterAll(() => server?.stop());
 
-  const uploadsDir = () => path.join(server.dataDir, 'uploads');
   const counts = () => ingestState(server);
+  const heldBy = (id: string) => chunks.held(hashToken(id));
+  /** Another process over the same database and chunk store, with its own clock. */
+  const processOf = (now?: () => number) =>
+    new UploadSessionService({
+      repo: new UploadSessionsRepository(server.ctx.db.kysely),
+      chunks: chunks.store,
+      ingest: server.ctx.services.ingest,
+      answerOf: uploadAnswer,
+      limits: {
+        maxFileBytes: 40 * MB,
+        ownerBytes: 48 * MB,
+        ownerSessions: 200,
+        totalBytes: 1024 * MB,
+        ttlMs: 3600_000,
+      },
+      ...(now ? { now } : {}),
+    });
 
   it('assembles chunks into one file, ingests it on completion and answers like a single upload', async () => {
     const file = dicomFile(9001, 512, 512);
@@ -136,8 +154,8 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
       sop_instance_uid: file.sopInstanceUid,
       duplicate: false,
     });
-    // The temp file moved into the blob store; a repeated complete answers the same result.
-    expect(filesUnder(uploadsDir())).toEqual([]);
+    // The session's bytes moved into the blob store; a repeated complete answers the same result.
+    expect([await chunks.sessions(), await chunks.staged()]).toEqual([[], []]);
     expect((await me.complete(id)).body).toEqual(done.body);
     expect((await me.status(id)).body.completed).toBe(1);
     const study = await server.api.get('study/get', { sid, uuid: done.body.study_uuid });
@@ -292,20 +310,37 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
   it('takes a file sent whole in its first chunk as staged, still claimed and checked against its head', async () => {
     const file = dicomFile(9021, 128, 128).bytes;
     const size = file.byteLength;
-    const partOf = (id: string) => path.join(uploadsDir(), `${hashToken(id)}.part`);
 
-    // Two at once in one process: the first renames its staged file into place (no copy), the
-    // second finds the file held.
-    const whole = vi.spyOn(UploadChunkStore.prototype, 'placeWhole');
-    const copied = vi.spyOn(UploadChunkStore.prototype, 'place');
+    // Two at once in one process: the first places its staged bytes as the whole file (the file
+    // store renames them into place, no copy), the second finds the file held. Counted as the
+    // service asks: the object store's placeWhole places through its own place.
+    const store = Object.getPrototypeOf(chunks.store) as UploadChunks;
+    // Each is called back below with the `this` the service called it with.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const { place, placeWhole } = store;
+    const asked: string[] = [];
+    let inWhole = false;
+    vi.spyOn(store, 'placeWhole').mockImplementation(async function (this: UploadChunks, ...args) {
+      asked.push('placeWhole');
+      inWhole = true;
+      try {
+        return await placeWhole.apply(this, args);
+      } finally {
+        inWhole = false;
+      }
+    });
+    vi.spyOn(store, 'place').mockImplementation(function (this: UploadChunks, ...args) {
+      if (!inWhole) asked.push('place');
+      return place.apply(this, args);
+    });
     const id = (await me.create(size, emergency, headOf(file))).body.id as string;
     const [a, b] = await Promise.all([me.chunk(id, 0, file), me.chunk(id, 0, file)]);
-    expect([whole.mock.calls.length, copied.mock.calls.length]).toEqual([1, 0]);
+    expect(asked).toEqual(['placeWhole']);
     vi.restoreAllMocks();
     expect([a.status, b.status]).toEqual([200, 200]);
     expect([a.body.received, b.body.received]).toEqual([size, size]);
-    expect(fs.readFileSync(partOf(id))).toEqual(Buffer.from(file));
-    expect(filesUnder(uploadsDir()).filter((f) => f.endsWith('.chunk'))).toEqual([]);
+    expect(await heldBy(id)).toEqual(Buffer.from(file));
+    expect(await chunks.staged()).toEqual([]);
     expect((await me.complete(id)).body).toMatchObject({ status: 'OK', duplicate: false });
 
     // Another file's bytes under this head hash: refused and nothing held (the next first chunk
@@ -314,7 +349,7 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
     const wrong = (await me.create(other.byteLength, emergency, headOf(file))).body.id as string;
     expect((await me.chunk(wrong, 0, other)).body.error_type).toBe('UPLOAD_RESUME_MISMATCH');
     expect((await me.status(wrong)).body.received).toBe(0);
-    expect(fs.statSync(partOf(wrong)).size).toBe(other.byteLength);
+    expect((await heldBy(wrong)).length).toBe(other.byteLength);
 
     // Another process's live claim still turns the whole-file chunk away with 409.
     const claimed = (await me.create(size, emergency)).body.id as string;
@@ -331,20 +366,17 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
       error_type: 'UPLOAD_CHUNK_IN_PROGRESS',
       error_data: { received: 0, size },
     });
-    expect(fs.statSync(partOf(claimed)).size).toBe(0);
+    expect((await heldBy(claimed)).length).toBe(0);
     await claimOf(Date.now() - 1);
     expect((await me.chunk(claimed, 0, file)).body.received).toBe(size);
-    expect(fs.readFileSync(partOf(claimed))).toEqual(Buffer.from(file));
+    expect(await heldBy(claimed)).toEqual(Buffer.from(file));
   });
 
   it('lets one of two concurrent appends at the same offset win, in one process or two', async () => {
     const size = 300 * 1024;
     const part = 100 * 1024;
     const bytesOf = (fill: number) => new Uint8Array(part).fill(fill);
-    const held = (id: string, from: number) => {
-      const file = path.join(uploadsDir(), `${hashToken(id)}.part`);
-      return fs.readFileSync(file).subarray(from, from + part);
-    };
+    const held = async (id: string, from: number) => (await heldBy(id)).subarray(from, from + part);
     const uniform = (bytes: Uint8Array) => bytes.every((b) => b === bytes[0]);
 
     // One process: the requests queue; the second finds the chunk held and is answered unchanged.
@@ -352,9 +384,9 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
     const [a, b] = await Promise.all([me.chunk(id, 0, bytesOf(0x41)), me.chunk(id, 0, bytesOf(0x42))]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect([a.body.received, b.body.received]).toEqual([part, part]);
-    expect(uniform(held(id, 0))).toBe(true);
+    expect(uniform(await held(id, 0))).toBe(true);
 
-    // Two processes over the same database and data directory: each has its own service.
+    // Two processes over the same database and chunk store: each has its own service.
     const db = server.ctx.db.kysely;
     const ownerKey = (
       await db
@@ -364,23 +396,7 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
         .executeTakeFirstOrThrow()
     ).owner;
     const owner: UploadOwner = { key: ownerKey, mayUploadTo: () => true };
-    const processes = [0, 1].map(
-      () =>
-        new UploadSessionService({
-          repo: new UploadSessionsRepository(db),
-          chunks: new UploadChunkStore(server.dataDir),
-          ingest: server.ctx.services.ingest,
-          answerOf: uploadAnswer,
-          limits: {
-            maxFileBytes: 40 * MB,
-            ownerBytes: 48 * MB,
-            ownerSessions: 200,
-            totalBytes: 1024 * MB,
-            ttlMs: 3600_000,
-          },
-        }),
-    );
-    const [first, second] = processes as [UploadSessionService, UploadSessionService];
+    const [first, second] = [processOf(), processOf()];
 
     // The first holds the claim while its body streams; the second is told 409 and changes nothing.
     const slow = new PassThrough();
@@ -399,7 +415,7 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
     expect(overHttp.body.received).toBe(part);
     slow.end(bytesOf(0x43).subarray(part / 2));
     expect((await running).received).toBe(2 * part);
-    expect(held(id, part)).toEqual(Buffer.from(bytesOf(0x43)));
+    expect(await held(id, part)).toEqual(Buffer.from(bytesOf(0x43)));
 
     // Both at once: exactly one writes; the bytes held are one body's, never a mix.
     const results = await Promise.allSettled(
@@ -408,7 +424,7 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
       ),
     );
     expect((await me.status(id)).body.received).toBe(size);
-    const bytes = held(id, 2 * part);
+    const bytes = await held(id, 2 * part);
     expect(uniform(bytes)).toBe(true);
     expect([0x45, 0x46]).toContain(bytes[0]);
     for (const r of results) {
@@ -425,7 +441,7 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
       .where('id_hash', '=', hashToken(id))
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ claim: null, claim_expires: null });
-    expect(filesUnder(uploadsDir()).filter((f) => f.endsWith('.chunk'))).toEqual([]);
+    expect(await chunks.staged()).toEqual([]);
 
     // The claim of a process that died mid-append lapses: another append takes the offset over.
     const orphaned = (await me.create(size, emergency)).body.id as string;
@@ -444,7 +460,7 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
     });
     await claimOf('f'.repeat(32), Date.now() - 1);
     expect((await me.chunk(orphaned, 0, bytesOf(0x47))).body.received).toBe(part);
-    expect(held(orphaned, 0)).toEqual(Buffer.from(bytesOf(0x47)));
+    expect(await held(orphaned, 0)).toEqual(Buffer.from(bytesOf(0x47)));
   });
 
   it('refuses a corrupt file on completion, storing nothing and dropping the session', async () => {
@@ -464,15 +480,16 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
     expect(await counts()).toEqual(before);
     const leftover = await server.ctx.db.kysely
       .selectFrom('upload_sessions')
-      .select('id_hash')
+      .select(['id_hash', 'received'])
       .where('answer', 'is', null)
       .execute();
-    // Only the sessions other tests left open remain, each with its temp file.
-    expect(
-      filesUnder(uploadsDir())
-        .map((f) => path.basename(f, '.part'))
-        .sort(),
-    ).toEqual(leftover.map((r) => r.id_hash).sort());
+    // Only the sessions other tests left open hold bytes, each that received any holding them (the
+    // file store keeps an empty file from creation on, the object store an object per chunk).
+    const holding = await chunks.sessions();
+    expect(leftover.map((r) => r.id_hash)).toEqual(expect.arrayContaining(holding));
+    expect(holding).toEqual(
+      expect.arrayContaining(leftover.filter((r) => Number(r.received) > 0).map((r) => r.id_hash)),
+    );
   });
 
   it("sweeps expired sessions, orphan temp files and dead appends' staging files, keeping live sessions' files", async () => {
@@ -480,27 +497,31 @@ describe.each(DIALECTS)('resumable upload sessions on %s', (dialect) => {
     await me.chunk(id, 0, new Uint8Array(10));
     const live = (await me.create(1000, emergency)).body.id as string;
     await me.chunk(live, 0, new Uint8Array(10));
-    const old = new Date(Date.now() - 3 * 24 * 3600_000);
-    // A live session's file last written long ago (a paused upload) is still its own.
-    const livePart = path.join(uploadsDir(), `${hashToken(live)}.part`);
-    fs.utimesSync(livePart, old, old);
-    const orphan = path.join(uploadsDir(), `${'a'.repeat(64)}.part`);
-    const staged = path.join(uploadsDir(), `${hashToken(live)}.${'0'.repeat(32)}.chunk`);
-    for (const file of [orphan, staged]) {
-      fs.writeFileSync(file, 'left by a crash');
-      fs.utimesSync(file, old, old);
-    }
+    const leftByCrash = new TextEncoder().encode('left by a crash');
+    await chunks.plantSession('a'.repeat(64), leftByCrash);
+    await chunks.plantStaged(hashToken(live), '0'.repeat(32), leftByCrash);
+    // The sweeper runs three days on, so every file or object is long unwritten (an object's write
+    // time cannot be set back): a live session's bytes last written long ago (a paused upload) are
+    // still its own.
+    const later = Date.now() + 3 * 24 * 3600_000;
     await server.ctx.db.kysely
       .updateTable('upload_sessions')
       .set({ expires: Date.now() - 1 })
       .where('id_hash', '!=', hashToken(live))
       .execute();
-    const swept = await server.ctx.services.uploadSessions.sweep();
+    await server.ctx.db.kysely
+      .updateTable('upload_sessions')
+      .set({ expires: later + 3600_000 })
+      .where('id_hash', '=', hashToken(live))
+      .execute();
+    const swept = await processOf(() => later).sweep();
     expect(swept.orphans).toBe(1);
     expect(swept.sessions).toBeGreaterThanOrEqual(1);
-    expect(filesUnder(uploadsDir())).toEqual([livePart]);
+    expect(await chunks.sessions()).toEqual([hashToken(live)]);
+    expect(await chunks.staged()).toEqual([]);
+    expect((await heldBy(live)).subarray(0, 10)).toEqual(Buffer.alloc(10));
     await server.ctx.db.kysely.deleteFrom('upload_sessions').where('id_hash', '=', hashToken(live)).execute();
-    fs.rmSync(livePart);
+    await chunks.store.remove(hashToken(live));
     const rows = await server.ctx.db.kysely.selectFrom('upload_sessions').select('id_hash').execute();
     expect(rows).toEqual([]);
     expect((await me.status(id)).body.error_type).toBe('NOT_FOUND');
