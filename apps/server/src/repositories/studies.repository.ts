@@ -1,5 +1,6 @@
 import { STUDY_STATUS, type StudyCustomFieldValue } from '@imaging-inbox/contract';
 import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
+import { sql } from 'kysely';
 import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
 import { countableFromCounts, totalFromCountsQuery } from './study-counts.sql.js';
@@ -204,16 +205,13 @@ export class StudiesRepository {
     const tags = new Map<string, string[]>();
     const customFields = new Map<string, StudyCustomFieldValue[]>();
     if (!uuids.length) return { tags, customFields };
-    const [tagRows, fieldRows] = await Promise.all([
-      this.tagsOf.execute(this.db, uuids),
-      this.customFieldsOf.execute(this.db, uuids),
-    ]);
-    for (const r of tagRows) {
-      const list = tags.get(r.study_uuid);
-      if (list) list.push(r.tag);
-      else tags.set(r.study_uuid, [r.tag]);
-    }
-    for (const r of fieldRows) {
+    for (const r of await this.extrasOf.execute(this.db, uuids)) {
+      if (r.kind === 'tag') {
+        const list = tags.get(r.study_uuid);
+        if (list) list.push(r.key);
+        else tags.set(r.study_uuid, [r.key]);
+        continue;
+      }
       const value: StudyCustomFieldValue =
         r.field_name === null
           ? { name: r.key, value: r.value }
@@ -225,28 +223,35 @@ export class StudiesRepository {
     return { tags, customFields };
   }
 
-  // A page's extras, compiled once per page length (every study/list reads them).
-  private readonly tagsOf = new InListTemplate((uuids) =>
+  // A page's tags and custom fields in one statement (every study/list reads them), compiled once
+  // per page length: tags by name, then fields by key.
+  private readonly extrasOf = new InListTemplate((uuids) =>
     this.db
       .selectFrom('study_tags')
-      .select(['study_uuid', 'tag'])
-      .where('study_uuid', 'in', uuids)
-      .orderBy('tag'),
-  );
-
-  private readonly customFieldsOf = new InListTemplate((uuids) =>
-    this.db
-      // Values of account-defined fields are keyed by the definition's uuid: answer its name.
-      .selectFrom('study_customfields')
-      .leftJoin('custom_fields', 'custom_fields.uuid', 'study_customfields.name')
       .select([
-        'study_customfields.study_uuid',
-        'study_customfields.name as key',
-        'study_customfields.value',
-        'custom_fields.name as field_name',
+        'study_uuid',
+        sql<'tag' | 'field'>`'tag'`.as('kind'),
+        'tag as key',
+        sql<string | null>`null`.as('value'),
+        sql<string | null>`null`.as('field_name'),
       ])
-      .where('study_customfields.study_uuid', 'in', uuids)
-      .orderBy('study_customfields.name'),
+      .where('study_uuid', 'in', uuids)
+      .unionAll(
+        this.db
+          // Values of account-defined fields are keyed by the definition's uuid: answer its name.
+          .selectFrom('study_customfields')
+          .leftJoin('custom_fields', 'custom_fields.uuid', 'study_customfields.name')
+          .select([
+            'study_customfields.study_uuid',
+            sql<'tag' | 'field'>`'field'`.as('kind'),
+            'study_customfields.name as key',
+            'study_customfields.value',
+            'custom_fields.name as field_name',
+          ])
+          .where('study_customfields.study_uuid', 'in', uuids),
+      )
+      .orderBy('kind', 'desc')
+      .orderBy('key'),
   );
 
   findByUuid(uuid: string): Promise<StudyRow | undefined> {
