@@ -78,6 +78,57 @@ describe('api client', () => {
     await expect(api.get('session/user')).rejects.toMatchObject({ code: 'NETWORK_ERROR', status: 0 });
   });
 
+  it('builds a link from a path of the call map, its route segments and parameters', () => {
+    expect(
+      api.url('storage/study/:storage_namespace/:study_uid/attachment/:id/version/:version/:filename?', {
+        route: { storage_namespace: 'ns 1', study_uid: '1.2', id: 'a', version: '2', filename: 'r é.pdf' },
+        params: { phi_namespace: 'p', disposition: 'inline' },
+      }),
+    ).toBe(
+      '/api/v3/storage/study/ns%201/1.2/attachment/a/version/2/r%20%C3%A9.pdf?sid=S1&phi_namespace=p&disposition=inline',
+    );
+    expect(api.url('send/public/download', { params: { grant: 'g/1' }, withSid: false })).toBe(
+      '/api/v3/send/public/download?grant=g%2F1',
+    );
+  });
+
+  it('opens a file with the sid in the Authorization header and throws a refusal with its body', async () => {
+    fetchMock.mockResolvedValue(new Response('PK', { status: 200 }));
+    const response = await api.open('study/download', { params: { uuids: '["u1"]', bundle: 'dicom' } });
+    expect(await response.text()).toBe('PK');
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/v3/study/download?uuids=%5B%22u1%22%5D&bundle=dicom');
+    expect((init?.headers as Record<string, string>)['Authorization']).toBe('Bearer S1');
+    const refusal = { status: 'ERROR', error_type: 'NOT_PERMITTED', error_subtype: 'burned_in_text' };
+    fetchMock.mockResolvedValue(answer(412, refusal));
+    await expect(api.open('study/download', { params: { uuids: '["u1"]' } })).rejects.toMatchObject({
+      code: 'NOT_PERMITTED',
+      status: 412,
+      body: refusal,
+    });
+  });
+
+  it('ends the session on a 401 from a file, a delete or a last word sent as the page unloads', async () => {
+    const onUnauthorized = vi.fn();
+    setUnauthorizedHandler(onUnauthorized);
+    fetchMock.mockImplementation(() => Promise.resolve(answer(401, { status: 'ERROR' })));
+    await expect(api.open('study/download', { params: { uuids: '[]' } })).rejects.toBeInstanceOf(ApiError);
+    sessionStorage.setItem('sid', 'S1');
+    await expect(
+      api.delete('storage/study/:storage_namespace/:study_uid/attachment/:id', {
+        route: { storage_namespace: 'n', study_uid: 's', id: 'a' },
+      }),
+    ).rejects.toBeInstanceOf(ApiError);
+    sessionStorage.setItem('sid', 'S1');
+    await expect(
+      api.call('study/sync', { uuid: 'u', image_count: 1 }, { keepalive: true }),
+    ).rejects.toBeInstanceOf(ApiError);
+    expect(onUnauthorized).toHaveBeenCalledTimes(3);
+    expect(fetchMock.mock.calls[1]?.[1]?.method).toBe('DELETE');
+    expect(fetchMock.mock.calls[2]?.[1]?.keepalive).toBe(true);
+    expect(sessionStorage.getItem('sid')).toBeNull();
+  });
+
   it('rejects other statuses as unexpected', async () => {
     fetchMock.mockResolvedValue(answer(500, { boom: 1 }));
     await expect(api.get('session/user')).rejects.toMatchObject({ code: 'UNEXPECTED_ERROR', status: 500 });

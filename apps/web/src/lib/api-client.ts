@@ -18,6 +18,8 @@ interface CallOptions {
   /** Defaults to true: adds the stored sid (query on GET, body otherwise). */
   withSid?: boolean;
   signal?: AbortSignal;
+  /** Sent even as the page unloads (fetch's keepalive): a last word no one waits for. */
+  keepalive?: boolean;
 }
 
 function toEntries(params: Params, sid: string | null): [string, string][] {
@@ -89,6 +91,7 @@ function apiPost<T>(path: string, params: Params = {}, options: CallOptions = {}
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(toEntries(params, sid)).toString(),
     signal: options.signal,
+    ...(options.keepalive ? { keepalive: true } : {}),
   });
 }
 
@@ -126,25 +129,28 @@ function apiBundle<T>(calls: ({ URL: string } & Params)[], options: CallOptions 
 }
 
 /**
- * GET api/v3/{path} as a file (the audit log's CSV): the sid goes in the Authorization header, so it
- * is in no URL the browser keeps (history, downloads list, a Referer) or a proxy logs. Answers the
- * body as a Blob; an error answer throws as any other call does.
+ * GET api/v3/{path} as a file to read as it arrives (an archive counted for progress, the audit
+ * log's CSV): the sid goes in the Authorization header, so it is in no URL the browser keeps
+ * (history, downloads list, a Referer) or a proxy logs. Answers the response once it is OK; an
+ * error answer throws with its error_type and body (a refusal's subtype says why).
  */
-async function apiGetFile(path: string, params: Params, options: CallOptions = {}): Promise<Blob> {
-  const sid = getSid();
+async function apiGetResponse(path: string, params: Params, options: CallOptions = {}): Promise<Response> {
+  const sid = options.withSid === false ? null : getSid();
   const query = new URLSearchParams(toEntries(params, null)).toString();
-  const response = await fetchApi(`${API_BASE}/${path}?${query}`, {
+  const response = await fetchApi(`${API_BASE}/${path}${query ? `?${query}` : ''}`, {
     headers: sid ? { Authorization: `Bearer ${sid}` } : {},
     signal: options.signal,
   });
-  if (response.ok) return response.blob();
+  if (response.ok) return response;
   let code: string = CLIENT_ERROR_CODES.unexpected;
+  let body: Partial<ApiErrorBody> | undefined;
   try {
-    code = ((await response.json()) as Partial<ApiErrorBody>).error_type ?? code;
+    body = (await response.json()) as Partial<ApiErrorBody>;
+    code = body.error_type ?? code;
   } catch {
     // not JSON: keep the generic code
   }
-  throw new ApiError(code, response.status);
+  throw new ApiError(code, response.status, body);
 }
 
 /** What an upload call sends besides its path (docs/api-v3.md "Upload sessions"). */
@@ -153,7 +159,7 @@ export interface UploadRequest<P extends ApiPath> {
   route?: ApiPathParams<P>;
   /** Parameters, in the query string (the body is the file). */
   params?: ApiParams<P>;
-  method?: 'GET' | 'POST' | 'PUT';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The file itself (raw) or a form holding it. */
   body?: Blob | FormData;
   /** Of a raw body (`application/dicom`, `application/octet-stream`); a form sets its own. */
@@ -195,6 +201,28 @@ async function upload<P extends ApiPath>(path: P, request: UploadRequest<P>): Pr
   return body as ApiAnswer<P>;
 }
 
+/** What a file call (`api.open`) or a link (`api.url`) sends besides its path. */
+export interface FileRequest<P extends ApiPath> {
+  /** The path's `:name` segments. */
+  route?: ApiPathParams<P>;
+  params?: ApiParams<P>;
+  /** Defaults to true. A link carries the sid in its query (a browser's navigation sends no header). */
+  withSid?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * The address of a call the browser itself goes to (an attachment opened in a tab, the sign-in
+ * provider's start, a visitor's ZIP): typed by the call map like every call. A link cannot carry a
+ * header, so its sid rides in the query: prefer `api.open` where the page can fetch the file.
+ */
+function apiUrl<P extends ApiPath>(path: P, request: Omit<FileRequest<P>, 'signal'> = {}): string {
+  const sid = request.withSid === false ? null : getSid();
+  const query = new URLSearchParams(toEntries(request.params ?? {}, sid)).toString();
+  const url = `${API_BASE}/${fillRoute(path, request.route)}`;
+  return query ? `${url}?${query}` : url;
+}
+
 /** One sub-request of a bundle: a call's path as `URL` and its parameters. */
 export type BundleCall = { [P in ApiPath]: { URL: P } & ApiParams<P> }[ApiPath];
 
@@ -212,8 +240,13 @@ export const api = {
   get: <P extends ApiPath>(path: P, params?: ApiParams<P>, options?: CallOptions): Promise<ApiAnswer<P>> =>
     apiGet<ApiAnswer<P>>(path, params, options),
   /** A call's answer as a file (a CSV export), the sid in the Authorization header. */
-  file: <P extends ApiPath>(path: P, params: ApiParams<P>, options?: CallOptions): Promise<Blob> =>
-    apiGetFile(path, params, options),
+  file: async <P extends ApiPath>(path: P, params: ApiParams<P>, options?: CallOptions): Promise<Blob> =>
+    (await apiGetResponse(path, params, options)).blob(),
+  /** A call's answer as a response to read as it streams (an archive with progress), the sid in a header. */
+  open: <P extends ApiPath>(path: P, request: FileRequest<P> = {}): Promise<Response> =>
+    apiGetResponse(fillRoute(path, request.route), request.params ?? {}, request),
+  /** The address of a call the browser goes to itself (a link); see apiUrl. */
+  url: apiUrl,
   /** POST api/v3/{path} as multipart: one file with its fields, the sid in the Authorization header. */
   multipart: <P extends ApiPath>(
     path: P,
@@ -224,4 +257,9 @@ export const api = {
   /** POST api/v3/bundle: sub-requests answered in order (each answer typed by the caller). */
   bundle: <T>(calls: BundleCall[], options?: CallOptions): Promise<T[]> => apiBundle<T>(calls, options),
   upload,
+  /** A call on DELETE (an attachment), answered and refused as an upload call is. */
+  delete: <P extends ApiPath>(
+    path: P,
+    request: Omit<UploadRequest<P>, 'method' | 'body' | 'contentType'> = {},
+  ) => upload(path, { ...request, method: 'DELETE' }),
 };

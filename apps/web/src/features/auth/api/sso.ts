@@ -1,4 +1,4 @@
-import { API_BASE, api } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { STORAGE_KEYS } from '../../../lib/storage';
 
 /** Whether some account signs in through a provider, and (with an e-mail) which one this address uses. */
@@ -16,8 +16,6 @@ export function markSsoStarted(now = Date.now()): void {
 
 /** Where the browser goes to sign in through a provider: the server sends it on to the provider's page. */
 export function ssoStartUrl(by: { email?: string; accountId?: string }): string {
-  const query = new URLSearchParams();
-  if (by.accountId) query.set('account_id', by.accountId);
-  else if (by.email) query.set('email', by.email);
-  return `${API_BASE}/session/sso/start?${query.toString()}`;
+  const params = by.accountId ? { account_id: by.accountId } : by.email ? { email: by.email } : {};
+  return api.url('session/sso/start', { params, withSid: false });
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api, API_BASE } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 // The recipient of an e-mailed exam has no account: these calls never carry a session.
 const noSid = { withSid: false } as const;
@@ -30,4 +30,4 @@ export const useSendLinkStudy = (grant: string | null) =>
 
 /** The ZIP of the exam; the grant is short-lived and tied to this verified visit. */
 export const sendLinkDownloadUrl = (grant: string) =>
-  `${API_BASE}/send/public/download?grant=${encodeURIComponent(grant)}`;
+  api.url('send/public/download', { params: { grant }, ...noSid });

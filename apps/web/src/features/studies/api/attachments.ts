@@ -1,21 +1,19 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AttachmentUploadAnswer, ErrorType, Study } from '@imaging-inbox/contract';
+import type { AttachmentUploadAnswer, Study } from '@imaging-inbox/contract';
 import { ATTACHMENT_PAGE_ROWS } from '@imaging-inbox/contract';
-import { api, API_BASE } from '../../../lib/api-client';
-import { ApiError, CLIENT_ERROR_CODES } from '../../../lib/api-error';
-import { getSid } from '../../../lib/storage';
+import { api } from '../../../lib/api-client';
 import { refreshStudies } from './study-cache';
 
-/** The storage address of a study's attachments, with phi_namespace and the sid in the query. */
-function storagePath(study: Study, suffix = '', query: Record<string, string> = {}): string {
-  const params = new URLSearchParams({ phi_namespace: study.phi_namespace, ...query });
-  const sid = getSid();
-  if (sid) params.set('sid', sid);
-  const path = `storage/study/${encodeURIComponent(study.storage_namespace)}/${encodeURIComponent(study.study_uid)}/attachment${suffix}`;
-  return `${API_BASE}/${path}?${params.toString()}`;
-}
+/** The study's place in storage, the `:name` segments of every attachment path. */
+const storageOf = (study: Study) => ({
+  storage_namespace: study.storage_namespace,
+  study_uid: study.study_uid,
+});
 
-/** Download (or, with `inline`, view) one version of an attachment. */
+/**
+ * Download (or, with `inline`, view) one version of an attachment: a link the browser opens
+ * itself, so its sid rides in the query.
+ */
 export function attachmentUrl(
   study: Study,
   id: string,
@@ -23,8 +21,10 @@ export function attachmentUrl(
   filename: string,
   disposition: 'attachment' | 'inline' = 'attachment',
 ): string {
-  const suffix = `/${encodeURIComponent(id)}/version/${version}/${encodeURIComponent(filename)}`;
-  return storagePath(study, suffix, disposition === 'inline' ? { disposition } : {});
+  return api.url('storage/study/:storage_namespace/:study_uid/attachment/:id/version/:version/:filename?', {
+    route: { ...storageOf(study), id, version: String(version), filename },
+    params: { phi_namespace: study.phi_namespace, ...(disposition === 'inline' ? { disposition } : {}) },
+  });
 }
 
 export const attachmentListQuery = (uuid: string, page: number) =>
@@ -40,38 +40,21 @@ export const attachmentListQuery = (uuid: string, page: number) =>
   });
 
 /** Multipart upload of one file; a refusal carries the server's error_type like other calls. */
-export async function uploadAttachment(study: Study, file: File): Promise<AttachmentUploadAnswer> {
+export function uploadAttachment(study: Study, file: File): Promise<AttachmentUploadAnswer> {
   const form = new FormData();
   form.append('file', file, file.name);
-  let response: Response;
-  try {
-    response = await fetch(storagePath(study), {
-      method: 'POST',
-      body: form,
-      credentials: 'same-origin',
-      headers: { 'X-Requested-With': 'XMLHttpRequest' },
-    });
-  } catch {
-    throw new ApiError(CLIENT_ERROR_CODES.network, 0);
-  }
-  const body = (await response.json().catch(() => null)) as
-    (AttachmentUploadAnswer & { error_type?: ErrorType }) | null;
-  if (!response.ok || !body) {
-    throw new ApiError(body?.error_type ?? CLIENT_ERROR_CODES.unexpected, response.status, body);
-  }
-  return body;
+  return api.upload('storage/study/:storage_namespace/:study_uid/attachment', {
+    route: storageOf(study),
+    params: { phi_namespace: study.phi_namespace },
+    body: form,
+  });
 }
 
 export async function deleteAttachment(study: Study, id: string): Promise<void> {
-  const response = await fetch(storagePath(study, `/${encodeURIComponent(id)}`), {
-    method: 'DELETE',
-    credentials: 'same-origin',
-    headers: { 'X-Requested-With': 'XMLHttpRequest' },
+  await api.delete('storage/study/:storage_namespace/:study_uid/attachment/:id', {
+    route: { ...storageOf(study), id },
+    params: { phi_namespace: study.phi_namespace },
   });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error_type?: string } | null;
-    throw new ApiError(body?.error_type ?? CLIENT_ERROR_CODES.unexpected, response.status, body);
-  }
 }
 
 /** Upload and delete both refresh the list and the study's attachment_count. */

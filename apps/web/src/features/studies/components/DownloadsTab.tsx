@@ -19,7 +19,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { formatMegabytes } from '../../../lib/format';
 import { useAnonymizationProfiles } from '../../privacy';
 import { useInbox } from '../../../session/inbox-context';
-import { studiesDownloadUrl, studyDownloadUrl, type DownloadBundle } from '../api/study-download';
+import { studiesDownload, studyDownload, type DownloadBundle } from '../api/study-download';
 import { studySeriesQuery } from '../api/study-series';
 import { downloadFile, percent, type DownloadProgress } from '../lib/download';
 import { refusedForBurnedInText, refusedNotice } from '../lib/deidentified';
@@ -155,14 +155,14 @@ export function DownloadsTab({ studies }: { studies: Study[] }) {
     const controller = new AbortController();
     abort.current = controller;
     const deidentify = mayDeidentify && profileId !== null ? profileId : undefined;
-    const url = single
-      ? studyDownloadUrl(single, seriesChoice, bundle, deidentify)
-      : studiesDownloadUrl(studies, bundle);
+    const open = single
+      ? studyDownload(single, seriesChoice, bundle, deidentify)
+      : studiesDownload(studies, bundle);
     const extension = bundle === 'iso' ? 'iso' : 'zip';
     const fallback = single ? `study_${single.study_uid}.${extension}` : `studies.${extension}`;
     setProgress({ loaded: 0, total: null });
     try {
-      const { refused } = await downloadFile(url, fallback, setProgress, controller.signal);
+      const { refused } = await downloadFile(open, fallback, setProgress, controller.signal);
       const leftOut = refusedNotice(refused, t);
       if (leftOut) enqueueSnackbar(`${t('Download complete')}. ${leftOut}`, { variant: 'warning' });
       else enqueueSnackbar(t('Download complete'), { variant: 'success' });

@@ -1,4 +1,3 @@
-import { ApiError, CLIENT_ERROR_CODES } from '../../../lib/api-error';
 import { saveBlob } from '../../../lib/save-blob';
 
 export interface DownloadProgress {
@@ -40,36 +39,20 @@ export function percent(progress: DownloadProgress): number | null {
 }
 
 /**
- * Fetches a file, counting the bytes of the body stream against Content-Length for progress, then
- * saves it through a Blob URL and an anchor. The whole archive is held in memory as a Blob until it
- * is saved: acceptable for the studies here, but a study of several GB would be better handed to
- * the browser's own download (a plain link) or a service-worker stream.
+ * Opens a file's answer (`open`: through the api client, so a refusal throws with its error_type
+ * and body, and an ended session signs out as any call does), counting the bytes of the body stream
+ * against Content-Length for progress, then saves it through a Blob URL and an anchor. The whole
+ * archive is held in memory as a Blob until it is saved: acceptable for the studies here, but a
+ * study of several GB would be better handed to the browser's own download (a plain link) or a
+ * service-worker stream.
  */
 export async function downloadFile(
-  url: string,
+  open: (signal?: AbortSignal) => Promise<Response>,
   fallbackName: string,
   onProgress: (progress: DownloadProgress) => void,
   signal?: AbortSignal,
 ): Promise<{ name: string; size: number; refused: RefusedFiles }> {
-  let response: Response;
-  try {
-    response = await fetch(url, { credentials: 'same-origin', signal });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(CLIENT_ERROR_CODES.network, 0);
-  }
-  if (!response.ok) {
-    let code: string = CLIENT_ERROR_CODES.unexpected;
-    let body: { error_type?: string } | undefined;
-    try {
-      body = (await response.json()) as { error_type?: string };
-      code = body.error_type ?? code;
-    } catch {
-      // not JSON: keep the generic code
-    }
-    // The body goes along: its subtype says why (burned_in_text for a de-identified download).
-    throw new ApiError(code, response.status, body);
-  }
+  const response = await open(signal);
   const length = Number(response.headers.get('Content-Length'));
   const total = Number.isFinite(length) && length > 0 ? length : null;
   const chunks: Uint8Array<ArrayBuffer>[] = [];

@@ -1,5 +1,4 @@
-import { api, API_BASE } from '../../../lib/api-client';
-import { getSid } from '../../../lib/storage';
+import { api } from '../../../lib/api-client';
 import type { StudyRegistrar } from '../lib/study-registration';
 
 /** study/add and study/sync as the signed-in wizard calls them (SPEC.md section 7, "Storage"). */
@@ -11,11 +10,7 @@ export const signedInStudyRegistrar: StudyRegistrar = {
   },
   // keepalive: the request is sent even though the page is being unloaded.
   syncOnLeave: (uuid, imageCount) =>
-    void fetch(`${API_BASE}/study/sync`, {
-      method: 'POST',
-      keepalive: true,
-      credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Requested-With': 'XMLHttpRequest' },
-      body: new URLSearchParams({ sid: getSid() ?? '', uuid, image_count: String(imageCount) }).toString(),
-    }).catch(() => undefined),
+    void api
+      .call('study/sync', { uuid, image_count: imageCount }, { keepalive: true })
+      .catch(() => undefined),
 };
