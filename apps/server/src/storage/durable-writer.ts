@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import {
   RECORD_HEADER,
@@ -31,44 +32,17 @@ import {
  * The worker is plain JavaScript evaluated from a string, so it runs unchanged under tsx, vitest
  * and the compiled server.
  */
-const WORKER_SOURCE = `
+/**
+ * The intake journal of one thread (intake-journal.ts has the layout and the why), as JavaScript
+ * source: the writer threads run it, and so does the main thread for the small files it writes
+ * itself (DurableWriter.write). `createJournal(journal, answer, sealed)` answers an object whose
+ * `append(key, file, bytes, id)` appends a record and calls `answer(id, error?)` once it is synced
+ * (false when the record is larger than the journal takes: nothing written, nobody answered).
+ */
+const JOURNAL_SOURCE = `
+function createJournal(journal, answer, reportSealed) {
 const fs = require('node:fs');
 const path = require('node:path');
-const { createHash } = require('node:crypto');
-const { parentPort, workerData } = require('node:worker_threads');
-const { syncDirectories, journal } = workerData;
-function syncDirectory(dir) {
-  const fd = fs.openSync(dir, 'r');
-  try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); }
-}
-// Digests in progress: job id → { hash, hashed: bytes of the memory hashed so far }.
-const digests = new Map();
-function hashUpTo(job, memory, upTo) {
-  let digest = digests.get(job);
-  if (!digest) digests.set(job, (digest = { hash: createHash('sha256'), hashed: 0 }));
-  if (upTo > digest.hashed) digest.hash.update(new Uint8Array(memory, digest.hashed, upTo - digest.hashed));
-  digest.hashed = Math.max(digest.hashed, upTo);
-  return digest;
-}
-parentPort.on('message', (message) => {
-  if (message.type === 'hash') return void hashUpTo(message.job, message.memory, message.upTo);
-  if (message.type === 'drop') return void digests.delete(message.job);
-  if (message.type === 'free') return void freeSegment(message.segment);
-  if (message.type === 'digest') {
-    const digest = hashUpTo(message.job, message.memory, message.upTo);
-    digests.delete(message.job);
-    const sha256 = digest.hash.digest('hex');
-    parentPort.postMessage({ id: message.id, value: sha256 });
-    const then = message.thenWrite;
-    // The same path as blobKey(sha256, suffix) (blob-store.ts) under the blob root.
-    if (then) write({ id: then.id, root: then.root, knownDirectory: false,
-      file: path.join(then.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256 + then.suffix),
-      bytes: new Uint8Array(message.memory, 0, message.upTo) });
-    return;
-  }
-  write(message);
-});
-// The intake journal of this thread (intake-journal.ts has the layout and the why).
 const ZEROS = Buffer.alloc(1 << 20);
 /** Space zero-filled ahead of the records at a time: the one sync that grows the file pays for it. */
 const GROW = 8 << 20;
@@ -105,7 +79,7 @@ const abandoned = new Set();
 function answerSynced(waiting, error) {
   for (const id of waiting) {
     if (abandoned.delete(id)) continue;
-    parentPort.postMessage(error ? failure(id, error) : { id });
+    answer(id, error);
   }
 }
 function flush() {
@@ -116,7 +90,8 @@ function flush() {
   fs.fdatasync(active.fd, (error) => {
     syncing = false;
     answerSynced(waiting, error);
-    if (unsynced.length) flush();
+    if (closing) closing();
+    else if (unsynced.length) flush();
   });
 }
 /** Before a seal: the active segment's records synced now, so the sealed segment holds no waiter. */
@@ -136,7 +111,7 @@ function seal() {
   flushNow();
   if (!active || active.files.length === 0) return;
   sealed.set(active.file, active);
-  parentPort.postMessage({ type: 'sealed', segment: active.file, files: active.files });
+  reportSealed(active.file, active.files);
   active = undefined;
 }
 function freeSegment(file) {
@@ -145,11 +120,7 @@ function freeSegment(file) {
   sealed.delete(file);
   spare.push(segment);
 }
-/**
- * Appends the blob's record; once it is synced (flush), its id is answered. false when it is larger
- * than the journal takes (nothing written, nobody answered).
- */
-function journalAppend(key, file, bytes, id) {
+function append(key, file, bytes, id) {
   const name = Buffer.from(key, 'utf8');
   const need = journal.recordHeader + name.length + bytes.length;
   if (need > journal.maxRecordBytes) return false;
@@ -178,11 +149,105 @@ function journalAppend(key, file, bytes, id) {
   active.files.push(file);
   unsynced.push(id);
   flush();
-  // Sealed once writes rest, so a quiet store's files are checkpointed soon after arriving.
+  // Sealed once writes rest, so a quiet store's files are checkpointed soon after arriving. The
+  // timer does not hold a process open (a start replays what a stop left unsealed).
   clearTimeout(sealTimer);
   sealTimer = setTimeout(seal, journal.sealAfterMs);
+  sealTimer.unref();
   return true;
 }
+/** A record whose file could not be created: its failure is answered already, not again once synced. */
+function abandon(id) {
+  abandoned.add(id);
+}
+/**
+ * The segments' files closed once the sync under way is over and the records after it are synced
+ * (a main-thread journal at the writer's close); then done().
+ */
+let closing;
+function close(done) {
+  clearTimeout(sealTimer);
+  closing = () => {
+    closing = undefined;
+    flushNow();
+    for (const segment of [active, ...sealed.values(), ...spare]) if (segment) fs.closeSync(segment.fd);
+    active = undefined;
+    sealed.clear();
+    spare.length = 0;
+    done();
+  };
+  if (!syncing) closing();
+}
+return { append, abandon, freeSegment, close };
+}
+`;
+
+/**
+ * Creates `file` (exclusive) with `bytes` once its journal record is appended; the record's sync is
+ * under way meanwhile. Throws what the create threw (the record stays: a replay writes the file
+ * back; unreferenced, the collector removes it). JavaScript source too, for the same two users.
+ */
+const CREATE_SOURCE = `
+function createJournaled(file, bytes, knownDirectory) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  if (!knownDirectory) fs.mkdirSync(path.dirname(file), { recursive: true });
+  const fd = fs.openSync(file, 'wx');
+  try {
+    for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset);
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+    throw error;
+  }
+  fs.closeSync(fd);
+}
+`;
+
+const WORKER_SOURCE = `
+const fs = require('node:fs');
+const path = require('node:path');
+const { createHash } = require('node:crypto');
+const { parentPort, workerData } = require('node:worker_threads');
+const { syncDirectories } = workerData;
+${JOURNAL_SOURCE}
+${CREATE_SOURCE}
+const journal = workerData.journal && createJournal(
+  workerData.journal,
+  (id, error) => parentPort.postMessage(error ? failure(id, error) : { id }),
+  (segment, files) => parentPort.postMessage({ type: 'sealed', segment, files }),
+);
+function syncDirectory(dir) {
+  const fd = fs.openSync(dir, 'r');
+  try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); }
+}
+// Digests in progress: job id → { hash, hashed: bytes of the memory hashed so far }.
+const digests = new Map();
+function hashUpTo(job, memory, upTo) {
+  let digest = digests.get(job);
+  if (!digest) digests.set(job, (digest = { hash: createHash('sha256'), hashed: 0 }));
+  if (upTo > digest.hashed) digest.hash.update(new Uint8Array(memory, digest.hashed, upTo - digest.hashed));
+  digest.hashed = Math.max(digest.hashed, upTo);
+  return digest;
+}
+parentPort.on('message', (message) => {
+  if (message.type === 'hash') return void hashUpTo(message.job, message.memory, message.upTo);
+  if (message.type === 'drop') return void digests.delete(message.job);
+  if (message.type === 'free') return void journal.freeSegment(message.segment);
+  if (message.type === 'digest') {
+    const digest = hashUpTo(message.job, message.memory, message.upTo);
+    digests.delete(message.job);
+    const sha256 = digest.hash.digest('hex');
+    parentPort.postMessage({ id: message.id, value: sha256 });
+    const then = message.thenWrite;
+    // The same path as blobKey(sha256, suffix) (blob-store.ts) under the blob root.
+    if (then) write({ id: then.id, root: then.root, knownDirectory: false,
+      file: path.join(then.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256 + then.suffix),
+      bytes: new Uint8Array(message.memory, 0, message.upTo) });
+    return;
+  }
+  write(message);
+});
 function failure(id, error) {
   return { id, code: error.code || 'EIO', message: String(error.message || error) };
 }
@@ -191,26 +256,16 @@ function write({ id, file, root, bytes, knownDirectory }) {
   // sync under way on the thread pool while the file is created here, answered once both are done.
   let journaled = false;
   try {
-    journaled = journal !== undefined && journalAppend(path.relative(root, file), file, bytes, id);
+    journaled = journal !== undefined && journal.append(path.relative(root, file), file, bytes, id);
   } catch (error) {
     parentPort.postMessage(failure(id, error));
     return;
   }
   if (journaled) {
     try {
-      if (!knownDirectory) fs.mkdirSync(path.dirname(file), { recursive: true });
-      const fd = fs.openSync(file, 'wx');
-      try {
-        for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset);
-      } catch (error) {
-        fs.closeSync(fd);
-        fs.rmSync(file, { force: true });
-        throw error;
-      }
-      fs.closeSync(fd);
+      createJournaled(file, bytes, knownDirectory);
     } catch (error) {
-      // The record stays (a replay writes the file back; unreferenced, the collector removes it).
-      abandoned.add(id);
+      journal.abandon(id);
       parentPort.postMessage(failure(id, error));
     }
     return;
@@ -267,6 +322,44 @@ interface Slot {
   /** Digests begun on this thread and not yet finished or dropped. */
   digests: number;
 }
+
+/** JOURNAL_SOURCE's journal, as the main thread runs it. */
+interface InlineJournal {
+  append(key: string, file: string, bytes: Uint8Array, id: number): boolean;
+  abandon(id: number): void;
+  freeSegment(file: string): void;
+  close(done: () => void): void;
+}
+
+interface InlineCode {
+  createJournal(
+    journal: object,
+    answer: (id: number, error?: NodeJS.ErrnoException) => void,
+    sealed: (segment: string, files: string[]) => void,
+  ): InlineJournal;
+  createJournaled(file: string, bytes: Uint8Array, knownDirectory: boolean): void;
+}
+
+/** JOURNAL_SOURCE and CREATE_SOURCE made into functions of this thread, once. */
+let inlineCode: InlineCode | undefined;
+function loadInlineCode(): InlineCode {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- this file's own constant source, shared with the writer threads
+  const make = new Function(
+    'require',
+    `${JOURNAL_SOURCE}\n${CREATE_SOURCE}\nreturn { createJournal, createJournaled };`,
+  ) as (require: NodeJS.Require) => InlineCode;
+  return (inlineCode ??= make(createRequire(import.meta.url)));
+}
+
+/**
+ * The largest file the main thread writes itself, into its own intake journal. A small received
+ * instance (28 KB) cost the main thread about as much in handing it to a writer thread and taking
+ * its answer back (postMessage and the wake-ups: four thread hand-overs with the thread pool's
+ * sync) as the record's write and the file's create cost it here; its sync still runs on the
+ * thread pool. Larger ones (CT images, hashed on a writer thread as they arrive) stay there, so
+ * the main thread never copies much.
+ */
+export const INLINE_MAX_BYTES = 64 * 1024;
 
 /**
  * Posts a message awaiting one answer, or two when `second` adds the id of a second answer to it.
@@ -336,10 +429,13 @@ let threadSerial = 0;
 export class DurableWriter {
   private readonly slots: Slot[] = [];
   private nextId = 1;
-  /** Sealed journal segments waiting for a checkpoint, and the one under way. */
-  private sealed: { slot: Slot; segment: string; files: string[] }[] = [];
+  /** Sealed journal segments waiting for a checkpoint (and how to hand each back), and the one under way. */
+  private sealed: { free: () => void; segment: string; files: string[] }[] = [];
   private checkpointing: Promise<void> | undefined;
   private readonly threads: number[] = [];
+  /** The main thread's own intake journal (small files), made on first use; and its waiters. */
+  private inline: InlineJournal | undefined;
+  private readonly inlinePending = new Map<number, Pending>();
 
   constructor(
     private readonly root: string,
@@ -356,7 +452,61 @@ export class DurableWriter {
    * fsyncing the parents that gained an entry).
    */
   async write(file: string, bytes: Uint8Array, knownDirectory: boolean): Promise<void> {
+    const inline = this.writeInline(file, bytes, knownDirectory);
+    if (inline) return inline;
     await this.request(this.leastBusy(), { type: 'write', file, root: this.root, bytes, knownDirectory })[0];
+  }
+
+  /**
+   * A small file with a journal: its record appended to the main thread's journal (its sync starts
+   * on the thread pool at once, shared with the records that arrive while it runs) and the file
+   * created here meanwhile; settles once the record is synced. Undefined for a file the writer
+   * threads write (no journal, or larger than INLINE_MAX_BYTES).
+   */
+  private writeInline(file: string, bytes: Uint8Array, knownDirectory: boolean): Promise<void> | undefined {
+    if (!this.journalDir || bytes.byteLength > INLINE_MAX_BYTES) return undefined;
+    const journal = (this.inline ??= this.openInline(this.journalDir));
+    const id = this.nextId++;
+    const synced = new Promise<void>((resolve, reject) =>
+      this.inlinePending.set(id, { resolve: () => resolve(), reject }),
+    );
+    try {
+      if (!journal.append(path.relative(this.root, file), file, bytes, id)) {
+        this.inlinePending.delete(id);
+        return undefined;
+      }
+    } catch (error) {
+      this.inlinePending.delete(id);
+      return Promise.reject(asWriteError(error));
+    }
+    try {
+      loadInlineCode().createJournaled(file, bytes, knownDirectory);
+    } catch (error) {
+      journal.abandon(id);
+      this.inlinePending.delete(id);
+      return Promise.reject(asWriteError(error));
+    }
+    return synced;
+  }
+
+  private openInline(dir: string): InlineJournal {
+    const thread = ++threadSerial;
+    this.threads.push(thread);
+    return loadInlineCode().createJournal(
+      this.journalSettings(dir, thread),
+      (id, error) => {
+        const pending = this.inlinePending.get(id);
+        if (!pending) return;
+        this.inlinePending.delete(id);
+        if (error) pending.reject(asWriteError(error));
+        else pending.resolve(undefined);
+      },
+      (segment, files) => {
+        const journal = this.inline;
+        this.sealed.push({ free: () => journal?.freeSegment(segment), segment, files });
+        this.checkpoint();
+      },
+    );
   }
 
   /** Begins a SHA-256 on the least busy thread, which then counts as busy until it is finished. */
@@ -397,6 +547,10 @@ export class DurableWriter {
   }
 
   async close(): Promise<void> {
+    // Its records synced now (those waiting are answered), its segment files closed.
+    const inline = this.inline;
+    this.inline = undefined;
+    if (inline) await new Promise<void>((resolve) => inline.close(resolve));
     const slots = this.slots.splice(0);
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
     for (const slot of slots) this.fail(slot, new Error('durable writer closed'));
@@ -428,9 +582,7 @@ export class DurableWriter {
     // record's segment: every file a sealed segment covers is written by the time it is reported.
     this.checkpointing = syncFileSystem(this.root, files).then(
       () => {
-        for (const { slot, segment } of batch) {
-          if (this.slots.includes(slot)) slot.worker.postMessage({ type: 'free', segment });
-        }
+        for (const { free } of batch) free();
         this.checkpointing = undefined;
         this.checkpoint();
       },
@@ -449,10 +601,10 @@ export class DurableWriter {
     return this.slots.reduce((a, b) => (load(b) < load(a) ? b : a));
   }
 
-  private spawn(): Slot {
-    const thread = ++threadSerial;
-    const journal = this.journalDir && {
-      dir: this.journalDir,
+  /** What a journal of thread `thread` needs to know (JOURNAL_SOURCE). */
+  private journalSettings(dir: string, thread: number) {
+    return {
+      dir,
       thread,
       maxBytes: SEGMENT_MAX_BYTES,
       maxRecordBytes: RECORD_MAX_BYTES,
@@ -462,6 +614,11 @@ export class DurableWriter {
       recordHeader: RECORD_HEADER,
       recordMagic: RECORD_MAGIC,
     };
+  }
+
+  private spawn(): Slot {
+    const thread = ++threadSerial;
+    const journal = this.journalDir && this.journalSettings(this.journalDir, thread);
     if (journal) this.threads.push(thread);
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -473,7 +630,10 @@ export class DurableWriter {
     type Sealed = { type: 'sealed'; segment: string; files: string[] };
     worker.on('message', (answer: Answer | Sealed) => {
       if ('type' in answer) {
-        this.sealed.push({ slot, segment: answer.segment, files: answer.files });
+        const free = () => {
+          if (this.slots.includes(slot)) slot.worker.postMessage({ type: 'free', segment: answer.segment });
+        };
+        this.sealed.push({ free, segment: answer.segment, files: answer.files });
         return this.checkpoint();
       }
       const pending = slot.pending.get(answer.id);
@@ -497,4 +657,10 @@ export class DurableWriter {
     for (const pending of slot.pending.values()) pending.reject(error);
     slot.pending.clear();
   }
+}
+
+/** A failure of the main thread's own journal or create, as the writer threads answer theirs. */
+function asWriteError(error: unknown): DurableWriteError {
+  const failure = error as NodeJS.ErrnoException;
+  return new DurableWriteError(failure.code ?? 'EIO', String(failure.message ?? error));
 }

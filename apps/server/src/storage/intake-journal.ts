@@ -11,7 +11,8 @@ import { promisify } from 'node:util';
  * entry and its block allocation; an overwrite in place is the data alone: 0.5 ms against 2.5 ms
  * for a 28 KB instance on the machine of docs/performance-log.md).
  *
- * Each writer thread (durable-writer.ts) owns segment files `DATA_DIR/journal/<thread>-<n>.seg`.
+ * Each writer thread (durable-writer.ts), and the main thread for the small files it writes itself,
+ * owns segment files `DATA_DIR/journal/<thread>-<n>.seg`.
  * A stored blob is appended to the thread's active segment as a record (its key and bytes) and the
  * segment's fdatasync starts on the thread pool while the thread creates and writes the blob's own
  * file under its key, without a sync: once the record is synced the blob can be rebuilt whatever
