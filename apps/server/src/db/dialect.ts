@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { CompiledQuery, QueryResult, SqliteDatabase, SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer.js';
@@ -13,6 +13,24 @@ export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
   close(): Promise<void>;
+  /** SQLite only: its connection without Kysely in between (see SqliteDirect). */
+  sqlite?: SqliteDirect;
+}
+
+/**
+ * SQLite's one connection, reached without Kysely's executor: for the received instance's index
+ * transaction, where Kysely's work around each statement (connection hand-out, transaction object,
+ * result transforms) cost more CPU than SQLite's own (docs/performance-log.md, C-STORE, issue 34).
+ * Only while Kysely's connection is held (`kysely.connection().execute`), so that no other
+ * statement runs in between.
+ */
+export interface SqliteDirect {
+  /** Runs statements that answer no rows (BEGIN, COMMIT, pragmas), several separated by `;`. */
+  exec(source: string): void;
+  /** Runs a compiled query on the cached statement of its SQL, answering as Kysely's driver does. */
+  executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>>;
+  /** Whether a transaction is open (a failed COMMIT may leave it so). */
+  readonly inTransaction: boolean;
 }
 
 // PostgreSQL answers int8 (bigint, count(*)) as strings; every such value here is an epoch
@@ -48,14 +66,29 @@ export function openDatabase(
   sqlite.pragma('case_sensitive_like = ON');
   const checkpointer = background.checkpoints ? new WalCheckpointer(file, background.log) : undefined;
   if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-  const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-  });
+  const statements = withStatementCache(sqlite);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   const close = async () => {
     await checkpointer?.stop();
     await kysely.destroy();
   };
-  return { kysely, dialect: 'sqlite', close };
+  return { kysely, dialect: 'sqlite', close, sqlite: directOf(sqlite, statements) };
+}
+
+/** SqliteDirect on the connection and the statement cache Kysely uses too. */
+function directOf(sqlite: SQLite.Database, statements: SqliteDatabase): SqliteDirect {
+  return {
+    exec: (source) => void sqlite.exec(source),
+    executeQuery<R>({ sql, parameters }: CompiledQuery<R>): Promise<QueryResult<R>> {
+      const statement = statements.prepare(sql);
+      if (statement.reader) return Promise.resolve({ rows: statement.all(parameters) as R[] });
+      const { changes } = statement.run(parameters);
+      return Promise.resolve({ numAffectedRows: BigInt(changes), rows: [] });
+    },
+    get inTransaction() {
+      return sqlite.inTransaction;
+    },
+  };
 }
 
 const STATEMENT_CACHE_SIZE = 500;

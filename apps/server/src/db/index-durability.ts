@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
-import type { Db, DialectName } from './dialect.js';
+import type { Db, DialectName, SqliteDirect } from './dialect.js';
 import type { Database } from './schema.js';
 
 // Compiled once: these run around every received instance's index transaction.
@@ -37,6 +37,32 @@ export function transactionWithoutSync<T>(
       return await connection.transaction().execute(work);
     } finally {
       await connection.executeQuery(SQLITE_SYNC_FULL);
+    }
+  });
+}
+
+/**
+ * A transaction on SQLite's connection itself (SqliteDirect), at FULL or, without `synced`, at
+ * NORMAL as transactionWithoutSync: BEGIN with its pragma is one call and COMMIT with its pragma
+ * another, where Kysely spends four statements and a transaction object. `work` gets the held
+ * connection (for statements built with Kysely); compiled statements may go to `direct` meanwhile.
+ */
+export function sqliteTransaction<T>(
+  db: Kysely<Database>,
+  direct: SqliteDirect,
+  synced: boolean,
+  work: (connection: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    direct.exec(synced ? 'begin' : 'pragma synchronous = NORMAL; begin');
+    try {
+      const result = await work(connection);
+      direct.exec(synced ? 'commit' : 'commit; pragma synchronous = FULL');
+      return result;
+    } catch (error) {
+      if (direct.inTransaction) direct.exec('rollback');
+      if (!synced) direct.exec('pragma synchronous = FULL');
+      throw error;
     }
   });
 }

@@ -60,7 +60,7 @@ export function createKernel(config: Config, db: Db, log: (line: string) => void
     memberships: new MembershipsRepository(k),
     studies: new StudiesRepository(k),
     dicomweb: new DicomwebRepository(k),
-    ingest: new IngestRepository(k, db.dialect),
+    ingest: new IngestRepository(k, db.dialect, db.sqlite),
     audit: new AuditRepository(k),
     outbox: new OutboxRepository(k),
     dicomNodes: new DicomNodesRepository(k),

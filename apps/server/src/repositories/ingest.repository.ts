@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { modalityMask, STUDY_STATUS } from '@imaging-inbox/contract';
 import type { StudyEditableField } from '@imaging-inbox/contract';
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { ParsedInstance } from '../dicom/index.js';
-import type { DialectName } from '../db/dialect.js';
-import { transactionWithoutSync } from '../db/index-durability.js';
+import type { DialectName, SqliteDirect } from '../db/dialect.js';
+import { sqliteTransaction, transactionWithoutSync } from '../db/index-durability.js';
 import { QueryTemplate } from '../db/query-template.js';
 import type { AuditEventTable, Database, InstanceTable } from '../db/schema.js';
 import { searchKey } from './study-search.sql.js';
@@ -60,6 +60,8 @@ export class IngestRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: DialectName,
+    /** SQLite's connection itself: the index transaction and its compiled statements skip Kysely's executor. */
+    private readonly direct?: SqliteDirect,
   ) {}
 
   // The statements every received instance runs, compiled once (db/query-template.ts).
@@ -190,7 +192,7 @@ export class IngestRepository {
     audit: AuditInTransaction | undefined,
     options: { syncCommit: boolean; fileDurable?: Promise<unknown> },
   ): Promise<IndexResult> {
-    const work = async (trx: Transaction<Database>) => {
+    const work = async (trx: Kysely<Database>) => {
       const result = await this.indexIn(trx, p, target, blob, now);
       // In the same transaction: no second commit (and fsync) per instance, and no row without its event.
       const event = audit?.(result);
@@ -200,6 +202,7 @@ export class IngestRepository {
       markStoreStage('durable');
       return result;
     };
+    if (this.direct) return sqliteTransaction(this.db, this.direct, options.syncCommit, work);
     return options.syncCommit
       ? this.db.transaction().execute(work)
       : transactionWithoutSync(this.db, this.dialect, work);
@@ -331,8 +334,9 @@ export class IngestRepository {
     return rows[0];
   }
 
+  /** `trx` holds the transaction's connection; the compiled statements go to SQLite directly when they can. */
   private async indexIn(
-    trx: Transaction<Database>,
+    trx: Kysely<Database>,
     p: ParsedInstance,
     target: IndexTarget,
     blob: { key: string; sha256: string; size: number },
@@ -344,7 +348,7 @@ export class IngestRepository {
       modality: knownModalities,
     } = await this.ensureStudy(trx, p, target, now);
     const { uuid: seriesUuid, created: seriesCreated } = await this.ensureSeries(trx, p, studyUuid);
-    const inserted = await this.insertInstance.execute(trx, {
+    const inserted = await this.insertInstance.execute(this.direct ?? trx, {
       uuid: randomUUID(),
       study_uuid: studyUuid,
       series_uuid: seriesUuid,
@@ -363,7 +367,7 @@ export class IngestRepository {
     const duplicate = Number(inserted.numAffectedRows ?? 0) === 0;
     if (duplicate) return { studyUuid, seriesUuid, duplicate, studyCreated };
 
-    await this.countIntoSeries.execute(trx, { seriesUuid, size: blob.size });
+    await this.countIntoSeries.execute(this.direct ?? trx, { seriesUuid, size: blob.size });
     let modality: string | undefined;
     let modalityBits = 0;
     if (p.modality && !knownModalities.split('\\').includes(p.modality.toUpperCase())) {
@@ -395,7 +399,7 @@ export class IngestRepository {
         .where('uuid', '=', studyUuid)
         .execute();
     } else {
-      await this.countIntoStudy.execute(trx, {
+      await this.countIntoStudy.execute(this.direct ?? trx, {
         studyUuid,
         size: blob.size,
         newSeries: seriesCreated ? 1 : 0,
@@ -405,9 +409,12 @@ export class IngestRepository {
     return { studyUuid, seriesUuid, duplicate, studyCreated };
   }
 
-  private async ensureStudy(trx: Transaction<Database>, p: ParsedInstance, target: IndexTarget, now: number) {
+  private async ensureStudy(trx: Kysely<Database>, p: ParsedInstance, target: IndexTarget, now: number) {
     const existing = (
-      await this.studyByUid.execute(trx, { namespaceId: target.namespaceId, studyUid: p.studyInstanceUid })
+      await this.studyByUid.execute(this.direct ?? trx, {
+        namespaceId: target.namespaceId,
+        studyUid: p.studyInstanceUid,
+      })
     ).rows[0];
     if (existing) {
       // study/add made it empty: its first file's attributes are the study's, not what was typed.
@@ -444,9 +451,10 @@ export class IngestRepository {
     return { uuid: winner.uuid, created: false, modality: winner.modality };
   }
 
-  private async ensureSeries(trx: Transaction<Database>, p: ParsedInstance, studyUuid: string) {
-    const existing = (await this.seriesByUid.execute(trx, { studyUuid, seriesUid: p.seriesInstanceUid }))
-      .rows[0];
+  private async ensureSeries(trx: Kysely<Database>, p: ParsedInstance, studyUuid: string) {
+    const existing = (
+      await this.seriesByUid.execute(this.direct ?? trx, { studyUuid, seriesUid: p.seriesInstanceUid })
+    ).rows[0];
     if (existing) return { uuid: existing.uuid, created: false };
     const uuid = randomUUID();
     await trx
