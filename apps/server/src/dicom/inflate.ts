@@ -41,6 +41,13 @@ function tooLarge(ceiling: number): DicomParseError {
 /** Where the dataset of a deflated Part-10 file starts, or undefined for any other file. */
 function deflatedDatasetStart(file: Uint8Array): number | undefined {
   if (file.length < 132) return undefined;
+  // Most files are not deflated: the syntax's UID missing from the meta group's bytes says so
+  // without parsing the group (every received instance came here, and that parse showed).
+  const metaEnd = metaGroupEnd(file);
+  if (metaEnd !== undefined) {
+    const meta = Buffer.from(file.buffer, file.byteOffset, Math.min(metaEnd, file.length));
+    if (meta.indexOf(DEFLATED_EXPLICIT_LE, 132, 'latin1') === -1) return undefined;
+  }
   try {
     const meta = dicomParser.readPart10Header(file);
     const syntax = meta.string('x00020010')?.replace(/[\s\0]+$/, '');
@@ -49,6 +56,22 @@ function deflatedDatasetStart(file: Uint8Array): number | undefined {
   } catch {
     return undefined; // not a readable Part-10 header: the parse that follows says why
   }
+}
+
+/**
+ * Where the File Meta Information group ends, from its (0002,0000) group length when it comes
+ * first, as Part 10 requires; undefined without one.
+ */
+function metaGroupEnd(file: Uint8Array): number | undefined {
+  if (file.length < 144) return undefined;
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const isGroupLength =
+    view.getUint16(132, true) === 0x0002 &&
+    view.getUint16(134, true) === 0x0000 &&
+    file[136] === 0x55 && // 'U'
+    file[137] === 0x4c && // 'L'
+    view.getUint16(138, true) === 4;
+  return isGroupLength ? 144 + view.getUint32(140, true) : undefined;
 }
 
 /**
