@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
-import { storedFile, blobRoot } from '../support/blob-files.js';
+import { overwriteBlob, storedBlobKeys } from '../support/blob-files.js';
 
 /** Edit MRN (lock, study/set, unlock) changes the stored DICOM files, not only the index. */
 describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) => {
@@ -41,11 +41,17 @@ describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) =
       .execute();
 
   const dump = (file: string, tag: string) => execFileSync('dcmdump', ['+P', tag, file]).toString();
+  /** A stored blob copied to a file of its own for dcmdump, read through the server's blob store. */
+  let copies = 0;
+  const storedCopy = async (key: string) => {
+    const file = path.join(work, `stored-${++copies}.dcm`);
+    fs.writeFileSync(file, await server.ctx.services.blobs.read(key));
+    return file;
+  };
 
   it('writes the new MRN into every file, keeps the old one in Original Attributes, collects old blobs', async () => {
     const before = await instances();
     expect(before.length).toBeGreaterThan(0);
-    const oldPaths = before.map((i) => storedFile(server, i.blob_key));
 
     expect((await server.api.call('study/lock', { uuid: study.uuid }, clinician)).status).toBe(200);
     const set = await server.api.call(
@@ -60,7 +66,7 @@ describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) =
     expect(after).toHaveLength(before.length);
     for (const [i, row] of after.entries()) {
       expect(row.blob_key).not.toBe(before[i]!.blob_key);
-      const file = storedFile(server, row.blob_key);
+      const file = await storedCopy(row.blob_key);
       // The index describes the new file exactly.
       const bytes = fs.readFileSync(file);
       expect(bytes.length).toBe(Number(row.size));
@@ -74,7 +80,8 @@ describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) =
       expect(dump(file, '0400,0563')).toMatch(/LO \[IMGINBOX/);
     }
     // The old files went: no instance uses them any more (the demo study is not shared).
-    expect(oldPaths.filter((p) => fs.existsSync(p))).toEqual([]);
+    const kept = await Promise.all(before.map((i) => server.ctx.services.blobs.exists(i.blob_key)));
+    expect(kept.filter(Boolean)).toEqual([]);
 
     const sizes = await server.ctx.db.kysely
       .selectFrom('studies')
@@ -113,7 +120,7 @@ describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) =
       (await server.api.call('study/set', { uuid: study.uuid, patientid: 'MRN-EDITED-2' }, clinician)).status,
     ).toBe(200);
     const [row] = await instances();
-    const file = storedFile(server, row!.blob_key);
+    const file = await storedCopy(row!.blob_key);
     expect(dump(file, '0010,0020')).toMatch(/LO \[MRN-EDITED-2\]/);
     const items = dump(file, '0400,0561').match(/\(fffe,e000\) na \(Item/g) ?? [];
     // Two outer items, each with one Modified Attributes item.
@@ -122,9 +129,9 @@ describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) =
 
   it('changes no file and no index row when a stored file is unreadable', async () => {
     const before = await instances();
-    const broken = storedFile(server, before[0]!.blob_key);
-    const saved = fs.readFileSync(broken);
-    fs.writeFileSync(broken, Buffer.from('not dicom'));
+    const broken = before[0]!.blob_key;
+    const saved = await server.ctx.services.blobs.read(broken);
+    await overwriteBlob(server, broken, Buffer.from('not dicom'));
     try {
       const set = await server.api.call('study/set', { uuid: study.uuid, patientid: 'MRN-NEVER' }, clinician);
       expect(set.status).toBe(500);
@@ -136,19 +143,15 @@ describe.each(DIALECTS)('study/set rewrites the stored files on %s', (dialect) =
         .where('uuid', '=', study.uuid)
         .executeTakeFirstOrThrow();
       expect(row.patientid).toBe('MRN-EDITED-2');
-      // No stray blobs: every file under blobs/ is one an instance references.
+      // No stray blobs: every stored DICOM blob is one an instance references.
       const referenced = new Set(
-        (await server.ctx.db.kysely.selectFrom('instances').select('blob_key').execute()).map((r) =>
-          storedFile(server, r.blob_key),
+        (await server.ctx.db.kysely.selectFrom('instances').select('blob_key').execute()).map(
+          (r) => r.blob_key,
         ),
       );
-      const root = blobRoot(server);
-      const onDisk = (fs.readdirSync(root, { recursive: true }) as string[])
-        .map((f) => path.join(root, f))
-        .filter((f) => fs.statSync(f).isFile() && f.endsWith('.dcm'));
-      expect(onDisk.filter((f) => !referenced.has(f))).toEqual([]);
+      expect((await storedBlobKeys(server)).filter((key) => !referenced.has(key))).toEqual([]);
     } finally {
-      fs.writeFileSync(broken, saved);
+      await overwriteBlob(server, broken, saved);
     }
   });
 });

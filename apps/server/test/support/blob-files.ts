@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { S3BlobStore } from '../../src/storage/s3-blob-store.js';
 import type { TestServer } from './test-server.js';
 
 /**
@@ -27,4 +29,19 @@ export function blobRoot(server: TestServer): string {
 /** This server process's own temp area (bodies staged before they are stored). */
 export function tempRoot(server: TestServer): string {
   return path.join(server.ctx.config.dataDir, 'tmp');
+}
+
+/** The keys of every stored DICOM blob, through the server's blob store (whichever it is). */
+export async function storedBlobKeys(server: TestServer): Promise<string[]> {
+  return (await server.ctx.services.blobs.writtenSince(0)).keys.sort();
+}
+
+/**
+ * Replaces a stored blob's bytes in place, as a damaged disk or a tampered bucket would (the
+ * product never rewrites a content-addressed blob): the file itself, or the object at its key.
+ */
+export async function overwriteBlob(server: TestServer, key: string, bytes: Uint8Array): Promise<void> {
+  const blobs = server.ctx.services.blobs;
+  if (blobs instanceof S3BlobStore) await blobs.putPart(key, bytes);
+  else fs.writeFileSync(storedFile(server, key), bytes);
 }
