@@ -84,7 +84,9 @@ describe.each(DIALECTS)('codec isolation on %s', (dialect) => {
         expect([...answer.body.subarray(0, 4)]).toEqual(PNG_SIGNATURE);
       }
     }
-  });
+    // Each trap replaces a decoder worker (a new thread compiling its WebAssembly): dozens of them
+    // take a few seconds on an idle machine and more than the default 30 s on two busy cores.
+  }, 120_000);
 
   it('refuses a frame whose codestream claims a larger picture than its header, without decoding it', async () => {
     // JPEG 2000's SIZ says how large the picture is; one that claims 60,000 × 60,000 is not decoded.
