@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/dialect.js';
 import type { Db } from '../../src/db/dialect.js';
@@ -106,7 +104,7 @@ describe.each(DIALECTS)('a C-STORE index commit waits for its file on %s', (dial
     expect(result.duplicate).toBe(false);
     const rows = await instanceRows(sopInstanceUid);
     expect(rows).toHaveLength(1);
-    expect(fs.readFileSync(path.join(server.dataDir, 'blobs', rows[0]!.blob_key))).toEqual(bytes);
+    expect(await server.ctx.services.blobs.read(rows[0]!.blob_key)).toEqual(bytes);
   });
 
   it('leaves no row, no study and no file when the file cannot be made durable', async () => {
@@ -126,7 +124,7 @@ describe.each(DIALECTS)('a C-STORE index commit waits for its file on %s', (dial
       .execute();
     expect(studies).toEqual([]);
     const key = blobKey(createHash('sha256').update(bytes).digest('hex'));
-    expect(fs.existsSync(path.join(server.dataDir, 'blobs', key))).toBe(false);
+    expect(await server.ctx.services.blobs.exists(key)).toBe(false);
     // The connection is usable afterwards: the next instance goes in.
     const next = newInstance();
     await server.ctx.services.ingest.ingestBytes(next.bytes, target, source());
