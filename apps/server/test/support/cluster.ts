@@ -128,6 +128,11 @@ export class Haproxy {
     return `http://127.0.0.1:${this.httpPort}`;
   }
 
+  /** haproxy's process id while it runs (benches read its CPU). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;

@@ -39,6 +39,8 @@ function asPostgres(command: string, args: string[]): void {
 
 export interface PgCluster {
   url: (database: string) => string;
+  /** The postmaster's process id (its backends are its children), for benches that read their CPU. */
+  postmasterPid(): number;
   stop(): void;
 }
 
@@ -58,6 +60,7 @@ export async function startPgCluster(settings: { locale?: string } = {}): Promis
   asPostgres(pgBin('pg_ctl'), ['-D', dataDir, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
   return {
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    postmasterPid: () => Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]),
     stop() {
       try {
         asPostgres(pgBin('pg_ctl'), ['-D', dataDir, '-m', 'immediate', 'stop']);
