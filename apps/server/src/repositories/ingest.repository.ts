@@ -48,6 +48,14 @@ export interface IndexResult {
   studyCreated: boolean;
 }
 
+/** An instance's rows as indexIn left them, for countIn. */
+interface Placed {
+  result: IndexResult;
+  seriesCreated: boolean;
+  /** The study's modalities before this instance, backslash-separated. */
+  knownModalities: string;
+}
+
 /** The audit event to write with an instance, decided once the index knows what happened. */
 export type AuditInTransaction = (result: IndexResult) => Insertable<AuditEventTable> | undefined;
 
@@ -192,14 +200,23 @@ export class IngestRepository {
     audit: AuditInTransaction | undefined,
     options: { syncCommit: boolean; fileDurable?: Promise<unknown> },
   ): Promise<IndexResult> {
+    // On PostgreSQL the study's and series' counter rows are updated only once the file is durable:
+    // an update locks its row until the commit, and every instance of the study, from any
+    // association of any process, updates the same two rows, so locking them before the wait for
+    // the file (an object store's PUT) would queue all of them behind each file in turn. SQLite
+    // has one writer whichever the order.
+    const countsLast = this.dialect === 'postgres';
     const work = async (trx: Kysely<Database>) => {
-      const result = await this.indexIn(trx, p, target, blob, now);
+      const placed = await this.indexIn(trx, p, target, blob, now);
+      if (!countsLast) await this.countIn(trx, p, placed, blob, now);
+      const { result } = placed;
       // In the same transaction: no second commit (and fsync) per instance, and no row without its event.
       const event = audit?.(result);
       if (event) await trx.insertInto('audit_events').values(event).execute();
       markStoreStage('statements');
       await options.fileDurable;
       markStoreStage('durable');
+      if (countsLast) await this.countIn(trx, p, placed, blob, now);
       return result;
     };
     if (this.direct) return sqliteTransaction(this.db, this.direct, options.syncCommit, work);
@@ -334,14 +351,18 @@ export class IngestRepository {
     return rows[0];
   }
 
-  /** `trx` holds the transaction's connection; the compiled statements go to SQLite directly when they can. */
+  /**
+   * The study, series and instance rows (each created on first sight); countIn adds the instance to
+   * the counters. `trx` holds the transaction's connection; the compiled statements go to SQLite
+   * directly when they can.
+   */
   private async indexIn(
     trx: Kysely<Database>,
     p: ParsedInstance,
     target: IndexTarget,
     blob: { key: string; sha256: string; size: number },
     now: number,
-  ): Promise<IndexResult> {
+  ): Promise<Placed> {
     const {
       uuid: studyUuid,
       created: studyCreated,
@@ -365,8 +386,18 @@ export class IngestRepository {
       created: now,
     });
     const duplicate = Number(inserted.numAffectedRows ?? 0) === 0;
-    if (duplicate) return { studyUuid, seriesUuid, duplicate, studyCreated };
+    return { result: { studyUuid, seriesUuid, duplicate, studyCreated }, seriesCreated, knownModalities };
+  }
 
+  /** The series' and study's counters and the study's modalities, for an instance indexIn placed. */
+  private async countIn(
+    trx: Kysely<Database>,
+    p: ParsedInstance,
+    { result: { studyUuid, seriesUuid, duplicate }, seriesCreated, knownModalities }: Placed,
+    blob: { size: number },
+    now: number,
+  ): Promise<void> {
+    if (duplicate) return;
     await this.countIntoSeries.execute(this.direct ?? trx, { seriesUuid, size: blob.size });
     let modality: string | undefined;
     let modalityBits = 0;
@@ -406,7 +437,6 @@ export class IngestRepository {
         updated: now,
       });
     }
-    return { studyUuid, seriesUuid, duplicate, studyCreated };
   }
 
   private async ensureStudy(trx: Kysely<Database>, p: ParsedInstance, target: IndexTarget, now: number) {
@@ -457,7 +487,7 @@ export class IngestRepository {
     ).rows[0];
     if (existing) return { uuid: existing.uuid, created: false };
     const uuid = randomUUID();
-    await trx
+    const inserted = await trx
       .insertInto('series')
       .values({
         uuid,
@@ -470,7 +500,17 @@ export class IngestRepository {
         image_count: 0,
         size: 0,
       })
-      .execute();
-    return { uuid, created: true };
+      .onConflict((oc) => oc.columns(['study_uuid', 'series_uid']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { uuid, created: true };
+    // Another transaction created it between our read and our insert (PostgreSQL: another
+    // association or process receiving the same new series); ours waited for its commit.
+    const winner = await trx
+      .selectFrom('series')
+      .select('uuid')
+      .where('study_uuid', '=', studyUuid)
+      .where('series_uid', '=', p.seriesInstanceUid)
+      .executeTakeFirstOrThrow();
+    return { uuid: winner.uuid, created: false };
   }
 }

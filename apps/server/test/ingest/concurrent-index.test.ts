@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildInstance, newUid } from '../../src/dicom/index.js';
+import type { IngestSource } from '../../src/ingest/ingest.service.js';
+import type { IndexTarget } from '../../src/repositories/ingest.repository.js';
+import { startTestServer } from '../support/test-server.js';
+import type { TestServer } from '../support/test-server.js';
+
+/**
+ * Instances of one study indexed at the same time on PostgreSQL, where several associations (and
+ * several server processes) each have a connection of their own. A received instance's index
+ * transaction waits for its file before it commits (an object store's PUT can take tens of ms):
+ * that wait must not hold up the study's other instances, and two instances that bring the same
+ * new series must both be stored. The file write is held back in front of the real blob store.
+ * SQLite has one writer, so there is no such concurrency to check there.
+ */
+describe('instances of one study indexed concurrently on postgres', () => {
+  let server: TestServer;
+  let target: IndexTarget;
+  const source = (): IngestSource => ({
+    kind: 'cstore',
+    userId: null,
+    fileIsRecord: true,
+    auditedStudies: new Set(),
+  });
+
+  beforeAll(async () => {
+    server = await startTestServer('postgres', { SEED_STUDIES: '0' });
+    const node = (await server.ctx.repos.dicomNodes.findByAeTitle('DEMO_GATEWAY'))!;
+    target = { accountId: node.account_id, namespaceId: node.namespace_id, sourceAeTitle: 'DEMO_GATEWAY' };
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** The next storeBytes waits for the returned release() before writing; `reached` once it is waiting. */
+  function holdNextWrite(): { reached: Promise<void>; release: () => void } {
+    const blobs = server.ctx.services.blobs;
+    const original = blobs.storeBytes.bind(blobs);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const reached = new Promise<void>((resolve) => {
+      blobs.storeBytes = async (bytes, sha256) => {
+        blobs.storeBytes = original;
+        resolve();
+        await gate;
+        return original(bytes, sha256);
+      };
+    });
+    return { reached, release };
+  }
+
+  function instance(studyUid: string, seriesUid: string, n: number): Buffer {
+    return Buffer.from(
+      buildInstance({
+        patientName: 'CONCURRENT^INDEX',
+        patientId: 'CONCURRENT-1',
+        patientSex: 'O',
+        patientBirthDate: '19700101',
+        studyInstanceUid: studyUid,
+        studyDate: '20260101',
+        studyTime: '120000',
+        studyDescription: 'concurrent index',
+        accessionNumber: '',
+        referringPhysician: '',
+        institutionName: 'Test',
+        seriesDescription: 'series',
+        modality: 'CT',
+        bodyPart: 'HEAD',
+        seriesInstanceUid: seriesUid,
+        seriesNumber: 1,
+        sopInstanceUid: newUid(),
+        instanceNumber: n,
+        rows: 16,
+        columns: 16,
+      }),
+    );
+  }
+
+  const ingest = (bytes: Buffer) => server.ctx.services.ingest.ingestBytes(bytes, target, source());
+
+  /** Whether `work` settles within `ms` (it is left running either way). */
+  const settlesWithin = (work: Promise<unknown>, ms: number) =>
+    Promise.race([
+      work.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+    ]);
+
+  const bySeriesUid = (a: (string | number)[], b: (string | number)[]) => (a[0]! < b[0]! ? -1 : 1);
+
+  async function counts(studyUid: string) {
+    const db = server.ctx.db.kysely;
+    const study = await db
+      .selectFrom('studies')
+      .select(['uuid', 'image_count', 'series_count'])
+      .where('study_uid', '=', studyUid)
+      .executeTakeFirstOrThrow();
+    const series = await db
+      .selectFrom('series')
+      .select(['series_uid', 'image_count'])
+      .where('study_uuid', '=', study.uuid)
+      .execute();
+    const instances = await db
+      .selectFrom('instances')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('study_uuid', '=', study.uuid)
+      .executeTakeFirstOrThrow();
+    return {
+      images: Number(study.image_count),
+      seriesCount: Number(study.series_count),
+      series: series.map((s) => [s.series_uid, Number(s.image_count)]).sort(bySeriesUid),
+      instances: Number(instances.n),
+    };
+  }
+
+  it('stores another instance of the study while one instance still waits for its file', async () => {
+    const [studyUid, seriesUid] = [newUid(), newUid()];
+    await ingest(instance(studyUid, seriesUid, 1));
+    const held = holdNextWrite();
+    const first = ingest(instance(studyUid, seriesUid, 2));
+    await held.reached;
+    // Let the held instance's index statements run up to the wait for its file.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const second = ingest(instance(studyUid, seriesUid, 3));
+    const secondDone = await settlesWithin(second, 5_000);
+    held.release();
+    await Promise.all([first, second]);
+    expect(secondDone).toBe(true);
+    expect(await counts(studyUid)).toEqual({
+      images: 3,
+      seriesCount: 1,
+      series: [[seriesUid, 3]],
+      instances: 3,
+    });
+  });
+
+  it('stores both instances that bring the same new series at the same time', async () => {
+    const [studyUid, seriesA, seriesB] = [newUid(), newUid(), newUid()];
+    await ingest(instance(studyUid, seriesA, 1));
+    const held = holdNextWrite();
+    const first = ingest(instance(studyUid, seriesB, 2));
+    await held.reached;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Its series row waits on the held one's uncommitted row, then finds it.
+    const second = ingest(instance(studyUid, seriesB, 3));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    held.release();
+    const results = await Promise.allSettled([first, second]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(await counts(studyUid)).toEqual({
+      images: 3,
+      seriesCount: 2,
+      series: [
+        [seriesA, 1],
+        [seriesB, 2],
+      ].sort(bySeriesUid),
+      instances: 3,
+    });
+  });
+});
