@@ -22,7 +22,7 @@
  * Needs the built server (`npm run build`) and haproxy. Everything runs on this machine, so the
  * processes share its cores with PostgreSQL, s3rver (in this process), haproxy and the clients.
  *
- *   npm run bench:cluster [-- --seconds 15 --instances 600 --studies 200 --warmup 500 --processes 1,3 --waits]
+ *   npm run bench:cluster [-- --seconds 15 --instances 600 --studies 200 --warmup 500 --processes 1,3 --associations 4 --waits]
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,7 +38,6 @@ import { DEMO_PASSWORD } from '../test/support/test-server.js';
 import { treeCpuMs } from './proc-cpu.js';
 
 const CONCURRENCY = 16;
-const ASSOCIATIONS = 4;
 
 const { values: args } = parseArgs({
   options: {
@@ -49,9 +48,12 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '500' },
     'warmup-instances': { type: 'string' },
     waits: { type: 'boolean', default: false },
+    associations: { type: 'string', default: '4' },
   },
 });
 const SECONDS = Number(args.seconds);
+/** Concurrent storescu associations, spread by haproxy over the processes. */
+const ASSOCIATIONS = Number(args.associations);
 const INSTANCES = Number(args.instances);
 const COUNTS = args.processes.split(',').map(Number);
 const WARMUP_REQUESTS = Number(args.warmup);
