@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { S3BlobStore } from '../../src/storage/s3-blob-store.js';
 import type { TestServer } from './test-server.js';
 
 /** Every regular file under `dir`, recursively, as full paths; none when `dir` does not exist. */
@@ -9,6 +10,17 @@ export function filesUnder(dir: string): string[] {
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name));
+}
+
+/**
+ * The stored blobs: the files under DATA_DIR/blobs, or on an S3 run the bucket's objects other than
+ * resumable uploads' chunks (DATA_DIR/blobs stays empty there, so counting it would prove nothing).
+ */
+async function storedBlobCount(server: TestServer): Promise<number> {
+  const blobs = server.ctx.services.blobs;
+  if (blobs instanceof S3BlobStore)
+    return (await blobs.listParts('')).filter((part) => !part.name.startsWith('uploads/')).length;
+  return filesUnder(path.join(server.dataDir, 'blobs')).length;
 }
 
 /**
@@ -36,7 +48,7 @@ export async function ingestState(server: TestServer) {
     studies: await count('studies'),
     instances: await count('instances'),
     audit: Number(stored.n),
-    blobs: filesUnder(path.join(server.dataDir, 'blobs')).length,
+    blobs: await storedBlobCount(server),
     temps: filesUnder(path.join(server.dataDir, 'tmp')).length,
   };
 }
