@@ -7,11 +7,18 @@ export type Record = (where: string, texts: string[]) => void | Promise<void>;
 /** The walk's view of the language: an English text as the page shows it (to find buttons by name). */
 export type Words = (english: string) => string;
 
-/** Waits for the page's loads to end (no busy region, no spinner), then for transitions. */
+/**
+ * Waits for the page's loads to end (no busy region, no spinner: MUI's, or the plain one drawn while
+ * the router's code loads, which speaks the device's language until the user's own is known), then
+ * for transitions.
+ */
 export async function settled(page: Page): Promise<void> {
   await page
     .waitForFunction(
-      () => !document.querySelector('[aria-busy="true"], .MuiCircularProgress-root, .MuiSkeleton-root'),
+      () =>
+        !document.querySelector(
+          '[aria-busy="true"], .MuiCircularProgress-root, .MuiSkeleton-root, .si-waiting',
+        ),
       undefined,
       { timeout: 10_000 },
     )
