@@ -145,6 +145,20 @@ function reapedChildrenMs(): number {
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
 }
 
+/** Context switches (voluntary + involuntary) of all a process's threads so far. */
+function switchesOf(pid: number): number {
+  let sum = 0;
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      for (const m of status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm)) sum += Number(m[1]);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return sum;
+}
+
 function read(nodes: ClusterNode[], proxy: Haproxy, cluster: PgCluster): Reading {
   const reading: Reading = {};
   for (const node of nodes) reading[node.id] = node.child?.pid ? treeCpuMs(node.child.pid) : 0;
@@ -153,6 +167,7 @@ function read(nodes: ClusterNode[], proxy: Haproxy, cluster: PgCluster): Reading
   const own = process.cpuUsage();
   reading.bench = (own.user + own.system) / 1000;
   reading.storescu = reapedChildrenMs();
+  for (const node of nodes) reading[`${node.id} switches`] = node.child?.pid ? switchesOf(node.child.pid) : 0;
   return reading;
 }
 
@@ -370,6 +385,12 @@ async function run(
   }
 }
 
+/** Each process's context switches per operation of the phase (all its threads). */
+const switches = (phase: Phase) =>
+  Object.entries(phase.cpuPerOp)
+    .filter(([k]) => k.endsWith(' switches'))
+    .map(([, v]) => v.toFixed(1))
+    .join('/');
 const ms = (n: number | undefined) => (n === undefined ? '' : n.toFixed(2));
 
 function printPhase(title: string, unit: string, results: Map<number, Figures>, pick: (f: Figures) => Phase) {
@@ -444,15 +465,15 @@ async function main() {
       `\n${count} process(es): settled in ${f.settledSeconds.toFixed(0)} s; idle CPU ms/s: ${Object.entries(
         f.idle,
       )
-        .filter(([k]) => !['storescu', 'total'].includes(k))
+        .filter(([k]) => !['storescu', 'total'].includes(k) && !k.endsWith(' switches'))
         .map(([k, v]) => `${k} ${v.toFixed(0)}`)
         .join(', ')}`,
     );
     console.log(
-      `  study/list: ${list.operations} answered in ${list.seconds.toFixed(1)} s, p95 ${list.p95Ms.toFixed(0)} ms, errors ${JSON.stringify(list.errors)}, per process ${list.spread.join('/')}; bench's own CPU (clients, s3rver) ${ms(list.cpuPerOp.bench)} ms/request`,
+      `  study/list: ${list.operations} answered in ${list.seconds.toFixed(1)} s, p95 ${list.p95Ms.toFixed(0)} ms, errors ${JSON.stringify(list.errors)}, per process ${list.spread.join('/')} (${switches(list)} context switches per request); bench's own CPU (clients, s3rver) ${ms(list.cpuPerOp.bench)} ms/request`,
     );
     console.log(
-      `  C-STORE: ${store.operations} stored in ${store.seconds.toFixed(1)} s (associations ${store.associationSeconds.map((s) => s.toFixed(1)).join('/')} s), per process ${store.spread.join('/')}, storescu runs failed ${store.failed}; s3rver and bench ${ms(store.cpuPerOp.bench)}, storescu ${ms(store.cpuPerOp.storescu)} ms/instance`,
+      `  C-STORE: ${store.operations} stored in ${store.seconds.toFixed(1)} s (associations ${store.associationSeconds.map((s) => s.toFixed(1)).join('/')} s), per process ${store.spread.join('/')} (${switches(store)} context switches per instance), storescu runs failed ${store.failed}; s3rver and bench ${ms(store.cpuPerOp.bench)}, storescu ${ms(store.cpuPerOp.storescu)} ms/instance`,
     );
     if (store.waits)
       console.log(
