@@ -23,11 +23,10 @@ export interface AuditLogEntry {
 }
 
 /**
- * Every action the server records in the audit log. The server's audit events take one of these, so
- * a new action is added here first, and the Audit Log page must then name it in words (its labels
- * are keyed by this list).
+ * Actions the audit log's filter offers by name; any other action the server records can still be
+ * typed in.
  */
-export const AUDIT_ACTIONS = [
+export const AUDIT_FILTER_ACTIONS = [
   'LOGIN',
   'LOGOUT',
   'PASSWORD_CHANGE',
@@ -53,6 +52,16 @@ export const AUDIT_ACTIONS = [
   'EDIT',
   'DELETE',
   'INVITE',
+] as const;
+
+/**
+ * Every action the server records in the audit log. The server's audit events take one of these, so
+ * a new action is added here first, and the Audit Log page must then name it in words (its labels
+ * are keyed by this list).
+ */
+export const AUDIT_ACTIONS = [
+  // The filter's actions first, then the rest.
+  ...AUDIT_FILTER_ACTIONS,
   'CREATE',
   'UPDATE',
   'IMAGE_ADD',
@@ -112,35 +121,3 @@ export const AUDIT_ACTIONS = [
 
 /** One action the server records. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-/**
- * Actions the audit log's filter offers by name; any other action the server records can still be
- * typed in.
- */
-export const AUDIT_FILTER_ACTIONS = [
-  'LOGIN',
-  'LOGOUT',
-  'PASSWORD_CHANGE',
-  'PASSWORD_RESET',
-  'PASSWORD_RESET_REQUEST',
-  'PROFILE_EDIT',
-  'STUDY_VIEW',
-  'STUDY_SEARCH',
-  'STUDY_UPLOAD',
-  'STUDY_DOWNLOAD',
-  'STUDY_SEND',
-  'ROUTE',
-  'PUSH',
-  'NOMINATE',
-  'REJECT',
-  'ATTACHMENT_VIEW',
-  'LINK_CREATE',
-  'LINK_REVOKE',
-  'ORDER_ADD',
-  'REPORT_ADD',
-  'PURGE',
-  'ADD',
-  'EDIT',
-  'DELETE',
-  'INVITE',
-] as const satisfies readonly AuditAction[];
