@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/dialect.js';
 import type { Db } from '../../src/db/dialect.js';
 import { buildInstance, newUid } from '../../src/dicom/index.js';
-import type { IngestSource } from '../../src/ingest/ingest.service.js';
 import type { IndexTarget } from '../../src/repositories/ingest.repository.js';
 import { blobKey } from '../../src/storage/blob-store.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
+import { cstoreSource, gatewayTarget } from '../support/gateway-ingest.js';
 
 /**
  * A received instance's index statements run while its file is still being written and synced, so
@@ -19,19 +19,12 @@ describe.each(DIALECTS)('a C-STORE index commit waits for its file on %s', (dial
   let server: TestServer;
   let reader: Db;
   let target: IndexTarget;
-  const source = (): IngestSource => ({
-    kind: 'cstore',
-    userId: null,
-    fileIsRecord: true,
-    auditedStudies: new Set(),
-  });
 
   beforeAll(async () => {
     server = await startTestServer(dialect, { SEED_STUDIES: '0' });
     // A second connection, as any other request's reads would see the index.
     reader = openDatabase({ dataDir: server.dataDir, databaseUrl: server.ctx.config.databaseUrl });
-    const node = (await server.ctx.repos.dicomNodes.findByAeTitle('DEMO_GATEWAY'))!;
-    target = { accountId: node.account_id, namespaceId: node.namespace_id, sourceAeTitle: 'DEMO_GATEWAY' };
+    target = await gatewayTarget(server);
   });
   afterAll(async () => {
     await reader?.close();
@@ -94,7 +87,7 @@ describe.each(DIALECTS)('a C-STORE index commit waits for its file on %s', (dial
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const reached = holdNextWrite(() => gate);
-    const ingesting = server.ctx.services.ingest.ingestBytes(bytes, target, source());
+    const ingesting = server.ctx.services.ingest.ingestBytes(bytes, target, cstoreSource());
     await reached;
     // Give the index statements time to run and reach the wait.
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -112,7 +105,7 @@ describe.each(DIALECTS)('a C-STORE index commit waits for its file on %s', (dial
     const reached = holdNextWrite(() =>
       Promise.reject(Object.assign(new Error('disk full'), { code: 'ENOSPC' })),
     );
-    await expect(server.ctx.services.ingest.ingestBytes(bytes, target, source())).rejects.toThrow(
+    await expect(server.ctx.services.ingest.ingestBytes(bytes, target, cstoreSource())).rejects.toThrow(
       'disk full',
     );
     await reached;
@@ -127,7 +120,7 @@ describe.each(DIALECTS)('a C-STORE index commit waits for its file on %s', (dial
     expect(await server.ctx.services.blobs.exists(key)).toBe(false);
     // The connection is usable afterwards: the next instance goes in.
     const next = newInstance();
-    await server.ctx.services.ingest.ingestBytes(next.bytes, target, source());
+    await server.ctx.services.ingest.ingestBytes(next.bytes, target, cstoreSource());
     expect(await instanceRows(next.sopInstanceUid)).toHaveLength(1);
   });
 });

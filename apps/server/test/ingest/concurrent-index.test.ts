@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInstance, newUid } from '../../src/dicom/index.js';
-import type { IngestSource } from '../../src/ingest/ingest.service.js';
 import type { IndexTarget } from '../../src/repositories/ingest.repository.js';
 import { startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
+import { cstoreSource, gatewayTarget } from '../support/gateway-ingest.js';
 
 /**
  * Instances of one study indexed at the same time on PostgreSQL, where several associations (and
@@ -16,17 +16,10 @@ import type { TestServer } from '../support/test-server.js';
 describe('instances of one study indexed concurrently on postgres', () => {
   let server: TestServer;
   let target: IndexTarget;
-  const source = (): IngestSource => ({
-    kind: 'cstore',
-    userId: null,
-    fileIsRecord: true,
-    auditedStudies: new Set(),
-  });
 
   beforeAll(async () => {
     server = await startTestServer('postgres', { SEED_STUDIES: '0' });
-    const node = (await server.ctx.repos.dicomNodes.findByAeTitle('DEMO_GATEWAY'))!;
-    target = { accountId: node.account_id, namespaceId: node.namespace_id, sourceAeTitle: 'DEMO_GATEWAY' };
+    target = await gatewayTarget(server);
   });
   afterAll(async () => {
     await server?.stop();
@@ -76,7 +69,7 @@ describe('instances of one study indexed concurrently on postgres', () => {
     );
   }
 
-  const ingest = (bytes: Buffer) => server.ctx.services.ingest.ingestBytes(bytes, target, source());
+  const ingest = (bytes: Buffer) => server.ctx.services.ingest.ingestBytes(bytes, target, cstoreSource());
 
   /** Whether `work` settles within `ms` (it is left running either way). */
   const settlesWithin = (work: Promise<unknown>, ms: number) =>
