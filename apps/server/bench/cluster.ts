@@ -19,18 +19,30 @@
  * `--waits` samples pg_stat_activity every 50 ms during the C-STORE phase (its own queries then add
  * to PostgreSQL's CPU) and prints where the index transactions wait.
  *
+ * On a machine of few cores a single run's ratio swings with whatever else runs. `--rounds N` runs
+ * the process counts alternately (1, 3, 1, 3, …), each on a fresh database, and prints each round's
+ * ratio with the median and range. `--pin` gives the server processes the same cores in every phase
+ * (`--server-cpus`, by default the upper half of the machine's) and PostgreSQL, haproxy, s3rver,
+ * the clients and storescu the others (`--other-cpus`), with taskset; the output says what is
+ * pinned (other people's work on the machine is not). `--builds a=path/main.js,b=…` runs each
+ * build (a copy of `dist/`) in every round, in alternating order, to measure a change before and
+ * after in one sitting. Each part's idle CPU (haproxy's health probes, job polls, timers) is printed
+ * apart, and each per-operation figure is given with and without it (`>idle`).
+ *
  * Needs the built server (`npm run build`) and haproxy. Everything runs on this machine, so the
  * processes share its cores with PostgreSQL, s3rver (in this process), haproxy and the clients.
  *
- *   npm run bench:cluster [-- --seconds 15 --instances 600 --studies 200 --warmup 500 --processes 1,3 --associations 4 --waits]
+ *   npm run bench:cluster [-- --seconds 15 --instances 600 --studies 200 --warmup 500 --processes 1,3 --associations 4 --waits --rounds 2 --pin]
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildInstance, newUid } from '../src/dicom/index.js';
+import { SERVER_NODE_FLAGS } from '../src/runtime-flags.js';
+import { SERVER_MAIN } from '../test/support/child-server.js';
 import { ClusterNode, Haproxy } from '../test/support/cluster.js';
 import { startPgCluster, type PgCluster } from '../test/support/pg-cluster.js';
 import { startTestS3 } from '../test/support/s3-server.js';
@@ -49,7 +61,22 @@ const { values: args } = parseArgs({
     'warmup-instances': { type: 'string' },
     waits: { type: 'boolean', default: false },
     associations: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '1' },
+    pin: { type: 'boolean', default: false },
+    'server-cpus': { type: 'string' },
+    'other-cpus': { type: 'string' },
+    builds: { type: 'string' },
   },
+});
+const ROUNDS = Number(args.rounds);
+const CPUS = os.cpus().length;
+/** Cores of the server processes and of everything else when pinned: upper and lower half by default. */
+const SERVER_CPUS = args['server-cpus'] ?? `${Math.floor(CPUS / 2)}-${CPUS - 1}`;
+const OTHER_CPUS = args['other-cpus'] ?? `0-${Math.max(0, Math.floor(CPUS / 2) - 1)}`;
+/** The builds compared, by label: node's arguments for each. */
+const BUILDS: [string, string[]][] = (args.builds ?? `current=${SERVER_MAIN}`).split(',').map((entry) => {
+  const [label, main] = entry.split('=');
+  return [label!, [...SERVER_NODE_FLAGS, path.resolve(main!)]];
 });
 const SECONDS = Number(args.seconds);
 /** Concurrent storescu associations, spread by haproxy over the processes. */
@@ -70,10 +97,12 @@ interface Phase {
   seconds: number;
   /** CPU ms per operation of each part (node-1…, servers, postgres, haproxy, total, …). */
   cpuPerOp: Reading;
-  /** The total less what the same parts spend idle over as long (health checks, job polls). */
-  beyondIdlePerOp: number;
+  /** Each part's CPU per operation less what it spends idle over as long (health checks, job polls). */
+  beyondIdlePerOp: Reading;
   /** Operations each process served (from its /metrics). */
   spread: number[];
+  /** Connections opened to the database during the phase (pg_stat_database.sessions, flushed within ~1 s). */
+  connections: number;
   load: number;
 }
 
@@ -82,6 +111,8 @@ interface Figures {
   store: Phase & { failed: number; associationSeconds: number[]; waits?: string[] };
   idle: Reading;
   settledSeconds: number;
+  /** Cores each part may run on (Cpus_allowed_list), read during the run. */
+  cpus: Record<string, string>;
 }
 
 function writeInstances(dir: string, count: number): string[] {
@@ -138,6 +169,17 @@ function storescu(files: string[], port: number): Promise<{ code: number; second
   });
 }
 
+/** Pins every thread of `pid` (the threads it starts later inherit it) to `cpus` (taskset's list). */
+function pin(pid: number, cpus: string): void {
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+}
+
+/** The cores a process may run on, as the kernel reports them. */
+function allowedCpus(pid: number): string {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return /^Cpus_allowed_list:\s+(\S+)$/m.exec(status)?.[1] ?? '?';
+}
+
 /** This process's own stat fields: cutime + cstime, the CPU of the children it has reaped (storescu). */
 function reapedChildrenMs(): number {
   const stat = fs.readFileSync('/proc/self/stat', 'utf8');
@@ -180,9 +222,14 @@ function spent(before: Reading, after: Reading, nodes: ClusterNode[], per: numbe
   return out;
 }
 
-/** Total CPU ms per operation above what the parts spend idle (ms/s in `idle`) over `seconds`. */
-function beyondIdle(used: Reading, idle: Reading, seconds: number, operations: number): number {
-  return (used.total! - idle.total! * seconds) / Math.max(1, operations);
+/** Each part's CPU ms per operation above what it spends idle (ms/s in `idle`) over `seconds`. */
+function beyondIdle(used: Reading, idle: Reading, seconds: number, operations: number): Reading {
+  const out: Reading = {};
+  for (const key of Object.keys(used)) {
+    if (key.endsWith(' switches')) continue;
+    out[key] = (used[key]! - (idle[key] ?? 0) * seconds) / Math.max(1, operations);
+  }
+  return out;
 }
 
 /**
@@ -296,6 +343,7 @@ async function listPhase(
 
 async function run(
   processes: number,
+  serverArgs: string[],
   work: string,
   env: Record<string, string>,
   files: string[],
@@ -303,13 +351,22 @@ async function run(
   cluster: PgCluster,
   database: string,
 ): Promise<Figures> {
-  const dir = path.join(work, `n${processes}`);
+  const dir = path.join(work, database);
   const nodes: ClusterNode[] = [];
-  for (let i = 0; i < processes; i++) nodes.push(await ClusterNode.create(`node-${i + 1}`, dir, env));
+  for (let i = 0; i < processes; i++)
+    nodes.push(await ClusterNode.create(`node-${i + 1}`, dir, env, serverArgs));
   // One at a time: the first migrates and seeds, the others would only wait for its lock.
-  for (const node of nodes) await node.start();
+  for (const node of nodes) {
+    await node.start();
+    if (args.pin) pin(node.child!.pid!, SERVER_CPUS);
+  }
   const proxy = await Haproxy.start(dir, nodes);
   try {
+    const cpus: Record<string, string> = {};
+    for (const node of nodes) cpus[node.id] = allowedCpus(node.child!.pid!);
+    cpus.postgres = allowedCpus(cluster.postmasterPid());
+    cpus.haproxy = proxy.pid ? allowedCpus(proxy.pid) : '?';
+    cpus['bench (s3rver, clients, storescu)'] = allowedCpus(process.pid);
     const login = await fetch(`${proxy.url}/api/v3/session/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -329,7 +386,17 @@ async function run(
     await sleep(3000);
     const idle = spent(idleBefore, read(nodes, proxy, cluster), nodes, 3);
 
+    const stats = new pg.Client({ connectionString: cluster.url('postgres') });
+    await stats.connect();
+    const sessions = async () => {
+      const { rows } = await stats.query<{ sessions: string }>(
+        'select sessions from pg_stat_database where datname = $1',
+        [database],
+      );
+      return Number(rows[0]?.sessions ?? 0);
+    };
     const listedBefore = await Promise.all(nodes.map(listCount));
+    const sessionsBeforeList = await sessions();
     const beforeList = read(nodes, proxy, cluster);
     const list = await listPhase(proxy, sid, SECONDS);
     const afterList = read(nodes, proxy, cluster);
@@ -337,6 +404,7 @@ async function run(
     const listed = await Promise.all(nodes.map(listCount));
 
     await settle(nodes, proxy, cluster);
+    const sessionsAfterList = await sessions();
     const storedBefore = await Promise.all(nodes.map(storedCount));
     const waits = args.waits ? sampleWaits(cluster.url(database), database) : undefined;
     const beforeStore = read(nodes, proxy, cluster);
@@ -349,8 +417,12 @@ async function run(
     const stored = await Promise.all(nodes.map(storedCount));
     const storedSpread = stored.map((n, i) => n - storedBefore[i]!);
     const storedTotal = storedSpread.reduce((a, b) => a + b, 0);
+    await sleep(1000);
+    const sessionsAfterStore = await sessions();
+    await stats.end();
     return {
       settledSeconds,
+      cpus,
       idle,
       list: {
         operations: list.ok,
@@ -358,6 +430,7 @@ async function run(
         cpuPerOp: spent(beforeList, afterList, nodes, Math.max(1, list.ok)),
         beyondIdlePerOp: beyondIdle(spent(beforeList, afterList, nodes, 1), idle, list.seconds, list.ok),
         spread: listed.map((n, i) => n - listedBefore[i]!),
+        connections: sessionsAfterList - sessionsBeforeList,
         load: listLoad,
         p95Ms: list.p95Ms,
         errors: list.errors,
@@ -373,6 +446,7 @@ async function run(
           storedTotal,
         ),
         spread: storedSpread,
+        connections: sessionsAfterStore - sessionsAfterList,
         load: storeLoad,
         failed: sends.filter((s) => s.code !== 0).length,
         associationSeconds: sends.map((s) => s.seconds),
@@ -393,61 +467,101 @@ const switches = (phase: Phase) =>
     .join('/');
 const ms = (n: number | undefined) => (n === undefined ? '' : n.toFixed(2));
 
-function printPhase(title: string, unit: string, results: Map<number, Figures>, pick: (f: Figures) => Phase) {
-  const most = Math.max(...results.keys());
+/** One phase of one run: which round, which build, how many processes. */
+interface Result {
+  round: number;
+  build: string;
+  count: number;
+  figures: Figures;
+}
+
+const PARTS = ['servers', 'postgres', 'haproxy', 'total'];
+
+function printPhase(title: string, unit: string, results: Result[], pick: (f: Figures) => Phase) {
+  const most = Math.max(...results.map((r) => r.count));
   const nodeIds = Array.from({ length: most }, (_, i) => `node-${i + 1}`);
-  const columns = ['ops/s', ...nodeIds, 'servers', 'postgres', 'haproxy', 'total', '>idle', 'load'];
+  const columns = ['ops/s', ...nodeIds, ...PARTS, 'load'];
   console.log(
-    `\n${title}: CPU ms per ${unit} (total = servers + postgres + haproxy; >idle = total less their idle CPU over the phase)`,
+    `\n${title}: CPU ms per ${unit} (total = servers + postgres + haproxy); the line below each, >idle, is the same less each part's idle CPU over the phase`,
   );
-  console.log(['processes'.padEnd(10), ...columns.map((c) => c.padStart(9))].join(''));
-  for (const [count, figures] of results) {
+  console.log(['run'.padEnd(22), ...columns.map((c) => c.padStart(9))].join(''));
+  for (const { round, build, count, figures } of results) {
     const phase = pick(figures);
-    const cpu = phase.cpuPerOp;
+    const cells = (cpu: Reading) => [...nodeIds, ...PARTS].map((k) => ms(cpu[k]).padStart(9));
+    const label = `r${round} ${BUILDS.length > 1 ? `${build} ` : ''}${count} proc.`;
     console.log(
       [
-        String(count).padEnd(10),
+        label.padEnd(22),
         (phase.operations / phase.seconds).toFixed(1).padStart(9),
-        ...nodeIds.map((id) => ms(cpu[id]).padStart(9)),
-        ...['servers', 'postgres', 'haproxy', 'total'].map((k) => ms(cpu[k]).padStart(9)),
-        ms(phase.beyondIdlePerOp).padStart(9),
+        ...cells(phase.cpuPerOp),
         phase.load.toFixed(1).padStart(9),
       ].join(''),
     );
+    console.log(['  >idle'.padEnd(22), ''.padStart(9), ...cells(phase.beyondIdlePerOp)].join(''));
   }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+/** "×median (×low–×high, n rounds)" of ratios. */
+const spread = (ratios: number[]) =>
+  ratios.length === 1
+    ? `×${ratios[0]!.toFixed(2)}`
+    : `×${median(ratios).toFixed(2)} (×${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}, ${ratios.length} rounds)`;
+
+/** Ratios of `a` over `b` paired by round, for what `value` picks. */
+function ratios(a: Result[], b: Result[], value: (f: Figures) => number): number[] {
+  return a.flatMap((x) => {
+    const y = b.find((r) => r.round === x.round);
+    return y ? [value(x.figures) / value(y.figures)] : [];
+  });
 }
 
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-bench-cluster-'));
+  // Pinned, this process (s3rver, the clients) goes to the other cores first, so PostgreSQL,
+  // haproxy and storescu, which it starts, inherit them; each server is moved once started.
+  if (args.pin) pin(process.pid, OTHER_CPUS);
   const cluster = await startPgCluster();
   const s3 = await startTestS3();
-  const results = new Map<number, Figures>();
+  const results: Result[] = [];
   try {
     const files = writeInstances(path.join(work, 'files'), INSTANCES);
     const warmup = writeInstances(path.join(work, 'warmup'), WARMUP_INSTANCES);
-    for (const processes of COUNTS) {
-      const database = `bench_${processes}`;
-      const client = new pg.Client({ connectionString: cluster.url('postgres') });
-      await client.connect();
-      await client.query(`create database ${database}`);
-      await client.end();
-      results.set(
-        processes,
-        await run(
-          processes,
-          work,
-          {
-            ...s3.env,
-            BLOB_STORE: `s3://inbox-blobs/${database}`,
-            DATABASE_URL: cluster.url(database),
-            SEED_STUDIES: args.studies,
-          },
-          files,
-          warmup,
-          cluster,
-          database,
-        ),
-      );
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Builds in alternating order from round to round, so a drift of the machine favours neither.
+      const builds = round % 2 ? BUILDS : [...BUILDS].reverse();
+      for (const [build, serverArgs] of builds) {
+        for (const processes of COUNTS) {
+          const database = `bench_r${round}_${build.replace(/\W/g, '_')}_${processes}`;
+          const client = new pg.Client({ connectionString: cluster.url('postgres') });
+          await client.connect();
+          await client.query(`create database ${database}`);
+          await client.end();
+          const figures = await run(
+            processes,
+            serverArgs,
+            work,
+            {
+              ...s3.env,
+              BLOB_STORE: `s3://inbox-blobs/${database}`,
+              DATABASE_URL: cluster.url(database),
+              SEED_STUDIES: args.studies,
+            },
+            files,
+            warmup,
+            cluster,
+            database,
+          );
+          results.push({ round, build, count: processes, figures });
+          console.error(
+            `round ${round} ${build} ${processes} process(es): study/list ${ms(figures.list.cpuPerOp.total)} ms/request, C-STORE ${ms(figures.store.cpuPerOp.total)} ms/instance, load ${load().toFixed(1)}`,
+          );
+        }
+      }
     }
   } finally {
     await s3.stop();
@@ -456,13 +570,25 @@ async function main() {
   }
 
   console.log(
-    `\n${os.cpus().length} cores; ${args.studies} seeded studies; study/list at concurrency ${CONCURRENCY} for ${SECONDS} s; ${INSTANCES} C-STORE instances of ~28 KB over ${ASSOCIATIONS} associations`,
+    `\n${CPUS} cores; ${args.studies} seeded studies; study/list at concurrency ${CONCURRENCY} for ${SECONDS} s; ${INSTANCES} C-STORE instances of ~28 KB over ${ASSOCIATIONS} associations; ${ROUNDS} round(s) of ${COUNTS.join(', ')} process(es) in turn${BUILDS.length > 1 ? `, builds ${BUILDS.map(([b]) => b).join(' and ')} in alternating order` : ''}`,
   );
-  for (const [count, f] of results) {
+  const cpusSeen = results[0]!.figures.cpus;
+  console.log(
+    args.pin
+      ? `pinned with taskset: server processes on CPU ${SERVER_CPUS}; PostgreSQL, haproxy, s3rver, the clients and storescu on CPU ${OTHER_CPUS}; other people's work on the machine is not pinned. Allowed, as read: ${Object.entries(
+          cpusSeen,
+        )
+          .map(([k, v]) => `${k} ${v}`)
+          .join('; ')}`
+      : `not pinned: every part may run on any core (${Object.entries(cpusSeen)
+          .map(([k, v]) => `${k} ${v}`)
+          .join('; ')})`,
+  );
+  for (const { round, build, count, figures: f } of results) {
     const list = f.list;
     const store = f.store;
     console.log(
-      `\n${count} process(es): settled in ${f.settledSeconds.toFixed(0)} s; idle CPU ms/s: ${Object.entries(
+      `\nround ${round}${BUILDS.length > 1 ? `, build ${build}` : ''}, ${count} process(es): settled in ${f.settledSeconds.toFixed(0)} s; idle CPU ms/s (health probes, job polls, timers): ${Object.entries(
         f.idle,
       )
         .filter(([k]) => !['storescu', 'total'].includes(k) && !k.endsWith(' switches'))
@@ -470,10 +596,10 @@ async function main() {
         .join(', ')}`,
     );
     console.log(
-      `  study/list: ${list.operations} answered in ${list.seconds.toFixed(1)} s, p95 ${list.p95Ms.toFixed(0)} ms, errors ${JSON.stringify(list.errors)}, per process ${list.spread.join('/')} (${switches(list)} context switches per request); bench's own CPU (clients, s3rver) ${ms(list.cpuPerOp.bench)} ms/request`,
+      `  study/list: ${list.operations} answered in ${list.seconds.toFixed(1)} s, p95 ${list.p95Ms.toFixed(0)} ms, errors ${JSON.stringify(list.errors)}, per process ${list.spread.join('/')} (${switches(list)} context switches per request), ${list.connections} connections opened to PostgreSQL; bench's own CPU (clients, s3rver) ${ms(list.cpuPerOp.bench)} ms/request; idle CPU of the servers over the phase ${ms(list.cpuPerOp.servers! - list.beyondIdlePerOp.servers!)} ms/request`,
     );
     console.log(
-      `  C-STORE: ${store.operations} stored in ${store.seconds.toFixed(1)} s (associations ${store.associationSeconds.map((s) => s.toFixed(1)).join('/')} s), per process ${store.spread.join('/')} (${switches(store)} context switches per instance), storescu runs failed ${store.failed}; s3rver and bench ${ms(store.cpuPerOp.bench)}, storescu ${ms(store.cpuPerOp.storescu)} ms/instance`,
+      `  C-STORE: ${store.operations} stored in ${store.seconds.toFixed(1)} s (associations ${store.associationSeconds.map((s) => s.toFixed(1)).join('/')} s), per process ${store.spread.join('/')} (${switches(store)} context switches per instance), ${store.connections} connections opened to PostgreSQL, storescu runs failed ${store.failed}; s3rver and bench ${ms(store.cpuPerOp.bench)}, storescu ${ms(store.cpuPerOp.storescu)} ms/instance; idle CPU of the servers over the phase ${ms(store.cpuPerOp.servers! - store.beyondIdlePerOp.servers!)} ms/instance`,
     );
     if (store.waits)
       console.log(
@@ -482,13 +608,32 @@ async function main() {
   }
   printPhase('study/list', 'request', results, (f) => f.list);
   printPhase('C-STORE', 'stored instance', results, (f) => f.store);
-  const one = results.get(COUNTS[0]!);
-  for (const count of COUNTS.slice(1)) {
-    const other = results.get(count)!;
-    if (!one) break;
-    console.log(
-      `\n${count} processes / ${COUNTS[0]}: total CPU per operation ×${(other.list.cpuPerOp.total! / one.list.cpuPerOp.total!).toFixed(2)} (study/list), ×${(other.store.cpuPerOp.total! / one.store.cpuPerOp.total!).toFixed(2)} (C-STORE) (target ≤ ×1.15); beyond idle ×${(other.list.beyondIdlePerOp / one.list.beyondIdlePerOp).toFixed(2)}, ×${(other.store.beyondIdlePerOp / one.store.beyondIdlePerOp).toFixed(2)}; throughput ×${(other.list.operations / other.list.seconds / (one.list.operations / one.list.seconds)).toFixed(2)}, ×${(other.store.operations / other.store.seconds / (one.store.operations / one.store.seconds)).toFixed(2)}`,
-    );
+  const of = (build: string, count: number) => results.filter((r) => r.build === build && r.count === count);
+  for (const [build] of BUILDS) {
+    const one = of(build, COUNTS[0]!);
+    for (const count of COUNTS.slice(1)) {
+      const other = of(build, count);
+      const line = (name: string, pick: (f: Figures) => Phase) =>
+        `  ${name}: total ${spread(ratios(other, one, (f) => pick(f).cpuPerOp.total!))}, beyond idle ${spread(ratios(other, one, (f) => pick(f).beyondIdlePerOp.total!))}, servers only ${spread(ratios(other, one, (f) => pick(f).cpuPerOp.servers!))}, PostgreSQL ${spread(ratios(other, one, (f) => pick(f).cpuPerOp.postgres!))}; throughput ${spread(ratios(other, one, (f) => pick(f).operations / pick(f).seconds))}`;
+      console.log(
+        `\n${BUILDS.length > 1 ? `build ${build}: ` : ''}${count} processes / ${COUNTS[0]}, CPU per operation (target total ≤ ×1.15), median (range) over rounds paired in turn:`,
+      );
+      console.log(line('study/list', (f) => f.list));
+      console.log(line('C-STORE', (f) => f.store));
+    }
+  }
+  if (BUILDS.length > 1) {
+    const [base] = BUILDS[0]!;
+    for (const [build] of BUILDS.slice(1)) {
+      console.log(`\nbuild ${build} / ${base}, total CPU per operation, median (range) over rounds:`);
+      for (const count of COUNTS) {
+        const a = of(build, count);
+        const b = of(base, count);
+        console.log(
+          `  ${count} process(es): study/list ${spread(ratios(a, b, (f) => f.list.cpuPerOp.total!))}, C-STORE ${spread(ratios(a, b, (f) => f.store.cpuPerOp.total!))} (servers ${spread(ratios(a, b, (f) => f.store.cpuPerOp.servers!))}, PostgreSQL ${spread(ratios(a, b, (f) => f.store.cpuPerOp.postgres!))})`,
+        );
+      }
+    }
   }
 }
 

@@ -19,13 +19,20 @@ export class ClusterNode {
     readonly dicomPort: number,
     work: string,
     private readonly env: Record<string, string>,
+    private readonly args: readonly string[],
   ) {
     this.dataDir = path.join(work, id);
     fs.mkdirSync(this.dataDir, { recursive: true });
   }
 
-  static async create(id: string, work: string, env: Record<string, string>): Promise<ClusterNode> {
-    return new ClusterNode(id, await freePort(), await freePort(), work, env);
+  /** `args`: node's arguments, the built server by default (a bench may start another build). */
+  static async create(
+    id: string,
+    work: string,
+    env: Record<string, string>,
+    args: readonly string[] = SERVER_ARGS,
+  ): Promise<ClusterNode> {
+    return new ClusterNode(id, await freePort(), await freePort(), work, env, args);
   }
 
   get url(): string {
@@ -38,7 +45,7 @@ export class ClusterNode {
 
   /** Starts the built server and waits until /readyz answers 200. */
   async start(): Promise<void> {
-    const child = spawn(process.execPath, SERVER_ARGS, {
+    const child = spawn(process.execPath, this.args, {
       env: {
         ...process.env,
         PORT: String(this.port),
