@@ -53,18 +53,28 @@ export function sqliteTransaction<T>(
   synced: boolean,
   work: (connection: Kysely<Database>) => Promise<T>,
 ): Promise<T> {
-  return db.connection().execute(async (connection) => {
-    direct.exec(synced ? 'begin' : 'pragma synchronous = NORMAL; begin');
-    try {
-      const result = await work(connection);
-      direct.exec(synced ? 'commit' : 'commit; pragma synchronous = FULL');
-      return result;
-    } catch (error) {
-      if (direct.inTransaction) direct.exec('rollback');
-      if (!synced) direct.exec('pragma synchronous = FULL');
-      throw error;
-    }
-  });
+  return db.connection().execute((connection) => inSqliteTransaction(direct, synced, () => work(connection)));
+}
+
+/**
+ * `run` in a transaction begun and committed on `direct`, which the caller holds (Kysely's
+ * connection taken): sqliteTransaction's body, and the group commit's retry of a row on its own.
+ */
+export async function inSqliteTransaction<T>(
+  direct: SqliteDirect,
+  synced: boolean,
+  run: () => Promise<T>,
+): Promise<T> {
+  direct.exec(synced ? 'begin' : 'pragma synchronous = NORMAL; begin');
+  try {
+    const result = await run();
+    direct.exec(synced ? 'commit' : 'commit; pragma synchronous = FULL');
+    return result;
+  } catch (error) {
+    if (direct.inTransaction) direct.exec('rollback');
+    if (!synced) direct.exec('pragma synchronous = FULL');
+    throw error;
+  }
 }
 
 /**

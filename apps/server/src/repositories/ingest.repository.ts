@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { ParsedInstance } from '../dicom/index.js';
 import type { DialectName, SqliteDirect } from '../db/dialect.js';
 import { sqliteTransaction, transactionWithoutSync } from '../db/index-durability.js';
+import { SqliteGroupCommit } from '../db/sqlite-group-commit.js';
 import { QueryTemplate } from '../db/query-template.js';
 import type { AuditEventTable, Database, InstanceTable } from '../db/schema.js';
 import { searchKey } from './study-search.sql.js';
@@ -70,7 +71,15 @@ export class IngestRepository {
     private readonly dialect: DialectName,
     /** SQLite's connection itself: the index transaction and its compiled statements skip Kysely's executor. */
     private readonly direct?: SqliteDirect,
-  ) {}
+  ) {
+    this.grouped = direct ? new SqliteGroupCommit(db, direct) : undefined;
+  }
+
+  /**
+   * SQLite: the rows of instances that wait for the connection commit together (decision 0080).
+   * Exposed for tests and the bench (its commits and rows).
+   */
+  readonly grouped: SqliteGroupCommit | undefined;
 
   // The statements every received instance runs, compiled once (db/query-template.ts).
   private readonly instanceInStudy = new QueryTemplate<
@@ -157,6 +166,32 @@ export class IngestRepository {
   );
 
   /**
+   * PostgreSQL: the series' and the study's counters in one statement (a data-modifying WITH), one
+   * round trip instead of two while the transaction holds both rows, which every instance of the
+   * study from every association of every process updates (decision 0078 puts them after the file).
+   */
+  private readonly countIntoSeriesAndStudy = new QueryTemplate<
+    { seriesUuid: string; studyUuid: string; size: number; newSeries: number; updated: number },
+    never
+  >((slot) =>
+    this.db
+      .with('counted_series', (db) =>
+        db
+          .updateTable('series')
+          .set({ image_count: sql`image_count + 1`, size: sql`size + ${slot('size')}` })
+          .where('uuid', '=', slot('seriesUuid')),
+      )
+      .updateTable('studies')
+      .set({
+        image_count: sql`image_count + 1`,
+        size: sql`size + ${slot('size')}`,
+        series_count: sql`series_count + ${slot('newSeries')}`,
+        updated: slot('updated'),
+      })
+      .where('uuid', '=', slot('studyUuid')),
+  );
+
+  /**
    * `syncCommit: false` is for an instance whose file is durable before the commit and is the record
    * of truth (C-STORE): the commit does not wait for the database log's sync (see
    * transactionWithoutSync).
@@ -168,6 +203,10 @@ export class IngestRepository {
    * another instance's index is already under way or waiting (several associations), this one
    * waits for its file first and then takes the connection only for its statements: one
    * transaction's wait for its disk no longer queues everyone else's behind it.
+   *
+   * On SQLite, such a waiting instance's rows then go into the next shared transaction with every
+   * other instance's that waits by then (SqliteGroupCommit, decision 0080): its answer still comes
+   * only after that transaction's commit, with its file durable before the transaction began.
    */
   async indexInstance(
     p: ParsedInstance,
@@ -181,7 +220,13 @@ export class IngestRepository {
     this.indexing += 1;
     try {
       if (crowded) await options.fileDurable;
-      const result = await this.indexNow(p, target, blob, now, audit, options);
+      const result =
+        crowded && this.grouped
+          ? await this.grouped.commit(
+              options.syncCommit,
+              this.indexWork(p, target, blob, now, audit, options),
+            )
+          : await this.indexNow(p, target, blob, now, audit, options);
       markStoreStage('committed');
       return result;
     } finally {
@@ -200,13 +245,29 @@ export class IngestRepository {
     audit: AuditInTransaction | undefined,
     options: { syncCommit: boolean; fileDurable?: Promise<unknown> },
   ): Promise<IndexResult> {
+    const work = this.indexWork(p, target, blob, now, audit, options);
+    if (this.direct) return sqliteTransaction(this.db, this.direct, options.syncCommit, work);
+    return options.syncCommit
+      ? this.db.transaction().execute(work)
+      : transactionWithoutSync(this.db, this.dialect, work);
+  }
+
+  /** One instance's statements in the transaction `trx` holds, committed by the caller. */
+  private indexWork(
+    p: ParsedInstance,
+    target: IndexTarget,
+    blob: { key: string; sha256: string; size: number },
+    now: number,
+    audit: AuditInTransaction | undefined,
+    options: { fileDurable?: Promise<unknown> },
+  ): (trx: Kysely<Database>) => Promise<IndexResult> {
     // On PostgreSQL the study's and series' counter rows are updated only once the file is durable:
     // an update locks its row until the commit, and every instance of the study, from any
     // association of any process, updates the same two rows, so locking them before the wait for
     // the file (an object store's PUT) would queue all of them behind each file in turn. SQLite
     // has one writer whichever the order.
     const countsLast = this.dialect === 'postgres';
-    const work = async (trx: Kysely<Database>) => {
+    return async (trx: Kysely<Database>) => {
       const placed = await this.indexIn(trx, p, target, blob, now);
       if (!countsLast) await this.countIn(trx, p, placed, blob, now);
       const { result } = placed;
@@ -219,10 +280,6 @@ export class IngestRepository {
       if (countsLast) await this.countIn(trx, p, placed, blob, now);
       return result;
     };
-    if (this.direct) return sqliteTransaction(this.db, this.direct, options.syncCommit, work);
-    return options.syncCommit
-      ? this.db.transaction().execute(work)
-      : transactionWithoutSync(this.db, this.dialect, work);
   }
 
   /** The creation time of the newest instance row (the recovery scan's bound), if any. */
@@ -398,10 +455,21 @@ export class IngestRepository {
     now: number,
   ): Promise<void> {
     if (duplicate) return;
+    const newModality = !!p.modality && !knownModalities.split('\\').includes(p.modality.toUpperCase());
+    if (this.dialect === 'postgres' && !newModality) {
+      await this.countIntoSeriesAndStudy.execute(trx, {
+        seriesUuid,
+        studyUuid,
+        size: blob.size,
+        newSeries: seriesCreated ? 1 : 0,
+        updated: now,
+      });
+      return;
+    }
     await this.countIntoSeries.execute(this.direct ?? trx, { seriesUuid, size: blob.size });
     let modality: string | undefined;
     let modalityBits = 0;
-    if (p.modality && !knownModalities.split('\\').includes(p.modality.toUpperCase())) {
+    if (p.modality && newModality) {
       await trx
         .insertInto('study_modalities')
         .values({ study_uuid: studyUuid, modality: p.modality.toUpperCase() })
