@@ -224,6 +224,9 @@ export interface StudyCountByMonthTable {
   n: number;
 }
 
+/** Studies per namespace, trash, status and modality mask, with no date (migration 20261203T0700). */
+export type StudyCountTotalTable = Omit<StudyCountByMonthTable, 'month'>;
+
 export interface StudyCountByDayTable extends StudyCountByMonthTable {
   study_date: string;
 }
@@ -938,6 +941,7 @@ export interface Database {
   study_modalities: StudyModalityTable;
   study_counts_by_month: StudyCountByMonthTable;
   study_counts_by_day: StudyCountByDayTable;
+  study_count_totals: StudyCountTotalTable;
   study_tags: StudyTagTable;
   study_customfields: StudyCustomFieldTable;
   custom_fields: CustomFieldTable;

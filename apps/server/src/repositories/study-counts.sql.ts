@@ -7,8 +7,8 @@ import type { StudyQuery } from './study-query.types.js';
 /**
  * The total of a broad search from the maintained counts (migration 20261129T0100, decision 0046)
  * instead of one index entry per matching study. They hold studies per namespace, trash or not,
- * status and modality mask, by month and by study date, so they answer a search whose only filters
- * are those: no filter, a study date range, known modalities, the trash, and their combinations.
+ * status and modality mask, by month, by study date and with no date (decision 0079), so they
+ * answer a search whose only filters are those: no filter, a study date range, known modalities, the trash, and their combinations.
  * Any other filter (text, tags, custom fields, star…) is counted from the studies themselves.
  */
 export function countableFromCounts(q: StudyQuery): boolean {
@@ -29,11 +29,9 @@ export function countableFromCounts(q: StudyQuery): boolean {
   );
 }
 
-type CountsQuery<T extends 'study_counts_by_month' | 'study_counts_by_day'> = SelectQueryBuilder<
-  Database,
-  T,
-  object
->;
+type CountsTable = 'study_count_totals' | 'study_counts_by_month' | 'study_counts_by_day';
+
+type CountsQuery<T extends CountsTable> = SelectQueryBuilder<Database, T, object>;
 
 /**
  * The query of the total (one row, `n`) of exactly the studies `applyStudyFilters` would count.
@@ -44,7 +42,7 @@ type CountsQuery<T extends 'study_counts_by_month' | 'study_counts_by_day'> = Se
 export function totalFromCountsQuery(db: Kysely<Database>, q: StudyQuery, namespaces: string[]) {
   const { ge, le } = q.studyDate;
   const mask = q.modalities?.length ? modalityMask(q.modalities) : undefined;
-  const narrow = <T extends 'study_counts_by_month' | 'study_counts_by_day'>(query: CountsQuery<T>) => {
+  const narrow = <T extends CountsTable>(query: CountsQuery<T>) => {
     let narrowed = query
       .where(sql.ref('namespace_id'), 'in', namespaces)
       .where(sql.ref('deleted'), '=', q.deleted ? 1 : 0)
@@ -52,13 +50,15 @@ export function totalFromCountsQuery(db: Kysely<Database>, q: StudyQuery, namesp
     if (mask !== undefined) narrowed = narrowed.where(sql<boolean>`(modality_bits & ${mask}) <> 0`);
     return narrowed;
   };
+  // No date range: the totals with no date (a few rows per namespace, not one per month).
+  if (ge === undefined && le === undefined) {
+    return narrow(db.selectFrom('study_count_totals')).select(sql<number>`coalesce(sum(n), 0)`.as('n'));
+  }
   const bounds = wholeMonths(ge, le).map((b) => sql`month ${sql.raw(b.op)} ${b.month}`);
   const wholeMonth = sql<boolean>`${sql.join([sql`month <> ''`, ...bounds], sql` and `)}`;
-  let months = narrow(db.selectFrom('study_counts_by_month')).select(
-    sql<number>`coalesce(sum(n), 0)`.as('n'),
-  );
-  if (ge === undefined && le === undefined) return months;
-  months = months.where(wholeMonth);
+  const months = narrow(db.selectFrom('study_counts_by_month'))
+    .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
+    .where(wholeMonth);
   let days = narrow(db.selectFrom('study_counts_by_day'))
     .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
     .where(sql<boolean>`not (${wholeMonth})`);

@@ -43,8 +43,8 @@ const query = (over: Partial<StudyQuery> = {}): StudyQuery => ({
 });
 
 /**
- * The maintained study counts (migration 20261129T0100) must always equal a real count of the
- * studies: after every kind of write, and for every date range, including the edges of months and
+ * The maintained study counts (migrations 20261129T0100 and 20261203T0700) must always equal a
+ * real count of the studies: after every kind of write, and for every date range, including the edges of months and
  * study dates that are not eight digits.
  */
 describe.each(DIALECTS)('maintained study counts on %s', (dialect) => {
@@ -117,6 +117,34 @@ describe.each(DIALECTS)('maintained study counts on %s', (dialect) => {
         .map((r) => JSON.stringify({ ...r, modality_bits: Number(r.modality_bits), n: Number(r.n) }))
         .sort();
     expect(normMonths(months)).toEqual(normMonths(monthsOfDays));
+    // Each total (no date) is the sum of the studies of its namespace, trash, status and modalities.
+    const totals = await db()
+      .selectFrom('study_count_totals')
+      .select(['namespace_id', 'study_status', 'modality_bits', 'deleted'])
+      .select(sql<number>`sum(n)`.as('n'))
+      .groupBy(['namespace_id', 'study_status', 'modality_bits', 'deleted'])
+      .having(sql`sum(n)`, '<>', 0)
+      .execute();
+    const totalsOfStudies = await db()
+      .selectFrom('studies')
+      .select(['namespace_id', 'study_status', 'modality_bits'])
+      .select(trashed.as('deleted'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .groupBy(['namespace_id', 'study_status', 'modality_bits', trashed])
+      .execute();
+    const normTotals = (rows: typeof totals) =>
+      rows
+        .map((r) =>
+          JSON.stringify({
+            namespace_id: r.namespace_id,
+            study_status: r.study_status,
+            modality_bits: Number(r.modality_bits),
+            deleted: Number(r.deleted),
+            n: Number(r.n),
+          }),
+        )
+        .sort();
+    expect(normTotals(totals)).toEqual(normTotals(totalsOfStudies));
   }
 
   /** Every countable search's total from the counts equals a scan of the studies. */

@@ -63,6 +63,7 @@ import { anonymizationProfiles } from './20261202T1200-anonymization-profiles.js
 import { anonymizationGroups } from './20261202T1240-anonymization-groups.js';
 import { pushDeidentification } from './20261202T1500-push-deidentification.js';
 import { linkDeidentification } from './20261202T1600-link-deidentification.js';
+import { studyCountTotals } from './20261203T0700-study-count-totals.js';
 import { jobLeaseHolder } from './20261202T0210-job-lease-holder.js';
 import { callingAeTitles } from './20261202T0230-calling-ae-titles.js';
 import { destinationSharedTarget } from './20261202T0231-destination-shared-target.js';
@@ -152,4 +153,5 @@ export const migrations: Record<string, Migration> = {
   '20261202T1240-anonymization-groups': anonymizationGroups,
   '20261202T1500-push-deidentification': pushDeidentification,
   '20261202T1600-link-deidentification': linkDeidentification,
+  '20261203T0700-study-count-totals': studyCountTotals,
 };
