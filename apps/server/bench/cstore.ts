@@ -324,6 +324,8 @@ try {
         const cpu0 = process.cpuUsage();
         const main0 = mainThreadCpuMs();
         const collections = fullCollections();
+        const grouped = server.ctx.repos.ingest.grouped;
+        const grouped0 = { commits: grouped?.commits ?? 0, rows: grouped?.rows ?? 0 };
         const { code, stderr, cpuSeconds } = await sendOver(parts, server.dicomPort);
         const wall = (performance.now() - t0) / 1000;
         if (tracing) {
@@ -361,6 +363,14 @@ try {
         console.log(
           `  server full garbage collections during the send: ${full.count} (${full.ms.toFixed(0)} ms on the main thread; marking also runs on the other cores)`,
         );
+        if (grouped && grouped.commits > grouped0.commits) {
+          // Rows that waited for the connection, committed together (decision 0080); the others had their own.
+          const commits = grouped.commits - grouped0.commits;
+          const rows = grouped.rows - grouped0.rows;
+          console.log(
+            `  index rows in shared commits: ${rows} of ${stored} in ${commits} commits (${(rows / commits).toFixed(1)} a commit)`,
+          );
+        }
         console.log(`  storescu CPU ${((cpuSeconds * 1000) / Math.max(stored, 1)).toFixed(2)} ms/instance`);
         console.log(`  settled before the send in ${settled.toFixed(1)} s`);
         if (orthanc) {
