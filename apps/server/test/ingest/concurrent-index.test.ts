@@ -87,17 +87,17 @@ describe('instances of one study indexed concurrently on postgres', () => {
     const db = server.ctx.db.kysely;
     const study = await db
       .selectFrom('studies')
-      .select(['uuid', 'image_count', 'series_count'])
+      .select(['uuid', 'image_count', 'series_count', 'size'])
       .where('study_uid', '=', studyUid)
       .executeTakeFirstOrThrow();
     const series = await db
       .selectFrom('series')
-      .select(['series_uid', 'image_count'])
+      .select(['series_uid', 'image_count', 'size'])
       .where('study_uuid', '=', study.uuid)
       .execute();
     const instances = await db
       .selectFrom('instances')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('size').as('bytes')])
       .where('study_uuid', '=', study.uuid)
       .executeTakeFirstOrThrow();
     return {
@@ -105,6 +105,11 @@ describe('instances of one study indexed concurrently on postgres', () => {
       seriesCount: Number(study.series_count),
       series: series.map((s) => [s.series_uid, Number(s.image_count)]).sort(bySeriesUid),
       instances: Number(instances.n),
+      // The study's and its series' byte counters add up to what their instance rows hold.
+      bytesInStep:
+        Number(instances.bytes) > 0 &&
+        Number(study.size) === Number(instances.bytes) &&
+        series.reduce((sum, s) => sum + Number(s.size), 0) === Number(instances.bytes),
     };
   }
 
@@ -126,6 +131,7 @@ describe('instances of one study indexed concurrently on postgres', () => {
       seriesCount: 1,
       series: [[seriesUid, 3]],
       instances: 3,
+      bytesInStep: true,
     });
   });
 
@@ -150,6 +156,7 @@ describe('instances of one study indexed concurrently on postgres', () => {
         [seriesB, 2],
       ].sort(bySeriesUid),
       instances: 3,
+      bytesInStep: true,
     });
   });
 });
