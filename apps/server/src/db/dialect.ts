@@ -37,6 +37,9 @@ export interface SqliteDirect {
 // millisecond time, a byte size or a count, all far below 2^53, so numbers are safe.
 pg.types.setTypeParser(20, (value) => Number(value));
 
+/** How long a pooled PostgreSQL connection may stay idle before it is closed. */
+const POOL_IDLE_MS = 5 * 60_000;
+
 /**
  * Opens the SQLite file in dataDir, or PostgreSQL when a URL is given. The server asks for
  * `checkpoints` in the background (SQLite: see WalCheckpointer); tools and tests opening the same file
@@ -47,7 +50,20 @@ export function openDatabase(
   background: { checkpoints?: boolean; log?: (line: string) => void } = {},
 ): Db {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      // node-postgres closes a connection idle for 10 s by default, and the next burst opens it
+      // again: a new backend (a fork) whose first statements plan on cold catalog caches. The
+      // more processes share the work, the more often each one's connections sit idle that
+      // long, so that cost grew with the process count (bench:cluster, issue 34: 20 connections
+      // reopened in a three-process study/list phase, none with one process). Five minutes keeps
+      // them through a working day's lulls; at most `max` per process stay open.
+      idleTimeoutMillis: POOL_IDLE_MS,
+      // An idle connection does not keep node running: a tool that forgets to close the database
+      // still exits, as it did when idle connections closed after 10 s.
+      allowExitOnIdle: true,
+    });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
