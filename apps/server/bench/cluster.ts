@@ -82,7 +82,26 @@ const SECONDS = Number(args.seconds);
 /** Concurrent storescu associations, spread by haproxy over the processes. */
 const ASSOCIATIONS = Number(args.associations);
 const INSTANCES = Number(args.instances);
-const COUNTS = args.processes.split(',').map(Number);
+/**
+ * What each phase runs: `3` is three processes under the whole load; `1/3` is one process under a
+ * third of it (study/list at a third of the concurrency, C-STORE over a third of the associations,
+ * at least one), about what each of three processes receives.
+ */
+interface Setup {
+  label: string;
+  processes: number;
+  concurrency: number;
+  associations: number;
+}
+const SETUPS: Setup[] = args.processes.split(',').map((entry) => {
+  const [processes, divisor = 1] = entry.split('/').map(Number) as [number, number?];
+  return {
+    label: divisor === 1 ? `${processes}` : `${processes} at 1/${divisor} load`,
+    processes,
+    concurrency: Math.max(1, Math.round(CONCURRENCY / divisor)),
+    associations: Math.max(1, Math.round(ASSOCIATIONS / divisor)),
+  };
+});
 const WARMUP_REQUESTS = Number(args.warmup);
 /** Instances sent (to other studies) before the timed C-STORE phase, so every process runs warm code. */
 const WARMUP_INSTANCES = Number(args['warmup-instances'] ?? INSTANCES);
@@ -293,12 +312,12 @@ function sampleWaits(url: string, database: string): () => Promise<string[]> {
   };
 }
 
-/** `files` over ASSOCIATIONS concurrent storescu associations through haproxy (instance i on i mod n). */
-function sendOver(files: string[], proxy: Haproxy) {
+/** `files` over `associations` concurrent storescu associations through haproxy (instance i on i mod n). */
+function sendOver(files: string[], proxy: Haproxy, associations: number) {
   return Promise.all(
-    Array.from({ length: ASSOCIATIONS }, (_, a) =>
+    Array.from({ length: associations }, (_, a) =>
       storescu(
-        files.filter((_, i) => i % ASSOCIATIONS === a),
+        files.filter((_, i) => i % associations === a),
         proxy.dicomPort,
       ),
     ),
@@ -309,13 +328,14 @@ async function listPhase(
   proxy: Haproxy,
   sid: string,
   seconds: number,
+  concurrency: number,
 ): Promise<{ ok: number; seconds: number; p95Ms: number; errors: Record<string, number> }> {
   const latencies: number[] = [];
   const errors: Record<string, number> = {};
   const until = Date.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: concurrency }, async () => {
       while (Date.now() < until) {
         const t = performance.now();
         const answer = await fetch(`${proxy.url}/api/v3/study/list`, {
@@ -342,7 +362,7 @@ async function listPhase(
 }
 
 async function run(
-  processes: number,
+  { processes, concurrency, associations }: Setup,
   serverArgs: string[],
   work: string,
   env: Record<string, string>,
@@ -378,9 +398,9 @@ async function run(
     for (let s = 0; s < 60; s += 5) {
       const served = await Promise.all(nodes.map(listCount));
       if (Math.min(...served) >= WARMUP_REQUESTS) break;
-      await listPhase(proxy, sid, 5);
+      await listPhase(proxy, sid, 5, concurrency);
     }
-    await sendOver(warmup, proxy);
+    await sendOver(warmup, proxy, associations);
     const settledSeconds = await settle(nodes, proxy, cluster);
     const idleBefore = read(nodes, proxy, cluster);
     await sleep(3000);
@@ -398,7 +418,7 @@ async function run(
     const listedBefore = await Promise.all(nodes.map(listCount));
     const sessionsBeforeList = await sessions();
     const beforeList = read(nodes, proxy, cluster);
-    const list = await listPhase(proxy, sid, SECONDS);
+    const list = await listPhase(proxy, sid, SECONDS, concurrency);
     const afterList = read(nodes, proxy, cluster);
     const listLoad = load();
     const listed = await Promise.all(nodes.map(listCount));
@@ -409,7 +429,7 @@ async function run(
     const waits = args.waits ? sampleWaits(cluster.url(database), database) : undefined;
     const beforeStore = read(nodes, proxy, cluster);
     const storeStarted = performance.now();
-    const sends = await sendOver(files, proxy);
+    const sends = await sendOver(files, proxy, associations);
     const storeSeconds = (performance.now() - storeStarted) / 1000;
     const afterStore = read(nodes, proxy, cluster);
     const storeLoad = load();
@@ -471,24 +491,24 @@ const ms = (n: number | undefined) => (n === undefined ? '' : n.toFixed(2));
 interface Result {
   round: number;
   build: string;
-  count: number;
+  setup: Setup;
   figures: Figures;
 }
 
 const PARTS = ['servers', 'postgres', 'haproxy', 'total'];
 
 function printPhase(title: string, unit: string, results: Result[], pick: (f: Figures) => Phase) {
-  const most = Math.max(...results.map((r) => r.count));
+  const most = Math.max(...results.map((r) => r.setup.processes));
   const nodeIds = Array.from({ length: most }, (_, i) => `node-${i + 1}`);
   const columns = ['ops/s', ...nodeIds, ...PARTS, 'load'];
   console.log(
     `\n${title}: CPU ms per ${unit} (total = servers + postgres + haproxy); the line below each, >idle, is the same less each part's idle CPU over the phase`,
   );
   console.log(['run'.padEnd(22), ...columns.map((c) => c.padStart(9))].join(''));
-  for (const { round, build, count, figures } of results) {
+  for (const { round, build, setup, figures } of results) {
     const phase = pick(figures);
     const cells = (cpu: Reading) => [...nodeIds, ...PARTS].map((k) => ms(cpu[k]).padStart(9));
-    const label = `r${round} ${BUILDS.length > 1 ? `${build} ` : ''}${count} proc.`;
+    const label = `r${round} ${BUILDS.length > 1 ? `${build} ` : ''}${setup.label.replace(' load', '')} p.`;
     console.log(
       [
         label.padEnd(22),
@@ -535,14 +555,14 @@ async function main() {
       // Builds in alternating order from round to round, so a drift of the machine favours neither.
       const builds = round % 2 ? BUILDS : [...BUILDS].reverse();
       for (const [build, serverArgs] of builds) {
-        for (const processes of COUNTS) {
-          const database = `bench_r${round}_${build.replace(/\W/g, '_')}_${processes}`;
+        for (const [index, setup] of SETUPS.entries()) {
+          const database = `bench_r${round}_${build.replace(/\W/g, '_')}_${index}`;
           const client = new pg.Client({ connectionString: cluster.url('postgres') });
           await client.connect();
           await client.query(`create database ${database}`);
           await client.end();
           const figures = await run(
-            processes,
+            setup,
             serverArgs,
             work,
             {
@@ -556,9 +576,9 @@ async function main() {
             cluster,
             database,
           );
-          results.push({ round, build, count: processes, figures });
+          results.push({ round, build, setup, figures });
           console.error(
-            `round ${round} ${build} ${processes} process(es): study/list ${ms(figures.list.cpuPerOp.total)} ms/request, C-STORE ${ms(figures.store.cpuPerOp.total)} ms/instance, load ${load().toFixed(1)}`,
+            `round ${round} ${build} ${setup.label} process(es): study/list ${ms(figures.list.cpuPerOp.total)} ms/request, C-STORE ${ms(figures.store.cpuPerOp.total)} ms/instance, load ${load().toFixed(1)}`,
           );
         }
       }
@@ -570,7 +590,7 @@ async function main() {
   }
 
   console.log(
-    `\n${CPUS} cores; ${args.studies} seeded studies; study/list at concurrency ${CONCURRENCY} for ${SECONDS} s; ${INSTANCES} C-STORE instances of ~28 KB over ${ASSOCIATIONS} associations; ${ROUNDS} round(s) of ${COUNTS.join(', ')} process(es) in turn${BUILDS.length > 1 ? `, builds ${BUILDS.map(([b]) => b).join(' and ')} in alternating order` : ''}`,
+    `\n${CPUS} cores; ${args.studies} seeded studies; study/list for ${SECONDS} s; ${INSTANCES} C-STORE instances of ~28 KB; ${ROUNDS} round(s) of ${SETUPS.map((u) => `${u.label} process(es) (concurrency ${u.concurrency}, ${u.associations} associations)`).join(', ')} in turn${BUILDS.length > 1 ? `, builds ${BUILDS.map(([b]) => b).join(' and ')} in alternating order` : ''}`,
   );
   const cpusSeen = results[0]!.figures.cpus;
   console.log(
@@ -584,11 +604,11 @@ async function main() {
           .map(([k, v]) => `${k} ${v}`)
           .join('; ')})`,
   );
-  for (const { round, build, count, figures: f } of results) {
+  for (const { round, build, setup, figures: f } of results) {
     const list = f.list;
     const store = f.store;
     console.log(
-      `\nround ${round}${BUILDS.length > 1 ? `, build ${build}` : ''}, ${count} process(es): settled in ${f.settledSeconds.toFixed(0)} s; idle CPU ms/s (health probes, job polls, timers): ${Object.entries(
+      `\nround ${round}${BUILDS.length > 1 ? `, build ${build}` : ''}, ${setup.label} process(es): settled in ${f.settledSeconds.toFixed(0)} s; idle CPU ms/s (health probes, job polls, timers): ${Object.entries(
         f.idle,
       )
         .filter(([k]) => !['storescu', 'total'].includes(k) && !k.endsWith(' switches'))
@@ -608,29 +628,31 @@ async function main() {
   }
   printPhase('study/list', 'request', results, (f) => f.list);
   printPhase('C-STORE', 'stored instance', results, (f) => f.store);
-  const of = (build: string, count: number) => results.filter((r) => r.build === build && r.count === count);
+  const of = (build: string, setup: Setup) => results.filter((r) => r.build === build && r.setup === setup);
   for (const [build] of BUILDS) {
-    const one = of(build, COUNTS[0]!);
-    for (const count of COUNTS.slice(1)) {
-      const other = of(build, count);
-      const line = (name: string, pick: (f: Figures) => Phase) =>
-        `  ${name}: total ${spread(ratios(other, one, (f) => pick(f).cpuPerOp.total!))}, beyond idle ${spread(ratios(other, one, (f) => pick(f).beyondIdlePerOp.total!))}, servers only ${spread(ratios(other, one, (f) => pick(f).cpuPerOp.servers!))}, PostgreSQL ${spread(ratios(other, one, (f) => pick(f).cpuPerOp.postgres!))}; throughput ${spread(ratios(other, one, (f) => pick(f).operations / pick(f).seconds))}`;
-      console.log(
-        `\n${BUILDS.length > 1 ? `build ${build}: ` : ''}${count} processes / ${COUNTS[0]}, CPU per operation (target total ≤ ×1.15), median (range) over rounds paired in turn:`,
-      );
-      console.log(line('study/list', (f) => f.list));
-      console.log(line('C-STORE', (f) => f.store));
-    }
+    // Every setup over each earlier one: 3 over 1, and with `1,3,1/3` also 3 over 1 at a third of the load.
+    for (const [index, base] of SETUPS.entries())
+      for (const setup of SETUPS.slice(index + 1)) {
+        const one = of(build, base);
+        const other = of(build, setup);
+        const line = (name: string, pick: (f: Figures) => Phase) =>
+          `  ${name}: total ${spread(ratios(other, one, (f) => pick(f).cpuPerOp.total!))}, beyond idle ${spread(ratios(other, one, (f) => pick(f).beyondIdlePerOp.total!))}, servers only ${spread(ratios(other, one, (f) => pick(f).cpuPerOp.servers!))}, PostgreSQL ${spread(ratios(other, one, (f) => pick(f).cpuPerOp.postgres!))}; throughput ${spread(ratios(other, one, (f) => pick(f).operations / pick(f).seconds))}`;
+        console.log(
+          `\n${BUILDS.length > 1 ? `build ${build}: ` : ''}${setup.label} / ${base.label} process(es), CPU per operation (target total ≤ ×1.15), median (range) over rounds paired in turn:`,
+        );
+        console.log(line('study/list', (f) => f.list));
+        console.log(line('C-STORE', (f) => f.store));
+      }
   }
   if (BUILDS.length > 1) {
     const [base] = BUILDS[0]!;
     for (const [build] of BUILDS.slice(1)) {
       console.log(`\nbuild ${build} / ${base}, total CPU per operation, median (range) over rounds:`);
-      for (const count of COUNTS) {
-        const a = of(build, count);
-        const b = of(base, count);
+      for (const setup of SETUPS) {
+        const a = of(build, setup);
+        const b = of(base, setup);
         console.log(
-          `  ${count} process(es): study/list ${spread(ratios(a, b, (f) => f.list.cpuPerOp.total!))}, C-STORE ${spread(ratios(a, b, (f) => f.store.cpuPerOp.total!))} (servers ${spread(ratios(a, b, (f) => f.store.cpuPerOp.servers!))}, PostgreSQL ${spread(ratios(a, b, (f) => f.store.cpuPerOp.postgres!))})`,
+          `  ${setup.label} process(es): study/list ${spread(ratios(a, b, (f) => f.list.cpuPerOp.total!))}, C-STORE ${spread(ratios(a, b, (f) => f.store.cpuPerOp.total!))} (servers ${spread(ratios(a, b, (f) => f.store.cpuPerOp.servers!))}, PostgreSQL ${spread(ratios(a, b, (f) => f.store.cpuPerOp.postgres!))})`,
         );
       }
     }
