@@ -67,6 +67,9 @@ export class SqliteGroupCommit {
       // busy goes into it.
       while (this.queue.length > 0)
         await this.db.connection().execute((connection) => this.commitBatch(connection));
+    } catch (error) {
+      // No connection to be had (the database closing): nobody waits for ever.
+      for (const row of this.queue.splice(0)) row.reject(error);
     } finally {
       this.draining = false;
     }
@@ -95,12 +98,18 @@ export class SqliteGroupCommit {
         }
         done.push({ row, value });
       }
-      this.direct.exec('commit');
+      this.direct.exec(synced ? 'commit' : 'commit; pragma synchronous = FULL');
     } catch {
+      // Whatever these two fail on, each row's own transaction below meets and answers it.
       try {
         if (this.direct.inTransaction) this.direct.exec('rollback');
-      } finally {
+      } catch {
+        /* answered by the rows' own transactions */
+      }
+      try {
         if (!synced) this.direct.exec('pragma synchronous = FULL');
+      } catch {
+        /* answered by the rows' own transactions */
       }
       // Every row not yet answered, each on its own: the one at fault fails alone.
       const again = [...done.map(({ row }) => row), ...batch.slice(next)];
@@ -113,7 +122,6 @@ export class SqliteGroupCommit {
       }
       return;
     }
-    if (!synced) this.direct.exec('pragma synchronous = FULL');
     this.commits += 1;
     this.rows += done.length;
     for (const { row, value } of done) row.resolve(value);

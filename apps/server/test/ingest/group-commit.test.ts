@@ -228,10 +228,12 @@ describe('rows that wait for the connection share one commit on sqlite', () => {
     const studyUid = newUid();
     const direct = server.ctx.db.sqlite!;
     const exec = direct.exec.bind(direct);
+    let commitsSeen = 0;
     let failedCommits = 0;
-    // The batch's COMMIT fails once, as on a full disk; the rows' own transactions commit.
+    // The batch's COMMIT fails once, as on a full disk; the rows' own transactions commit. The
+    // first commit seen is the held instance's own, the second the batch's.
     direct.exec = (source: string) => {
-      if (source === 'commit' && failedCommits === 0) {
+      if (source.startsWith('commit;') && ++commitsSeen === 2) {
         failedCommits += 1;
         throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
       }
