@@ -27,12 +27,15 @@
  * pinned (other people's work on the machine is not). `--builds a=path/main.js,b=…` runs each
  * build (a copy of `dist/`) in every round, in alternating order, to measure a change before and
  * after in one sitting. Each part's idle CPU (haproxy's health probes, job polls, timers) is printed
- * apart, and each per-operation figure is given with and without it (`>idle`).
+ * apart, and each per-operation figure is given with and without it (`>idle`). `--processes 1,3,1/3`
+ * adds one process under a third of the concurrency and associations (what each of three
+ * receives), which tells a cost of there being three processes from one of each having less work.
+ * Each phase also prints the connections opened to PostgreSQL meanwhile.
  *
  * Needs the built server (`npm run build`) and haproxy. Everything runs on this machine, so the
  * processes share its cores with PostgreSQL, s3rver (in this process), haproxy and the clients.
  *
- *   npm run bench:cluster [-- --seconds 15 --instances 600 --studies 200 --warmup 500 --processes 1,3 --associations 4 --waits --rounds 2 --pin]
+ *   npm run bench:cluster [-- --seconds 15 --instances 600 --studies 200 --warmup 500 --processes 1,3,1/3 --associations 4 --waits --rounds 2 --pin --builds a=dist/main.js,b=.tmp/other/main.js]
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
