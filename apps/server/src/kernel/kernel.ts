@@ -32,6 +32,7 @@ import { OutboxRepository } from '../repositories/outbox.repository.js';
 import { SessionsRepository } from '../repositories/sessions.repository.js';
 import { SettingsRepository } from '../repositories/settings.repository.js';
 import { StudiesRepository } from '../repositories/studies.repository.js';
+import { RECENT_DEFAULTS } from '../repositories/study-recent-window.sql.js';
 import { UploadSessionsRepository } from '../repositories/upload-sessions.repository.js';
 import { UserEventsRepository } from '../repositories/user-events.repository.js';
 import { UsersRepository } from '../repositories/users.repository.js';
@@ -58,7 +59,9 @@ export function createKernel(config: Config, db: Db, log: (line: string) => void
     settings: new SettingsRepository(k),
     accounts: new AccountsRepository(k),
     memberships: new MembershipsRepository(k),
-    studies: new StudiesRepository(k),
+    // Date ranges read the newest studies first on SQLite only: PostgreSQL keeps its sorted read
+    // of the date index's matches, the plan it was measured with (decision 0082).
+    studies: new StudiesRepository(k, db.dialect === 'sqlite' ? RECENT_DEFAULTS : null),
     dicomweb: new DicomwebRepository(k),
     ingest: new IngestRepository(k, db.dialect, db.sqlite),
     audit: new AuditRepository(k),

@@ -1,10 +1,24 @@
 import { STUDY_STATUS, type StudyCustomFieldValue } from '@imaging-inbox/contract';
-import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
+import type {
+  ExpressionBuilder,
+  Kysely,
+  QueryCreator,
+  Selectable,
+  SelectQueryBuilder,
+  Updateable,
+} from 'kysely';
 import { sql } from 'kysely';
 import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
 import { countableFromCounts, totalFromCountsQuery } from './study-counts.sql.js';
 import { applyStudyFilters, applyStudySort, sortKeyColumns, studySortTerms } from './study-search.sql.js';
+import {
+  RECENT_DEFAULTS,
+  type RecentWindowOptions,
+  recentStudies,
+  recentWindowApplies,
+  streamSize,
+} from './study-recent-window.sql.js';
 import { InListTemplate } from '../db/in-list-template.js';
 import { TemplateCache } from '../db/template-cache.js';
 
@@ -29,6 +43,8 @@ function namespaceSlots(slot: (name: string) => unknown, count: number): string[
 }
 
 export type StudyRow = Selectable<StudyTable>;
+
+type StudiesQuery = SelectQueryBuilder<Database, 'studies', object>;
 
 /**
  * The columns a listed study's answer uses (study/list's presenter and its permissions, QIDO-RS):
@@ -83,7 +99,14 @@ export interface StudyExtras {
 }
 
 export class StudiesRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /**
+   * `recent`: how a date range's streams read each namespace's newest studies first (decision
+   * 0082), or null for the sorted read only.
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly recent: RecentWindowOptions | null = RECENT_DEFAULTS,
+  ) {}
 
   /** One page, plus whether another page follows (read one row more than asked). */
   async search(q: StudyQuery, namespaces: string[]): Promise<{ rows: StudyListed[]; more: boolean }> {
@@ -94,8 +117,9 @@ export class StudiesRepository {
     // which the single query uses; per-namespace streams pay off for broad searches only.
     const broad = q.text.length === 0 && q.smart === undefined;
     const merged = broad && namespaces.length <= MERGE_MAX_NAMESPACES && window <= MERGE_MAX_WINDOW;
+    const recent = merged && this.recent !== null && recentWindowApplies(q, window);
     const args = searchArgs(namespaces, { offset, window });
-    const rows = (await this.pageTemplate(q, namespaces.length, merged).execute(this.db, args)).rows;
+    const rows = (await this.pageTemplate(q, namespaces.length, merged, recent).execute(this.db, args)).rows;
     const more = rows.length > q.rows;
     return { rows: more ? rows.slice(0, q.rows) : rows, more };
   }
@@ -107,13 +131,13 @@ export class StudiesRepository {
    * Only the namespaces and the page's position are left to fill in; the filters' values are part
    * of the key, so the SQL text and its other values are the ones the builder makes for them.
    */
-  private pageTemplate(q: StudyQuery, namespaceCount: number, merged: boolean) {
-    const key = JSON.stringify([merged, namespaceCount, { ...q, page: 0, offset: 0 }]);
+  private pageTemplate(q: StudyQuery, namespaceCount: number, merged: boolean, recent: boolean) {
+    const key = JSON.stringify([merged, recent, namespaceCount, { ...q, page: 0, offset: 0 }]);
     return this.pageTemplates.get(key, (slot) => {
       const namespaces = namespaceSlots(slot, namespaceCount);
       const offset = slot('offset') as number;
       return merged
-        ? this.mergedPage(q, namespaces, slot('window') as number, offset)
+        ? this.mergedPage(q, namespaces, slot('window') as number, offset, recent)
         : this.singlePage(q, namespaces, offset);
     });
   }
@@ -147,25 +171,55 @@ export class StudiesRepository {
    * from the index alone (or, when they must be sorted, sorted as small keys); only the page's
    * own rows are then read from the table.
    */
-  private mergedPage(q: StudyQuery, namespaces: string[], window: number, offset: number) {
+  private mergedPage(q: StudyQuery, namespaces: string[], window: number, offset: number, recent: boolean) {
     const keys = sortKeyColumns(q);
-    const arms = namespaces.map((ns) =>
-      this.db
+    const sortedArm = (ns: string, extra?: (query: StudiesQuery) => StudiesQuery) => {
+      const filtered = applyStudyFilters(this.db, this.db.selectFrom('studies'), q, [ns], 'exists');
+      return this.db
         .selectFrom(
-          applyStudySort(applyStudyFilters(this.db, this.db.selectFrom('studies'), q, [ns], 'exists'), q)
+          applyStudySort(extra ? extra(filtered) : filtered, q)
             .select(keys.map((column) => `studies.${column}` as const))
             .limit(window)
             .as('arm'),
         )
-        .selectAll(),
-    );
+        .selectAll();
+    };
+    // With a recent window (decision 0082), each namespace's stream first reads its newest studies
+    // only (`recent<i>`, materialized once). When they hold `window` matches, those are exactly the
+    // stream's first `window` rows; otherwise the stream is read as without the window, sorted.
+    // Exactly one of the two answers each namespace: the other's condition is false before it reads.
+    const recentName = (i: number) => `recent${i}`;
+    const arms = recent
+      ? namespaces.flatMap((ns, i) => [
+          this.db
+            .selectFrom(sql.table(recentName(i)).as('arm'))
+            .select(keys.map((column) => sql.ref(`arm.${column}`).as(column)))
+            .where(streamSize(recentName(i)), '>=', window),
+          sortedArm(ns, (query) => query.where(streamSize(recentName(i)), '<', window)),
+        ])
+      : namespaces.map((ns) => sortedArm(ns));
     const union = arms.slice(1).reduce((all, arm) => all.unionAll(arm), arms[0]!);
     // Materialized, so each stream is planned for all of its `window` rows: as a subquery under the
     // page's LIMIT, PostgreSQL planned each stream for the few rows the merge would take from it and
     // chose a backward scan of the plain upload-time index, reading thousands of rows per namespace
     // for a date range, over an index-only read of the date index's matches. The page's keys are
     // then cut from the merged streams, so only the page's own rows are read from the table.
-    let query = this.db
+    let db = this.db as unknown as QueryCreator<Database>;
+    if (recent) {
+      namespaces.forEach((ns, i) => {
+        const stream = applyStudySort(
+          applyStudyFilters(this.db, recentStudies(this.db, ns, this.recent ?? RECENT_DEFAULTS), q, [ns]),
+          q,
+        )
+          .select(keys.map((column) => `studies.${column}` as const))
+          .limit(window);
+        db = db.with(
+          (cte) => cte(recentName(i)).materialized(),
+          () => stream,
+        ) as unknown as QueryCreator<Database>;
+      });
+    }
+    let query = db
       .with(
         (cte) => cte('merged').materialized(),
         () => union,
