@@ -1,12 +1,5 @@
 import { STUDY_STATUS, type StudyCustomFieldValue } from '@imaging-inbox/contract';
-import type {
-  ExpressionBuilder,
-  Kysely,
-  QueryCreator,
-  Selectable,
-  SelectQueryBuilder,
-  Updateable,
-} from 'kysely';
+import type { ExpressionBuilder, Kysely, QueryCreator, Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, StudyTable } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
@@ -17,7 +10,6 @@ import {
   type RecentWindowOptions,
   recentStudies,
   recentWindowApplies,
-  streamSize,
 } from './study-recent-window.sql.js';
 import { InListTemplate } from '../db/in-list-template.js';
 import { TemplateCache } from '../db/template-cache.js';
@@ -43,8 +35,6 @@ function namespaceSlots(slot: (name: string) => unknown, count: number): string[
 }
 
 export type StudyRow = Selectable<StudyTable>;
-
-type StudiesQuery = SelectQueryBuilder<Database, 'studies', object>;
 
 /**
  * The columns a listed study's answer uses (study/list's presenter and its permissions, QIDO-RS):
@@ -117,7 +107,7 @@ export class StudiesRepository {
     // which the single query uses; per-namespace streams pay off for broad searches only.
     const broad = q.text.length === 0 && q.smart === undefined;
     const merged = broad && namespaces.length <= MERGE_MAX_NAMESPACES && window <= MERGE_MAX_WINDOW;
-    const recent = merged && this.recent !== null && recentWindowApplies(q, window);
+    const recent = merged ? await this.recentNamespaces(q, namespaces, window) : undefined;
     const args = searchArgs(namespaces, { offset, window });
     const rows = (await this.pageTemplate(q, namespaces.length, merged, recent).execute(this.db, args)).rows;
     const more = rows.length > q.rows;
@@ -131,7 +121,28 @@ export class StudiesRepository {
    * Only the namespaces and the page's position are left to fill in; the filters' values are part
    * of the key, so the SQL text and its other values are the ones the builder makes for them.
    */
-  private pageTemplate(q: StudyQuery, namespaceCount: number, merged: boolean, recent: boolean) {
+  /**
+   * Which namespaces' streams read their newest studies first (decision 0082): for a search that
+   * allows it, those with at least `minStudies` live studies (from the maintained totals, a few
+   * rows each); undefined when none does.
+   */
+  private async recentNamespaces(q: StudyQuery, namespaces: string[], window: number) {
+    if (!this.recent || !recentWindowApplies(q, window)) return undefined;
+    const live = await this.db
+      .selectFrom('study_count_totals')
+      .select(['namespace_id', sql<number>`sum(n)`.as('n')])
+      .where('namespace_id', 'in', namespaces)
+      .where('deleted', '=', 0)
+      .groupBy('namespace_id')
+      .execute();
+    const large = new Set(
+      live.filter((r) => Number(r.n) >= this.recent!.minStudies).map((r) => r.namespace_id),
+    );
+    const recent = namespaces.map((ns) => large.has(ns));
+    return recent.some(Boolean) ? recent : undefined;
+  }
+
+  private pageTemplate(q: StudyQuery, namespaceCount: number, merged: boolean, recent?: boolean[]) {
     const key = JSON.stringify([merged, recent, namespaceCount, { ...q, page: 0, offset: 0 }]);
     return this.pageTemplates.get(key, (slot) => {
       const namespaces = namespaceSlots(slot, namespaceCount);
@@ -171,33 +182,43 @@ export class StudiesRepository {
    * from the index alone (or, when they must be sorted, sorted as small keys); only the page's
    * own rows are then read from the table.
    */
-  private mergedPage(q: StudyQuery, namespaces: string[], window: number, offset: number, recent: boolean) {
+  private mergedPage(
+    q: StudyQuery,
+    namespaces: string[],
+    window: number,
+    offset: number,
+    recent?: boolean[],
+  ) {
     const keys = sortKeyColumns(q);
-    const sortedArm = (ns: string, extra?: (query: StudiesQuery) => StudiesQuery) => {
-      const filtered = applyStudyFilters(this.db, this.db.selectFrom('studies'), q, [ns], 'exists');
-      return this.db
-        .selectFrom(
-          applyStudySort(extra ? extra(filtered) : filtered, q)
-            .select(keys.map((column) => `studies.${column}` as const))
-            .limit(window)
-            .as('arm'),
-        )
-        .selectAll();
-    };
-    // With a recent window (decision 0082), each namespace's stream first reads its newest studies
-    // only (`recent<i>`, materialized once). When they hold `window` matches, those are exactly the
-    // stream's first `window` rows; otherwise the stream is read as without the window, sorted.
-    // Exactly one of the two answers each namespace: the other's condition is false before it reads.
+    const sortedStream = (ns: string) =>
+      applyStudySort(applyStudyFilters(this.db, this.db.selectFrom('studies'), q, [ns], 'exists'), q)
+        .select(keys.map((column) => `studies.${column}` as const))
+        .limit(window);
+    const sortedArm = (ns: string) => this.db.selectFrom(sortedStream(ns).as('arm')).selectAll();
+    // With a recent window (decision 0082), a large namespace's stream first reads its newest
+    // studies only (`recent<i>`, materialized once). When they hold `window` matches, those are
+    // exactly the stream's first `window` rows; otherwise the stream is read as without the window,
+    // sorted. Exactly one of the two answers each namespace: each is joined after the one-row
+    // count of `recent<i>` (CROSS JOIN keeps that order in SQLite), so the other's condition is
+    // false before it reads a row.
     const recentName = (i: number) => `recent${i}`;
-    const arms = recent
-      ? namespaces.flatMap((ns, i) => [
-          this.db
-            .selectFrom(sql.table(recentName(i)).as('arm'))
-            .select(keys.map((column) => sql.ref(`arm.${column}`).as(column)))
-            .where(streamSize(recentName(i)), '>=', window),
-          sortedArm(ns, (query) => query.where(streamSize(recentName(i)), '<', window)),
-        ])
-      : namespaces.map((ns) => sortedArm(ns));
+    const filled = (i: number) => sql<{ n: number }>`(select count(*) as n from ${sql.table(recentName(i))})`;
+    const arms = namespaces.flatMap((ns, i) =>
+      recent?.[i]
+        ? [
+            this.db
+              .selectFrom(filled(i).as('filled'))
+              .crossJoin(sql.table(recentName(i)).as('arm'))
+              .select(keys.map((column) => sql.ref(`arm.${column}`).as(column)))
+              .where(sql.ref('filled.n'), '>=', window),
+            this.db
+              .selectFrom(filled(i).as('filled'))
+              .crossJoin(sortedStream(ns).as('arm'))
+              .select(keys.map((column) => sql.ref(`arm.${column}`).as(column)))
+              .where(sql.ref('filled.n'), '<', window),
+          ]
+        : [sortedArm(ns)],
+    );
     const union = arms.slice(1).reduce((all, arm) => all.unionAll(arm), arms[0]!);
     // Materialized, so each stream is planned for all of its `window` rows: as a subquery under the
     // page's LIMIT, PostgreSQL planned each stream for the few rows the merge would take from it and
@@ -207,6 +228,7 @@ export class StudiesRepository {
     let db = this.db as unknown as QueryCreator<Database>;
     if (recent) {
       namespaces.forEach((ns, i) => {
+        if (!recent[i]) return;
         const stream = applyStudySort(
           applyStudyFilters(this.db, recentStudies(this.db, ns, this.recent ?? RECENT_DEFAULTS), q, [ns]),
           q,

@@ -1,5 +1,4 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { sql } from 'kysely';
 import { isKnownModality } from '@imaging-inbox/contract';
 import type { Database } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
@@ -74,7 +73,7 @@ export function recentWindowApplies(q: StudyQuery, window: number): boolean {
 type StudiesQuery = SelectQueryBuilder<Database, 'studies', object>;
 
 /**
- * A namespace's newest `options.window` live studies, when it has at least `options.minStudies`, in the default order (upload time descending,
+ * A namespace's newest `options.window` live studies in the default order (upload time descending,
  * then uuid), as a table named `studies` holding RECENT_COLUMNS, so that the search's own filters
  * and order apply to it unchanged. It is read in the order of the `(namespace_id, created desc,
  * uuid, …)` index, which holds every one of these columns: no row is sorted and no study row read.
@@ -89,24 +88,10 @@ export function recentStudies(
     .select(RECENT_COLUMNS.map((column) => `studies.${column}` as const))
     .where('studies.namespace_id', '=', namespace)
     .where('studies.deleted', 'is', null)
-    // A constant term: checked once, before any study is read (study_count_totals, decision 0079).
-    .where(liveStudies(db, namespace), '>=', options.minStudies)
     .orderBy('studies.created', 'desc')
     .orderBy('studies.uuid', 'asc')
     .limit(options.window)
     .as('studies');
   // The filters and the order only name RECENT_COLUMNS (recentWindowApplies), all of them here.
   return db.selectFrom(recent);
-}
-
-/** `(select count(*) from <cte>)`: how many rows a materialized recent stream holds. */
-export const streamSize = (cte: string) => sql<number>`(select count(*) from ${sql.table(cte)})`;
-
-/** The namespace's live studies, from the maintained totals (a few rows). */
-function liveStudies(db: Kysely<Database>, namespace: string) {
-  return db
-    .selectFrom('study_count_totals')
-    .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
-    .where('study_count_totals.namespace_id', '=', namespace)
-    .where('study_count_totals.deleted', '=', 0);
 }
