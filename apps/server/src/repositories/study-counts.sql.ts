@@ -12,6 +12,15 @@ import type { StudyQuery } from './study-query.types.js';
  * Any other filter (text, tags, custom fields, star…) is counted from the studies themselves.
  */
 export function countableFromCounts(q: StudyQuery): boolean {
+  return filtersOnlyDateStatusModality(q) && q.created.ge === undefined && q.created.le === undefined;
+}
+
+/**
+ * Whether a search filters on nothing but the study date, the upload time, the trash, the status
+ * and known modalities: the columns the maintained counts and the upload-time index
+ * (`studies_live_ns_created_dates`, decision 0082) hold.
+ */
+export function filtersOnlyDateStatusModality(q: StudyQuery): boolean {
   return (
     q.text.length === 0 &&
     q.smart === undefined &&
@@ -21,8 +30,6 @@ export function countableFromCounts(q: StudyQuery): boolean {
     !q.pushStatus?.length &&
     !q.sharedOnly &&
     !q.hasDirectShares &&
-    q.created.ge === undefined &&
-    q.created.le === undefined &&
     !q.tags?.length &&
     q.customFields.length === 0 &&
     (!q.modalities?.length || q.modalities.every(isKnownModality))

@@ -1,7 +1,7 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { isKnownModality } from '@imaging-inbox/contract';
 import type { Database } from '../db/schema.js';
 import type { StudyQuery } from './study-query.types.js';
+import { filtersOnlyDateStatusModality } from './study-counts.sql.js';
 
 /**
  * How many of a namespace's newest live studies a date range's stream reads backwards in upload
@@ -56,17 +56,7 @@ export function recentWindowApplies(q: StudyQuery, window: number): boolean {
     sort.direction === 'desc' &&
     !q.deleted &&
     (q.studyDate.ge !== undefined || q.studyDate.le !== undefined) &&
-    q.text.length === 0 &&
-    q.smart === undefined &&
-    q.star === undefined &&
-    q.thin === undefined &&
-    q.mustApprove === undefined &&
-    !q.pushStatus?.length &&
-    !q.sharedOnly &&
-    !q.hasDirectShares &&
-    !q.tags?.length &&
-    q.customFields.length === 0 &&
-    (!q.modalities?.length || q.modalities.every(isKnownModality))
+    filtersOnlyDateStatusModality(q)
   );
 }
 

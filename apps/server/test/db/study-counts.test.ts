@@ -8,33 +8,10 @@ import { applyStudyFilters } from '../../src/repositories/study-search.sql.js';
 import { buildStudyQuery } from '../../src/domain/study-query.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
+import { BLANK_STUDY_TEXT } from '../support/blank-study-text.js';
 
 const CT_SMALL = '/usr/lib/python3/dist-packages/pydicom/data/test_files/CT_small.dcm';
 const CT_STUDY_UID = '1.3.6.1.4.1.5962.1.2.1.20040119072730.12322';
-
-/** The text columns a study row must have. */
-const TEXT_COLUMNS = [
-  'patient_name',
-  'patient_name_key',
-  'patientid',
-  'patientid_key',
-  'patient_sex',
-  'patient_birth_date',
-  'patient_age',
-  'accession_number',
-  'study_description',
-  'study_description_key',
-  'study_time',
-  'referring_physician',
-  'referring_physician_key',
-  'source_ae_title',
-  'destination_ae_title',
-  'institution_name',
-] as const;
-const BLANK_TEXT = Object.fromEntries(TEXT_COLUMNS.map((column) => [column, ''])) as Record<
-  (typeof TEXT_COLUMNS)[number],
-  string
->;
 
 /** A search as study/list builds it from no parameters, with `over` on top. */
 const query = (over: Partial<StudyQuery> = {}): StudyQuery => ({
@@ -263,7 +240,7 @@ describe.each(DIALECTS)('maintained study counts on %s', (dialect) => {
       await db()
         .insertInto('studies')
         .values({
-          ...BLANK_TEXT,
+          ...BLANK_STUDY_TEXT,
           uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
           account_id: account,
           namespace_id: i % 2 ? emergency : cardiology,
@@ -342,7 +319,7 @@ describe.each(DIALECTS)('maintained study counts on %s', (dialect) => {
     async () => {
       const account = (await db().selectFrom('accounts').select('uuid').executeTakeFirstOrThrow()).uuid;
       const study = (i: number) => ({
-        ...BLANK_TEXT,
+        ...BLANK_STUDY_TEXT,
         // Last characters 0 and 1: different slots of the same count rows.
         uuid: `00000000-0000-4000-9000-00000000000${i}`,
         account_id: account,

@@ -7,29 +7,7 @@ import { RECENT_WINDOW, recentWindowApplies } from '../../src/repositories/study
 import { buildStudyQuery } from '../../src/domain/study-query.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
-
-const TEXT_COLUMNS = [
-  'patient_name',
-  'patient_name_key',
-  'patientid',
-  'patientid_key',
-  'patient_sex',
-  'patient_birth_date',
-  'patient_age',
-  'accession_number',
-  'study_description',
-  'study_description_key',
-  'study_time',
-  'referring_physician',
-  'referring_physician_key',
-  'source_ae_title',
-  'destination_ae_title',
-  'institution_name',
-] as const;
-const BLANK_TEXT = Object.fromEntries(TEXT_COLUMNS.map((column) => [column, ''])) as Record<
-  (typeof TEXT_COLUMNS)[number],
-  string
->;
+import { BLANK_STUDY_TEXT } from '../support/blank-study-text.js';
 
 /** A search as study/list builds it from these parameters. */
 const query = (params: Record<string, string> = {}): StudyQuery =>
@@ -68,7 +46,7 @@ describe.each(DIALECTS)('a date range read from the newest studies on %s', (dial
         const uuid = `00000000-0000-4000-8${String(serial % 10)}00-${hex}`;
         uuids.push(uuid);
         return {
-          ...BLANK_TEXT,
+          ...BLANK_STUDY_TEXT,
           uuid,
           account_id: owner,
           namespace_id: namespace,
