@@ -60,6 +60,20 @@ interface Placed {
 /** The audit event to write with an instance, decided once the index knows what happened. */
 export type AuditInTransaction = (result: IndexResult) => Insertable<AuditEventTable> | undefined;
 
+/** A series' counters after one more instance of `size` bytes. */
+const seriesCounters = (size: number) => ({
+  image_count: sql<number>`image_count + 1`,
+  size: sql<number>`size + ${size}`,
+});
+
+/** A study's counters after one more instance of `size` bytes; `newSeries` is 1 when it started a series. */
+const studyCounters = (size: number, newSeries: number, updated: number) => ({
+  image_count: sql<number>`image_count + 1`,
+  size: sql<number>`size + ${size}`,
+  series_count: sql<number>`series_count + ${newSeries}`,
+  updated,
+});
+
 /**
  * Writes one instance into the study index in a single transaction: the study and series rows
  * are created on first sight, counters and the modality set are kept in step. A SOP Instance UID
@@ -145,7 +159,7 @@ export class IngestRepository {
   private readonly countIntoSeries = new QueryTemplate<{ seriesUuid: string; size: number }, never>((slot) =>
     this.db
       .updateTable('series')
-      .set({ image_count: sql`image_count + 1`, size: sql`size + ${slot('size')}` })
+      .set(seriesCounters(slot('size')))
       .where('uuid', '=', slot('seriesUuid')),
   );
 
@@ -156,12 +170,7 @@ export class IngestRepository {
   >((slot) =>
     this.db
       .updateTable('studies')
-      .set({
-        image_count: sql`image_count + 1`,
-        size: sql`size + ${slot('size')}`,
-        series_count: sql`series_count + ${slot('newSeries')}`,
-        updated: slot('updated'),
-      })
+      .set(studyCounters(slot('size'), slot('newSeries'), slot('updated')))
       .where('uuid', '=', slot('studyUuid')),
   );
 
@@ -178,16 +187,11 @@ export class IngestRepository {
       .with('counted_series', (db) =>
         db
           .updateTable('series')
-          .set({ image_count: sql`image_count + 1`, size: sql`size + ${slot('size')}` })
+          .set(seriesCounters(slot('size')))
           .where('uuid', '=', slot('seriesUuid')),
       )
       .updateTable('studies')
-      .set({
-        image_count: sql`image_count + 1`,
-        size: sql`size + ${slot('size')}`,
-        series_count: sql`series_count + ${slot('newSeries')}`,
-        updated: slot('updated'),
-      })
+      .set(studyCounters(slot('size'), slot('newSeries'), slot('updated')))
       .where('uuid', '=', slot('studyUuid')),
   );
 
@@ -488,12 +492,9 @@ export class IngestRepository {
       await trx
         .updateTable('studies')
         .set({
-          image_count: sql`image_count + 1`,
-          size: sql`size + ${blob.size}`,
-          series_count: seriesCreated ? sql`series_count + 1` : sql`series_count`,
+          ...studyCounters(blob.size, seriesCreated ? 1 : 0, now),
           modality,
           modality_bits: modalityBits,
-          updated: now,
         })
         .where('uuid', '=', studyUuid)
         .execute();
