@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildInstance, newUid } from '../../src/dicom/index.js';
+import { newUid } from '../../src/dicom/index.js';
 import type { IndexTarget } from '../../src/repositories/ingest.repository.js';
 import { startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
 import { cstoreSource, gatewayTarget } from '../support/gateway-ingest.js';
+import { seriesInstance } from '../support/series-instance.js';
 
 /**
  * Instances of one study indexed at the same time on PostgreSQL, where several associations (and
@@ -42,32 +43,8 @@ describe('instances of one study indexed concurrently on postgres', () => {
     return { reached, release };
   }
 
-  function instance(studyUid: string, seriesUid: string, n: number): Buffer {
-    return Buffer.from(
-      buildInstance({
-        patientName: 'CONCURRENT^INDEX',
-        patientId: 'CONCURRENT-1',
-        patientSex: 'O',
-        patientBirthDate: '19700101',
-        studyInstanceUid: studyUid,
-        studyDate: '20260101',
-        studyTime: '120000',
-        studyDescription: 'concurrent index',
-        accessionNumber: '',
-        referringPhysician: '',
-        institutionName: 'Test',
-        seriesDescription: 'series',
-        modality: 'CT',
-        bodyPart: 'HEAD',
-        seriesInstanceUid: seriesUid,
-        seriesNumber: 1,
-        sopInstanceUid: newUid(),
-        instanceNumber: n,
-        rows: 16,
-        columns: 16,
-      }),
-    );
-  }
+  const instance = (studyUid: string, seriesUid: string, n: number): Buffer =>
+    seriesInstance('concurrent index', studyUid, seriesUid, n);
 
   const ingest = (bytes: Buffer) => server.ctx.services.ingest.ingestBytes(bytes, target, cstoreSource());
 

@@ -2,39 +2,16 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/dialect.js';
 import type { Db } from '../../src/db/dialect.js';
-import { buildInstance, newUid, readDicomHeader } from '../../src/dicom/index.js';
+import { newUid, readDicomHeader } from '../../src/dicom/index.js';
 import type { IndexTarget, IngestRepository } from '../../src/repositories/ingest.repository.js';
 import { blobKey } from '../../src/storage/blob-store.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
 import { cstoreSource, gatewayTarget } from '../support/gateway-ingest.js';
+import { seriesInstance } from '../support/series-instance.js';
 
-function instanceBytes(studyUid: string, seriesUid: string, n: number): Buffer {
-  return Buffer.from(
-    buildInstance({
-      patientName: 'GROUP^COMMIT',
-      patientId: 'GROUP-1',
-      patientSex: 'O',
-      patientBirthDate: '19700101',
-      studyInstanceUid: studyUid,
-      studyDate: '20260101',
-      studyTime: '120000',
-      studyDescription: 'group commit',
-      accessionNumber: '',
-      referringPhysician: '',
-      institutionName: 'Test',
-      seriesDescription: 'series',
-      modality: 'CT',
-      bodyPart: 'HEAD',
-      seriesInstanceUid: seriesUid,
-      seriesNumber: 1,
-      sopInstanceUid: newUid(),
-      instanceNumber: n,
-      rows: 16,
-      columns: 16,
-    }),
-  );
-}
+const instanceBytes = (studyUid: string, seriesUid: string, n: number): Buffer =>
+  seriesInstance('group commit', studyUid, seriesUid, n);
 
 async function studyCounts(db: Db, studyUid: string) {
   const study = await db.kysely
