@@ -115,19 +115,13 @@ export class StudiesRepository {
   }
 
   /**
-   * The page query of this search (its filters, sort and page size) over this many namespaces,
-   * compiled once: an inbox asks the same search again and again (polling, paging), and building
-   * and compiling the page's query cost about as much JavaScript as SQLite spends running it.
-   * Only the namespaces and the page's position are left to fill in; the filters' values are part
-   * of the key, so the SQL text and its other values are the ones the builder makes for them.
-   */
-  /**
    * Which namespaces' streams read their newest studies first (decision 0082): for a search that
    * allows it, those with at least `minStudies` live studies (from the maintained totals, a few
    * rows each); undefined when none does.
    */
   private async recentNamespaces(q: StudyQuery, namespaces: string[], window: number) {
-    if (!this.recent || !recentWindowApplies(q, window)) return undefined;
+    const options = this.recent;
+    if (!options || !recentWindowApplies(q, window)) return undefined;
     const live = await this.db
       .selectFrom('study_count_totals')
       .select(['namespace_id', sql<number>`sum(n)`.as('n')])
@@ -135,13 +129,18 @@ export class StudiesRepository {
       .where('deleted', '=', 0)
       .groupBy('namespace_id')
       .execute();
-    const large = new Set(
-      live.filter((r) => Number(r.n) >= this.recent!.minStudies).map((r) => r.namespace_id),
-    );
+    const large = new Set(live.filter((r) => Number(r.n) >= options.minStudies).map((r) => r.namespace_id));
     const recent = namespaces.map((ns) => large.has(ns));
     return recent.some(Boolean) ? recent : undefined;
   }
 
+  /**
+   * The page query of this search (its filters, sort and page size) over this many namespaces,
+   * compiled once: an inbox asks the same search again and again (polling, paging), and building
+   * and compiling the page's query cost about as much JavaScript as SQLite spends running it.
+   * Only the namespaces and the page's position are left to fill in; the filters' values are part
+   * of the key, so the SQL text and its other values are the ones the builder makes for them.
+   */
   private pageTemplate(q: StudyQuery, namespaceCount: number, merged: boolean, recent?: boolean[]) {
     const key = JSON.stringify([merged, recent, namespaceCount, { ...q, page: 0, offset: 0 }]);
     return this.pageTemplates.get(key, (slot) => {
