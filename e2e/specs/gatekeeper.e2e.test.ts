@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { signIn } from '../support/actions';
+import { openExam, signIn } from '../support/actions';
 import { ownServer } from '../support/server';
 
 // A server of its own: on the shared one, specs that ran first nominate, process and send
@@ -63,14 +63,14 @@ describe('gatekeeper: nominate, reject, process', () => {
     await settled(clinician);
   };
   const openCard = async (b: BrowserSession, exam: (typeof exams)[number]) => {
-    await b.page
-      .getByTestId('study-card')
-      .filter({ hasText: `MRN: ${exam.mrn}` })
-      .filter({ hasText: `Study date: ${exam.date}` })
-      .filter({ hasText: exam.description })
-      .first()
-      .getByRole('button', { name: /^Open / })
-      .click();
+    await openExam(
+      b.page
+        .getByTestId('study-card')
+        .filter({ hasText: `MRN: ${exam.mrn}` })
+        .filter({ hasText: `Study date: ${exam.date}` })
+        .filter({ hasText: exam.description })
+        .first(),
+    );
   };
 
   it('a clinician nominates two exams to PACS Intake from the PACS tab', async () => {
@@ -87,7 +87,7 @@ describe('gatekeeper: nominate, reject, process', () => {
       const description = (await card.locator('.desc').textContent()) ?? '';
       expect(mrn && date && description).toBeTruthy();
       exams.push({ mrn: mrn!, date: date!, description });
-      await card.getByRole('button', { name: /^Open / }).click();
+      await openExam(card);
       const panel = panelOf(clinician);
       await panel.getByRole('tab', { name: 'PACS' }).click();
       const nominate = panel.getByRole('region', { name: 'Nominate to PACS' });

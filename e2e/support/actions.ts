@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from './server';
 
 export async function signIn(page: Page, login: string, password = DEMO_PASSWORD): Promise<void> {
@@ -33,4 +33,14 @@ export async function apiPost<T>(baseUrl: string, path: string, params: Record<s
     body: new URLSearchParams(params).toString(),
   });
   return (await res.json()) as T;
+}
+
+/**
+ * Opens a study card's exam in the details panel and waits until the panel shows it. Opening is
+ * a router transition: until it commits, the panel still shows the exam open before, and a tab
+ * clicked there is lost when the panel remounts for the new exam.
+ */
+export async function openExam(card: Locator): Promise<void> {
+  await card.getByRole('button', { name: /^Open / }).click();
+  await card.getByRole('button', { name: /^Open /, pressed: true }).waitFor();
 }
