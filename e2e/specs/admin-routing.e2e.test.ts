@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
-import { signIn } from '../support/actions';
+import { openExam, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
@@ -151,10 +151,7 @@ describe('administration: routing rules and webhooks at work', () => {
     await page.getByRole('button', { name: 'Emergency' }).click();
     await page.waitForURL(/\/group\/[^/]+\/Inbox$/);
     const original = page.getByTestId('study-card').filter({ hasText: 'ROUTEDOE' });
-    await original
-      .first()
-      .getByRole('button', { name: /^Open / })
-      .click();
+    await openExam(original.first());
     const panel = page.getByRole('complementary', { name: 'Exam details' });
     await panel.getByRole('button', { name: 'Exam history' }).click();
     await panel.getByText('routed', { exact: true }).waitFor();

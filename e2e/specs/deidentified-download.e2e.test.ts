@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, screenshot, SMALL_WINDOW, type BrowserSession } from '../support/browser';
-import { apiLogin, apiPost, signIn } from '../support/actions';
+import { apiLogin, apiPost, openExam, signIn } from '../support/actions';
 import { ownServer } from '../support/server';
 
 // A server of its own: the admin's language is changed to French below.
@@ -26,11 +26,7 @@ describe('de-identified download', () => {
     await b.page.waitForURL('**/group/list');
     await b.page.getByRole('button', { name: 'Emergency', exact: true }).first().click();
     await b.page.getByTestId('study-card').first().waitFor();
-    await b.page
-      .getByTestId('study-card')
-      .first()
-      .getByRole('button', { name: /^Open / })
-      .click();
+    await openExam(b.page.getByTestId('study-card').first());
     await panel().getByRole('tab', { name: 'Downloads' }).click();
     await panel().getByLabel('All series').waitFor();
     const box = panel().getByRole('checkbox', { name: 'De-identify' });

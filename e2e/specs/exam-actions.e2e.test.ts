@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { signIn } from '../support/actions';
+import { openExam, signIn } from '../support/actions';
 import { ownServer } from '../support/server';
 
 // A server of its own: it works on Emergency's newest exam, which on the shared server is whatever
@@ -55,7 +55,7 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
     const card = b.page.getByTestId('study-card').first();
     mrn = await cardMrn(card);
     expect(mrn).not.toBe('');
-    await card.getByRole('button', { name: /^Open / }).click();
+    await openExam(card);
     await panel().getByRole('tab', { name: 'Summary', selected: true }).waitFor();
     const star = panel().getByRole('button', { name: 'Star exam' });
     const starredBefore = (await star.getAttribute('aria-pressed')) === 'true';
@@ -187,9 +187,7 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
 
   it('stops sharing from the share list', async () => {
     await b.page.goto(emergencyInbox);
-    await cardWith(mrn)
-      .getByRole('button', { name: /^Open / })
-      .click();
+    await openExam(cardWith(mrn));
     await panel().getByRole('tab', { name: 'Share' }).click();
     await panel().getByRole('button', { name: 'Stop sharing with Cardiology' }).click();
     await panel().getByText('This exam is not currently shared').waitFor();
@@ -201,7 +199,7 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
     const card = b.page.getByTestId('study-card').nth(1);
     const victim = await cardMrn(card);
     expect(victim).not.toBe('');
-    await card.getByRole('button', { name: /^Open / }).click();
+    await openExam(card);
     await panel().getByRole('tab', { name: 'Delete exams' }).click();
     await panel().getByRole('button', { name: 'Delete exam' }).click();
     await b.page.getByText('Exam Deleted Successfully').waitFor();
@@ -209,9 +207,7 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
     expect(await panel().count()).toBe(0);
 
     await b.page.goto(emergencyInbox.replace(/Inbox$/, 'Deleted%20items'));
-    await cardWith(victim)
-      .getByRole('button', { name: /^Open / })
-      .click();
+    await openExam(cardWith(victim));
     await panel().getByRole('tab', { name: 'Delete exams' }).click();
     await panel().getByRole('button', { name: 'Restore exam' }).click();
     await b.page.getByText('Exam restored successfully').waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { signIn } from '../support/actions';
+import { openExam, signIn } from '../support/actions';
 
 const baseUrl = inject('baseUrl');
 const stamp = Date.now().toString(36).toUpperCase();
@@ -36,11 +36,7 @@ describe('Exchange tab: custom fields and exam fields', () => {
   const exchange = () => panel().getByRole('form', { name: 'Exchange' });
 
   it('asks for the mandatory fields, then saves a custom field and the description', async () => {
-    await b.page
-      .getByTestId('study-card')
-      .first()
-      .getByRole('button', { name: /^Open / })
-      .click();
+    await openExam(b.page.getByTestId('study-card').first());
     await panel().getByRole('tab', { name: 'Exchange' }).click();
     const priority = exchange().getByRole('radiogroup', { name: /Clinical priority/ });
     await priority.waitFor();

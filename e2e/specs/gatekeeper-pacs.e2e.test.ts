@@ -10,7 +10,7 @@ import type { Forward } from '../../apps/server/test/support/netns-forward.js';
 import { forwardIntoNamespace } from '../../apps/server/test/support/netns-forward.js';
 import type { Orthanc } from '../../apps/server/test/support/orthanc.js';
 import { startOrthanc } from '../../apps/server/test/support/orthanc.js';
-import { apiGet, apiLogin, apiPost, signIn } from '../support/actions';
+import { apiGet, apiLogin, apiPost, openExam, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { freePort, startServer, type RunningServer } from '../support/server';
 
@@ -144,7 +144,7 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
       description: (await first.locator('.desc').textContent()) ?? '',
       name: (await first.locator('h3').textContent()) ?? '',
     };
-    await first.getByRole('button', { name: /^Open / }).click();
+    await openExam(first);
     await panel().getByRole('tab', { name: 'PACS' }).click();
     const nominate = panel().getByRole('region', { name: 'Nominate to PACS' });
     await nominate.getByLabel(/^Reason for visit/).fill('Outside CT for the tumour board');
@@ -171,9 +171,7 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
     // The gatekeeper's first group is the demo's PACS Archive; nominations are in PACS Intake.
     await b.page.getByRole('button', { name: 'PACS Intake' }).click();
     await card().waitFor();
-    await card()
-      .getByRole('button', { name: /^Open / })
-      .click();
+    await openExam(card());
     await panel().getByRole('button', { name: 'Process' }).click();
     // MWL flow: Search Order by the exam's MRN (filled in), the account's order found and ranked.
     await panel().getByRole('button', { name: 'Search' }).click();
@@ -226,9 +224,7 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
         { timeout: 60_000, interval: 2000 },
       )
       .toBe(1);
-    await card(PROCEDURE)
-      .getByRole('button', { name: /^Open / })
-      .click();
+    await openExam(card(PROCEDURE));
     await panel().getByLabel('Exam state').getByText('This exam was sent to PACS').waitFor();
     await screenshot(b.page, 'gatekeeper-pacs-03-completed');
     expect(b.errors).toEqual([]);
@@ -238,9 +234,7 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
     await switchUser('clinician@demo.local');
     await b.page.getByRole('button', { name: 'Emergency' }).click();
     await card().waitFor();
-    await card()
-      .getByRole('button', { name: /^Open / })
-      .click();
+    await openExam(card());
     await panel().getByRole('tab', { name: 'PACS' }).click();
     await panel().getByLabel('Nomination status').getByText('Sent to PACS by PACS Intake').waitFor();
     await card().getByRole('img', { name: 'Sent to PACS' }).waitFor();

@@ -11,7 +11,7 @@ import type { Forward } from '../../apps/server/test/support/netns-forward.js';
 import { forwardIntoNamespace } from '../../apps/server/test/support/netns-forward.js';
 import type { Orthanc } from '../../apps/server/test/support/orthanc.js';
 import { startOrthanc, storeWithStorescu } from '../../apps/server/test/support/orthanc.js';
-import { apiLogin, apiPost, signIn } from '../support/actions';
+import { apiLogin, apiPost, openExam, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
@@ -127,7 +127,7 @@ describe('Retrieve Study from Orthanc', () => {
     await page.waitForURL(/\/group\/[^/]+\/Inbox$/);
     const card = page.getByTestId('study-card').filter({ hasText: study!.patientId });
     await card.waitFor();
-    await card.getByRole('button', { name: /^Open / }).click();
+    await openExam(card);
     const panel = page.getByRole('complementary', { name: 'Exam details' });
     await panel.getByRole('tab', { name: 'Summary', selected: true }).waitFor();
     const images = study!.series.reduce((n, s) => n + s.instanceCount, 0);

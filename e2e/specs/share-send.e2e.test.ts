@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { apiGet, apiLogin, signIn } from '../support/actions';
+import { apiGet, apiLogin, openExam, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { waitForMail } from '../support/mail';
 import { uploadFreshStudy } from '../support/studies';
@@ -57,9 +57,7 @@ async function openStudy(page: Page, mrn: string, timeoutMs = 20_000) {
     await page.waitForTimeout(500);
     await page.reload();
   }
-  await cardWith(page, mrn)
-    .getByRole('button', { name: /^Open / })
-    .click();
+  await openExam(cardWith(page, mrn));
   await panel(page).waitFor();
 }
 

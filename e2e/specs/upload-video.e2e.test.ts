@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { apiLogin, signIn } from '../support/actions';
+import { apiLogin, openExam, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { findStudies, instanceClasses } from '../support/studies';
 import { chooseDestination } from '../support/upload-wizard';
@@ -101,7 +101,7 @@ describe('upload wizard: an MP4 video wrapped into DICOM and played back', () =>
     await page.getByRole('button', { name: 'Emergency' }).click();
     await page.waitForURL(/\/group\/[^/]+\/Inbox$/);
     const card = page.getByTestId('study-card').filter({ hasText: mrn }).first();
-    await card.getByRole('button', { name: /^Open / }).click();
+    await openExam(card);
     const panel = page.getByRole('complementary', { name: 'Exam details' });
     await panel.getByRole('tab', { name: 'Summary', selected: true }).waitFor();
     await panel.getByRole('button', { name: 'Play video knee-exercise.mp4' }).click();

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Frame } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { apiLogin, signIn } from '../support/actions';
+import { apiLogin, openExam, signIn } from '../support/actions';
 
 const baseUrl = inject('baseUrl');
 
@@ -66,7 +66,7 @@ describe('embedded viewer', () => {
 
   it('shows a CT, scrolls, changes window/level and closes back to Summary', async () => {
     const card = b.page.getByTestId('study-card').filter({ hasText: mrn }).first();
-    await card.getByRole('button', { name: /^Open / }).click();
+    await openExam(card);
     const panel = b.page.getByRole('complementary', { name: 'Exam details' });
     await panel.getByRole('tab', { name: 'Viewer' }).click();
     const iframe = panel.locator('iframe[title="Viewer"]');
