@@ -65,6 +65,7 @@ import { pushDeidentification } from './20261202T1500-push-deidentification.js';
 import { linkDeidentification } from './20261202T1600-link-deidentification.js';
 import { studyCountTotals } from './20261203T0700-study-count-totals.js';
 import { studyRecentWindow } from './20261203T0800-study-recent-window.js';
+import { studyNamePrefixIndex } from './20261203T0900-study-name-prefix-index.js';
 import { jobLeaseHolder } from './20261202T0210-job-lease-holder.js';
 import { callingAeTitles } from './20261202T0230-calling-ae-titles.js';
 import { destinationSharedTarget } from './20261202T0231-destination-shared-target.js';
@@ -156,4 +157,5 @@ export const migrations: Record<string, Migration> = {
   '20261202T1600-link-deidentification': linkDeidentification,
   '20261203T0700-study-count-totals': studyCountTotals,
   '20261203T0800-study-recent-window': studyRecentWindow,
+  '20261203T0900-study-name-prefix-index': studyNamePrefixIndex,
 };
