@@ -7,7 +7,7 @@ import { isPostgres } from './helpers.js';
  * (decision 0083): its WHERE holds the search's own `deleted is null` and
  * `study_status not in ('RETRIEVING', 'UPLOADING')` terms, written with the same literals
  * (study-search.sql.ts), so SQLite drops both terms from the scan instead of checking each of a
- * prefix's matches (the total of `KIM%` at 1M studies, 16,787 matches: 3.1–4.0 → 0.8–1.2 ms).
+ * prefix's matches (the total of `KIM%` at 1M studies, 16,787 matches: 3.1–3.8 → 0.8 ms, best rounds).
  * The columns are a name prefix's range, then the default order's keys (upload time, uuid) so
  * the page sorts small keys read from the index alone; `study_status` and `deleted` are there
  * because SQLite (3.53) takes a partial index as covering only when the columns of its WHERE
