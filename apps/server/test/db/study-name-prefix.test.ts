@@ -8,6 +8,7 @@ import { buildStudyQuery } from '../../src/domain/study-query.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { BLANK_STUDY_TEXT } from '../support/blank-study-text.js';
+import { searchNamespaces } from '../support/search-namespaces.js';
 
 /** A search as study/list builds it from these parameters. */
 const query = (params: Record<string, string> = {}): StudyQuery =>
@@ -27,6 +28,7 @@ describe.each(DIALECTS)('a patient-name prefix on %s', (dialect) => {
   let emergency: string;
   let cardiology: string;
   let otherNamespace: string;
+  let otherAccount: string;
   let serial = 0;
 
   const db = () => server.ctx.db.kysely;
@@ -81,21 +83,7 @@ describe.each(DIALECTS)('a patient-name prefix on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestServer(dialect);
     const sid = await server.api.login('clinician@demo.local');
-    emergency = await server.api.namespaceOf(sid, 'Emergency');
-    cardiology = await server.api.namespaceOf(sid, 'Cardiology');
-    account = (
-      await db()
-        .selectFrom('namespaces')
-        .select('account_id')
-        .where('id', '=', emergency)
-        .executeTakeFirstOrThrow()
-    ).account_id;
-    const other = await db()
-      .selectFrom('namespaces')
-      .select(['id', 'account_id'])
-      .where('account_id', '!=', account)
-      .executeTakeFirstOrThrow();
-    otherNamespace = other.id;
+    ({ account, emergency, cardiology, otherNamespace, otherAccount } = await searchNamespaces(server, sid));
 
     // Names on both sides of the prefix's bounds (KIL, KIN), its own KIM and Kim, a name that is
     // the prefix alone, an underscore that must match itself; pairs sharing their upload time;
@@ -122,7 +110,7 @@ describe.each(DIALECTS)('a patient-name prefix on %s', (dialect) => {
     await insert(
       otherNamespace,
       Array.from({ length: 10 }, (_, i) => ({ created: base + 100_000_000 + i, name: 'KIM^OTHER' })),
-      other.account_id,
+      otherAccount,
     );
   });
   afterAll(() => server?.stop());

@@ -8,6 +8,7 @@ import { buildStudyQuery } from '../../src/domain/study-query.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { BLANK_STUDY_TEXT } from '../support/blank-study-text.js';
+import { searchNamespaces } from '../support/search-namespaces.js';
 
 /** A search as study/list builds it from these parameters. */
 const query = (params: Record<string, string> = {}): StudyQuery =>
@@ -28,6 +29,7 @@ describe.each(DIALECTS)('a date range read from the newest studies on %s', (dial
   let emergency: string;
   let cardiology: string;
   let otherNamespace: string;
+  let otherAccount: string;
   let serial = 0;
 
   const db = () => server.ctx.db.kysely;
@@ -82,21 +84,7 @@ describe.each(DIALECTS)('a date range read from the newest studies on %s', (dial
   beforeAll(async () => {
     server = await startTestServer(dialect);
     sid = await server.api.login('clinician@demo.local');
-    emergency = await server.api.namespaceOf(sid, 'Emergency');
-    cardiology = await server.api.namespaceOf(sid, 'Cardiology');
-    account = (
-      await db()
-        .selectFrom('namespaces')
-        .select('account_id')
-        .where('id', '=', emergency)
-        .executeTakeFirstOrThrow()
-    ).account_id;
-    const other = await db()
-      .selectFrom('namespaces')
-      .select(['id', 'account_id'])
-      .where('account_id', '!=', account)
-      .executeTakeFirstOrThrow();
-    otherNamespace = other.id;
+    ({ account, emergency, cardiology, otherNamespace, otherAccount } = await searchNamespaces(server, sid));
 
     // Emergency: 60 studies a minute or two apart, newest with the newest study dates; some pairs
     // share their upload time; a few in the trash or still uploading among the newest. Uploaded
@@ -136,7 +124,7 @@ describe.each(DIALECTS)('a date range read from the newest studies on %s', (dial
         created: base + 100_000_000 + i,
         date: i % 2 ? '20261110' : '20250115',
       })),
-      other.account_id,
+      otherAccount,
     );
   });
   afterAll(() => server?.stop());
