@@ -25,6 +25,7 @@ import { S3BlobStore } from '../../src/storage/s3-blob-store.js';
 import { SERVER_MAIN } from '../support/child-server.js';
 import { ClusterNode, Haproxy } from '../support/cluster.js';
 import { startTestS3, type TestS3 } from '../support/s3-server.js';
+import { seriesInstanceSpec } from '../support/series-instance.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { createPgDatabase, DEMO_PASSWORD } from '../support/test-server.js';
 
@@ -47,28 +48,14 @@ function dataset(bytes: Uint8Array): Buffer {
 }
 
 function instance(studyUid: string, seriesUid: string, n: number, patient: string): InstanceSpec {
-  return {
+  return seriesInstanceSpec(`cluster ${patient}`, studyUid, seriesUid, n, {
     patientName: `CLUSTER^${patient}`,
     patientId: `CLUSTER-${patient}`,
-    patientSex: 'O',
-    patientBirthDate: '19700101',
-    studyInstanceUid: studyUid,
-    studyDate: '20260101',
-    studyTime: '120000',
-    studyDescription: `cluster ${patient}`,
     accessionNumber: 'CLUSTER',
-    referringPhysician: '',
-    institutionName: 'Test',
     seriesDescription: 'cluster series',
-    modality: 'CT',
-    bodyPart: 'HEAD',
-    seriesInstanceUid: seriesUid,
-    seriesNumber: 1,
-    sopInstanceUid: newUid(),
-    instanceNumber: n,
     rows: 128,
     columns: 128,
-  };
+  });
 }
 
 /** storescu over one association; `onSuccess` gets each file whose C-STORE-RSP said success. */

@@ -8,7 +8,7 @@ import { buildStudyQuery } from '../../src/domain/study-query.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { BLANK_STUDY_TEXT } from '../support/blank-study-text.js';
-import { searchNamespaces } from '../support/search-namespaces.js';
+import { searchNamespaces, type SearchNamespaces } from '../support/search-namespaces.js';
 
 /** A search as study/list builds it from these parameters. */
 const query = (params: Record<string, string> = {}): StudyQuery =>
@@ -24,11 +24,8 @@ const prefix = (like: string) => ({ 'filter.patient_name.like': like });
  */
 describe.each(DIALECTS)('a patient-name prefix on %s', (dialect) => {
   let server: TestServer;
-  let account: string;
-  let emergency: string;
-  let cardiology: string;
-  let otherNamespace: string;
-  let otherAccount: string;
+  /** The clinician's namespaces and account, and another account's namespace. */
+  let world: SearchNamespaces;
   let serial = 0;
 
   const db = () => server.ctx.db.kysely;
@@ -36,7 +33,7 @@ describe.each(DIALECTS)('a patient-name prefix on %s', (dialect) => {
   async function insert(
     namespace: string,
     rows: { created: number; name: string; status?: string; deleted?: number }[],
-    owner = account,
+    owner = world.account,
   ): Promise<void> {
     const values = rows.map((r) => {
       serial++;
@@ -83,7 +80,7 @@ describe.each(DIALECTS)('a patient-name prefix on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestServer(dialect);
     const sid = await server.api.login('clinician@demo.local');
-    ({ account, emergency, cardiology, otherNamespace, otherAccount } = await searchNamespaces(server, sid));
+    world = await searchNamespaces(server, sid);
 
     // Names on both sides of the prefix's bounds (KIL, KIN), its own KIM and Kim, a name that is
     // the prefix alone, an underscore that must match itself; pairs sharing their upload time;
@@ -91,7 +88,7 @@ describe.each(DIALECTS)('a patient-name prefix on %s', (dialect) => {
     const names = ['KIM^ANNA', 'Kim^Bo', 'KIL^ZOE', 'KIN^AL', 'KIM', 'KIM_LEE^X', 'KIMBERLY^Y', 'KI^M'];
     const base = Date.UTC(2030, 0, 1);
     await insert(
-      emergency,
+      world.emergency,
       Array.from({ length: 64 }, (_, i) => ({
         created: base + Math.floor(i / 3) * 60_000,
         name: names[i % names.length]!,
@@ -100,7 +97,7 @@ describe.each(DIALECTS)('a patient-name prefix on %s', (dialect) => {
       })),
     );
     await insert(
-      cardiology,
+      world.cardiology,
       Array.from({ length: 24 }, (_, i) => ({
         created: base + i * 90_000 + (i % 4 === 0 ? 0 : 7),
         name: names[(i * 3) % names.length]!,
@@ -108,9 +105,9 @@ describe.each(DIALECTS)('a patient-name prefix on %s', (dialect) => {
     );
     // Another account's namespace: the newest matches of all.
     await insert(
-      otherNamespace,
+      world.otherNamespace,
       Array.from({ length: 10 }, (_, i) => ({ created: base + 100_000_000 + i, name: 'KIM^OTHER' })),
-      otherAccount,
+      world.otherAccount,
     );
   });
   afterAll(() => server?.stop());
@@ -123,7 +120,7 @@ describe.each(DIALECTS)('a patient-name prefix on %s', (dialect) => {
     ['ZZZ%', 'ZZZ'],
   ])('pages and totals %s exactly as the sorted read, on every page and offset', async (like, start) => {
     const repository = new StudiesRepository(db());
-    const namespaces = [emergency, cardiology];
+    const namespaces = [world.emergency, world.cardiology];
     const all = await expected(namespaces, start);
     if (start !== 'ZZZ') expect(all.length).toBeGreaterThan(5);
     for (const rows of [1, 4, 7]) {
@@ -144,8 +141,8 @@ describe.each(DIALECTS)('a patient-name prefix on %s', (dialect) => {
       expect(await repository.count(query(prefix(like)), [ns])).toBe((await expected([ns], start)).length);
     }
     // The other account's namespace is counted only when asked for: never with this account's.
-    expect(await repository.count(query(prefix(like)), [otherNamespace])).toBe(
-      start === 'ZZZ' ? 0 : (await expected([otherNamespace], start)).length,
+    expect(await repository.count(query(prefix(like)), [world.otherNamespace])).toBe(
+      start === 'ZZZ' ? 0 : (await expected([world.otherNamespace], start)).length,
     );
   });
 
@@ -155,19 +152,20 @@ describe.each(DIALECTS)('a patient-name prefix on %s', (dialect) => {
     const deleted = await db()
       .selectFrom('studies')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('namespace_id', 'in', [emergency, cardiology])
+      .where('namespace_id', 'in', [world.emergency, world.cardiology])
       .where('deleted', 'is not', null)
       .where('patient_name_key', 'like', 'KIM%')
       .executeTakeFirstOrThrow();
     expect(Number(deleted.n)).toBe(2);
-    expect(await repository.count(trash, [emergency, cardiology])).toBe(2);
+    expect(await repository.count(trash, [world.emergency, world.cardiology])).toBe(2);
   });
 
   it.runIf(dialect === 'sqlite')(
     'reads the page and the total from the index of listed studies, checking no status per match',
     async () => {
       const q = query(prefix('KIM%'));
-      const filtered = () => applyStudyFilters(db(), db().selectFrom('studies'), q, [emergency, cardiology]);
+      const filtered = () =>
+        applyStudyFilters(db(), db().selectFrom('studies'), q, [world.emergency, world.cardiology]);
       const plan = async (compiled: CompiledQuery) =>
         (
           await db().executeQuery<{ detail: string }>(

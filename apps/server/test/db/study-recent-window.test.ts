@@ -8,7 +8,7 @@ import { buildStudyQuery } from '../../src/domain/study-query.js';
 import type { TestServer } from '../support/test-server.js';
 import { DIALECTS, startTestServer } from '../support/test-server.js';
 import { BLANK_STUDY_TEXT } from '../support/blank-study-text.js';
-import { searchNamespaces } from '../support/search-namespaces.js';
+import { searchNamespaces, type SearchNamespaces } from '../support/search-namespaces.js';
 
 /** A search as study/list builds it from these parameters. */
 const query = (params: Record<string, string> = {}): StudyQuery =>
@@ -25,11 +25,8 @@ const range = (ge: string, le: string) => ({ 'filter.study_date.ge': ge, 'filter
 describe.each(DIALECTS)('a date range read from the newest studies on %s', (dialect) => {
   let server: TestServer;
   let sid: string;
-  let account: string;
-  let emergency: string;
-  let cardiology: string;
-  let otherNamespace: string;
-  let otherAccount: string;
+  /** The clinician's namespaces and account, and another account's namespace. */
+  let world: SearchNamespaces;
   let serial = 0;
 
   const db = () => server.ctx.db.kysely;
@@ -37,7 +34,7 @@ describe.each(DIALECTS)('a date range read from the newest studies on %s', (dial
   async function insert(
     namespace: string,
     rows: { created: number; date: string; status?: string; deleted?: number; modality?: 'CT' | 'MR' }[],
-    owner = account,
+    owner = world.account,
   ): Promise<string[]> {
     const uuids: string[] = [];
     for (let i = 0; i < rows.length; i += 200) {
@@ -84,7 +81,7 @@ describe.each(DIALECTS)('a date range read from the newest studies on %s', (dial
   beforeAll(async () => {
     server = await startTestServer(dialect);
     sid = await server.api.login('clinician@demo.local');
-    ({ account, emergency, cardiology, otherNamespace, otherAccount } = await searchNamespaces(server, sid));
+    world = await searchNamespaces(server, sid);
 
     // Emergency: 60 studies a minute or two apart, newest with the newest study dates; some pairs
     // share their upload time; a few in the trash or still uploading among the newest. Uploaded
@@ -97,21 +94,21 @@ describe.each(DIALECTS)('a date range read from the newest studies on %s', (dial
       deleted: i === 57 || i === 45 ? base : undefined,
       modality: i % 3 === 0 ? ('MR' as const) : ('CT' as const),
     }));
-    await insert(emergency, emergencyRows);
+    await insert(world.emergency, emergencyRows);
     // Six studies uploaded at the same time, under four newer ones: a window of the eight newest
     // ends inside the tie, so it must hold the tie's first uuids, as the sorted read orders them.
     const newest = Math.max(...emergencyRows.map((r) => r.created));
     await insert(
-      emergency,
+      world.emergency,
       Array.from({ length: 6 }, () => ({ created: newest + 10, date: '20261110' })),
     );
     await insert(
-      emergency,
+      world.emergency,
       Array.from({ length: 4 }, (_, i) => ({ created: newest + 20 + i, date: '20261112' })),
     );
     // Cardiology: fewer, interleaved in upload time with Emergency.
     await insert(
-      cardiology,
+      world.cardiology,
       Array.from({ length: 30 }, (_, i) => ({
         created: base + i * 90_000 + 7,
         date: i >= 15 ? '20261111' : '20250120',
@@ -119,12 +116,12 @@ describe.each(DIALECTS)('a date range read from the newest studies on %s', (dial
     );
     // Another account's namespace: the newest studies of all, in every range searched.
     await insert(
-      otherNamespace,
+      world.otherNamespace,
       Array.from({ length: 20 }, (_, i) => ({
         created: base + 100_000_000 + i,
         date: i % 2 ? '20261110' : '20250115',
       })),
-      otherAccount,
+      world.otherAccount,
     );
   });
   afterAll(() => server?.stop());
@@ -142,7 +139,7 @@ describe.each(DIALECTS)('a date range read from the newest studies on %s', (dial
     async (_, ge, le) => {
       // A window of 8 newest studies, so that the page windows below fill it, miss it and straddle it.
       const repository = new StudiesRepository(db(), { window: 8, minStudies: 0 });
-      const namespaces = [emergency, cardiology];
+      const namespaces = [world.emergency, world.cardiology];
       for (const modality of [undefined, 'CT'] as const) {
         const all = await expected(namespaces, ge, le, modality);
         const filters = { ...range(ge, le), ...(modality ? { 'filter.modality.in': '["CT"]' } : {}) };
@@ -176,14 +173,14 @@ describe.each(DIALECTS)('a date range read from the newest studies on %s', (dial
     // More than RECENT_WINDOW newer studies in Emergency, one in three within the range searched.
     const newest = Date.UTC(2031, 0, 1);
     await insert(
-      emergency,
+      world.emergency,
       Array.from({ length: RECENT_WINDOW + 300 }, (_, i) => ({
         created: newest + i * 1000,
         date: i % 3 === 0 ? '20261120' : '20261201',
         deleted: i % 97 === 0 ? newest : undefined,
       })),
     );
-    const namespaces = [emergency, cardiology];
+    const namespaces = [world.emergency, world.cardiology];
     for (const [ge, le] of [
       ['20261115', '20261125'],
       ['20250101', '20250131'],
@@ -217,7 +214,11 @@ describe.each(DIALECTS)('a date range read from the newest studies on %s', (dial
     // The other account's studies, the newest of all and in these ranges, are never listed.
     const theirs = new Set(
       (
-        await db().selectFrom('studies').select('uuid').where('namespace_id', '=', otherNamespace).execute()
+        await db()
+          .selectFrom('studies')
+          .select('uuid')
+          .where('namespace_id', '=', world.otherNamespace)
+          .execute()
       ).map((r) => r.uuid),
     );
     expect(theirs.size).toBeGreaterThan(0);
