@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
-import { openExam, signIn } from '../support/actions';
+import { openExam, openGroup, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
@@ -136,7 +136,7 @@ describe('administration: routing rules and webhooks at work', () => {
 
     const page = b.page;
     await page.goto('/group/list');
-    await page.getByRole('button', { name: 'Cardiology' }).click();
+    await openGroup(page, 'Cardiology');
     await page.waitForURL(/\/group\/[^/]+\/Inbox$/);
     const card = page.getByTestId('study-card').filter({ hasText: 'ROUTEDOE' });
     // The rule runs once the sender has been quiet; the inbox refreshes on its own or by reload.
@@ -148,7 +148,7 @@ describe('administration: routing rules and webhooks at work', () => {
 
     // The exam the gateway sent (Emergency) tells which rule shared it.
     await page.goto('/group/list');
-    await page.getByRole('button', { name: 'Emergency' }).click();
+    await openGroup(page, 'Emergency');
     await page.waitForURL(/\/group\/[^/]+\/Inbox$/);
     const original = page.getByTestId('study-card').filter({ hasText: 'ROUTEDOE' });
     await openExam(original.first());

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { openExam, signIn } from '../support/actions';
+import { openExam, openGroup, signIn } from '../support/actions';
 import { ownServer } from '../support/server';
 
 // A server of its own: it works on Emergency's newest exam, which on the shared server is whatever
@@ -34,7 +34,7 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
     b = await openBrowser(own.baseUrl);
     await signIn(b.page, 'clinician@demo.local');
     await b.page.waitForURL('**/group/list');
-    await b.page.getByRole('button', { name: 'Emergency' }).click();
+    await openGroup(b.page, 'Emergency');
     await b.page.waitForURL(/\/group\/[^/]+\/Inbox$/);
     emergencyInbox = b.page.url();
     await b.page.getByTestId('study-card').first().waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { openExam, signIn } from '../support/actions';
+import { openExam, openGroup, signIn } from '../support/actions';
 
 const baseUrl = inject('baseUrl');
 const stamp = Date.now().toString(36).toUpperCase();
@@ -20,7 +20,7 @@ describe('Exchange tab: custom fields and exam fields', () => {
     await signIn(b.page, 'gatekeeper@demo.local');
     await b.page.waitForURL('**/group/list');
     // The gatekeeper's first group is the demo's PACS Archive, which may be empty: open PACS Intake.
-    await b.page.getByRole('button', { name: 'PACS Intake' }).click();
+    await openGroup(b.page, 'PACS Intake');
     await b.page.getByTestId('study-card').first().waitFor();
     await settled(b);
   });

@@ -10,7 +10,7 @@ import type { Forward } from '../../apps/server/test/support/netns-forward.js';
 import { forwardIntoNamespace } from '../../apps/server/test/support/netns-forward.js';
 import type { Orthanc } from '../../apps/server/test/support/orthanc.js';
 import { startOrthanc } from '../../apps/server/test/support/orthanc.js';
-import { apiGet, apiLogin, apiPost, openExam, signIn } from '../support/actions';
+import { apiGet, apiLogin, apiPost, openExam, openGroup, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { freePort, startServer, type RunningServer } from '../support/server';
 
@@ -135,7 +135,7 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
 
   it('a clinician nominates an exam', async () => {
     await switchUser('clinician@demo.local');
-    await b.page.getByRole('button', { name: 'Emergency' }).click();
+    await openGroup(b.page, 'Emergency');
     await b.page.getByTestId('study-card').first().waitFor();
     await settled(b);
     const first = b.page.getByTestId('study-card').nth(1);
@@ -169,7 +169,7 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
     expect(added.status).toBe('OK');
     await switchUser('gatekeeper@demo.local');
     // The gatekeeper's first group is the demo's PACS Archive; nominations are in PACS Intake.
-    await b.page.getByRole('button', { name: 'PACS Intake' }).click();
+    await openGroup(b.page, 'PACS Intake');
     await card().waitFor();
     await openExam(card());
     await panel().getByRole('button', { name: 'Process' }).click();
@@ -232,7 +232,7 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
 
   it('the nominator reads that the exam was sent to PACS', async () => {
     await switchUser('clinician@demo.local');
-    await b.page.getByRole('button', { name: 'Emergency' }).click();
+    await openGroup(b.page, 'Emergency');
     await card().waitFor();
     await openExam(card());
     await panel().getByRole('tab', { name: 'PACS' }).click();

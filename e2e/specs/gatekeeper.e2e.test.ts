@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { openExam, signIn } from '../support/actions';
+import { openExam, openGroup, signIn } from '../support/actions';
 import { ownServer } from '../support/server';
 
 // A server of its own: on the shared one, specs that ran first nominate, process and send
@@ -23,7 +23,7 @@ async function settled(b: BrowserSession) {
 /** PACS Intake's Nominations: the gatekeeper also sees PACS Archive, which sorts first. */
 async function openIntakeNominations(page: Page): Promise<void> {
   await page.goto('/group/list');
-  await page.getByRole('button', { name: 'PACS Intake' }).click();
+  await openGroup(page, 'PACS Intake');
   await page.waitForURL(/\/Nominations$/);
 }
 
@@ -57,7 +57,7 @@ describe('gatekeeper: nominate, reject, process', () => {
   const openEmergency = async () => {
     const page = clinician.page;
     await page.goto('/group/list');
-    await page.getByRole('button', { name: 'Emergency' }).click();
+    await openGroup(page, 'Emergency');
     await page.waitForURL(/\/group\/[^/]+\/Inbox$/);
     await page.getByTestId('study-card').first().waitFor();
     await settled(clinician);

@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, afterEach, describe, expect, inject, it } from 'vitest';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { apiLogin, apiPost, signIn } from '../support/actions';
+import { apiLogin, apiPost, openGroup, signIn } from '../support/actions';
 import { DEMO_PASSWORD } from '../support/server';
 
 const baseUrl = inject('baseUrl');
@@ -39,7 +39,7 @@ describe('account settings: profile and password', () => {
     await signIn(b.page, LOGIN);
     await b.page.waitForURL('**/group/list');
     // The gatekeeper's first group is the (empty) PACS Archive; its exams are in PACS Intake.
-    await b.page.getByRole('button', { name: 'PACS Intake' }).click();
+    await openGroup(b.page, 'PACS Intake');
     const studyDate = b.page
       .getByTestId('study-card')
       .first()
@@ -69,7 +69,7 @@ describe('account settings: profile and password', () => {
     expect(await b.page.getByLabel('Date format').inputValue()).toBe('YYYY-MM-DD');
 
     await b.page.goto('/group/list');
-    await b.page.getByRole('button', { name: 'PACS Intake' }).click();
+    await openGroup(b.page, 'PACS Intake');
     await expect
       .poll(
         async () =>

@@ -11,7 +11,7 @@ import type { Forward } from '../../apps/server/test/support/netns-forward.js';
 import { forwardIntoNamespace } from '../../apps/server/test/support/netns-forward.js';
 import type { Orthanc } from '../../apps/server/test/support/orthanc.js';
 import { startOrthanc, storeWithStorescu } from '../../apps/server/test/support/orthanc.js';
-import { apiLogin, apiPost, openExam, signIn } from '../support/actions';
+import { apiLogin, apiPost, openExam, openGroup, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
@@ -123,7 +123,7 @@ describe('Retrieve Study from Orthanc', () => {
 
     // In the inbox of Cardiology, with all its images.
     await page.goto('/group/list');
-    await page.getByRole('button', { name: 'Cardiology' }).click();
+    await openGroup(page, 'Cardiology');
     await page.waitForURL(/\/group\/[^/]+\/Inbox$/);
     const card = page.getByTestId('study-card').filter({ hasText: study!.patientId });
     await card.waitFor();

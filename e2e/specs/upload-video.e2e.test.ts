@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { apiLogin, openExam, signIn } from '../support/actions';
+import { apiLogin, openExam, openGroup, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { findStudies, instanceClasses } from '../support/studies';
 import { chooseDestination } from '../support/upload-wizard';
@@ -98,7 +98,7 @@ describe('upload wizard: an MP4 video wrapped into DICOM and played back', () =>
 
     // Open it from the Emergency inbox and play the video tile of the Summary.
     await page.goto('/group/list');
-    await page.getByRole('button', { name: 'Emergency' }).click();
+    await openGroup(page, 'Emergency');
     await page.waitForURL(/\/group\/[^/]+\/Inbox$/);
     const card = page.getByTestId('study-card').filter({ hasText: mrn }).first();
     await openExam(card);

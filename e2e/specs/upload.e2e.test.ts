@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateStudySpecs, writeStudyFiles } from '../../apps/server/dist/dicom/index.js';
-import { apiGet, apiLogin, signIn } from '../support/actions';
+import { apiGet, apiLogin, openGroup, signIn } from '../support/actions';
 import { openBrowser, type BrowserSession } from '../support/browser';
 
 const baseUrl = inject('baseUrl');
@@ -116,7 +116,7 @@ describe('upload wizard: a DICOM folder with two studies, one already on the ser
     expect(new URL(page.url()).pathname).toBe('/study/upload');
 
     // Leave the wizard while the upload runs: it goes on and reports where the user is.
-    await page.getByRole('button', { name: 'Emergency' }).click();
+    await openGroup(page, 'Emergency');
     await page.waitForURL(/\/Inbox$/);
     await page.getByText('Exam uploaded successfully').first().waitFor({ timeout: 60_000 });
     await page.unroute('**/api/v3/storage/namespace/**');

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Frame } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { apiLogin, openExam, signIn } from '../support/actions';
+import { apiLogin, openExam, openGroup, signIn } from '../support/actions';
 
 const baseUrl = inject('baseUrl');
 
@@ -53,7 +53,7 @@ describe('embedded viewer', () => {
     b = await openBrowser(baseUrl);
     await signIn(b.page, 'clinician@demo.local');
     await b.page.waitForURL('**/group/list');
-    await b.page.getByRole('button', { name: 'Emergency' }).click();
+    await openGroup(b.page, 'Emergency');
     await b.page.waitForURL(/\/group\/[^/]+\/Inbox$/);
   });
   afterAll(async () => {

@@ -44,3 +44,17 @@ export async function openExam(card: Locator): Promise<void> {
   await card.getByRole('button', { name: /^Open / }).click();
   await card.getByRole('button', { name: /^Open /, pressed: true }).waitFor();
 }
+
+/**
+ * Expands a group in the left navigation and waits until its first state is the routed one and its
+ * list has loaded. Until the route commits, the previous group's cards stay on screen (and are not
+ * busy), so a card read right after the click may belong to the group left behind.
+ */
+export async function openGroup(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name, exact: true }).click();
+  await page
+    .getByRole('list', { name: `${name} states` })
+    .locator('[aria-current="page"]')
+    .waitFor();
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+}
