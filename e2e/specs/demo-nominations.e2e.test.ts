@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, apiPost, signIn } from '../support/actions';
+import { apiLogin, apiPost, listSettled, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { freePort, startServer, type RunningServer } from '../support/server';
 
@@ -32,7 +32,7 @@ describe('the demo gatekeeper’s seeded nominations', () => {
     b.page.getByRole('complementary', { name: /^(Exam details|Détails de l’examen|Détails de l'examen)$/ });
   const openState = async (state: RegExp) => {
     await b.page.getByRole('link', { name: state }).click();
-    await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    await listSettled(b.page);
     await b.page
       .getByTestId('study-card')
       .first()

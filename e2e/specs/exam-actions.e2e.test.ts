@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { openExam, openGroup, signIn } from '../support/actions';
+import { listSettled, openExam, openGroup, signIn } from '../support/actions';
 import { ownServer } from '../support/server';
 
 // A server of its own: it works on Emergency's newest exam, which on the shared server is whatever
@@ -14,10 +14,6 @@ const own = ownServer();
 const stamp = Date.now().toString(36);
 const TAG = `e2e-${stamp}`;
 const NEW_MRN = `MRN-E2E-${stamp}`.toUpperCase();
-
-async function settled(b: BrowserSession) {
-  await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-}
 
 /** The MRN shown on a card. */
 async function cardMrn(card: Locator): Promise<string> {
@@ -38,7 +34,7 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
     await b.page.waitForURL(/\/group\/[^/]+\/Inbox$/);
     emergencyInbox = b.page.url();
     await b.page.getByTestId('study-card').first().waitFor();
-    await settled(b);
+    await listSettled(b.page);
   });
   afterAll(async () => {
     await b.close();
@@ -68,7 +64,7 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
     await panel().getByLabel('Add tag').press('Enter');
     await cardWith(mrn).getByTestId('study-tag').filter({ hasText: TAG }).waitFor();
     // Confirmed by the server: the refetched list still has it.
-    await settled(b);
+    await listSettled(b.page);
     expect(await cardWith(mrn).getByTestId('study-tag').allTextContents()).toContain(TAG);
     await screenshot(b.page, 'exam-01-star-tag');
   });
@@ -195,7 +191,7 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
 
   it('deletes a study and restores it from Deleted items', async () => {
     await b.page.goto(emergencyInbox);
-    await settled(b);
+    await listSettled(b.page);
     const card = b.page.getByTestId('study-card').nth(1);
     const victim = await cardMrn(card);
     expect(victim).not.toBe('');
@@ -220,7 +216,7 @@ describe('exam actions: star, tags, download, edit MRN, share, delete and restor
 
   it('downloads a multi-selection as one ZIP', async () => {
     await b.page.goto(emergencyInbox);
-    await settled(b);
+    await listSettled(b.page);
     const boxes = b.page.getByTestId('study-card').getByRole('checkbox');
     await boxes.nth(0).check();
     await boxes.nth(1).check();

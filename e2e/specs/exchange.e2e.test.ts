@@ -1,15 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { openExam, openGroup, signIn } from '../support/actions';
+import { listSettled, openExam, openGroup, signIn } from '../support/actions';
 
 const baseUrl = inject('baseUrl');
 const stamp = Date.now().toString(36).toUpperCase();
 const DESCRIPTION = `CT HEAD EXCHANGE ${stamp}`;
 const REASON = `Fall at home, headache since (${stamp}).`;
-
-async function settled(b: BrowserSession) {
-  await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-}
 
 /** The Exchange tab of a gatekeeper: exam fields and Demo Hospital's custom fields, saved and kept. */
 describe('Exchange tab: custom fields and exam fields', () => {
@@ -22,7 +18,7 @@ describe('Exchange tab: custom fields and exam fields', () => {
     // The gatekeeper's first group is the demo's PACS Archive, which may be empty: open PACS Intake.
     await openGroup(b.page, 'PACS Intake');
     await b.page.getByTestId('study-card').first().waitFor();
-    await settled(b);
+    await listSettled(b.page);
   });
   afterAll(async () => {
     await b.close();

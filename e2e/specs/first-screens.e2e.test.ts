@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiLogin, apiPost, signIn } from '../support/actions';
+import { apiLogin, apiPost, listSettled, signIn } from '../support/actions';
 import { openBrowser, screenshot, SMALL_WINDOW } from '../support/browser';
 import { ownServer } from '../support/server';
 
@@ -31,7 +31,7 @@ describe('each demo user’s first screen', () => {
         await signIn(b.page, login);
         await b.page.waitForURL('**/group/list');
         await b.page.getByRole('heading', { level: 2, name: new RegExp(`^${group} · `) }).waitFor();
-        await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+        await listSettled(b.page);
         const cards = b.page.getByTestId('study-card');
         const range = b.page.locator('.MuiTablePagination-displayedRows');
         if (exams) {

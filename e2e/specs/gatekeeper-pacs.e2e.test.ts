@@ -20,10 +20,6 @@ const INBOX_INSIDE_PORT = 11112;
 const PROCEDURE = 'CT TUMOUR BOARD REVIEW';
 const ACCESSION = `GK${Date.now().toString(36).toUpperCase()}`.slice(0, 16);
 
-async function settled(b: BrowserSession) {
-  await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-}
-
 /**
  * The gatekeeper sends a nomination to a real PACS: PACS Intake (MWL flow) sends to Orthanc in a
  * private network namespace. A clinician nominates an exam, the gatekeeper finds the account's order
@@ -137,7 +133,6 @@ describe('gatekeeper: process a nomination to a PACS (Orthanc)', () => {
     await switchUser('clinician@demo.local');
     await openGroup(b.page, 'Emergency');
     await b.page.getByTestId('study-card').first().waitFor();
-    await settled(b);
     const first = b.page.getByTestId('study-card').nth(1);
     exam = {
       mrn: /MRN: (\S+?)DOB/.exec((await first.textContent()) ?? '')![1]!,

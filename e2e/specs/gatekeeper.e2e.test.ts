@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { openExam, openGroup, signIn } from '../support/actions';
+import { listSettled, openExam, openGroup, signIn } from '../support/actions';
 import { ownServer } from '../support/server';
 
 // A server of its own: on the shared one, specs that ran first nominate, process and send
@@ -11,10 +11,6 @@ const stamp = Date.now().toString(36).toUpperCase();
 const REASON_FOR_VISIT = `Chest pain, outside CT (${stamp})`;
 const REJECT_REASON = 'Wrong patient';
 const REJECT_MESSAGE = `The MRN does not match our records (${stamp}).`;
-
-async function settled(b: BrowserSession) {
-  await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-}
 
 /**
  * The gatekeeper workflow on the demo world: a clinician of Emergency nominates two exams to PACS
@@ -60,7 +56,7 @@ describe('gatekeeper: nominate, reject, process', () => {
     await openGroup(page, 'Emergency');
     await page.waitForURL(/\/group\/[^/]+\/Inbox$/);
     await page.getByTestId('study-card').first().waitFor();
-    await settled(clinician);
+    await listSettled(clinician.page);
   };
   const openCard = async (b: BrowserSession, exam: (typeof exams)[number]) => {
     await openExam(
@@ -110,7 +106,7 @@ describe('gatekeeper: nominate, reject, process', () => {
     const page = gatekeeper.page;
     await openIntakeNominations(page);
     await page.getByTestId('study-card').first().waitFor();
-    await settled(gatekeeper);
+    await listSettled(gatekeeper.page);
     await openCard(gatekeeper, exams[1]!);
     const panel = panelOf(gatekeeper);
     // Process is the gatekeeper's default tab: the nominator's answers and the exam beside them.
@@ -152,7 +148,7 @@ describe('gatekeeper: nominate, reject, process', () => {
     const page = gatekeeper.page;
     await openIntakeNominations(page);
     await page.getByTestId('study-card').first().waitFor();
-    await settled(gatekeeper);
+    await listSettled(gatekeeper.page);
     await openCard(gatekeeper, exams[0]!);
     const panel = panelOf(gatekeeper);
     await panel.getByRole('button', { name: 'Process' }).click();

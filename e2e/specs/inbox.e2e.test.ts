@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import type { AuditObjectAnswer } from '@imaging-inbox/contract';
-import { apiGet, apiLogin, openExam, signIn } from '../support/actions';
+import { apiGet, apiLogin, listSettled, openExam, signIn } from '../support/actions';
 
 const baseUrl = inject('baseUrl');
 
@@ -66,7 +66,7 @@ describe('dashboard: groups, list, sort, pages, summary', () => {
       'Name (Z to A)',
     ]);
     await b.page.getByRole('option', { name: 'Name (A to Z)' }).click();
-    await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    await listSettled(b.page);
     // A study without a usable name (other tests upload some, e.g. PatientName "^^^^") shows as
     // "Unknown patient" but sorts by its stored value: only the named cards have a visible order.
     const names = (await b.page.locator('[data-testid="study-card"] h3').allTextContents()).filter(
@@ -84,12 +84,12 @@ describe('dashboard: groups, list, sort, pages, summary', () => {
     await b.page.getByText(/^1–10 of \d+$/).waitFor();
     // The counter follows the new page size at once, the cards once the smaller page has loaded.
     await b.page.waitForFunction(() => document.querySelectorAll('[data-testid="study-card"]').length <= 10);
-    await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    await listSettled(b.page);
     expect(await b.page.getByTestId('study-card').count()).toBe(10);
     const firstPage = await b.page.locator('[data-testid="study-card"] h3').allTextContents();
     await b.page.getByRole('button', { name: 'Go to next page' }).click();
     await b.page.getByText(/^11–20 of \d+$/).waitFor();
-    await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    await listSettled(b.page);
     const secondPage = await b.page.locator('[data-testid="study-card"] h3').allTextContents();
     expect(secondPage).not.toEqual(firstPage);
     await screenshot(b.page, '03-all-my-groups-page-2');

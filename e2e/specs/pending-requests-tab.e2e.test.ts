@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, screenshot, SMALL_WINDOW, type BrowserSession } from '../support/browser';
-import { apiLogin, apiPost, signIn } from '../support/actions';
+import { apiLogin, apiPost, listSettled, signIn } from '../support/actions';
 import { groupNamespaceId } from '../support/links';
 
 const baseUrl = inject('baseUrl');
@@ -51,7 +51,7 @@ describe('Pending Requests tab of an exam', () => {
     await panel.getByRole('tab', { name: texts.tab }).click();
     const row = panel.getByRole('table', { name: texts.table }).getByRole('row', { name: new RegExp(email) });
     await row.waitFor();
-    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    await listSettled(page);
     return row;
   }
 

@@ -11,16 +11,12 @@ import type { Forward } from '../../apps/server/test/support/netns-forward.js';
 import { forwardIntoNamespace } from '../../apps/server/test/support/netns-forward.js';
 import type { Orthanc } from '../../apps/server/test/support/orthanc.js';
 import { startOrthanc, storeWithStorescu } from '../../apps/server/test/support/orthanc.js';
-import { apiLogin, apiPost, openExam, openGroup, signIn } from '../support/actions';
+import { apiLogin, apiPost, listSettled, openExam, openGroup, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
 /** Where Orthanc, inside its namespace, reaches our DICOM listener. */
 const INBOX_INSIDE_PORT = 11112;
-
-async function settled(b: BrowserSession) {
-  await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-}
 
 /**
  * Retrieve Study against a real PACS: Orthanc (in a private network namespace, our listener exposed
@@ -117,7 +113,7 @@ describe('Retrieve Study from Orthanc', () => {
       .getByRole('alert')
       .filter({ hasText: /success/i })
       .waitFor({ timeout: 60_000 });
-    await settled(b);
+    await listSettled(b.page);
     await screenshot(page, 'retrieve-page');
     expect(b.errors).toEqual([]);
 
@@ -144,7 +140,7 @@ describe('Retrieve Study from Orthanc', () => {
       .getByText(`${images} of ${images} images sent, 0 failed`)
       .waitFor({ timeout: 60_000 });
     await push.scrollIntoViewIfNeeded();
-    await settled(b);
+    await listSettled(b.page);
     await screenshot(page, 'retrieve-pacs-tab');
     expect(b.errors).toEqual([]);
   });
@@ -152,7 +148,7 @@ describe('Retrieve Study from Orthanc', () => {
   it('shows the destination on the Destinations page', async () => {
     await b.page.goto('/organization/destinations.html');
     await b.page.getByText('ORTHANC').first().waitFor();
-    await settled(b);
+    await listSettled(b.page);
     await screenshot(b.page, 'retrieve-destinations-page');
     expect(b.errors).toEqual([]);
   });

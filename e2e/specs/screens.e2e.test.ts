@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { signIn } from '../support/actions';
+import { listSettled, signIn } from '../support/actions';
 import { openFindExams } from '../support/upload-wizard';
 
 const baseUrl = inject('baseUrl');
@@ -20,10 +20,6 @@ const REAL_FILES = [
   'test-SR.dcm',
   'waveform_ecg.dcm',
 ];
-
-async function settled(b: BrowserSession) {
-  await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-}
 
 /**
  * Labels of the exam-details tabs cut inside their tab, or out of reach: the strip is one row that
@@ -60,7 +56,7 @@ describe.each([
     await signIn(b.page, 'clinician@demo.local');
     await b.page.waitForURL('**/group/list');
     await b.page.getByTestId('study-card').first().waitFor();
-    await settled(b);
+    await listSettled(b.page);
   });
   afterAll(async () => {
     await b.close();
@@ -78,7 +74,7 @@ describe.each([
   it('account settings fits the window with its top bar', async () => {
     await b.page.goto('/account-settings');
     await b.page.getByRole('tab', { name: 'Profile' }).waitFor();
-    await settled(b);
+    await listSettled(b.page);
     await screenshot(b.page, name('account-settings'));
     // The page scrolls inside its pane: the window itself never scrolls the top bar away.
     const overflow = await b.page.evaluate(() => ({
@@ -92,7 +88,7 @@ describe.each([
     await b.page.goto('/account-settings');
     const first = b.page.getByLabel(/^First name/);
     await first.waitFor();
-    await settled(b);
+    await listSettled(b.page);
     const stored = await first.inputValue();
     await first.fill('Changed');
     await b.page.getByRole('form', { name: 'Profile' }).getByRole('button', { name: 'Clear' }).click();
@@ -119,7 +115,7 @@ describe.each([
   it('upload wizard', async () => {
     await b.page.goto('/study/upload');
     await b.page.getByRole('heading').first().waitFor();
-    await settled(b);
+    await listSettled(b.page);
     await screenshot(b.page, name('upload'));
   });
 
@@ -134,7 +130,7 @@ describe.each([
       const frame = b.page.getByRole('region', { name: 'Exams found' });
       const size = frame.getByRole('columnheader', { name: 'Size' });
       await frame.getByRole('row').nth(1).waitFor();
-      await settled(b);
+      await listSettled(b.page);
       await screenshot(b.page, name('select-exams'));
       // The frame scrolls sideways inside the window: the window itself never does.
       await frame.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
@@ -169,7 +165,7 @@ describe.each([
       const retrieve = nav.getByRole('button', { name: 'Retrieve Study' }).first();
       await request.waitFor();
       await retrieve.waitFor();
-      await settled(admin);
+      await listSettled(admin.page);
       await screenshot(admin.page, name('left-nav'));
       const a = (await request.boundingBox())!;
       const c = (await retrieve.boundingBox())!;
@@ -191,7 +187,7 @@ describe.each([
       .click();
     await b.page.getByLabel(/^Mobile phone/).waitFor();
     await b.page.getByLabel(/^Share description/).fill('Knee MRI for the referral');
-    await settled(b);
+    await listSettled(b.page);
     await screenshot(b.page, name('request-study'));
     const cut = await b.page.evaluate(
       () =>

@@ -1,12 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
-import { apiGet, apiLogin, apiPost, signIn } from '../support/actions';
+import { apiGet, apiLogin, apiPost, listSettled, signIn } from '../support/actions';
 
 const baseUrl = inject('baseUrl');
-
-async function settled(b: BrowserSession) {
-  await b.page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-}
 
 /** Opens the advanced panel (unless it is open already) and clears it. */
 async function openAdvanced(b: BrowserSession) {
@@ -50,7 +46,7 @@ describe('study search', () => {
     await b.page.getByRole('search').getByLabel('Patient name').fill(lastName.toLowerCase());
     await b.page.getByRole('search').getByRole('button', { name: 'Search', exact: true }).click();
     await b.page.getByText(/^Search results in All My Groups/).waitFor();
-    await settled(b);
+    await listSettled(b.page);
     const names = await b.page.locator('[data-testid="study-card"] h3').allTextContents();
     expect(names.length).toBeGreaterThan(0);
     for (const name of names) expect(name.toUpperCase()).toContain(lastName.toUpperCase());
@@ -79,7 +75,7 @@ describe('study search', () => {
     await screenshot(b.page, '06-advanced-search');
     await panel.getByRole('button', { name: 'Search', exact: true }).click();
     await b.page.getByRole('form', { name: 'Advanced search' }).waitFor({ state: 'detached' });
-    await settled(b);
+    await listSettled(b.page);
     const chips = await b.page.locator('[data-testid="study-modality"]').allTextContents();
     expect(chips.length).toBeGreaterThan(0);
     for (const chip of chips) expect(chip).toBe(modality);
@@ -96,7 +92,7 @@ describe('study search', () => {
     await picker.waitFor({ state: 'detached' });
     expect(await panel.getByLabel('Uploaded date').inputValue()).toBe('Last 7 days');
     await panel.getByRole('button', { name: 'Search', exact: true }).click();
-    await settled(b);
+    await listSettled(b.page);
     // The demo world was seeded moments ago: everything was uploaded within the last 7 days.
     expect(await b.page.getByTestId('study-card').count()).toBeGreaterThan(0);
   });
@@ -114,7 +110,7 @@ describe('study search', () => {
     await panel.getByLabel('Tags').fill(tag.slice(0, 2));
     await b.page.getByRole('option', { name: tag, exact: true }).click();
     await panel.getByRole('button', { name: 'Search', exact: true }).click();
-    await settled(b);
+    await listSettled(b.page);
     const cards = b.page.getByTestId('study-card');
     expect(await cards.count()).toBeGreaterThan(0);
     for (const card of await cards.all()) {
@@ -189,7 +185,7 @@ describe("date of birth in the user's date format", () => {
     await field.fill(day);
     await panel.getByRole('button', { name: 'Search', exact: true }).click();
     await b.page.getByText(/^Search results in All My Groups/).waitFor();
-    await settled(b);
+    await listSettled(b.page);
     await screenshot(b.page, 'search-birth-date-dd-mm-yyyy');
     const cards = await b.page.getByTestId('study-card').allTextContents();
     expect(cards.length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MESSAGES } from '@imaging-inbox/contract';
-import { apiGet, apiLogin, openExam, signIn } from '../support/actions';
+import { apiGet, apiLogin, listSettled, openExam, signIn } from '../support/actions';
 import { openBrowser, screenshot, type BrowserSession } from '../support/browser';
 import { waitForMail } from '../support/mail';
 import { uploadFreshStudy } from '../support/studies';
@@ -51,7 +51,7 @@ async function openStudy(page: Page, mrn: string, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await page.getByTestId('study-total').waitFor();
-    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    await listSettled(page);
     if ((await cardWith(page, mrn).count()) > 0) break;
     if (Date.now() > deadline) throw new Error(`no card with MRN ${mrn}`);
     await page.waitForTimeout(500);

@@ -46,9 +46,17 @@ export async function openExam(card: Locator): Promise<void> {
 }
 
 /**
- * Expands a group in the left navigation and waits until its first state is the routed one and its
- * list has loaded. Until the route commits, the previous group's cards stay on screen (and are not
- * busy), so a card read right after the click may belong to the group left behind.
+ * Waits until no list on the page is loading (the study list marks itself `aria-busy` while it
+ * fetches, keeping the previous page's cards on screen meanwhile).
+ */
+export async function listSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+}
+
+/**
+ * Expands a group in the left navigation and waits until one of its states is the routed one and
+ * its list has loaded. Until the route commits, the previous group's cards stay on screen (and are
+ * not busy), so a card read right after the click may belong to the group left behind.
  */
 export async function openGroup(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name, exact: true }).click();
@@ -56,5 +64,5 @@ export async function openGroup(page: Page, name: string): Promise<void> {
     .getByRole('list', { name: `${name} states` })
     .locator('[aria-current="page"]')
     .waitFor();
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+  await listSettled(page);
 }
